@@ -1,0 +1,61 @@
+//! Parser limits and options.
+
+/// How the parser treats bytes that are not valid UTF-8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Utf8Mode {
+    /// Decode as the WHATWG algorithm does: each invalid sequence becomes
+    /// U+FFFD REPLACEMENT CHARACTER and parsing goes on.
+    #[default]
+    Replace,
+    /// Report [`FrameErrorKind::InvalidUtf8`](crate::FrameErrorKind::InvalidUtf8)
+    /// with the stream offset of the first bad byte, and drop the event it is in.
+    Strict,
+}
+
+/// Limits and options of a [`Parser`](crate::Parser).
+///
+/// Every buffer the parser fills from input is bounded by one of these
+/// limits, so a hostile or broken stream costs at most about
+/// `max_line_len + max_event_len` bytes of parser memory, plus the chunk
+/// being parsed.
+///
+/// # Example
+///
+/// ```
+/// use ssekit::{Parser, ParserConfig};
+///
+/// let mut config = ParserConfig::default();
+/// config.max_line_len = 1 << 20;
+/// config.max_event_len = 4 << 20;
+/// let parser = Parser::with_config(config);
+/// # let _ = parser;
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ParserConfig {
+    /// Longest line accepted, in bytes, without its terminator. Default 16 MiB
+    /// (recorded streams carry single lines of 600 KB and base64 images of
+    /// several MB). A longer line is reported as
+    /// [`LineTooLong`](crate::FrameErrorKind::LineTooLong) and its event is dropped.
+    pub max_line_len: usize,
+    /// Most `data` bytes one event may accumulate (the joined `data` lines).
+    /// Default 32 MiB. Exceeding it is reported as
+    /// [`EventTooLarge`](crate::FrameErrorKind::EventTooLarge) and the event is dropped.
+    pub max_event_len: usize,
+    /// What to do with invalid UTF-8. Default [`Utf8Mode::Replace`], as the
+    /// specification requires.
+    pub utf8: Utf8Mode,
+}
+
+impl ParserConfig {
+    /// The default limits: 16 MiB lines, 32 MiB events, UTF-8 replacement.
+    pub const DEFAULT: Self =
+        Self { max_line_len: 16 << 20, max_event_len: 32 << 20, utf8: Utf8Mode::Replace };
+}
+
+impl Default for ParserConfig {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}

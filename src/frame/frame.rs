@@ -1,0 +1,176 @@
+//! `Frame`, one dispatched SSE event, and `Item`, everything the parser reports.
+
+use alloc::string::String;
+use bytes::Bytes;
+use core::fmt;
+
+/// One dispatched Server-Sent Event.
+///
+/// A frame owns its bytes through [`Bytes`] handles, so it is `'static`,
+/// `Send + Sync` and cheap to clone (reference counts, no copies). Its text
+/// is always valid UTF-8: the parser decodes invalid sequences to U+FFFD (or
+/// reports them, in strict mode) before it builds a frame.
+///
+/// When the event's data is a single `data:` line that lay inside one input
+/// chunk, [`data_bytes`](Self::data_bytes) is a slice of that chunk and
+/// nothing was copied ([`is_zero_copy`](Self::is_zero_copy)).
+#[derive(Clone)]
+pub struct Frame {
+    pub(crate) event: Bytes,
+    pub(crate) data: Bytes,
+    pub(crate) id: Bytes,
+    pub(crate) retry: Option<u64>,
+    pub(crate) zero_copy: bool,
+}
+
+/// Views bytes the parser has already validated as UTF-8.
+#[inline]
+pub(crate) fn validated_str(bytes: &[u8]) -> &str {
+    match core::str::from_utf8(bytes) {
+        Ok(s) => s,
+        // Unreachable: every constructor of `Frame` validates its text.
+        Err(_) => "",
+    }
+}
+
+impl Frame {
+    /// A `message` event with this data, no id and no retry (for building
+    /// streams by hand, as an encoder would).
+    ///
+    /// ```
+    /// let f = ssekit::Frame::new("hello").with_event("greeting").with_id("7");
+    /// assert_eq!((f.event(), f.data(), f.id()), ("greeting", "hello", "7"));
+    /// ```
+    pub fn new(data: impl Into<String>) -> Self {
+        Self {
+            event: Bytes::new(),
+            data: Bytes::from(data.into()),
+            id: Bytes::new(),
+            retry: None,
+            zero_copy: false,
+        }
+    }
+
+    /// This frame with another event type (`""` means `message`).
+    #[must_use]
+    pub fn with_event(mut self, event: impl Into<String>) -> Self {
+        self.event = Bytes::from(event.into());
+        self
+    }
+
+    /// This frame with another last event ID.
+    #[must_use]
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = Bytes::from(id.into());
+        self
+    }
+
+    /// This frame with a reconnection time set in its block.
+    #[must_use]
+    pub fn with_retry(mut self, retry: Option<u64>) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// The event type: the last `event` field of the block, or `message`
+    /// when there was none or it was empty.
+    #[inline]
+    pub fn event(&self) -> &str {
+        if self.event.is_empty() {
+            "message"
+        } else {
+            validated_str(&self.event)
+        }
+    }
+
+    /// Whether the block set a non-empty event type (so [`event`](Self::event)
+    /// is not the default `message`).
+    #[inline]
+    pub fn has_event_type(&self) -> bool {
+        !self.event.is_empty()
+    }
+
+    /// The data: the block's `data` values joined with LF.
+    #[inline]
+    pub fn data(&self) -> &str {
+        validated_str(&self.data)
+    }
+
+    /// The data as a `Bytes` handle (UTF-8), to pass on without copying.
+    #[inline]
+    pub fn data_bytes(&self) -> &Bytes {
+        &self.data
+    }
+
+    /// Takes the data out as a `Bytes` handle (UTF-8).
+    #[inline]
+    pub fn into_data(self) -> Bytes {
+        self.data
+    }
+
+    /// The last event ID at the time this event was dispatched: the value of
+    /// the most recent valid `id` field in this or any earlier block, or `""`.
+    #[inline]
+    pub fn id(&self) -> &str {
+        validated_str(&self.id)
+    }
+
+    /// The reconnection time, in milliseconds, set by a valid `retry` field in
+    /// this event's own block; `None` when the block had none. (Retry fields in
+    /// blocks that dispatch nothing are reported as [`Item::Retry`].)
+    #[inline]
+    pub fn retry(&self) -> Option<u64> {
+        self.retry
+    }
+
+    /// Whether [`data_bytes`](Self::data_bytes) is a slice of an input chunk,
+    /// made without copying. It is when the data was a single `data:` line
+    /// inside one chunk and valid UTF-8; data spanning lines or chunks is
+    /// copied once.
+    #[inline]
+    pub fn is_zero_copy(&self) -> bool {
+        self.zero_copy
+    }
+}
+
+impl PartialEq for Frame {
+    /// Frames are equal when their event type, data, id and retry are;
+    /// how the data was stored does not matter.
+    fn eq(&self, other: &Self) -> bool {
+        self.event() == other.event()
+            && self.data == other.data
+            && self.id == other.id
+            && self.retry == other.retry
+    }
+}
+
+impl Eq for Frame {}
+
+impl fmt::Debug for Frame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Frame")
+            .field("event", &self.event())
+            .field("data", &self.data())
+            .field("id", &self.id())
+            .field("retry", &self.retry)
+            .finish()
+    }
+}
+
+/// Everything the parser reports, in stream order: see
+/// [`Parser::next_item`](crate::Parser::next_item).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Item {
+    /// A dispatched event.
+    Frame(Frame),
+    /// A valid `retry` field set the reconnection time (milliseconds), in
+    /// whatever block it stood, including blocks that dispatch nothing.
+    Retry(u64),
+    /// A blank line ended a block that dispatched nothing but had set the last
+    /// event ID, which is now committed (a stream of bare `id:` blocks tells a
+    /// reconnecting client where it is).
+    LastEventId(Bytes),
+    /// A comment line; the bytes after the colon (raw, not decoded).
+    Comment(Bytes),
+}

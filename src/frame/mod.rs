@@ -1,0 +1,11 @@
+//! L1: SSE frames over `Bytes`. May depend on: `framing`, `bytes`, `alloc`.
+
+mod config;
+mod error;
+mod frame;
+mod parser;
+
+pub use config::{ParserConfig, Utf8Mode};
+pub use error::{FrameError, FrameErrorKind};
+pub use frame::{Frame, Item};
+pub use parser::Parser;

@@ -1,0 +1,634 @@
+//! The sans-IO SSE parser: WHATWG "interpreting an event stream" over `Bytes`.
+//!
+//! BE ADVISED: the invariants that keep this parser chunking-invariant,
+//! linear and bounded.
+//!
+//! * Line boundaries come only from [`LineSplitter`]; this file never looks
+//!   for terminators itself. A line that lies inside one chunk is processed
+//!   in place (`Src::Chunk`); a line that spans chunks is gathered in `line`
+//!   (`Src::Buf`), one copy per byte, bounded by `max_line_len`.
+//! * Every decision about a line depends only on its bytes and the block
+//!   state, never on where chunk boundaries fell. Limits are checked against
+//!   line and event lengths, so limit errors are chunking-invariant too.
+//! * After a limit or strict-UTF-8 error the block is dropped and `skip`
+//!   discards lines, without buffering them, up to the next blank line.
+//! * Stream offsets are `cur_offset + index into cur`; errors carry the
+//!   offset of the line, event or tail they concern.
+
+use alloc::collections::VecDeque;
+use alloc::string::String;
+use bytes::{Bytes, BytesMut};
+
+use super::config::{ParserConfig, Utf8Mode};
+use super::error::{FrameError, FrameErrorKind};
+use super::frame::{Frame, Item};
+use crate::framing::{LineSplitter, Step};
+
+/// An incremental, sans-IO Server-Sent Events parser.
+///
+/// Feed it the chunks of one stream as they arrive with [`feed`](Self::feed),
+/// take events out with [`next_frame`](Self::next_frame) until it returns
+/// `Ok(None)` (it needs more input), and call [`finish`](Self::finish) when
+/// the stream ends. It does no I/O, spawns nothing and reads no clock, so it
+/// works the same under any runtime, in `no_std`, or in a fuzzer.
+///
+/// It follows the WHATWG HTML algorithm for interpreting an event stream:
+/// one leading UTF-8 BOM is stripped; lines end in CRLF, LF or CR (a CRLF
+/// split across chunks is one line end); comments, unknown fields and blocks
+/// without data dispatch nothing; `id` values containing NUL are ignored;
+/// `retry` takes ASCII digits only; a block unfinished at end of stream is
+/// not dispatched (and is reported). The frames are the same however the
+/// input is chunked.
+///
+/// # Example
+///
+/// ```
+/// use bytes::Bytes;
+/// use ssekit::Parser;
+///
+/// let mut parser = Parser::new();
+/// parser.feed(Bytes::from_static(b"event: greeting\ndata: hel"));
+/// assert!(parser.next_frame()?.is_none()); // needs more input
+/// parser.feed(Bytes::from_static(b"lo\n\n"));
+/// let frame = parser.next_frame()?.expect("a complete event");
+/// assert_eq!((frame.event(), frame.data()), ("greeting", "hello"));
+/// parser.finish()?; // nothing was left over
+/// # Ok::<(), ssekit::FrameError>(())
+/// ```
+///
+/// # Memory
+///
+/// The parser holds the chunks it was fed and not yet parsed, at most one
+/// line that spans chunks (`max_line_len`) and the data of one event
+/// (`max_event_len`). Drain [`next_frame`](Self::next_frame) after each
+/// [`feed`](Self::feed) to keep it at that. Frames share the chunks they were
+/// sliced from, so a frame kept alive keeps its chunk alive.
+#[derive(Debug)]
+pub struct Parser {
+    config: ParserConfig,
+    lines: LineSplitter,
+
+    // Input: the chunk being parsed, and those fed after it.
+    cur: Bytes,
+    pos: usize,
+    cur_offset: u64,
+    queue: VecDeque<Bytes>,
+    eof: bool,
+    tail_checked: bool,
+
+    // The current line, while it spans chunks.
+    line: BytesMut,
+    line_open: bool,
+    line_offset: u64,
+    skip: Skip,
+
+    // The current block.
+    block_offset: u64,
+    block_fields: bool,
+    data: Data,
+    data_buf: BytesMut,
+    data_len: usize,
+    event: Bytes,
+    retry: Option<u64>,
+    id_in_block: bool,
+
+    // Stream state that outlives blocks.
+    id_buf: Bytes,
+    last_event_id: Bytes,
+    reconnection: Option<u64>,
+}
+
+/// The data buffer of the current block.
+#[derive(Debug)]
+enum Data {
+    /// No `data` field yet: the block dispatches nothing.
+    None,
+    /// One `data` field, held as a handle to its value.
+    One { value: Bytes, zero_copy: bool },
+    /// Several `data` fields, joined with LF in `data_buf`.
+    Joined,
+}
+
+/// Lines being discarded after an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Skip {
+    No,
+    /// The rest of the current (too long) line, then the rest of its block.
+    Line,
+    /// Lines up to the next blank line.
+    Block,
+}
+
+/// Where the line being processed lies.
+#[derive(Debug, Clone, Copy)]
+enum Src {
+    /// `cur[start..end]`, in place.
+    Chunk { start: usize, end: usize },
+    /// The whole of `line`.
+    Buf,
+}
+
+/// The field a line sets, with its value's range in the line.
+enum Field {
+    Comment,
+    Data,
+    Event,
+    Id,
+    Retry,
+    Other,
+}
+
+impl Default for Parser {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Parser {
+    /// A parser with the default [`ParserConfig`].
+    pub fn new() -> Self {
+        Self::with_config(ParserConfig::default())
+    }
+
+    /// A parser with these limits and options.
+    pub fn with_config(config: ParserConfig) -> Self {
+        Self {
+            config,
+            lines: LineSplitter::new(),
+            cur: Bytes::new(),
+            pos: 0,
+            cur_offset: 0,
+            queue: VecDeque::new(),
+            eof: false,
+            tail_checked: false,
+            line: BytesMut::new(),
+            line_open: false,
+            line_offset: 0,
+            skip: Skip::No,
+            block_offset: 0,
+            block_fields: false,
+            data: Data::None,
+            data_buf: BytesMut::new(),
+            data_len: 0,
+            event: Bytes::new(),
+            retry: None,
+            id_in_block: false,
+            id_buf: Bytes::new(),
+            last_event_id: Bytes::new(),
+            reconnection: None,
+        }
+    }
+
+    /// The configuration this parser was made with.
+    pub fn config(&self) -> &ParserConfig {
+        &self.config
+    }
+
+    /// Appends the next chunk of the stream. Chunks may be of any size,
+    /// empty included, and may split lines, CRLF pairs, UTF-8 sequences or
+    /// the byte order mark anywhere.
+    ///
+    /// Nothing is parsed until [`next_frame`](Self::next_frame) or
+    /// [`next_item`](Self::next_item) is called. This operation is O(1).
+    pub fn feed(&mut self, chunk: Bytes) {
+        if chunk.is_empty() {
+            return;
+        }
+        self.eof = false;
+        self.tail_checked = false;
+        if self.pos >= self.cur.len() && self.queue.is_empty() {
+            self.cur_offset += self.cur.len() as u64;
+            self.cur = chunk;
+            self.pos = 0;
+        } else {
+            self.queue.push_back(chunk);
+        }
+    }
+
+    /// The next dispatched event, or `Ok(None)` when all input fed so far has
+    /// been parsed and more is needed.
+    ///
+    /// # Errors
+    ///
+    /// A [`FrameError`] when a line or an event exceeds a configured limit,
+    /// when strict UTF-8 checking finds invalid bytes, or, after
+    /// [`finish`](Self::finish), when the stream ended inside an event. The
+    /// parser stays usable: call again to go on with the next event.
+    ///
+    /// # Complexity
+    ///
+    /// Amortised linear in the bytes parsed: each byte is searched once and
+    /// copied at most once (into the line or data buffer when a line spans
+    /// chunks or an event has several data lines).
+    #[inline]
+    pub fn next_frame(&mut self) -> Result<Option<Frame>, FrameError> {
+        loop {
+            match self.advance(false)? {
+                Some(Item::Frame(frame)) => return Ok(Some(frame)),
+                Some(_) => continue,
+                None => return Ok(None),
+            }
+        }
+    }
+
+    /// Like [`next_frame`](Self::next_frame), but also reports comments,
+    /// `retry` updates and last-event-ID commits of blocks that dispatch no
+    /// event, in stream order. For proxies and clients that must not miss a
+    /// reconnection hint.
+    ///
+    /// # Errors
+    ///
+    /// As [`next_frame`](Self::next_frame).
+    ///
+    /// ```
+    /// use bytes::Bytes;
+    /// use ssekit::{Item, Parser};
+    ///
+    /// let mut parser = Parser::new();
+    /// parser.feed(Bytes::from_static(b"retry: 3000\nid: 9\n\n: ping\n"));
+    /// assert_eq!(parser.next_item()?, Some(Item::Retry(3000)));
+    /// assert_eq!(parser.next_item()?, Some(Item::LastEventId(Bytes::from_static(b"9"))));
+    /// assert_eq!(parser.next_item()?, Some(Item::Comment(Bytes::from_static(b" ping"))));
+    /// assert_eq!(parser.next_item()?, None);
+    /// assert_eq!((parser.last_event_id(), parser.reconnection_time()), ("9", Some(3000)));
+    /// # Ok::<(), ssekit::FrameError>(())
+    /// ```
+    pub fn next_item(&mut self) -> Result<Option<Item>, FrameError> {
+        self.advance(true)
+    }
+
+    /// Marks the end of the stream.
+    ///
+    /// # Errors
+    ///
+    /// [`FrameErrorKind::TruncatedTail`] when the stream ended inside an event
+    /// (after a field line, or within a line, with no blank line after it):
+    /// those bytes are discarded, as the specification says, and this error
+    /// says where they began and how many there were. If input fed earlier is
+    /// still unparsed, the error comes instead from the
+    /// [`next_frame`](Self::next_frame) call that reaches the end of it. It is
+    /// reported once.
+    pub fn finish(&mut self) -> Result<(), FrameError> {
+        self.eof = true;
+        if self.pos >= self.cur.len() && self.queue.is_empty() {
+            return match self.check_tail() {
+                Some(e) => Err(e),
+                None => Ok(()),
+            };
+        }
+        Ok(())
+    }
+
+    /// Returns to the state of a new parser for a new stream, keeping the
+    /// configuration and the buffers' capacity. The last event ID is cleared
+    /// too: read it with [`last_event_id`](Self::last_event_id) first if you
+    /// reconnect with it.
+    pub fn reset(&mut self) {
+        let line = core::mem::take(&mut self.line);
+        let data_buf = core::mem::take(&mut self.data_buf);
+        let queue = core::mem::take(&mut self.queue);
+        *self = Self::with_config(self.config);
+        self.line = line;
+        self.line.clear();
+        self.data_buf = data_buf;
+        self.data_buf.clear();
+        self.queue = queue;
+        self.queue.clear();
+    }
+
+    /// The last event ID string: the value committed at the latest blank
+    /// line (`""` if none was ever set). It is what a client sends as
+    /// `Last-Event-ID` when it reconnects.
+    pub fn last_event_id(&self) -> &str {
+        super::frame::validated_str(&self.last_event_id)
+    }
+
+    /// The reconnection time in milliseconds, as last set by a valid `retry`
+    /// field anywhere in the stream, or `None`.
+    pub fn reconnection_time(&self) -> Option<u64> {
+        self.reconnection
+    }
+
+    /// Stream offset of the next byte to parse.
+    pub fn offset(&self) -> u64 {
+        self.cur_offset + self.pos as u64
+    }
+
+    /// How many bytes the line search has examined: at most the bytes
+    /// parsed, however the input was chunked. Exposed to test linearity.
+    #[doc(hidden)]
+    pub fn bytes_scanned(&self) -> u64 {
+        self.lines.scanned()
+    }
+
+    fn advance(&mut self, items: bool) -> Result<Option<Item>, FrameError> {
+        loop {
+            if self.pos >= self.cur.len() {
+                match self.queue.pop_front() {
+                    Some(chunk) => {
+                        self.cur_offset += self.cur.len() as u64;
+                        self.cur = chunk;
+                        self.pos = 0;
+                    }
+                    None => {
+                        if self.eof {
+                            if let Some(e) = self.check_tail() {
+                                return Err(e);
+                            }
+                        }
+                        return Ok(None);
+                    }
+                }
+            }
+            let base = self.pos;
+            match self.lines.next_line(&self.cur[base..]) {
+                Step::Replay(held) => {
+                    // Held BOM bytes always stand at the start of the stream.
+                    self.line_open = true;
+                    self.line_offset = 0;
+                    self.line.extend_from_slice(held);
+                }
+                Step::Partial { start } => {
+                    self.pos = self.cur.len();
+                    if start < self.cur.len() - base {
+                        self.append_partial(base + start, self.cur.len())?;
+                    }
+                }
+                Step::Line { start, end, next } => {
+                    let (start, end) = (base + start, base + end);
+                    self.pos = base + next;
+                    let line_end = self.cur_offset + self.pos as u64;
+                    let open = core::mem::replace(&mut self.line_open, false);
+                    if self.skip != Skip::No {
+                        if self.skip == Skip::Block && !open && start == end {
+                            self.skip = Skip::No;
+                            self.end_block(line_end);
+                        } else {
+                            self.skip = Skip::Block;
+                        }
+                        continue;
+                    }
+                    let (src, offset) = if open {
+                        if let Err(e) = self.append_partial(start, end) {
+                            self.skip = Skip::Block;
+                            return Err(e);
+                        }
+                        (Src::Buf, self.line_offset)
+                    } else {
+                        (Src::Chunk { start, end }, self.cur_offset + start as u64)
+                    };
+                    if let Some(item) = self.process_line(src, offset, line_end, items)? {
+                        return Ok(Some(item));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adds `cur[start..end]` to the line that spans chunks.
+    fn append_partial(&mut self, start: usize, end: usize) -> Result<(), FrameError> {
+        if !self.line_open {
+            self.line_open = true;
+            self.line_offset = self.cur_offset + start as u64;
+        }
+        if self.skip != Skip::No {
+            return Ok(());
+        }
+        if self.line.len() + (end - start) > self.config.max_line_len {
+            self.line.clear();
+            self.drop_block(Skip::Line);
+            return Err(FrameError::new(
+                FrameErrorKind::LineTooLong { limit: self.config.max_line_len },
+                self.line_offset,
+            ));
+        }
+        self.line.extend_from_slice(&self.cur[start..end]);
+        Ok(())
+    }
+
+    /// Processes one complete line (not in skip mode).
+    fn process_line(
+        &mut self,
+        src: Src,
+        offset: u64,
+        line_end: u64,
+        items: bool,
+    ) -> Result<Option<Item>, FrameError> {
+        let line: &[u8] = match src {
+            Src::Chunk { start, end } => &self.cur[start..end],
+            Src::Buf => &self.line,
+        };
+        if line.len() > self.config.max_line_len {
+            self.line.clear();
+            self.drop_block(Skip::Block);
+            return Err(FrameError::new(
+                FrameErrorKind::LineTooLong { limit: self.config.max_line_len },
+                offset,
+            ));
+        }
+        if self.config.utf8 == Utf8Mode::Strict {
+            if let Err(e) = core::str::from_utf8(line) {
+                let at = offset + e.valid_up_to() as u64;
+                self.line.clear();
+                self.drop_block(Skip::Block);
+                return Err(FrameError::new(FrameErrorKind::InvalidUtf8, at));
+            }
+        }
+        if line.is_empty() {
+            return Ok(self.dispatch(line_end, items));
+        }
+        let (field, value_start) = classify(line);
+        let len = line.len();
+        let item = match field {
+            Field::Comment => items.then(|| Item::Comment(self.take_value(src, 1, len))),
+            Field::Data => {
+                let value_len = len - value_start;
+                let new_len = match self.data {
+                    Data::None => value_len,
+                    _ => self.data_len + 1 + value_len,
+                };
+                if new_len > self.config.max_event_len {
+                    self.line.clear();
+                    self.drop_block(Skip::Block);
+                    return Err(FrameError::new(
+                        FrameErrorKind::EventTooLarge { limit: self.config.max_event_len },
+                        self.block_offset,
+                    ));
+                }
+                self.data_len = new_len;
+                match core::mem::replace(&mut self.data, Data::Joined) {
+                    Data::None => {
+                        let zero_copy = matches!(src, Src::Chunk { .. });
+                        let value = self.take_value(src, value_start, len);
+                        self.data = Data::One { value, zero_copy };
+                    }
+                    Data::One { value, .. } => {
+                        self.data_buf.clear();
+                        self.data_buf.extend_from_slice(&value);
+                        self.data_buf.extend_from_slice(b"\n");
+                        self.data_buf.extend_from_slice(&line[value_start..]);
+                    }
+                    Data::Joined => {
+                        self.data_buf.extend_from_slice(b"\n");
+                        self.data_buf.extend_from_slice(&line[value_start..]);
+                    }
+                }
+                None
+            }
+            Field::Event => {
+                self.event = to_utf8(self.take_value(src, value_start, len));
+                None
+            }
+            Field::Id => {
+                if memchr::memchr(0, &line[value_start..]).is_none() {
+                    self.id_buf = to_utf8(self.take_value(src, value_start, len));
+                    self.id_in_block = true;
+                }
+                None
+            }
+            Field::Retry => match parse_retry(&line[value_start..]) {
+                Some(ms) => {
+                    self.reconnection = Some(ms);
+                    self.retry = Some(ms);
+                    items.then_some(Item::Retry(ms))
+                }
+                None => None,
+            },
+            Field::Other => None,
+        };
+        if !matches!(field, Field::Comment) {
+            self.block_fields = true;
+        }
+        // Whatever of a gathered line was not taken as a value is done with.
+        self.line.clear();
+        Ok(item)
+    }
+
+    /// The bytes `start..end` of the line as a handle: a slice of the chunk,
+    /// or of the frozen line buffer (which leaves `line` empty).
+    fn take_value(&mut self, src: Src, start: usize, end: usize) -> Bytes {
+        match src {
+            Src::Chunk { start: s, .. } => self.cur.slice(s + start..s + end),
+            Src::Buf => {
+                let mut line = self.line.split();
+                line.truncate(end);
+                let _ = line.split_to(start);
+                line.freeze()
+            }
+        }
+    }
+
+    /// A blank line: commits the last event ID and dispatches the block.
+    fn dispatch(&mut self, line_end: u64, items: bool) -> Option<Item> {
+        let retry = self.retry;
+        let event = core::mem::take(&mut self.event);
+        let id_in_block = self.id_in_block;
+        let data = core::mem::replace(&mut self.data, Data::None);
+        self.end_block(line_end);
+        let (data, zero_copy) = match data {
+            Data::None => {
+                return (items && id_in_block)
+                    .then(|| Item::LastEventId(self.last_event_id.clone()));
+            }
+            Data::One { value, zero_copy } => (value, zero_copy),
+            Data::Joined => (self.data_buf.split().freeze(), false),
+        };
+        let (data, zero_copy) = if self.config.utf8 == Utf8Mode::Replace
+            && core::str::from_utf8(&data).is_err()
+        {
+            (lossy(&data), false)
+        } else {
+            (data, zero_copy)
+        };
+        Some(Item::Frame(Frame { event, data, id: self.id_buf.clone(), retry, zero_copy }))
+    }
+
+    /// Ends the current block at a blank line: the last event ID buffer is
+    /// committed (also for blocks that dispatch nothing) and the block's
+    /// buffers are emptied.
+    fn end_block(&mut self, line_end: u64) {
+        self.last_event_id = self.id_buf.clone();
+        self.clear_block();
+        self.block_offset = line_end;
+        self.block_fields = false;
+    }
+
+    fn clear_block(&mut self) {
+        self.data = Data::None;
+        self.data_len = 0;
+        self.event = Bytes::new();
+        self.retry = None;
+        self.id_in_block = false;
+    }
+
+    /// Drops the current block after an error and skips to its end.
+    fn drop_block(&mut self, skip: Skip) {
+        self.clear_block();
+        self.data_buf.clear();
+        self.skip = skip;
+    }
+
+    /// At end of stream, once: the discarded tail, if any.
+    fn check_tail(&mut self) -> Option<FrameError> {
+        if self.tail_checked {
+            return None;
+        }
+        self.tail_checked = true;
+        let held = !self.lines.held().is_empty();
+        let start = if self.block_fields || self.skip != Skip::No {
+            self.block_offset
+        } else if held {
+            0
+        } else if self.line_open {
+            self.line_offset
+        } else {
+            return None;
+        };
+        let end = self.cur_offset + self.cur.len() as u64;
+        Some(FrameError::new(FrameErrorKind::TruncatedTail { len: end - start }, start))
+    }
+}
+
+/// The field a non-empty line sets, and where its value starts (after the
+/// first colon and one optional space).
+#[inline]
+fn classify(line: &[u8]) -> (Field, usize) {
+    if line[0] == b':' {
+        return (Field::Comment, 1);
+    }
+    let (name, value_start) = match memchr::memchr(b':', line) {
+        Some(i) => (&line[..i], if line.get(i + 1) == Some(&b' ') { i + 2 } else { i + 1 }),
+        None => (line, line.len()),
+    };
+    let field = match name {
+        b"data" => Field::Data,
+        b"event" => Field::Event,
+        b"id" => Field::Id,
+        b"retry" => Field::Retry,
+        _ => Field::Other,
+    };
+    (field, value_start)
+}
+
+/// The value of a `retry` field: ASCII digits only, at least one. The
+/// specification's integer is unbounded; this one saturates at `u64::MAX`.
+fn parse_retry(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(digits.iter().fold(0u64, |n, d| n.saturating_mul(10).saturating_add(u64::from(d - b'0'))))
+}
+
+/// `bytes` if it is UTF-8, else its decoding with U+FFFD replacements.
+fn to_utf8(bytes: Bytes) -> Bytes {
+    if core::str::from_utf8(&bytes).is_ok() {
+        bytes
+    } else {
+        lossy(&bytes)
+    }
+}
+
+#[cold]
+fn lossy(bytes: &[u8]) -> Bytes {
+    Bytes::from(String::from_utf8_lossy(bytes).into_owned())
+}
