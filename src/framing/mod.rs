@@ -284,7 +284,7 @@ mod tests {
         assert_eq!(lines(&[b"\xEF\xBB", b"x\n"]).0, [v(b"\xEF\xBBx")]);
         assert_eq!(lines(&[b"\xEF", b"\n"]).0, [v(b"\xEF")]);
         // A held partial BOM at end of stream is an unterminated line.
-        assert_eq!(lines(&[b"\xEF\xBB"]), (vec![], v(b"\xEF\xBB")));
+        assert_eq!(lines(&[b"\xEF\xBB"]), (std::vec::Vec::<std::vec::Vec<u8>>::new(), v(b"\xEF\xBB")));
     }
 
     #[test]
