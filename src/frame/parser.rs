@@ -358,7 +358,14 @@ impl Parser {
                     let (start, end) = (base + start, base + end);
                     self.pos = base + next;
                     let line_end = self.cur_offset + self.pos as u64;
-                    let open = core::mem::replace(&mut self.line_open, false);
+                    // A line that began in an earlier chunk ends with this piece.
+                    let open = self.line_open;
+                    let appended = if open { self.append_partial(start, end) } else { Ok(()) };
+                    self.line_open = false;
+                    if let Err(e) = appended {
+                        self.skip = Skip::Block;
+                        return Err(e);
+                    }
                     if self.skip != Skip::No {
                         if self.skip == Skip::Block && !open && start == end {
                             self.skip = Skip::No;
@@ -369,10 +376,6 @@ impl Parser {
                         continue;
                     }
                     let (src, offset) = if open {
-                        if let Err(e) = self.append_partial(start, end) {
-                            self.skip = Skip::Block;
-                            return Err(e);
-                        }
                         (Src::Buf, self.line_offset)
                     } else {
                         (Src::Chunk { start, end }, self.cur_offset + start as u64)
