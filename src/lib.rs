@@ -1,6 +1,60 @@
 //! Sans-IO, zero-copy Server-Sent Events for LLM streams.
 //!
-//! (Crate docs are filled in with the README; see below.)
+//! `ssekit` parses `text/event-stream` bodies incrementally, exactly as the
+//! WHATWG HTML standard's "interpreting an event stream" algorithm says, and
+//! hands out [`Frame`]s whose data is a slice of the input [`Bytes`] whenever
+//! it lay in one chunk. It contains no networking code, starts no tasks and
+//! reads no clock: you feed it bytes from any source, it hands events out.
+//!
+//! ```text
+//!  bytes in ──► framing (lines, spans) ──► Parser ──► Frame (Bytes-backed, 'static)
+//!               no alloc, offsets only      limits      data sliced from the chunk
+//! ```
+//!
+//! # Example: parsing chunks as they arrive
+//!
+//! ```
+//! use bytes::Bytes;
+//! use ssekit::Parser;
+//!
+//! let mut parser = Parser::new();
+//! let mut seen = Vec::new();
+//! // Chunks may split lines, CRLF pairs and UTF-8 sequences anywhere.
+//! for chunk in ["event: response.output_text.delta\nda", "ta: {\"delta\":\"Hi\"}\n\n"] {
+//!     parser.feed(Bytes::from(chunk));
+//!     while let Some(frame) = parser.next_frame()? {
+//!         seen.push((frame.event().to_owned(), frame.data().to_owned()));
+//!     }
+//! }
+//! parser.finish()?; // Err if the stream was cut inside an event
+//! assert_eq!(seen, [("response.output_text.delta".to_owned(), r#"{"delta":"Hi"}"#.to_owned())]);
+//! # Ok::<(), ssekit::FrameError>(())
+//! ```
+//!
+//! # What the parser guarantees
+//!
+//! * **The same frames however the input is chunked**, including a CR at the
+//!   end of one chunk and its LF at the start of the next, a byte order mark
+//!   split across chunks, and UTF-8 sequences split anywhere.
+//! * **Zero copies** for data that is one `data:` line inside one chunk
+//!   ([`Frame::is_zero_copy`]); data spanning chunks or lines is copied once,
+//!   into buffers that are reused.
+//! * **Linear time**: every byte is searched once, however small the chunks.
+//! * **Bounded memory**: lines and events are limited by [`ParserConfig`];
+//!   exceeding a limit is a [`FrameError`] with the stream offset, after which
+//!   the parser skips to the next event and goes on.
+//! * **Nothing lost silently**: a stream cut inside an event is reported by
+//!   [`Parser::finish`]; `retry` and `id` fields of blocks that dispatch no
+//!   event are reported by [`Parser::next_item`]; invalid UTF-8 becomes
+//!   U+FFFD as the standard says, or an error in [`Utf8Mode::Strict`].
+//! * **No panics** on any input, and no `unsafe` code.
+//!
+//! # Crate features
+//!
+//! * `std` (default): links the standard library. Without it the crate is
+//!   `#![no_std]` and needs only `alloc`; the [`framing`] line splitter needs
+//!   no allocator at all.
+//! * `cli`: the `ssekit` command-line tool.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![doc(test(attr(deny(warnings))))]
@@ -9,7 +63,13 @@ extern crate alloc;
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
-pub mod framing;
 mod frame;
+pub mod framing;
 
+pub use bytes::Bytes;
 pub use frame::{Frame, FrameError, FrameErrorKind, Item, Parser, ParserConfig, Utf8Mode};
+
+/// The README's examples, compiled and run as doctests so they cannot drift.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
