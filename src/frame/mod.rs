@@ -2,10 +2,10 @@
 
 mod config;
 mod error;
-mod frame;
+mod output;
 mod parser;
 
 pub use config::{ParserConfig, Utf8Mode};
 pub use error::{FrameError, FrameErrorKind};
-pub use frame::{Frame, Item};
+pub use output::{Frame, Item};
 pub use parser::Parser;

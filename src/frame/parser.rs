@@ -21,7 +21,7 @@ use bytes::{Bytes, BytesMut};
 
 use super::config::{ParserConfig, Utf8Mode};
 use super::error::{FrameError, FrameErrorKind};
-use super::frame::{Frame, Item};
+use super::output::{Frame, Item};
 use crate::framing::{LineSplitter, Step};
 
 /// An incremental, sans-IO Server-Sent Events parser.
@@ -300,7 +300,7 @@ impl Parser {
     /// line (`""` if none was ever set). It is what a client sends as
     /// `Last-Event-ID` when it reconnects.
     pub fn last_event_id(&self) -> &str {
-        super::frame::validated_str(&self.last_event_id)
+        super::output::validated_str(&self.last_event_id)
     }
 
     /// The reconnection time in milliseconds, as last set by a valid `retry`
