@@ -177,7 +177,7 @@ fn write_frame(out: &mut impl Write, frame: &Frame) -> io::Result<()> {
     out.write_all(b",\"id\":")?;
     serde_json::to_writer(&mut *out, frame.id())?;
     match frame.retry() {
-        Some(ms) => write!(out, ",\"retry\":{ms}}}\n"),
+        Some(ms) => writeln!(out, ",\"retry\":{ms}}}"),
         None => out.write_all(b",\"retry\":null}\n"),
     }
 }
