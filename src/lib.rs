@@ -63,6 +63,7 @@ extern crate alloc;
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
+pub mod encode;
 mod frame;
 pub mod framing;
 
