@@ -56,6 +56,7 @@
 //!   no allocator at all.
 //! * `cli`: the `ssekit` command-line tool.
 #![no_std]
+#![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![doc(test(attr(deny(warnings))))]
 

@@ -83,15 +83,24 @@ struct Input {
 }
 
 fn parse_input(args: &[String]) -> Result<Input, Usage> {
-    let mut input = Input { chunk: 64 * 1024, path: None };
+    let mut input = Input {
+        chunk: 64 * 1024,
+        path: None,
+    };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--chunk" => {
-                let n = args.next().ok_or_else(|| Usage("--chunk needs a value".into()))?;
+                let n = args
+                    .next()
+                    .ok_or_else(|| Usage("--chunk needs a value".into()))?;
                 input.chunk = match n.parse::<usize>() {
                     Ok(n) if n > 0 => n,
-                    _ => return Err(Usage(format!("--chunk takes a positive integer, not '{n}'"))),
+                    _ => {
+                        return Err(Usage(format!(
+                            "--chunk takes a positive integer, not '{n}'"
+                        )))
+                    }
                 };
             }
             "-" if input.path.is_none() => input.path = None,

@@ -204,7 +204,11 @@ fn lines<B: BufMut>(out: &mut B, prefix: &[u8], mut text: &[u8]) {
         match memchr::memchr2(b'\r', b'\n', text) {
             Some(i) => {
                 field(out, prefix, &text[..i]);
-                let skip = if text[i] == b'\r' && text.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
+                let skip = if text[i] == b'\r' && text.get(i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
                 text = &text[i + skip..];
             }
             None => {
@@ -234,7 +238,9 @@ mod tests {
 
     #[test]
     fn tricky_data_survives() {
-        for data in ["", " lead", "  two", "trail\n", "\n", "\n\n", "a\n\nb", ":colon", "data: x"] {
+        for data in [
+            "", " lead", "  two", "trail\n", "\n", "\n\n", "a\n\nb", ":colon", "data: x",
+        ] {
             let f = Frame::new(data);
             assert_eq!(parse(&Encoder::new().to_vec(&f).unwrap()), [f], "{data:?}");
         }
@@ -264,7 +270,10 @@ mod tests {
             b"id: a\ndata: 1\n\ndata: 2\n\nid\ndata: 3\n\nretry: 1500\ndata: 4\n\n".as_slice()
         );
         let back = parse(&wire);
-        assert_eq!(back.iter().map(Frame::id).collect::<Vec<_>>(), ["a", "a", "", ""]);
+        assert_eq!(
+            back.iter().map(Frame::id).collect::<Vec<_>>(),
+            ["a", "a", "", ""]
+        );
         assert_eq!(back[3].retry(), Some(1500));
     }
 
@@ -272,15 +281,21 @@ mod tests {
     fn unencodable_names_are_errors() {
         let mut e = Encoder::new();
         let mut out = Vec::new();
-        let err = e.frame(&mut out, &Frame::new("x").with_event("a\nb")).unwrap_err();
+        let err = e
+            .frame(&mut out, &Frame::new("x").with_event("a\nb"))
+            .unwrap_err();
         assert_eq!(err.kind(), EncodeErrorKind::EventNameLineBreak);
         assert_eq!(err.to_string(), "line break in event type at byte 1");
         assert_eq!(
-            e.frame(&mut out, &Frame::new("x").with_id("1\r")).unwrap_err().kind(),
+            e.frame(&mut out, &Frame::new("x").with_id("1\r"))
+                .unwrap_err()
+                .kind(),
             EncodeErrorKind::IdLineBreak
         );
         assert_eq!(
-            e.frame(&mut out, &Frame::new("x").with_id("\0")).unwrap_err().kind(),
+            e.frame(&mut out, &Frame::new("x").with_id("\0"))
+                .unwrap_err()
+                .kind(),
             EncodeErrorKind::IdNul
         );
         assert!(out.is_empty());
@@ -293,7 +308,10 @@ mod tests {
         e.comment(&mut out, "a\nb");
         e.retry(&mut out, 0);
         e.retry(&mut out, u64::MAX);
-        assert_eq!(out, b": a\n: b\nretry: 0\n\nretry: 18446744073709551615\n\n".as_slice());
+        assert_eq!(
+            out,
+            b": a\n: b\nretry: 0\n\nretry: 18446744073709551615\n\n".as_slice()
+        );
         assert!(parse(&out).is_empty());
     }
 }

@@ -16,9 +16,11 @@ pub enum Utf8Mode {
 /// Limits and options of a [`Parser`](crate::Parser).
 ///
 /// Every buffer the parser fills from input is bounded by one of these
-/// limits, so a hostile or broken stream costs at most about
-/// `max_line_len + max_event_len` bytes of parser memory, plus the chunk
-/// being parsed.
+/// limits: the buffer for a line that spans chunks never grows past
+/// `max_line_len` bytes of capacity, and the buffer for an event's joined
+/// data lines never past `max_event_len`. A hostile or broken stream thus
+/// costs at most `max_line_len + max_event_len` bytes of parser memory, plus
+/// the chunks fed and not yet parsed.
 ///
 /// # Example
 ///
@@ -50,8 +52,11 @@ pub struct ParserConfig {
 
 impl ParserConfig {
     /// The default limits: 16 MiB lines, 32 MiB events, UTF-8 replacement.
-    pub const DEFAULT: Self =
-        Self { max_line_len: 16 << 20, max_event_len: 32 << 20, utf8: Utf8Mode::Replace };
+    pub const DEFAULT: Self = Self {
+        max_line_len: 16 << 20,
+        max_event_len: 32 << 20,
+        utf8: Utf8Mode::Replace,
+    };
 }
 
 impl Default for ParserConfig {

@@ -71,9 +71,7 @@ impl FrameError {
 impl fmt::Display for FrameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
-            FrameErrorKind::LineTooLong { limit } => {
-                write!(f, "line longer than {limit} bytes")?
-            }
+            FrameErrorKind::LineTooLong { limit } => write!(f, "line longer than {limit} bytes")?,
             FrameErrorKind::EventTooLarge { limit } => {
                 write!(f, "event data larger than {limit} bytes")?
             }
@@ -99,7 +97,10 @@ mod tests {
         assert_eq!(e.to_string(), "line longer than 10 bytes at byte 42");
         assert!(e.is_limit());
         let e = FrameError::new(FrameErrorKind::TruncatedTail { len: 7 }, 3);
-        assert_eq!(e.to_string(), "stream ended inside an event, 7 bytes discarded at byte 3");
+        assert_eq!(
+            e.to_string(),
+            "stream ended inside an event, 7 bytes discarded at byte 3"
+        );
         assert!(!e.is_limit());
         assert_eq!(
             FrameError::new(FrameErrorKind::InvalidUtf8, 5).to_string(),

@@ -17,6 +17,7 @@
 
 use alloc::collections::VecDeque;
 use alloc::string::String;
+use alloc::vec::Vec;
 use bytes::{Bytes, BytesMut};
 
 use super::config::{ParserConfig, Utf8Mode};
@@ -83,6 +84,7 @@ pub struct Parser {
     skip: Skip,
 
     // The current block.
+    block_started: bool,
     block_offset: u64,
     block_fields: bool,
     data: Data,
@@ -165,6 +167,7 @@ impl Parser {
             line_open: false,
             line_offset: 0,
             skip: Skip::No,
+            block_started: false,
             block_offset: 0,
             block_fields: false,
             data: Data::None,
@@ -346,6 +349,8 @@ impl Parser {
                     // Held BOM bytes always stand at the start of the stream.
                     self.line_open = true;
                     self.line_offset = 0;
+                    self.note_line_start(0);
+                    reserve_within(&mut self.line, held.len(), self.config.max_line_len);
                     self.line.extend_from_slice(held);
                 }
                 Step::Partial { start } => {
@@ -360,7 +365,11 @@ impl Parser {
                     let line_end = self.cur_offset + self.pos as u64;
                     // A line that began in an earlier chunk ends with this piece.
                     let open = self.line_open;
-                    let appended = if open { self.append_partial(start, end) } else { Ok(()) };
+                    let appended = if open {
+                        self.append_partial(start, end)
+                    } else {
+                        Ok(())
+                    };
                     self.line_open = false;
                     if let Err(e) = appended {
                         self.skip = Skip::Block;
@@ -378,7 +387,9 @@ impl Parser {
                     let (src, offset) = if open {
                         (Src::Buf, self.line_offset)
                     } else {
-                        (Src::Chunk { start, end }, self.cur_offset + start as u64)
+                        let offset = self.cur_offset + start as u64;
+                        self.note_line_start(offset);
+                        (Src::Chunk { start, end }, offset)
                     };
                     if let Some(item) = self.process_line(src, offset, line_end, items)? {
                         return Ok(Some(item));
@@ -393,6 +404,7 @@ impl Parser {
         if !self.line_open {
             self.line_open = true;
             self.line_offset = self.cur_offset + start as u64;
+            self.note_line_start(self.line_offset);
         }
         if self.skip != Skip::No {
             return Ok(());
@@ -401,12 +413,25 @@ impl Parser {
             self.line.clear();
             self.drop_block(Skip::Line);
             return Err(FrameError::new(
-                FrameErrorKind::LineTooLong { limit: self.config.max_line_len },
+                FrameErrorKind::LineTooLong {
+                    limit: self.config.max_line_len,
+                },
                 self.line_offset,
             ));
         }
+        reserve_within(&mut self.line, end - start, self.config.max_line_len);
         self.line.extend_from_slice(&self.cur[start..end]);
         Ok(())
+    }
+
+    /// A line starts at stream offset `offset`: if it is the block's first,
+    /// the block starts there too (after any BOM or LF the splitter skipped).
+    #[inline]
+    fn note_line_start(&mut self, offset: u64) {
+        if !self.block_started {
+            self.block_started = true;
+            self.block_offset = offset;
+        }
     }
 
     /// Processes one complete line (not in skip mode).
@@ -425,7 +450,9 @@ impl Parser {
             self.line.clear();
             self.drop_block(Skip::Block);
             return Err(FrameError::new(
-                FrameErrorKind::LineTooLong { limit: self.config.max_line_len },
+                FrameErrorKind::LineTooLong {
+                    limit: self.config.max_line_len,
+                },
                 offset,
             ));
         }
@@ -454,7 +481,9 @@ impl Parser {
                     self.line.clear();
                     self.drop_block(Skip::Block);
                     return Err(FrameError::new(
-                        FrameErrorKind::EventTooLarge { limit: self.config.max_event_len },
+                        FrameErrorKind::EventTooLarge {
+                            limit: self.config.max_event_len,
+                        },
                         self.block_offset,
                     ));
                 }
@@ -467,11 +496,17 @@ impl Parser {
                     }
                     Data::One { value, .. } => {
                         self.data_buf.clear();
+                        reserve_within(&mut self.data_buf, new_len, self.config.max_event_len);
                         self.data_buf.extend_from_slice(&value);
                         self.data_buf.extend_from_slice(b"\n");
                         self.data_buf.extend_from_slice(&line[value_start..]);
                     }
                     Data::Joined => {
+                        reserve_within(
+                            &mut self.data_buf,
+                            1 + value_len,
+                            self.config.max_event_len,
+                        );
                         self.data_buf.extend_from_slice(b"\n");
                         self.data_buf.extend_from_slice(&line[value_start..]);
                     }
@@ -536,14 +571,19 @@ impl Parser {
             Data::One { value, zero_copy } => (value, zero_copy),
             Data::Joined => (self.data_buf.split().freeze(), false),
         };
-        let (data, zero_copy) = if self.config.utf8 == Utf8Mode::Replace
-            && core::str::from_utf8(&data).is_err()
-        {
-            (lossy(&data), false)
-        } else {
-            (data, zero_copy)
-        };
-        Some(Item::Frame(Frame { event, data, id: self.id_buf.clone(), retry, zero_copy }))
+        let (data, zero_copy) =
+            if self.config.utf8 == Utf8Mode::Replace && core::str::from_utf8(&data).is_err() {
+                (lossy(&data), false)
+            } else {
+                (data, zero_copy)
+            };
+        Some(Item::Frame(Frame {
+            event,
+            data,
+            id: self.id_buf.clone(),
+            retry,
+            zero_copy,
+        }))
     }
 
     /// Ends the current block at a blank line: the last event ID buffer is
@@ -552,6 +592,8 @@ impl Parser {
     fn end_block(&mut self, line_end: u64) {
         self.last_event_id = self.id_buf.clone();
         self.clear_block();
+        // Where the next block starts is known when its first line does.
+        self.block_started = false;
         self.block_offset = line_end;
         self.block_fields = false;
     }
@@ -588,8 +630,34 @@ impl Parser {
             return None;
         };
         let end = self.cur_offset + self.cur.len() as u64;
-        Some(FrameError::new(FrameErrorKind::TruncatedTail { len: end - start }, start))
+        Some(FrameError::new(
+            FrameErrorKind::TruncatedTail { len: end - start },
+            start,
+        ))
     }
+}
+
+/// Makes room for `additional` more bytes in `buf` without letting its
+/// capacity grow past `limit` (callers have checked that the content fits).
+///
+/// `BytesMut::reserve` doubles, which could leave a buffer holding nearly
+/// twice its limit. Reclaiming the space of frames already dropped comes
+/// first: it never allocates, and keeps the steady state allocation-free.
+fn reserve_within(buf: &mut BytesMut, additional: usize, limit: usize) {
+    if buf.try_reclaim(additional) {
+        return;
+    }
+    let needed = buf.len() + additional;
+    let target = buf
+        .capacity()
+        .saturating_mul(2)
+        .max(needed)
+        .max(64)
+        .min(limit.max(needed));
+    let mut bytes = Vec::from(core::mem::take(buf));
+    // Grows in place where the allocator can (a realloc, not a second buffer).
+    bytes.reserve_exact(target - bytes.len());
+    *buf = BytesMut::from(Bytes::from(bytes));
 }
 
 /// The field a non-empty line sets, and where its value starts (after the
@@ -600,7 +668,14 @@ fn classify(line: &[u8]) -> (Field, usize) {
         return (Field::Comment, 1);
     }
     let (name, value_start) = match memchr::memchr(b':', line) {
-        Some(i) => (&line[..i], if line.get(i + 1) == Some(&b' ') { i + 2 } else { i + 1 }),
+        Some(i) => (
+            &line[..i],
+            if line.get(i + 1) == Some(&b' ') {
+                i + 2
+            } else {
+                i + 1
+            },
+        ),
         None => (line, line.len()),
     };
     let field = match name {
@@ -619,7 +694,9 @@ fn parse_retry(digits: &[u8]) -> Option<u64> {
     if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    Some(digits.iter().fold(0u64, |n, d| n.saturating_mul(10).saturating_add(u64::from(d - b'0'))))
+    Some(digits.iter().fold(0u64, |n, d| {
+        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+    }))
 }
 
 /// `bytes` if it is UTF-8, else its decoding with U+FFFD replacements.

@@ -87,7 +87,11 @@ impl Default for LineSplitter {
 impl LineSplitter {
     /// A splitter at the start of a stream.
     pub const fn new() -> Self {
-        Self { bom: Bom::Pending(0), after_cr: false, scanned: 0 }
+        Self {
+            bom: Bom::Pending(0),
+            after_cr: false,
+            scanned: 0,
+        }
     }
 
     /// Back to the start of a stream (a leading BOM will be stripped again).
@@ -274,7 +278,10 @@ mod tests {
 
     #[test]
     fn only_one_bom_stripped() {
-        assert_eq!(lines(&[b"\xEF\xBB\xBF\xEF\xBB\xBFx\n"]).0, [v(b"\xEF\xBB\xBFx")]);
+        assert_eq!(
+            lines(&[b"\xEF\xBB\xBF\xEF\xBB\xBFx\n"]).0,
+            [v(b"\xEF\xBB\xBFx")]
+        );
     }
 
     #[test]
@@ -284,12 +291,18 @@ mod tests {
         assert_eq!(lines(&[b"\xEF\xBB", b"x\n"]).0, [v(b"\xEF\xBBx")]);
         assert_eq!(lines(&[b"\xEF", b"\n"]).0, [v(b"\xEF")]);
         // A held partial BOM at end of stream is an unterminated line.
-        assert_eq!(lines(&[b"\xEF\xBB"]), (std::vec::Vec::<std::vec::Vec<u8>>::new(), v(b"\xEF\xBB")));
+        assert_eq!(
+            lines(&[b"\xEF\xBB"]),
+            (std::vec::Vec::<std::vec::Vec<u8>>::new(), v(b"\xEF\xBB"))
+        );
     }
 
     #[test]
     fn bom_not_stripped_after_start() {
-        assert_eq!(lines(&[b"\n\xEF\xBB\xBFx\n"]).0, [v(b""), v(b"\xEF\xBB\xBFx")]);
+        assert_eq!(
+            lines(&[b"\n\xEF\xBB\xBFx\n"]).0,
+            [v(b""), v(b"\xEF\xBB\xBFx")]
+        );
     }
 
     #[test]
@@ -302,7 +315,10 @@ mod tests {
         let mut s = LineSplitter::new();
         let line = [b'a'; 10_000];
         for b in &line {
-            assert!(matches!(s.next_line(core::slice::from_ref(b)), Step::Partial { .. }));
+            assert!(matches!(
+                s.next_line(core::slice::from_ref(b)),
+                Step::Partial { .. }
+            ));
         }
         assert!(matches!(s.next_line(b"\n"), Step::Line { .. }));
         assert_eq!(s.scanned(), 10_001);
