@@ -32,7 +32,10 @@ fn name() -> impl Strategy<Value = String> {
 fn frame() -> impl Strategy<Value = Frame> {
     (text(), name(), name(), proptest::option::of(any::<u64>())).prop_map(
         |(data, event, id, retry)| {
-            Frame::new(data).with_event(event).with_id(id).with_retry(retry)
+            Frame::new(data)
+                .with_event(event)
+                .with_id(id)
+                .with_retry(retry)
         },
     )
 }
@@ -40,7 +43,10 @@ fn frame() -> impl Strategy<Value = Frame> {
 /// What the reader sees: SSE turns CR and CRLF in data into LF.
 fn normalized(f: &Frame) -> Frame {
     let data = f.data().replace("\r\n", "\n").replace('\r', "\n");
-    Frame::new(data).with_event(f.event()).with_id(f.id()).with_retry(f.retry())
+    Frame::new(data)
+        .with_event(f.event())
+        .with_id(f.id())
+        .with_retry(f.retry())
 }
 
 fn parse_in_chunks(wire: &[u8], cuts: &[usize]) -> Vec<Frame> {
