@@ -648,6 +648,16 @@ fn reserve_within(buf: &mut BytesMut, additional: usize, limit: usize) {
         return;
     }
     let needed = buf.len() + additional;
+    if needed <= limit / 4 {
+        // Far below the limit, `reserve` grows the buffer in place (a realloc
+        // that keeps its shared header, so no allocation follows). When it
+        // must grow, the allocation it doubles is smaller than twice `needed`
+        // (the view's capacity is under `needed`, and space before the view is
+        // reused unless it is shorter than the content), so the result stays
+        // under `4 * needed <= limit`.
+        buf.reserve(additional);
+        return;
+    }
     let target = buf
         .capacity()
         .saturating_mul(2)
