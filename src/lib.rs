@@ -54,6 +54,12 @@
 //! * `std` (default): links the standard library. Without it the crate is
 //!   `#![no_std]` and needs only `alloc`; the [`framing`] line splitter needs
 //!   no allocator at all.
+//! * `stream`: `adapters::FrameStream`, a `futures_core::Stream` of frames
+//!   over any stream of byte chunks (an HTTP client's response body). Needs
+//!   no runtime and works without `std`.
+//! * `codec`: `adapters::SseCodec`, a `tokio_util::codec` decoder and
+//!   encoder of frames, for `FramedRead` / `FramedWrite` over tokio I/O.
+//!   Implies `std`.
 //! * `cli`: the `ssekit` command-line tool.
 #![no_std]
 #![forbid(unsafe_code)]
@@ -64,6 +70,9 @@ extern crate alloc;
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
+#[cfg(any(feature = "stream", feature = "codec"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "stream", feature = "codec"))))]
+pub mod adapters;
 pub mod encode;
 mod frame;
 pub mod framing;
