@@ -138,6 +138,7 @@ impl Decoder for SseCodec {
             return Ok(Some(frame));
         }
         // All input is parsed, so `finish` reports a truncated tail itself.
+        debug_assert!(!self.parser.has_pending_input());
         self.parser.finish()?;
         Ok(None)
     }

@@ -186,6 +186,7 @@ where
                 None => {
                     this.state = State::Finished;
                     // All input is parsed, so `finish` reports a truncated tail itself.
+                    debug_assert!(!this.parser.has_pending_input());
                     if let Err(e) = this.parser.finish() {
                         return Poll::Ready(Some(Err(StreamError::Frame(e))));
                     }

@@ -27,10 +27,9 @@ pub enum Utf8Mode {
 /// ```
 /// use ssekit::{Parser, ParserConfig};
 ///
-/// let mut config = ParserConfig::default();
-/// config.max_line_len = 1 << 20;
-/// config.max_event_len = 4 << 20;
-/// let parser = Parser::with_config(config);
+/// let parser = Parser::with_config(
+///     ParserConfig::default().with_max_line_len(1 << 20).with_max_event_len(4 << 20),
+/// );
 /// # let _ = parser;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +56,37 @@ impl ParserConfig {
         max_event_len: 32 << 20,
         utf8: Utf8Mode::Replace,
     };
+
+    /// This configuration with another [`max_line_len`](Self::max_line_len).
+    ///
+    /// ```
+    /// use ssekit::{ParserConfig, Utf8Mode};
+    ///
+    /// let config = ParserConfig::DEFAULT
+    ///     .with_max_line_len(1 << 20)
+    ///     .with_max_event_len(4 << 20)
+    ///     .with_utf8(Utf8Mode::Strict);
+    /// assert_eq!(config.max_event_len, 4 << 20);
+    /// ```
+    #[must_use]
+    pub const fn with_max_line_len(mut self, bytes: usize) -> Self {
+        self.max_line_len = bytes;
+        self
+    }
+
+    /// This configuration with another [`max_event_len`](Self::max_event_len).
+    #[must_use]
+    pub const fn with_max_event_len(mut self, bytes: usize) -> Self {
+        self.max_event_len = bytes;
+        self
+    }
+
+    /// This configuration with another [`utf8`](Self::utf8) mode.
+    #[must_use]
+    pub const fn with_utf8(mut self, mode: Utf8Mode) -> Self {
+        self.utf8 = mode;
+        self
+    }
 }
 
 impl Default for ParserConfig {

@@ -269,11 +269,11 @@ impl Parser {
     /// those bytes are discarded, as the specification says, and this error
     /// says where they began and how many there were. If input fed earlier is
     /// still unparsed, the error comes instead from the
-    /// [`next_frame`](Self::next_frame) call that reaches the end of it. It is
-    /// reported once.
+    /// [`next_frame`](Self::next_frame) call that reaches the end of it
+    /// (see [`has_pending_input`](Self::has_pending_input)). It is reported once.
     pub fn finish(&mut self) -> Result<(), FrameError> {
         self.eof = true;
-        if self.pos >= self.cur.len() && self.queue.is_empty() {
+        if !self.has_pending_input() {
             return match self.check_tail() {
                 Some(e) => Err(e),
                 None => Ok(()),
@@ -310,6 +310,14 @@ impl Parser {
     /// field anywhere in the stream, or `None`.
     pub fn reconnection_time(&self) -> Option<u64> {
         self.reconnection
+    }
+
+    /// Whether input fed to the parser is still unparsed: then
+    /// [`next_frame`](Self::next_frame) has more to say (frames, or at the end
+    /// of a finished stream the truncated-tail error), and it is not yet time
+    /// to drop the parser. After a drain to `Ok(None)` this is `false`.
+    pub fn has_pending_input(&self) -> bool {
+        self.pos < self.cur.len() || !self.queue.is_empty()
     }
 
     /// Stream offset of the next byte to parse.
