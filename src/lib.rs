@@ -67,6 +67,7 @@ extern crate std;
 pub mod encode;
 mod frame;
 pub mod framing;
+pub mod json;
 
 pub use bytes::Bytes;
 pub use frame::{Frame, FrameError, FrameErrorKind, Item, Parser, ParserConfig, Utf8Mode};
