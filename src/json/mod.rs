@@ -79,6 +79,9 @@ mod scan;
 mod string;
 mod value;
 
+#[cfg(test)]
+mod tests;
+
 pub use error::{JsonError, JsonErrorKind};
 pub use raw::{RawJson, RawNumber};
 pub use scan::MAX_DEPTH;
