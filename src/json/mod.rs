@@ -25,6 +25,9 @@
 //!   No API here hands out a bare `&str` for a string that may hold escapes.
 //! * Any value can be kept as its raw text, [`RawJson`], to be passed on
 //!   verbatim or parsed by another library later.
+//! * A decoder that visits every member of an event can save the second pass
+//!   with [`ObjectScanner`], which validates the object as it walks it and so
+//!   yields `Result`s; the values it yields are validated views like any other.
 //!
 //! # Example
 //!
@@ -56,6 +59,16 @@
 //! # Ok::<(), ssekit::json::JsonError>(())
 //! ```
 //!
+//! # Cost
+//!
+//! Validation reads each byte once, in about the instructions per byte of
+//! `serde_json` skipping the same text into `IgnoredAny`. Strings are passed
+//! over eight bytes at a time for their first 32 bytes (keys, ids and most
+//! deltas end within them) and with `memchr2` beyond. Walking a view reads its
+//! text again, and each nested view walked reads its own text again, so a
+//! full walk of a tree costs its size times its depth; typed events read one
+//! or two levels. [`find_key`] validates and then stops at the first match.
+//!
 //! # Limits and differences from `serde_json`
 //!
 //! * Nesting is limited to [`MAX_DEPTH`] (127) levels of objects and arrays,
@@ -86,4 +99,4 @@ pub use error::{JsonError, JsonErrorKind};
 pub use raw::{RawJson, RawNumber};
 pub use scan::MAX_DEPTH;
 pub use string::{Chars, JsonStr};
-pub use value::{find_key, ArrayView, Elements, Members, ObjectView, Value};
+pub use value::{find_key, ArrayView, Elements, Members, ObjectScanner, ObjectView, Value};

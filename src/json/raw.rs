@@ -41,7 +41,7 @@ impl<'a> RawJson<'a> {
     ///
     /// A [`JsonError`] if `src` is not exactly one valid JSON value.
     pub fn parse(src: &'a str) -> Result<Self, JsonError> {
-        let (start, end) = scan::validate(src)?;
+        let scan::Span { start, end, .. } = scan::validate(src)?;
         Ok(Self(scan::sub(src, start, end)))
     }
 

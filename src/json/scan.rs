@@ -56,35 +56,50 @@ pub(crate) fn sub(src: &str, a: usize, z: usize) -> &str {
 // ---------------------------------------------------------------------------
 // The validator.
 
+/// Where a validated value lies, and for a string, whether it has escapes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    /// For a string value, whether it holds escapes; otherwise false.
+    pub(crate) escaped: bool,
+}
+
 /// Validates the whole of `src` as one JSON text (whitespace around the value
-/// allowed) and returns the value's span `start..end`.
-pub(crate) fn validate(src: &str) -> Result<(usize, usize), JsonError> {
+/// allowed) and returns the value's span.
+pub(crate) fn validate(src: &str) -> Result<Span, JsonError> {
     let b = src.as_bytes();
-    let (start, end) = validate_value(b, 0)?;
-    let after = skip_ws(b, end);
+    let span = validate_value(b, 0, MAX_DEPTH)?;
+    let after = skip_ws(b, span.end);
     if after < b.len() {
         return err(JsonErrorKind::TrailingCharacters, after);
     }
-    Ok((start, end))
+    Ok(span)
 }
 
-/// Validates one JSON value at `i` (after optional whitespace) and returns its
-/// span. Bytes after the value are not looked at.
-pub(crate) fn validate_value(b: &[u8], i: usize) -> Result<(usize, usize), JsonError> {
+/// Validates one JSON value at `i` (after optional whitespace), with objects
+/// and arrays nested at most `max_depth` deep, and returns its span. Bytes
+/// after the value are not looked at.
+pub(crate) fn validate_value(b: &[u8], i: usize, max_depth: usize) -> Result<Span, JsonError> {
     // Bit 0 of `stack` is the innermost open container: 1 for an object.
     let mut stack: u128 = 0;
     let mut depth = 0usize;
     let mut i = skip_ws(b, i);
     let start = i;
+    let mut escaped = false;
     'value: loop {
         // `i` is at the first byte of a value.
         let Some(&c) = b.get(i) else {
             return err(JsonErrorKind::Eof, i);
         };
         match c {
-            b'"' => i = validate_string(b, i + 1)?.0 + 1,
+            b'"' => {
+                let (close, esc) = validate_string(b, i + 1)?;
+                escaped = esc; // only kept when the string is the whole value
+                i = close + 1;
+            }
             b'{' | b'[' => {
-                if depth == MAX_DEPTH {
+                if depth == max_depth {
                     return err(JsonErrorKind::TooDeep, i);
                 }
                 let object = c == b'{';
@@ -114,7 +129,12 @@ pub(crate) fn validate_value(b: &[u8], i: usize) -> Result<(usize, usize), JsonE
         // continues with a comma.
         loop {
             if depth == 0 {
-                return Ok((start, i));
+                let escaped = escaped && b.get(start) == Some(&b'"');
+                return Ok(Span {
+                    start,
+                    end: i,
+                    escaped,
+                });
             }
             i = skip_ws(b, i);
             let object = stack & 1 == 1;
@@ -143,6 +163,14 @@ pub(crate) fn validate_value(b: &[u8], i: usize) -> Result<(usize, usize), JsonE
 /// (whitespace skipped).
 #[inline]
 fn validate_key(b: &[u8], i: usize) -> Result<usize, JsonError> {
+    validate_member_key(b, i).map(|(_, _, value)| value)
+}
+
+/// Validates `"key"` `:` at `i`, the start of an object member. Returns the
+/// index of the key's closing quote, whether the key has escapes, and the
+/// index of the member's value (whitespace skipped).
+#[inline]
+pub(crate) fn validate_member_key(b: &[u8], i: usize) -> Result<(usize, bool, usize), JsonError> {
     match b.get(i) {
         Some(b'"') => {}
         // `{}` was handled by the caller, so a `}` here follows a comma.
@@ -150,12 +178,12 @@ fn validate_key(b: &[u8], i: usize) -> Result<usize, JsonError> {
         Some(_) => return err(JsonErrorKind::ExpectedKey, i),
         None => return err(JsonErrorKind::Eof, i),
     }
-    let (close, _) = validate_string(b, i + 1)?;
-    let i = skip_ws(b, close + 1);
-    match b.get(i) {
-        Some(b':') => Ok(skip_ws(b, i + 1)),
-        Some(_) => err(JsonErrorKind::ExpectedColon, i),
-        None => err(JsonErrorKind::Eof, i),
+    let (close, escaped) = validate_string(b, i + 1)?;
+    let j = skip_ws(b, close + 1);
+    match b.get(j) {
+        Some(b':') => Ok((close, escaped, skip_ws(b, j + 1))),
+        Some(_) => err(JsonErrorKind::ExpectedColon, j),
+        None => err(JsonErrorKind::Eof, j),
     }
 }
 
@@ -165,18 +193,99 @@ fn validate_key(b: &[u8], i: usize) -> Result<usize, JsonError> {
 pub(crate) fn validate_string(b: &[u8], mut i: usize) -> Result<(usize, bool), JsonError> {
     let mut escaped = false;
     loop {
-        let rest = b.get(i..).unwrap_or_default();
-        let Some(n) = memchr2(b'"', b'\\', rest) else {
-            check_no_control(rest, i)?;
-            return err(JsonErrorKind::Eof, b.len());
-        };
-        check_no_control(&rest[..n], i)?;
-        i += n;
-        if rest[n] == b'"' {
+        i = find_quote_or_backslash::<true>(b, i)?;
+        if b.get(i) == Some(&b'"') {
             return Ok((i, escaped));
         }
         escaped = true;
         i = validate_escape(b, i)?;
+    }
+}
+
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// High bit set in each byte of `x` that equals `byte`. Only the lowest set
+/// bit is exact (a borrow can flag a byte above a match), which is all the
+/// callers use.
+#[inline(always)]
+fn bytes_equal(x: u64, byte: u8) -> u64 {
+    let y = x ^ (ONES * u64::from(byte));
+    y.wrapping_sub(ONES) & !y & HIGHS
+}
+
+/// High bit set in each byte of `x` below 0x20 (lowest set bit exact).
+#[inline(always)]
+fn bytes_control(x: u64) -> u64 {
+    x.wrapping_sub(ONES * 0x20) & !x & HIGHS
+}
+
+/// How many bytes of a string are examined eight at a time before the scan
+/// hands over to `memchr2`: most strings in events (keys, ids, short deltas)
+/// end within them, and for those a call into `memchr2` costs more than the
+/// scan itself.
+const SHORT_RUN: usize = 32;
+
+/// Index of the first `"` or `\\` at or after `i`. With `VALIDATE`, fails
+/// on a control character before it or on the end of input; without, returns
+/// `b.len()` if there is none.
+#[inline(always)]
+fn find_quote_or_backslash<const VALIDATE: bool>(b: &[u8], i: usize) -> Result<usize, JsonError> {
+    // Short runs: eight bytes at a time, quote, backslash and (when
+    // validating) control characters found in one pass.
+    let mut j = i;
+    while j < i + SHORT_RUN {
+        let Some(chunk) = b.get(j..).and_then(<[u8]>::first_chunk::<8>) else {
+            // Fewer than eight bytes left in the input.
+            return find_in_tail::<VALIDATE>(b, j);
+        };
+        let x = u64::from_le_bytes(*chunk);
+        let mut m = bytes_equal(x, b'"') | bytes_equal(x, b'\\');
+        if VALIDATE {
+            m |= bytes_control(x);
+        }
+        if m != 0 {
+            let k = j + (m.trailing_zeros() / 8) as usize;
+            if VALIDATE && b.get(k).is_some_and(|&c| c < 0x20) {
+                return err(JsonErrorKind::ControlCharacter, k);
+            }
+            return Ok(k);
+        }
+        j += 8;
+    }
+    // Long runs: `memchr2`, then (when validating) a vectorised check of
+    // the run for control characters.
+    let rest = b.get(j..).unwrap_or_default();
+    match memchr2(b'"', b'\\', rest) {
+        Some(n) => {
+            if VALIDATE {
+                check_no_control(&rest[..n], j)?;
+            }
+            Ok(j + n)
+        }
+        None if VALIDATE => {
+            check_no_control(rest, j)?;
+            err(JsonErrorKind::Eof, b.len())
+        }
+        None => Ok(b.len()),
+    }
+}
+
+#[cold]
+fn find_in_tail<const VALIDATE: bool>(b: &[u8], mut j: usize) -> Result<usize, JsonError> {
+    while let Some(&c) = b.get(j) {
+        if c == b'"' || c == b'\\' {
+            return Ok(j);
+        }
+        if VALIDATE && c < 0x20 {
+            return err(JsonErrorKind::ControlCharacter, j);
+        }
+        j += 1;
+    }
+    if VALIDATE {
+        err(JsonErrorKind::Eof, b.len())
+    } else {
+        Ok(b.len())
     }
 }
 
@@ -287,14 +396,13 @@ fn validate_literal(b: &[u8], i: usize, literal: &[u8]) -> Result<usize, JsonErr
 pub(crate) fn string_end(b: &[u8], mut i: usize) -> (usize, bool) {
     let mut escaped = false;
     loop {
-        match b.get(i..).and_then(|rest| memchr2(b'"', b'\\', rest)) {
-            Some(n) => {
-                i += n;
-                if b.get(i) == Some(&b'"') {
-                    return (i, escaped);
-                }
-                // A backslash: whatever it escapes (a `"`, another `\`, or
-                // the `u` of four hex digits) is not a string end.
+        // Without validation this cannot fail; `b.len()` means no end.
+        i = find_quote_or_backslash::<false>(b, i).unwrap_or(b.len());
+        match b.get(i) {
+            Some(b'"') => return (i, escaped),
+            // A backslash: whatever it escapes (a `"`, another `\\`, or the
+            // `u` of four hex digits) is not a string end.
+            Some(_) => {
                 escaped = true;
                 i += 2;
             }
@@ -348,7 +456,9 @@ mod tests {
     use JsonErrorKind::*;
 
     fn check(src: &str) -> Result<(usize, usize), (JsonErrorKind, usize)> {
-        validate(src).map_err(|e| (e.kind(), e.offset()))
+        validate(src)
+            .map(|s| (s.start, s.end))
+            .map_err(|e| (e.kind(), e.offset()))
     }
 
     #[test]
@@ -463,6 +573,32 @@ mod tests {
     }
 
     #[test]
+    fn strings_are_scanned_right_at_every_offset() {
+        // Around the eight-byte chunks, the short-run limit and the end of
+        // the input, the first quote, backslash or control character wins.
+        for len in 0..80 {
+            let body = "é".repeat(len / 2) + &"a".repeat(len % 2);
+            let text = alloc::format!("\"{body}\"");
+            let b = text.as_bytes();
+            assert_eq!(validate_string(b, 1), Ok((b.len() - 1, false)), "{len}");
+            assert_eq!(string_end(b, 1), (b.len() - 1, false), "{len}");
+            let text = alloc::format!("\"{body}\\n\"");
+            let b = text.as_bytes();
+            assert_eq!(validate_string(b, 1), Ok((b.len() - 1, true)), "{len}");
+            assert_eq!(string_end(b, 1), (b.len() - 1, true), "{len}");
+            let text = alloc::format!("\"{body}\u{1f}\"");
+            assert_eq!(
+                check(&text),
+                Err((ControlCharacter, body.len() + 1)),
+                "{len}"
+            );
+            let text = alloc::format!("\"{body}");
+            assert_eq!(check(&text), Err((Eof, text.len())), "{len}");
+            assert_eq!(string_end(text.as_bytes(), 1), (text.len(), false));
+        }
+    }
+
+    #[test]
     fn walker_finds_the_same_ends() {
         let table: &[&str] = &[
             r#""a\"b\\""#,
@@ -471,7 +607,7 @@ mod tests {
         ];
         for src in table {
             let b = src.as_bytes();
-            let (_, end) = validate(src).unwrap();
+            let end = validate(src).unwrap().end;
             let walked = if b[0] == b'"' {
                 string_end(b, 1).0 + 1
             } else {

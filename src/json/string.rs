@@ -67,13 +67,16 @@ impl<'a> JsonStr<'a> {
     /// Any [`JsonError`] for malformed text; [`JsonErrorKind::ExpectedString`]
     /// (at the value's offset) for valid JSON that is not a string.
     pub fn parse(src: &'a str) -> Result<Self, JsonError> {
-        let (start, end) = scan::validate(src)?;
+        let scan::Span {
+            start,
+            end,
+            escaped,
+        } = scan::validate(src)?;
         let quoted = scan::sub(src, start, end);
         if !quoted.starts_with('"') {
             return Err(JsonError::new(JsonErrorKind::ExpectedString, start));
         }
-        let body = scan::sub(quoted, 1, quoted.len() - 1);
-        Ok(Self::new(quoted, scan::has_backslash(body)))
+        Ok(Self::new(quoted, escaped))
     }
 
     /// The text between the quotes, escapes and all, as it stands in the input.

@@ -12,6 +12,7 @@
 
 use std::borrow::ToOwned;
 use std::string::{String, ToString};
+use std::vec::Vec;
 use std::{format, vec};
 
 use proptest::prelude::*;
@@ -208,6 +209,47 @@ fn documented_difference(e: &serde_json::Error) -> bool {
     m.contains("surrogate") || m.contains("hex escape") || m.contains("number out of range")
 }
 
+/// Applies `edits` (insert, delete or replace one character, at a position
+/// taken modulo the length) to `text`.
+fn mutate(mut text: String, edits: Vec<(usize, u8, String)>) -> String {
+    for (at, op, token) in edits {
+        let mut i = at % (text.len() + 1);
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        let next = text[i..].chars().next().map_or(i, |c| i + c.len_utf8());
+        match op {
+            0 => text.insert_str(i, &token),
+            1 => text.replace_range(i..next, ""),
+            _ => text.replace_range(i..next, &token),
+        }
+    }
+    text
+}
+
+/// The one-pass `ObjectScanner` yields exactly the members of
+/// `ObjectView::parse` and then nothing, or the same first error.
+fn scanner_agrees_with_validator(text: &str) -> Result<(), TestCaseError> {
+    fn shape<'a>((k, v): (JsonStr<'a>, Value<'a>)) -> (&'a str, bool, &'a str, Option<bool>) {
+        let escaped = v.as_json_str().map(|s| s.has_escapes());
+        (k.raw(), k.has_escapes(), v.as_raw_json().get(), escaped)
+    }
+    let mut scanned: Vec<_> = ObjectScanner::new(text).collect();
+    match ObjectView::parse(text) {
+        Ok(o) => {
+            let want: Vec<_> = o.members().map(shape).collect();
+            let got: Result<Vec<_>, _> = scanned.into_iter().map(|m| m.map(shape)).collect();
+            prop_assert_eq!(got, Ok(want), "{:?}", text);
+        }
+        Err(e) => {
+            let last = scanned.pop();
+            prop_assert_eq!(last.map(|m| m.err()), Some(Some(e)), "{:?}", text);
+            prop_assert!(scanned.iter().all(Result::is_ok), "{:?}", text);
+        }
+    }
+    Ok(())
+}
+
 /// Parses with both and checks that they agree.
 fn agree_with_serde_json(text: &str) -> Result<(), TestCaseError> {
     let ours = Value::parse(text);
@@ -343,20 +385,34 @@ proptest! {
         v in arb_json(),
         edits in prop::collection::vec((any::<usize>(), 0u8..3, arb_soup()), 1..4),
     ) {
-        let mut text = serde_json::to_string(&v).unwrap();
-        for (at, op, token) in edits {
-            let mut i = at % (text.len() + 1);
-            while !text.is_char_boundary(i) {
-                i -= 1;
-            }
-            let next = text[i..].chars().next().map_or(i, |c| i + c.len_utf8());
-            match op {
-                0 => text.insert_str(i, &token),
-                1 => text.replace_range(i..next, ""),
-                _ => text.replace_range(i..next, &token),
-            }
-        }
+        let text = mutate(serde_json::to_string(&v).unwrap(), edits);
         agree_with_serde_json(&text)?;
+    }
+
+    #[test]
+    fn object_scanner_agrees_with_the_validator(
+        members in prop::collection::vec((arb_string(), arb_json()), 0..5),
+        edits in prop::collection::vec((any::<usize>(), 0u8..3, arb_soup()), 0..3),
+        pretty in any::<bool>(),
+    ) {
+        let object = serde_json::Value::Object(members.into_iter().collect());
+        let text = if pretty {
+            serde_json::to_string_pretty(&object).unwrap()
+        } else {
+            serde_json::to_string(&object).unwrap()
+        };
+        scanner_agrees_with_validator(&text)?;
+        // Every proper prefix: the same members as far as they go, then `Eof`.
+        for (k, _) in text.char_indices() {
+            scanner_agrees_with_validator(&text[..k])?;
+        }
+        scanner_agrees_with_validator(&mutate(text, edits))?;
+    }
+
+    #[test]
+    fn object_scanner_agrees_with_the_validator_on_soup(text in arb_soup()) {
+        scanner_agrees_with_validator(&format!("{{{text}"))?;
+        scanner_agrees_with_validator(&text)?;
     }
 
     #[test]

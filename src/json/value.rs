@@ -43,8 +43,19 @@ impl<'a> Value<'a> {
     /// A [`JsonError`] if `src` is not exactly one valid JSON value, or nests
     /// deeper than [`MAX_DEPTH`](super::MAX_DEPTH).
     pub fn parse(src: &'a str) -> Result<Self, JsonError> {
-        let (start, end) = scan::validate(src)?;
-        Ok(Self::from_span(sub(src, start, end)))
+        let span = scan::validate(src)?;
+        Ok(Self::from_validated(src, span))
+    }
+
+    /// The value `span` of validated `src`.
+    #[inline]
+    pub(crate) fn from_validated(src: &'a str, span: scan::Span) -> Self {
+        let text = sub(src, span.start, span.end);
+        if text.starts_with('"') {
+            Self::String(JsonStr::new(text, span.escaped))
+        } else {
+            Self::from_span(text)
+        }
     }
 
     /// `span` is exactly one validated value.
@@ -197,8 +208,9 @@ impl<'a> Value<'a> {
 /// A JSON object, validated but not yet walked: its members are found as
 /// they are iterated, without allocating.
 ///
-/// Each walk over the members costs time linear in the object's text.
-/// Member order and duplicate keys are kept as written.
+/// Each walk over the members reads the object's text again, nested values
+/// included (they are skipped, not walked). Member order and duplicate keys
+/// are kept as written.
 #[derive(Clone, Copy)]
 pub struct ObjectView<'a> {
     /// `{` to `}`, validated.
@@ -299,6 +311,135 @@ impl<'a> Iterator for Members<'a> {
 }
 
 impl FusedIterator for Members<'_> {}
+
+/// Walks an object's members *while* validating it: one pass over the text
+/// instead of the two of [`ObjectView::parse`] followed by
+/// [`ObjectView::members`]. Meant for decoders that visit every member.
+///
+/// Each item is a member, or the first error in the text, after which the
+/// iterator ends. Member values are validated before they are yielded, so
+/// walking them is infallible as usual. The text is only known to be valid
+/// once the iterator has returned `None` without an error: a decoder that
+/// stops early has not checked the rest (trailing characters included).
+///
+/// The members and errors are exactly those of `ObjectView::parse(src)` and
+/// its members: the same first error, at the same offset.
+///
+/// # Example
+///
+/// ```
+/// use ssekit::json::{JsonErrorKind, ObjectScanner};
+///
+/// let mut delta = None;
+/// for member in ObjectScanner::new(r#"{"type":"response.output_text.delta","delta":"Hi"}"#) {
+///     let (key, value) = member?;
+///     if key == "delta" {
+///         delta = value.as_json_str();
+///     }
+/// }
+/// assert_eq!(delta.unwrap(), "Hi");
+///
+/// let mut bad = ObjectScanner::new(r#"{"a":1,"b":tru}"#);
+/// assert!(bad.next().unwrap().is_ok());
+/// assert_eq!(bad.next().unwrap().unwrap_err().kind(), JsonErrorKind::InvalidLiteral);
+/// assert!(bad.next().is_none());
+/// # Ok::<(), ssekit::json::JsonError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct ObjectScanner<'a> {
+    src: &'a str,
+    pos: usize,
+    state: ScanState,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ScanState {
+    /// Before the opening brace.
+    Start,
+    /// After the opening brace or a member.
+    Members,
+    /// After the closing brace or an error.
+    Done,
+}
+
+impl<'a> ObjectScanner<'a> {
+    /// A scanner over `src`, which should be one JSON object (whitespace
+    /// around it allowed). Nothing is read until the first call to `next`.
+    #[inline]
+    pub fn new(src: &'a str) -> Self {
+        Self {
+            src,
+            pos: 0,
+            state: ScanState::Start,
+        }
+    }
+
+    #[cold]
+    fn fail(&mut self, e: JsonError) -> Option<Result<(JsonStr<'a>, Value<'a>), JsonError>> {
+        self.state = ScanState::Done;
+        Some(Err(e))
+    }
+
+    /// The object closed just before `i`: only whitespace may follow.
+    fn finish(&mut self, i: usize) -> Option<Result<(JsonStr<'a>, Value<'a>), JsonError>> {
+        self.state = ScanState::Done;
+        let after = skip_ws(self.src.as_bytes(), i);
+        if after < self.src.len() {
+            return self.fail(JsonError::new(JsonErrorKind::TrailingCharacters, after));
+        }
+        None
+    }
+}
+
+impl<'a> Iterator for ObjectScanner<'a> {
+    type Item = Result<(JsonStr<'a>, Value<'a>), JsonError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let b = self.src.as_bytes();
+        let mut i = skip_ws(b, self.pos);
+        match self.state {
+            ScanState::Done => return None,
+            ScanState::Start => {
+                if b.get(i) != Some(&b'{') {
+                    // Report what the validator would: its error, or that
+                    // valid JSON is not an object.
+                    let e = match scan::validate(self.src) {
+                        Err(e) => e,
+                        Ok(_) => JsonError::new(JsonErrorKind::ExpectedObject, i),
+                    };
+                    return self.fail(e);
+                }
+                i = skip_ws(b, i + 1);
+                if b.get(i) == Some(&b'}') {
+                    return self.finish(i + 1);
+                }
+                self.state = ScanState::Members;
+            }
+            ScanState::Members => match b.get(i) {
+                Some(b',') => i = skip_ws(b, i + 1),
+                Some(b'}') => return self.finish(i + 1),
+                Some(_) => {
+                    return self.fail(JsonError::new(JsonErrorKind::ExpectedCommaOrObjectEnd, i))
+                }
+                None => return self.fail(JsonError::new(JsonErrorKind::Eof, i)),
+            },
+        }
+        let (close, escaped, at) = match scan::validate_member_key(b, i) {
+            Ok(key) => key,
+            Err(e) => return self.fail(e),
+        };
+        let key = JsonStr::new(sub(self.src, i, close + 1), escaped);
+        // The object itself is one level.
+        let span = match scan::validate_value(b, at, super::MAX_DEPTH - 1) {
+            Ok(span) => span,
+            Err(e) => return self.fail(e),
+        };
+        self.pos = span.end;
+        Some(Ok((key, Value::from_validated(self.src, span))))
+    }
+}
+
+impl FusedIterator for ObjectScanner<'_> {}
 
 /// A JSON array, validated but not yet walked: its elements are found as
 /// they are iterated, without allocating.
@@ -427,7 +568,9 @@ pub fn find_key<'a>(obj: &'a str, key: &str) -> Result<Option<Value<'a>>, JsonEr
 
 #[cfg(test)]
 mod tests {
+    use super::super::MAX_DEPTH;
     use super::*;
+    use alloc::string::ToString;
     use alloc::vec::Vec;
 
     #[test]
@@ -524,6 +667,55 @@ mod tests {
         assert!(Value::parse("5").unwrap().as_json_str().is_none());
         assert!(Value::parse("5").unwrap().as_bool().is_none());
         assert!(!Value::parse("5").unwrap().is_null());
+    }
+
+    #[test]
+    fn object_scanner_validates_as_it_goes() {
+        let all = |src| {
+            ObjectScanner::new(src)
+                .map(|m| m.map(|(k, v)| (k.raw(), v.as_raw_json().get())))
+                .collect::<Vec<_>>()
+        };
+        let err = |kind, offset| Err(JsonError::new(kind, offset));
+        assert_eq!(all(" {} "), []);
+        assert_eq!(
+            all(r#"{ "a" : [1] , "b\"":"x" }"#),
+            [Ok(("a", "[1]")), Ok((r#"b\""#, r#""x""#))]
+        );
+        assert_eq!(
+            all(r#"{"a":1}x"#),
+            [Ok(("a", "1")), err(JsonErrorKind::TrailingCharacters, 7)]
+        );
+        assert_eq!(
+            all(r#"{"a":1,}"#),
+            [Ok(("a", "1")), err(JsonErrorKind::TrailingComma, 7)]
+        );
+        assert_eq!(
+            all(r#"{"a":1 "b""#),
+            [
+                Ok(("a", "1")),
+                err(JsonErrorKind::ExpectedCommaOrObjectEnd, 7)
+            ]
+        );
+        assert_eq!(
+            all(r#"{"a":1"#),
+            [Ok(("a", "1")), err(JsonErrorKind::Eof, 6)]
+        );
+        assert_eq!(all(r#"{"a":[}"#), [err(JsonErrorKind::ExpectedValue, 6)]);
+        assert_eq!(all("[1]"), [err(JsonErrorKind::ExpectedObject, 0)]);
+        assert_eq!(all(" [1,]"), [err(JsonErrorKind::TrailingComma, 4)]);
+        assert_eq!(all(""), [err(JsonErrorKind::Eof, 0)]);
+        let deepest =
+            r#"{"a":"#.to_string() + &"[".repeat(MAX_DEPTH - 1) + &"]".repeat(MAX_DEPTH - 1) + "}";
+        assert!(all(&deepest).iter().all(Result::is_ok));
+        let deeper = r#"{"a":"#.to_string() + &"[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH) + "}";
+        assert_eq!(
+            all(&deeper),
+            [err(JsonErrorKind::TooDeep, 5 + MAX_DEPTH - 1)]
+        );
+        let mut s = ObjectScanner::new("{");
+        assert!(s.next().unwrap().is_err());
+        assert!(s.next().is_none());
     }
 
     #[test]
