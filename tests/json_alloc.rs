@@ -15,7 +15,7 @@ use std::cell::Cell;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use ssekit::json::{find_key, JsonStr, ObjectView, RawJson, Value};
+use ssekit::json::{find_key, JsonStr, ObjectScanner, ObjectView, RawJson, Value};
 
 struct Counting;
 
@@ -135,6 +135,11 @@ fn the_json_layer_does_not_allocate() {
                 }
             }
             sum += RawJson::parse(data).unwrap().get().len();
+            // The one-pass decoder path.
+            for member in ObjectScanner::new(data) {
+                let (key, value) = member.unwrap();
+                sum += usize::from(key == "delta") + value.as_raw_json().get().len();
+            }
         }
         // Escaped strings: compared, iterated, formatted and unescaped into a
         // reused buffer, all without allocating.

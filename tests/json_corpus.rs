@@ -1,7 +1,8 @@
 //! Every JSON payload of the recorded corpus (`../shared/corpus` beside the
 //! crate, see its PROVENANCE.md) is accepted by the JSON layer and walks back
-//! to the value `serde_json` reads, and `find_key(data, "type")` names the
-//! SSE event it came in.
+//! to the value `serde_json` reads (through `Value::parse` and through
+//! `ObjectScanner`), and `find_key(data, "type")` names the SSE event it
+//! came in.
 //!
 //! The corpus is found at `$SSEKIT_CORPUS`, else at the shared default
 //! below. When it is missing the test is skipped with a message, except
@@ -10,7 +11,7 @@
 use std::path::PathBuf;
 
 use serde_json::Value as J;
-use ssekit::json::{find_key, Value};
+use ssekit::json::{find_key, ObjectScanner, Value};
 
 const DEFAULT_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
 
@@ -82,6 +83,10 @@ fn corpus_payloads_read_like_serde_json() {
                 .unwrap_or_else(|e| panic!("{name}: serde_json rejects a payload: {e}"));
             let ours = Value::parse(data).unwrap_or_else(|e| panic!("{name}: {e}: {data}"));
             assert_eq!(to_serde(ours), theirs, "{name}: {data}");
+            let members: Result<serde_json::Map<String, J>, _> = ObjectScanner::new(data)
+                .map(|m| m.map(|(k, v)| (k.unescape().into_owned(), to_serde(v))))
+                .collect();
+            assert_eq!(J::Object(members.unwrap()), theirs, "{name}: {data}");
             escaped_strings += data.matches("\\").count();
             if let Some(event_name) = event_name {
                 let ty = find_key(data, "type")
