@@ -719,6 +719,20 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn views_are_small_and_shareable() {
+        use core::mem::size_of;
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<Value<'_>>();
+        send_sync::<ObjectScanner<'_>>();
+        send_sync::<JsonError>();
+        assert_eq!(size_of::<JsonStr<'_>>(), 24);
+        assert_eq!(size_of::<Value<'_>>(), 24);
+        assert_eq!(size_of::<ObjectView<'_>>(), 16);
+        assert_eq!(size_of::<Option<(JsonStr<'_>, Value<'_>)>>(), 48);
+    }
+
+    #[test]
     fn walking_unvalidated_text_never_panics_or_stalls() {
         for raw in [
             "{", "{\"", "{\"a", "{\"a\"", "{\"a\":", "[", "[,", "[\"", "{,,}", "[1,,]",
