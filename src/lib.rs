@@ -76,6 +76,7 @@ pub mod adapters;
 pub mod encode;
 mod frame;
 pub mod framing;
+pub mod json;
 
 pub use bytes::Bytes;
 pub use frame::{Frame, FrameError, FrameErrorKind, Item, Parser, ParserConfig, Utf8Mode};

@@ -1,0 +1,621 @@
+//! The two scanners behind the views: a strict validator, and a fast walker
+//! for text the validator has already accepted.
+//!
+//! BE ADVISED: the views ([`Value`](super::Value), [`ObjectView`](super::ObjectView),
+//! [`JsonStr`](super::JsonStr), …) are only ever built over spans that
+//! [`validate_value`] accepted. That invariant is what lets every view method
+//! be infallible and lets the walker (`string_end`, `container_end`,
+//! `number_end`, `value_at`) skip all checks: it only looks for the bytes that
+//! end things. The walker must still never panic or loop forever on text that
+//! breaks the invariant (it clamps to the end of its input), because a bug
+//! elsewhere must not turn into a panic here.
+//!
+//! Neither scanner recurses. The validator keeps the kind of each open
+//! container in one bit of a `u128` (hence [`MAX_DEPTH`]); the walker only
+//! counts brackets, since the text is known to be balanced.
+//!
+//! Strings are skipped with `memchr2` for `"` and `\`; the validator then
+//! checks the skipped run for control characters with a branch-free loop
+//! that the compiler vectorises.
+
+use memchr::{memchr, memchr2};
+
+use super::error::{JsonError, JsonErrorKind};
+
+/// The deepest nesting of objects and arrays that the scanner accepts.
+///
+/// It equals `serde_json`'s default recursion limit (a text nested 128 deep
+/// is rejected there too), so every text accepted here can also be handed to
+/// `serde_json`. Nothing in this module recurses, so the limit guards
+/// consumers that do, not this module's stack.
+pub const MAX_DEPTH: usize = 127;
+
+#[inline]
+fn err<T>(kind: JsonErrorKind, offset: usize) -> Result<T, JsonError> {
+    Err(JsonError::new(kind, offset))
+}
+
+/// Index of the first byte at or after `i` that is not JSON whitespace.
+#[inline(always)]
+pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(&c) = b.get(i) {
+        if !matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// `src[a..z]`, or `""` if that is not a valid range: the walker's clamp.
+#[inline(always)]
+pub(crate) fn sub(src: &str, a: usize, z: usize) -> &str {
+    src.get(a..z).unwrap_or_default()
+}
+
+// ---------------------------------------------------------------------------
+// The validator.
+
+/// Where a validated value lies, and for a string, whether it has escapes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    /// For a string value, whether it holds escapes; otherwise false.
+    pub(crate) escaped: bool,
+}
+
+/// Validates the whole of `src` as one JSON text (whitespace around the value
+/// allowed) and returns the value's span.
+pub(crate) fn validate(src: &str) -> Result<Span, JsonError> {
+    let b = src.as_bytes();
+    let span = validate_value(b, 0, MAX_DEPTH)?;
+    let after = skip_ws(b, span.end);
+    if after < b.len() {
+        return err(JsonErrorKind::TrailingCharacters, after);
+    }
+    Ok(span)
+}
+
+/// Validates one JSON value at `i` (after optional whitespace), with objects
+/// and arrays nested at most `max_depth` deep, and returns its span. Bytes
+/// after the value are not looked at.
+pub(crate) fn validate_value(b: &[u8], i: usize, max_depth: usize) -> Result<Span, JsonError> {
+    // Bit 0 of `stack` is the innermost open container: 1 for an object.
+    let mut stack: u128 = 0;
+    let mut depth = 0usize;
+    let mut i = skip_ws(b, i);
+    let start = i;
+    let mut escaped = false;
+    'value: loop {
+        // `i` is at the first byte of a value.
+        let Some(&c) = b.get(i) else {
+            return err(JsonErrorKind::Eof, i);
+        };
+        match c {
+            b'"' => {
+                let (close, esc) = validate_string(b, i + 1)?;
+                escaped = esc; // only kept when the string is the whole value
+                i = close + 1;
+            }
+            b'{' | b'[' => {
+                if depth == max_depth {
+                    return err(JsonErrorKind::TooDeep, i);
+                }
+                let object = c == b'{';
+                i = skip_ws(b, i + 1);
+                let close = if object { b'}' } else { b']' };
+                if b.get(i) == Some(&close) {
+                    i += 1; // an empty container is a complete value
+                } else {
+                    stack = (stack << 1) | u128::from(object);
+                    depth += 1;
+                    if object {
+                        i = validate_key(b, i)?;
+                    }
+                    continue 'value;
+                }
+            }
+            b'-' | b'0'..=b'9' => i = validate_number(b, i)?,
+            b't' => i = validate_literal(b, i, b"true")?,
+            b'f' => i = validate_literal(b, i, b"false")?,
+            b'n' => i = validate_literal(b, i, b"null")?,
+            // A `]` where a value should be, inside an array, can only follow
+            // a comma: `[]` was handled above.
+            b']' if depth > 0 && stack & 1 == 0 => return err(JsonErrorKind::TrailingComma, i),
+            _ => return err(JsonErrorKind::ExpectedValue, i),
+        }
+        // `i` is just past a complete value: close containers until one
+        // continues with a comma.
+        loop {
+            if depth == 0 {
+                let escaped = escaped && b.get(start) == Some(&b'"');
+                return Ok(Span {
+                    start,
+                    end: i,
+                    escaped,
+                });
+            }
+            i = skip_ws(b, i);
+            let object = stack & 1 == 1;
+            match (b.get(i), object) {
+                (Some(b','), _) => {
+                    i = skip_ws(b, i + 1);
+                    if object {
+                        i = validate_key(b, i)?;
+                    }
+                    continue 'value;
+                }
+                (Some(b'}'), true) | (Some(b']'), false) => {
+                    stack >>= 1;
+                    depth -= 1;
+                    i += 1;
+                }
+                (None, _) => return err(JsonErrorKind::Eof, i),
+                (Some(_), true) => return err(JsonErrorKind::ExpectedCommaOrObjectEnd, i),
+                (Some(_), false) => return err(JsonErrorKind::ExpectedCommaOrArrayEnd, i),
+            }
+        }
+    }
+}
+
+/// Validates `"key"` `:` at `i` and returns the index of the member's value
+/// (whitespace skipped).
+#[inline]
+fn validate_key(b: &[u8], i: usize) -> Result<usize, JsonError> {
+    validate_member_key(b, i).map(|(_, _, value)| value)
+}
+
+/// Validates `"key"` `:` at `i`, the start of an object member. Returns the
+/// index of the key's closing quote, whether the key has escapes, and the
+/// index of the member's value (whitespace skipped).
+#[inline]
+pub(crate) fn validate_member_key(b: &[u8], i: usize) -> Result<(usize, bool, usize), JsonError> {
+    match b.get(i) {
+        Some(b'"') => {}
+        // `{}` was handled by the caller, so a `}` here follows a comma.
+        Some(b'}') => return err(JsonErrorKind::TrailingComma, i),
+        Some(_) => return err(JsonErrorKind::ExpectedKey, i),
+        None => return err(JsonErrorKind::Eof, i),
+    }
+    let (close, escaped) = validate_string(b, i + 1)?;
+    let j = skip_ws(b, close + 1);
+    match b.get(j) {
+        Some(b':') => Ok((close, escaped, skip_ws(b, j + 1))),
+        Some(_) => err(JsonErrorKind::ExpectedColon, j),
+        None => err(JsonErrorKind::Eof, j),
+    }
+}
+
+/// Validates the rest of a string whose opening quote is just before `i`.
+/// Returns the index of the closing quote and whether there were escapes.
+#[inline]
+pub(crate) fn validate_string(b: &[u8], mut i: usize) -> Result<(usize, bool), JsonError> {
+    let mut escaped = false;
+    loop {
+        i = find_quote_or_backslash::<true>(b, i)?;
+        if b.get(i) == Some(&b'"') {
+            return Ok((i, escaped));
+        }
+        escaped = true;
+        i = validate_escape(b, i)?;
+    }
+}
+
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// High bit set in each byte of `x` that equals `byte`. Only the lowest set
+/// bit is exact (a borrow can flag a byte above a match), which is all the
+/// callers use.
+#[inline(always)]
+fn bytes_equal(x: u64, byte: u8) -> u64 {
+    let y = x ^ (ONES * u64::from(byte));
+    y.wrapping_sub(ONES) & !y & HIGHS
+}
+
+/// High bit set in each byte of `x` below 0x20 (lowest set bit exact).
+#[inline(always)]
+fn bytes_control(x: u64) -> u64 {
+    x.wrapping_sub(ONES * 0x20) & !x & HIGHS
+}
+
+/// How many bytes of a string are examined eight at a time before the scan
+/// hands over to `memchr2`: most strings in events (keys, ids, short deltas)
+/// end within them, and for those a call into `memchr2` costs more than the
+/// scan itself.
+const SHORT_RUN: usize = 32;
+
+/// Index of the first `"` or `\\` at or after `i`. With `VALIDATE`, fails
+/// on a control character before it or on the end of input; without, returns
+/// `b.len()` if there is none.
+#[inline(always)]
+fn find_quote_or_backslash<const VALIDATE: bool>(b: &[u8], i: usize) -> Result<usize, JsonError> {
+    // Short runs: eight bytes at a time, quote, backslash and (when
+    // validating) control characters found in one pass.
+    let mut j = i;
+    while j < i + SHORT_RUN {
+        let Some(chunk) = b.get(j..).and_then(<[u8]>::first_chunk::<8>) else {
+            // Fewer than eight bytes left in the input.
+            return find_in_tail::<VALIDATE>(b, j);
+        };
+        let x = u64::from_le_bytes(*chunk);
+        let mut m = bytes_equal(x, b'"') | bytes_equal(x, b'\\');
+        if VALIDATE {
+            m |= bytes_control(x);
+        }
+        if m != 0 {
+            let k = j + (m.trailing_zeros() / 8) as usize;
+            if VALIDATE && b.get(k).is_some_and(|&c| c < 0x20) {
+                return err(JsonErrorKind::ControlCharacter, k);
+            }
+            return Ok(k);
+        }
+        j += 8;
+    }
+    // Long runs: `memchr2`, then (when validating) a vectorised check of
+    // the run for control characters.
+    let rest = b.get(j..).unwrap_or_default();
+    match memchr2(b'"', b'\\', rest) {
+        Some(n) => {
+            if VALIDATE {
+                check_no_control(&rest[..n], j)?;
+            }
+            Ok(j + n)
+        }
+        None if VALIDATE => {
+            check_no_control(rest, j)?;
+            err(JsonErrorKind::Eof, b.len())
+        }
+        None => Ok(b.len()),
+    }
+}
+
+#[cold]
+fn find_in_tail<const VALIDATE: bool>(b: &[u8], mut j: usize) -> Result<usize, JsonError> {
+    while let Some(&c) = b.get(j) {
+        if c == b'"' || c == b'\\' {
+            return Ok(j);
+        }
+        if VALIDATE && c < 0x20 {
+            return err(JsonErrorKind::ControlCharacter, j);
+        }
+        j += 1;
+    }
+    if VALIDATE {
+        err(JsonErrorKind::Eof, b.len())
+    } else {
+        Ok(b.len())
+    }
+}
+
+/// Fails with [`JsonErrorKind::ControlCharacter`] if `run` (which starts at
+/// offset `at`) holds a byte below 0x20.
+#[inline(always)]
+fn check_no_control(run: &[u8], at: usize) -> Result<(), JsonError> {
+    // No early exit, so the loop vectorises; the position is only looked for
+    // on the error path.
+    if run.iter().fold(false, |any, &c| any | (c < 0x20)) {
+        let p = run.iter().position(|&c| c < 0x20).unwrap_or(0);
+        return err(JsonErrorKind::ControlCharacter, at + p);
+    }
+    Ok(())
+}
+
+/// Validates the escape whose backslash is at `i`; returns the index after it.
+/// Surrogates are not paired here: see [`JsonStr`](super::JsonStr).
+#[inline]
+fn validate_escape(b: &[u8], i: usize) -> Result<usize, JsonError> {
+    match b.get(i + 1) {
+        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(i + 2),
+        Some(b'u') => {
+            for k in i + 2..i + 6 {
+                match b.get(k) {
+                    Some(h) if h.is_ascii_hexdigit() => {}
+                    Some(_) => return err(JsonErrorKind::InvalidEscape, i),
+                    None => return err(JsonErrorKind::Eof, b.len()),
+                }
+            }
+            Ok(i + 6)
+        }
+        Some(_) => err(JsonErrorKind::InvalidEscape, i),
+        None => err(JsonErrorKind::Eof, b.len()),
+    }
+}
+
+#[inline(always)]
+fn skip_digits(b: &[u8], mut i: usize) -> usize {
+    while let Some(c) = b.get(i) {
+        if !c.is_ascii_digit() {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// At least one digit at `i`, then any more; returns the index after them.
+#[inline(always)]
+fn expect_digits(b: &[u8], i: usize) -> Result<usize, JsonError> {
+    match b.get(i) {
+        Some(c) if c.is_ascii_digit() => Ok(skip_digits(b, i + 1)),
+        Some(_) => err(JsonErrorKind::InvalidNumber, i),
+        None => err(JsonErrorKind::Eof, i),
+    }
+}
+
+/// Validates a number starting at `i` and returns the index after it:
+/// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+#[inline]
+fn validate_number(b: &[u8], mut i: usize) -> Result<usize, JsonError> {
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(b'0') => {
+            i += 1;
+            if b.get(i).is_some_and(u8::is_ascii_digit) {
+                return err(JsonErrorKind::InvalidNumber, i);
+            }
+        }
+        _ => i = expect_digits(b, i)?,
+    }
+    if b.get(i) == Some(&b'.') {
+        i = expect_digits(b, i + 1)?;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        i = expect_digits(b, i)?;
+    }
+    Ok(i)
+}
+
+#[inline]
+fn validate_literal(b: &[u8], i: usize, literal: &[u8]) -> Result<usize, JsonError> {
+    let end = i + literal.len();
+    if b.get(i..end) == Some(literal) {
+        return Ok(end);
+    }
+    let rest = b.get(i..).unwrap_or_default();
+    if rest.len() < literal.len() && literal.starts_with(rest) {
+        err(JsonErrorKind::Eof, b.len())
+    } else {
+        err(JsonErrorKind::InvalidLiteral, i)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The walker, for validated text only.
+
+/// Index of the closing quote of the string whose opening quote is just
+/// before `i`, and whether the string holds escapes.
+#[inline]
+pub(crate) fn string_end(b: &[u8], mut i: usize) -> (usize, bool) {
+    let mut escaped = false;
+    loop {
+        // Without validation this cannot fail; `b.len()` means no end.
+        i = find_quote_or_backslash::<false>(b, i).unwrap_or(b.len());
+        match b.get(i) {
+            Some(b'"') => return (i, escaped),
+            // A backslash: whatever it escapes (a `"`, another `\\`, or the
+            // `u` of four hex digits) is not a string end.
+            Some(_) => {
+                escaped = true;
+                i += 2;
+            }
+            None => return (b.len(), escaped),
+        }
+    }
+}
+
+/// Whether a validated string body holds escapes.
+#[inline]
+pub(crate) fn has_backslash(body: &str) -> bool {
+    memchr(b'\\', body.as_bytes()).is_some()
+}
+
+/// Index just past the object or array that opens at `i`.
+#[inline]
+pub(crate) fn container_end(b: &[u8], mut i: usize) -> usize {
+    let mut depth = 0usize;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'"' => i = string_end(b, i + 1).0,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+/// Index just past the number that starts at `i`.
+#[inline(always)]
+pub(crate) fn number_end(b: &[u8], mut i: usize) -> usize {
+    while matches!(
+        b.get(i),
+        Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+    ) {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use JsonErrorKind::*;
+
+    fn check(src: &str) -> Result<(usize, usize), (JsonErrorKind, usize)> {
+        validate(src)
+            .map(|s| (s.start, s.end))
+            .map_err(|e| (e.kind(), e.offset()))
+    }
+
+    #[test]
+    fn accepts() {
+        let table: &[(&str, (usize, usize))] = &[
+            ("0", (0, 1)),
+            (" -0.5e+10 ", (1, 9)),
+            ("1E2", (0, 3)),
+            ("123456789012345678901234567890", (0, 30)),
+            ("true", (0, 4)),
+            ("\tfalse\r\n", (1, 6)),
+            ("null", (0, 4)),
+            ("\"\"", (0, 2)),
+            (r#""a\"b\\c\/\b\f\n\r\t\u00e9\uD83D\uDE00""#, (0, 39)),
+            (r#""\ud800""#, (0, 8)), // lone surrogates are accepted, see JsonStr
+            ("\"\u{7f}é😀\"", (0, 9)),
+            ("[]", (0, 2)),
+            ("[ ]", (0, 3)),
+            ("{}", (0, 2)),
+            ("{ }", (0, 3)),
+            (r#"{"a":1,"a":2}"#, (0, 13)), // duplicate keys, as serde_json
+            (
+                r#" { "a" : [ 1 , { } , [ ] , "x" ] , "b" : null } "#,
+                (1, 47),
+            ),
+            ("[[[[[]]]]]", (0, 10)),
+        ];
+        for &(src, span) in table {
+            assert_eq!(check(src), Ok(span), "{src:?}");
+        }
+    }
+
+    #[test]
+    fn rejects() {
+        let table: &[(&str, (JsonErrorKind, usize))] = &[
+            ("", (Eof, 0)),
+            ("   ", (Eof, 3)),
+            ("[", (Eof, 1)),
+            ("[1", (Eof, 2)),
+            ("[1,", (Eof, 3)),
+            ("{", (Eof, 1)),
+            (r#"{"a""#, (Eof, 4)),
+            (r#"{"a":"#, (Eof, 5)),
+            (r#"{"a":1"#, (Eof, 6)),
+            ("\"abc", (Eof, 4)),
+            ("\"ab\\", (Eof, 4)),
+            ("\"ab\\u12", (Eof, 7)),
+            ("tr", (Eof, 2)),
+            ("-", (Eof, 1)),
+            ("1.", (Eof, 2)),
+            ("1e", (Eof, 2)),
+            ("1e+", (Eof, 3)),
+            ("x", (ExpectedValue, 0)),
+            ("\u{feff}1", (ExpectedValue, 0)),
+            ("+1", (ExpectedValue, 0)),
+            (".5", (ExpectedValue, 0)),
+            ("[,1]", (ExpectedValue, 1)),
+            ("{,}", (ExpectedKey, 1)),
+            ("{1:2}", (ExpectedKey, 1)),
+            (r#"{"a" 1}"#, (ExpectedColon, 5)),
+            (r#"{"a":1 "b":2}"#, (ExpectedCommaOrObjectEnd, 7)),
+            (r#"{"a":1]"#, (ExpectedCommaOrObjectEnd, 6)),
+            ("[1 2]", (ExpectedCommaOrArrayEnd, 3)),
+            ("[1}", (ExpectedCommaOrArrayEnd, 2)),
+            ("[1,]", (TrailingComma, 3)),
+            (r#"{"a":1,}"#, (TrailingComma, 7)),
+            (r#"{"a":]"#, (ExpectedValue, 5)),
+            ("1 2", (TrailingCharacters, 2)),
+            ("{}}", (TrailingCharacters, 2)),
+            ("0x1", (TrailingCharacters, 1)),
+            ("truex", (TrailingCharacters, 4)),
+            ("nul1", (InvalidLiteral, 0)),
+            ("fals", (Eof, 4)),
+            ("True", (ExpectedValue, 0)),
+            ("01", (InvalidNumber, 1)),
+            ("-01", (InvalidNumber, 2)),
+            ("-a", (InvalidNumber, 1)),
+            ("1.e5", (InvalidNumber, 2)),
+            ("1e+e", (InvalidNumber, 3)),
+            (r#""\x""#, (InvalidEscape, 1)),
+            (r#""\u12G4""#, (InvalidEscape, 1)),
+            (r#""\U0041""#, (InvalidEscape, 1)),
+            ("\"a\tb\"", (ControlCharacter, 2)),
+            ("\"a\nb", (ControlCharacter, 2)),
+            ("\"\\n\0\"", (ControlCharacter, 3)),
+        ];
+        for &(src, expected) in table {
+            assert_eq!(check(src), Err(expected), "{src:?}");
+        }
+    }
+
+    #[test]
+    fn depth_limit_matches_serde_json() {
+        let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        assert!(validate(&ok).is_ok());
+        let deep = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
+        assert_eq!(check(&deep), Err((TooDeep, MAX_DEPTH)));
+        let objects = r#"{"a":"#.repeat(MAX_DEPTH + 1) + "1" + &"}".repeat(MAX_DEPTH + 1);
+        assert_eq!(check(&objects), Err((TooDeep, 5 * MAX_DEPTH)));
+        // An empty container is a level too, as in serde_json.
+        let leaf = "[".repeat(MAX_DEPTH) + "[]" + &"]".repeat(MAX_DEPTH);
+        assert_eq!(check(&leaf), Err((TooDeep, MAX_DEPTH)));
+    }
+
+    #[test]
+    fn deep_garbage_does_not_overflow_the_stack() {
+        let deep = "[".repeat(1 << 20);
+        assert_eq!(check(&deep), Err((TooDeep, MAX_DEPTH)));
+        // The walker has no limit and no recursion either.
+        let b = deep.as_bytes();
+        assert_eq!(container_end(b, 0), b.len());
+    }
+
+    #[test]
+    fn strings_are_scanned_right_at_every_offset() {
+        // Around the eight-byte chunks, the short-run limit and the end of
+        // the input, the first quote, backslash or control character wins.
+        for len in 0..80 {
+            let body = "é".repeat(len / 2) + &"a".repeat(len % 2);
+            let text = alloc::format!("\"{body}\"");
+            let b = text.as_bytes();
+            assert_eq!(validate_string(b, 1), Ok((b.len() - 1, false)), "{len}");
+            assert_eq!(string_end(b, 1), (b.len() - 1, false), "{len}");
+            let text = alloc::format!("\"{body}\\n\"");
+            let b = text.as_bytes();
+            assert_eq!(validate_string(b, 1), Ok((b.len() - 1, true)), "{len}");
+            assert_eq!(string_end(b, 1), (b.len() - 1, true), "{len}");
+            let text = alloc::format!("\"{body}\u{1f}\"");
+            assert_eq!(
+                check(&text),
+                Err((ControlCharacter, body.len() + 1)),
+                "{len}"
+            );
+            let text = alloc::format!("\"{body}");
+            assert_eq!(check(&text), Err((Eof, text.len())), "{len}");
+            assert_eq!(string_end(text.as_bytes(), 1), (text.len(), false));
+        }
+    }
+
+    #[test]
+    fn walker_finds_the_same_ends() {
+        let table: &[&str] = &[
+            r#""a\"b\\""#,
+            r#"{"a}":"]","b":[{"c":"\\"}]}"#,
+            "[1,[2,[3]],{}]",
+        ];
+        for src in table {
+            let b = src.as_bytes();
+            let end = validate(src).unwrap().end;
+            let walked = if b[0] == b'"' {
+                string_end(b, 1).0 + 1
+            } else {
+                container_end(b, 0)
+            };
+            assert_eq!(walked, end, "{src}");
+        }
+        assert_eq!(number_end(b"-1.5e+3,", 0), 7);
+        assert_eq!(string_end(br#""a\"#, 1), (3, true)); // clamps, no panic
+    }
+}
