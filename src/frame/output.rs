@@ -27,7 +27,7 @@ pub struct Frame {
 #[inline]
 pub(crate) fn validated_str(bytes: &[u8]) -> &str {
     // Never falls back: every constructor of `Frame` validates its text.
-    core::str::from_utf8(bytes).unwrap_or_default()
+    simdutf8::basic::from_utf8(bytes).unwrap_or_default()
 }
 
 impl Frame {

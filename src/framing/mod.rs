@@ -142,7 +142,12 @@ impl LineSplitter {
             }
         }
         let rest = &input[start..];
-        match memchr::memchr2(b'\n', b'\r', rest) {
+        // A blank line (one per event) needs no search.
+        let found = match rest.first() {
+            Some(b'\n' | b'\r') => Some(0),
+            _ => memchr::memchr2(b'\n', b'\r', rest),
+        };
+        match found {
             Some(i) => {
                 self.scanned += i as u64 + 1;
                 let end = start + i;
