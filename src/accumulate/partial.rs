@@ -93,7 +93,7 @@ use crate::json::{JsonError, JsonErrorKind, MAX_DEPTH};
 /// O(total length + N × depth), not O(N × length). Nothing recurses.
 /// The two internal buffers are reused: once they have grown to the size of
 /// the texts being repaired (after [`reset`](Self::reset) too), no call
-/// allocates.
+/// allocates; [`with_capacity`](Self::with_capacity) sizes them up front.
 ///
 /// # Example: rendering function-call arguments as they stream
 ///
@@ -323,6 +323,18 @@ impl PartialJson {
             offset: 0,
             error: None,
         }
+    }
+
+    /// An empty repairer with room for texts of up to `len` bytes: it will
+    /// not allocate while repairing them, however they are pushed.
+    ///
+    /// (It holds at most the text and, for the closing tail, one byte per
+    /// open container and one for an open string.)
+    pub fn with_capacity(len: usize) -> Self {
+        let mut p = Self::new();
+        p.out.reserve(len.saturating_add(MAX_DEPTH + 1));
+        p.pending.reserve(len);
+        p
     }
 
     /// Forgets the text, keeping the buffers' memory for the next one.
