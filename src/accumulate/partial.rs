@@ -297,10 +297,14 @@ fn is_ws(c: u8) -> bool {
 #[inline]
 fn string_run_end(b: &[u8], i: usize) -> usize {
     let rest = b.get(i..).unwrap_or_default();
-    i + rest
-        .iter()
-        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
-        .unwrap_or(rest.len())
+    let run = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
+    let run_bytes = rest.get(..run).unwrap_or_default();
+    // No early exit, so the check vectorises; the position is only looked
+    // for when there is a control character.
+    if run_bytes.iter().fold(false, |any, &c| any | (c < 0x20)) {
+        return i + run_bytes.iter().position(|&c| c < 0x20).unwrap_or(run);
+    }
+    i + run
 }
 
 /// The delta being scanned and how much of it is stored already.
@@ -1056,6 +1060,28 @@ mod tests {
                 check_consistent(&text[..cut]);
             }
         }
+    }
+
+    #[test]
+    fn a_stream_costs_its_length() {
+        // 256 KiB pushed a byte at a time, the repair read after each byte:
+        // quick when a push costs its length, hours if it rescanned or
+        // copied the text so far.
+        let mut text = String::from(r#"{"rows": ["#);
+        while text.len() < 1 << 18 {
+            text.push_str(r#"{"k\"": "v\n\u00e9", "n": [1.5, true]}, "#);
+        }
+        text.push_str(r#"null], "s": ""#);
+        text.push_str(&"ab".repeat(1 << 16));
+        text.push_str(r#""}"#);
+        let mut p = PartialJson::new();
+        let mut shown = 0;
+        for (i, c) in text.char_indices() {
+            p.push(&text[i..i + c.len_utf8()]).unwrap();
+            shown += usize::from(p.current().is_some());
+        }
+        assert_eq!(shown, text.len());
+        assert_eq!(p.finish(), Ok(text.as_str()));
     }
 
     #[test]
