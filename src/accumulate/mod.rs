@@ -1,4 +1,4 @@
-//! L4: streamed deltas → owned final values; partial JSON for live tool arguments. May depend on: json, alloc.
+//! L4: deltas → owned final responses; [`PartialJson`] for live tool arguments. May depend on: json, alloc, memchr.
 
 mod partial;
 

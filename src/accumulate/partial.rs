@@ -36,11 +36,12 @@ use crate::json::{JsonError, JsonErrorKind, MAX_DEPTH};
 /// * **Strings** are shown as far as they go, closed with `"`, except for a
 ///   key (see objects). A dangling backslash and an incomplete `\uXXXX`
 ///   escape are left out. An escaped high surrogate (`\ud83d`) is held back
-///   until the next character shows whether it has its low half, so no
-///   surrogate half is ever shown that the input does not leave unpaired for
-///   good (an unpaired one that the input does close over, as in `"\ud800x"`,
-///   is copied like any escape: the JSON layer accepts it and decodes it as
-///   U+FFFD).
+///   until what follows shows whether its low half comes next, so a repair
+///   never ends a string in half a surrogate pair. (A surrogate escape that
+///   the input itself leaves unpaired, as in `"\ud800x"`, is copied like any
+///   escape: the JSON layer accepts it and decodes it as U+FFFD, though
+///   `serde_json` rejects it. Without such input, every repair is also valid
+///   for `serde_json`.)
 /// * **Arrays and objects** are shown as soon as they open (`[` → `[]`,
 ///   `{` → `{}`) and closed innermost first. A trailing comma is dropped.
 /// * **An object member** is shown only once its value has started: a member
@@ -334,6 +335,10 @@ impl PartialJson {
     ///
     /// (It holds at most the text and, for the closing tail, one byte per
     /// open container and one for an open string.)
+    ///
+    /// # Panics
+    ///
+    /// If `len` overflows `isize::MAX` bytes, as [`String::with_capacity`].
     pub fn with_capacity(len: usize) -> Self {
         let mut p = Self::new();
         p.out.reserve(len.saturating_add(MAX_DEPTH + 1));
@@ -464,7 +469,7 @@ impl PartialJson {
             self.out.push_str(head);
             self.pending.drain(..n);
         } else {
-            let end = d.stored + (n - self.pending.len());
+            let end = d.stored + n.saturating_sub(self.pending.len());
             self.commit(d, end);
         }
     }
