@@ -70,6 +70,7 @@ extern crate alloc;
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
+pub mod accumulate;
 #[cfg(any(feature = "stream", feature = "codec"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "stream", feature = "codec"))))]
 pub mod adapters;

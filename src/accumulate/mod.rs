@@ -1,0 +1,5 @@
+//! L4: deltas → owned final responses; [`PartialJson`] for live tool arguments. May depend on: json, alloc, memchr.
+
+mod partial;
+
+pub use partial::{repair_partial_json, PartialJson};
