@@ -98,6 +98,8 @@ pub struct Parser {
     id_buf: Bytes,
     /// `id_buf` was set since the last event ID was committed.
     id_dirty: bool,
+    /// The known event name last seen (`""` at first, which no line matches).
+    last_known: &'static str,
     last_event_id: Bytes,
     reconnection: Option<u64>,
 }
@@ -180,6 +182,7 @@ impl Parser {
             id_in_block: false,
             id_buf: Bytes::new(),
             id_dirty: false,
+            last_known: "",
             last_event_id: Bytes::new(),
             reconnection: None,
         }
@@ -465,7 +468,10 @@ impl Parser {
             let value_start = start + value_start(6);
             self.note_line_start(self.cur_offset + start as u64);
             self.block_fields = true;
-            self.event = to_utf8(self.cur.slice(value_start..end));
+            self.event = match known_name(&mut self.last_known, &self.cur[value_start..end]) {
+                Some(name) => Bytes::from_static(name.as_bytes()),
+                None => to_utf8(self.cur.slice(value_start..end)),
+            };
             true
         } else {
             false
@@ -587,7 +593,10 @@ impl Parser {
                 None
             }
             Field::Event => {
-                self.event = to_utf8(self.take_value(src, value_start, len));
+                self.event = match known_name(&mut self.last_known, &line[value_start..]) {
+                    Some(name) => Bytes::from_static(name.as_bytes()),
+                    None => to_utf8(self.take_value(src, value_start, len)),
+                };
                 None
             }
             Field::Id => {
@@ -785,6 +794,18 @@ fn parse_retry(digits: &[u8]) -> Option<u64> {
     Some(digits.iter().fold(0u64, |n, d| {
         n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
     }))
+}
+
+/// The static copy of a known event name (see `names`), checking the last one
+/// found first (`last`): streams repeat a few names thousands of times.
+#[inline]
+fn known_name(last: &mut &'static str, name: &[u8]) -> Option<&'static str> {
+    if name == last.as_bytes() {
+        return Some(*last);
+    }
+    let known = super::names::known(name)?;
+    *last = known;
+    Some(known)
 }
 
 /// `bytes` if it is UTF-8, else its decoding with U+FFFD replacements.
