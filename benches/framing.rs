@@ -1,1 +1,851 @@
-fn main() {}
+//! Framing throughput: ssekit against the other Rust SSE parsers and a
+//! memchr newline-scan baseline, on identical inputs and chunkings.
+//!
+//! Run: `cargo bench --bench framing`
+//! (append `-- <filter>` to run part of it, e.g. `-- responses/`).
+//!
+//! Engines, each in its fastest reasonable mode, all fed the same pre-sliced
+//! `Vec<Bytes>` (prepared outside the timed region with `iter_batched`; every
+//! engine consumes and drops the same chunks):
+//!
+//! * `ssekit`: `Parser::feed` each chunk, drain `next_frame`, read
+//!   `frame.data()`; `finish()` at the end.
+//! * `memchr`: the cheapest correct frame counter for these LF-only inputs:
+//!   `memchr_iter(b'\n')` over each chunk, counting blank lines that end a
+//!   block holding a non-comment line, with the state that crosses chunks.
+//! * `sse-core`: its sans-IO `SseDecoder::next(&mut Bytes)` directly, the
+//!   payload limit raised from 512 KiB to 32 MiB (ssekit's default event
+//!   limit) so the 1 MiB line is legal for it too.
+//! * `sse-stream` (default features: memchr, simdutf8): `SseByteStream` (its
+//!   documented fast path for byte streams) over `futures::stream::iter`.
+//! * `sseer`: `EventStream` over `futures::stream::iter` of `Bytes`.
+//! * `eventsource-stream`: `Eventsource` over `futures::stream::iter`.
+//!
+//! Streams are driven by `futures::executor::block_on`; `stream::iter` is
+//! always ready, so the only async cost is the `poll_next` calls themselves.
+//! Every engine counts frames (events with data) and every iteration asserts
+//! the expected count.
+//!
+//! Before an engine is measured on an input it is probed once, on a helper
+//! thread, on growing prefixes of the input and then the whole of it: a
+//! probe that exceeds its time budget (quadratic behaviour), panics, or ends
+//! with the wrong frame count takes the engine out of that benchmark, with a
+//! printed note. At the end the bench prints (and writes next to criterion's
+//! output, as `framing-summary.md`) a table of MiB/s and the ratios the
+//! targets are stated in, all from this run.
+//!
+//! Environment: `SSEKIT_BENCH_PROBE_SECS` (probe budget per pass, default 2);
+//! `SSEKIT_BENCH_DUMP_DIR=<dir>` writes every generated input there as
+//! `<name>.sse` for inspection.
+
+mod support;
+
+use std::convert::Infallible;
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::num::NonZeroUsize;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::pin::pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant, SystemTime};
+
+use bytes::Bytes;
+use criterion::{BatchSize, BenchmarkId, Criterion, SamplingMode, Throughput};
+use futures::executor::block_on;
+use futures::StreamExt as _;
+
+use support::{Chunking, Input};
+
+// ---------------------------------------------------------------------------
+// Engines
+
+/// Receives the frames an engine dispatches.
+trait Sink {
+    /// One frame with `len` bytes of data; `false` asks the engine to stop
+    /// (used only to cancel probes).
+    fn frame(&mut self, len: usize) -> bool;
+
+    /// Whether the engine sees the whole stream (so an unfinished tail is a
+    /// failure), not a probe's prefix of it that may end mid-event.
+    fn whole_stream(&self) -> bool {
+        true
+    }
+}
+
+/// The timed sink: counts, and keeps the length observable.
+struct Count(usize);
+
+impl Sink for Count {
+    #[inline(always)]
+    fn frame(&mut self, len: usize) -> bool {
+        black_box(len);
+        self.0 += 1;
+        true
+    }
+}
+
+/// The probe sink: counts, and stops when cancelled.
+struct ProbeSink<'a> {
+    frames: usize,
+    cancel: &'a AtomicBool,
+    whole: bool,
+    /// A frame was refused because the probe was cancelled.
+    refused: bool,
+}
+
+impl Sink for ProbeSink<'_> {
+    fn frame(&mut self, len: usize) -> bool {
+        black_box(len);
+        self.frames += 1;
+        let go = !self.cancel.load(Relaxed);
+        self.refused |= !go;
+        go
+    }
+
+    fn whole_stream(&self) -> bool {
+        self.whole
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Engine {
+    Ssekit,
+    Memchr,
+    SseCore,
+    SseStream,
+    Sseer,
+    EventsourceStream,
+}
+
+impl Engine {
+    const ALL: [Engine; 6] = [
+        Engine::Ssekit,
+        Engine::Memchr,
+        Engine::SseCore,
+        Engine::SseStream,
+        Engine::Sseer,
+        Engine::EventsourceStream,
+    ];
+    const PEERS: [Engine; 4] = [
+        Engine::SseCore,
+        Engine::SseStream,
+        Engine::Sseer,
+        Engine::EventsourceStream,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Engine::Ssekit => "ssekit",
+            Engine::Memchr => "memchr-scan",
+            Engine::SseCore => "sse-core",
+            Engine::SseStream => "sse-stream",
+            Engine::Sseer => "sseer",
+            Engine::EventsourceStream => "eventsource-stream",
+        }
+    }
+
+    fn run<I: Iterator<Item = Bytes>, S: Sink>(self, chunks: I, sink: &mut S) {
+        match self {
+            Engine::Ssekit => run_ssekit(chunks, sink),
+            Engine::Memchr => run_memchr(chunks, sink),
+            Engine::SseCore => run_sse_core(chunks, sink),
+            Engine::SseStream => run_sse_stream(chunks, sink),
+            Engine::Sseer => run_sseer(chunks, sink),
+            Engine::EventsourceStream => run_eventsource_stream(chunks, sink),
+        }
+    }
+}
+
+fn run_ssekit<I: Iterator<Item = Bytes>, S: Sink>(chunks: I, sink: &mut S) {
+    let mut parser = ssekit::Parser::new();
+    for chunk in chunks {
+        parser.feed(chunk);
+        while let Some(frame) = parser.next_frame().expect("ssekit: frame error") {
+            if !sink.frame(frame.data().len()) {
+                return;
+            }
+        }
+    }
+    if let Err(e) = parser.finish() {
+        assert!(!sink.whole_stream(), "ssekit: {e}");
+    }
+}
+
+/// Counts frames of an LF-only stream: blank lines that end a block in which
+/// some line did not start with `:`. The state carried across chunks is
+/// whether a line is open (and its first byte) and whether the block has a
+/// field line.
+fn run_memchr<I: Iterator<Item = Bytes>, S: Sink>(chunks: I, sink: &mut S) {
+    let mut open = false; // a line started in an earlier chunk is still open
+    let mut open_first = 0u8; // its first byte
+    let mut block = false; // the current block has a non-comment line
+    for chunk in chunks {
+        let c = &chunk[..];
+        let mut start = 0;
+        for nl in memchr::memchr_iter(b'\n', c) {
+            let first = if open {
+                Some(open_first)
+            } else if nl > start {
+                Some(c[start])
+            } else {
+                None
+            };
+            open = false;
+            match first {
+                None => {
+                    if block {
+                        block = false;
+                        if !sink.frame(0) {
+                            return;
+                        }
+                    }
+                }
+                Some(b) => block |= b != b':',
+            }
+            start = nl + 1;
+        }
+        if start < c.len() && !open {
+            open = true;
+            open_first = c[start];
+        }
+    }
+}
+
+fn run_sse_core<I: Iterator<Item = Bytes>, S: Sink>(chunks: I, sink: &mut S) {
+    let limit = NonZeroUsize::new(32 << 20).expect("nonzero");
+    let mut decoder = sse_core::SseDecoder::with_limit(limit);
+    for mut chunk in chunks {
+        while let Some(event) = decoder.next(&mut chunk) {
+            match event.expect("sse-core: payload too large") {
+                sse_core::SseEvent::Message(m) => {
+                    if !sink.frame(m.data.len()) {
+                        return;
+                    }
+                }
+                sse_core::SseEvent::Retry(_) => {}
+            }
+        }
+    }
+}
+
+fn run_sse_stream<I: Iterator<Item = Bytes>, S: Sink>(chunks: I, sink: &mut S) {
+    let stream =
+        sse_stream::SseByteStream::new(futures::stream::iter(chunks.map(Ok::<_, Infallible>)));
+    block_on(async {
+        let mut stream = pin!(stream);
+        while let Some(event) = stream.next().await {
+            // sse-stream also yields blocks without data (metadata only);
+            // those are not frames.
+            if let Some(data) = event.expect("sse-stream: error").data {
+                if !sink.frame(data.len()) {
+                    return;
+                }
+            }
+        }
+    });
+}
+
+fn run_sseer<I: Iterator<Item = Bytes>, S: Sink>(chunks: I, sink: &mut S) {
+    let stream = sseer::EventStream::new(futures::stream::iter(chunks.map(Ok::<_, Infallible>)));
+    block_on(async {
+        let mut stream = pin!(stream);
+        while let Some(event) = stream.next().await {
+            let event = event.expect("sseer: error");
+            if !sink.frame(event.data.len()) {
+                return;
+            }
+        }
+    });
+}
+
+fn run_eventsource_stream<I: Iterator<Item = Bytes>, S: Sink>(chunks: I, sink: &mut S) {
+    let stream = eventsource_stream::EventStream::new(futures::stream::iter(
+        chunks.map(Ok::<_, Infallible>),
+    ));
+    block_on(async {
+        let mut stream = pin!(stream);
+        while let Some(event) = stream.next().await {
+            let event = event.expect("eventsource-stream: error");
+            if !sink.frame(event.data.len()) {
+                return;
+            }
+        }
+    });
+}
+
+// ---------------------------------------------------------------------------
+// Probes: correctness and feasibility before measuring
+
+enum Probe {
+    /// One full pass gave the expected count, in this time.
+    Ok(Duration),
+    /// Left out of this benchmark, with the reason.
+    Skip(String),
+}
+
+/// The first `len` bytes of the chunked input, chunked the same way.
+fn prefix(chunks: &[Bytes], len: usize) -> Vec<Bytes> {
+    let mut out = Vec::new();
+    let mut have = 0;
+    for c in chunks {
+        if have >= len {
+            break;
+        }
+        let take = c.len().min(len - have);
+        out.push(c.slice(..take));
+        have += take;
+    }
+    out
+}
+
+enum Pass {
+    Done { frames: usize, elapsed: Duration },
+    Cancelled { consumed: u64, elapsed: Duration },
+    Panicked(String),
+}
+
+/// One pass of `engine` over `chunks` on a helper thread, cancelled (at the
+/// next chunk or frame) once `budget` has passed.
+fn pass(engine: Engine, chunks: Vec<Bytes>, whole: bool, budget: Duration) -> Pass {
+    let cancel = AtomicBool::new(false);
+    let finished = AtomicBool::new(false);
+    // Whether the engine was actually cut short (by a refused chunk or frame).
+    let stopped = AtomicBool::new(false);
+    let consumed = AtomicU64::new(0);
+    std::thread::scope(|s| {
+        let worker = s.spawn(|| {
+            let mut sink = ProbeSink {
+                frames: 0,
+                cancel: &cancel,
+                whole,
+                refused: false,
+            };
+            let t = Instant::now();
+            let it = chunks
+                .into_iter()
+                .take_while(|_| {
+                    let go = !cancel.load(Relaxed);
+                    if !go {
+                        stopped.store(true, Relaxed);
+                    }
+                    go
+                })
+                .inspect(|c| {
+                    consumed.fetch_add(c.len() as u64, Relaxed);
+                });
+            let r = catch_unwind(AssertUnwindSafe(|| engine.run(it, &mut sink)));
+            let elapsed = t.elapsed();
+            if sink.refused {
+                stopped.store(true, Relaxed);
+            }
+            finished.store(true, Relaxed);
+            (sink.frames, elapsed, r)
+        });
+        let deadline = Instant::now() + budget;
+        while !finished.load(Relaxed) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        cancel.store(true, Relaxed);
+        let (frames, elapsed, r) = worker.join().expect("probe thread");
+        match r {
+            Err(e) => Pass::Panicked(
+                e.downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                    .unwrap_or_else(|| "panic".to_owned()),
+            ),
+            Ok(()) if stopped.load(Relaxed) || elapsed > budget => Pass::Cancelled {
+                consumed: consumed.load(Relaxed),
+                elapsed,
+            },
+            Ok(()) => Pass::Done { frames, elapsed },
+        }
+    })
+}
+
+/// Runs `engine` on prefixes of 256 KiB, 512 KiB, ... and then the whole
+/// input, each within `budget`. Growing prefixes bound how long a quadratic
+/// engine can run inside one call that cannot be cancelled, and their times
+/// show how the cost grows.
+fn probe(engine: Engine, chunks: &[Bytes], expected: usize, budget: Duration) -> Probe {
+    let total: usize = chunks.iter().map(Bytes::len).sum();
+    let mut len = total.min(256 << 10);
+    let mut times: Vec<(usize, Duration)> = Vec::new();
+    loop {
+        let full = len >= total;
+        let input = if full {
+            chunks.to_vec()
+        } else {
+            prefix(chunks, len)
+        };
+        match pass(engine, input, full, budget) {
+            Pass::Panicked(msg) => return Probe::Skip(format!("panicked: {msg}")),
+            Pass::Cancelled { consumed, elapsed } => {
+                let mut why = format!(
+                    "did not finish one pass over {} in {:.1} s ({:.2} MiB consumed, {:.2} MiB/s)",
+                    human(len),
+                    elapsed.as_secs_f64(),
+                    consumed as f64 / MIB,
+                    consumed as f64 / MIB / elapsed.as_secs_f64()
+                );
+                why.push_str(&growth(&times));
+                return Probe::Skip(why);
+            }
+            Pass::Done { frames, elapsed } => {
+                times.push((len, elapsed));
+                if full {
+                    if frames != expected {
+                        return Probe::Skip(format!(
+                            "wrong frame count: {frames}, expected {expected}"
+                        ));
+                    }
+                    return Probe::Ok(elapsed);
+                }
+                // A linear extrapolation already over budget: stop here.
+                let projected = elapsed.as_secs_f64() * total as f64 / len as f64;
+                if projected > 4.0 * budget.as_secs_f64() {
+                    let mut why = format!(
+                        "projected ≥ {:.0} s per pass ({} took {:.2} s)",
+                        projected,
+                        human(len),
+                        elapsed.as_secs_f64()
+                    );
+                    why.push_str(&growth(&times));
+                    return Probe::Skip(why);
+                }
+                len = (len * 2).min(total);
+            }
+        }
+    }
+}
+
+/// "; time ×3.9 per ×2 input" from the last two prefix timings, if any.
+fn growth(times: &[(usize, Duration)]) -> String {
+    match times {
+        [.., (l0, t0), (l1, t1)] if *l1 == 2 * *l0 && t0.as_secs_f64() > 1e-3 => {
+            format!(
+                "; time ×{:.1} when the input doubles",
+                t1.as_secs_f64() / t0.as_secs_f64()
+            )
+        }
+        _ => String::new(),
+    }
+}
+
+const MIB: f64 = (1u64 << 20) as f64;
+
+fn human(n: usize) -> String {
+    if n >= 1 << 20 {
+        format!("{:.1} MiB", n as f64 / MIB)
+    } else {
+        format!("{} KiB", n >> 10)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Which benchmarks criterion will run (so probes run only for those)
+
+struct Filter {
+    list_only: bool,
+    exact: bool,
+    pattern: Option<String>,
+}
+
+impl Filter {
+    /// Mirrors criterion's command line closely enough: the first free
+    /// argument is the filter. Regex filters are not interpreted; with one,
+    /// everything is probed (conservative).
+    fn from_args() -> Self {
+        const WITH_VALUE: &[&str] = &[
+            "--save-baseline",
+            "-s",
+            "--baseline",
+            "-b",
+            "--baseline-lenient",
+            "--load-baseline",
+            "--sample-size",
+            "--warm-up-time",
+            "--measurement-time",
+            "--nresamples",
+            "--noise-threshold",
+            "--confidence-level",
+            "--significance-level",
+            "--profile-time",
+            "--plotting-backend",
+            "--output-format",
+            "--color",
+            "-c",
+            "--format",
+        ];
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let mut f = Filter {
+            list_only: false,
+            exact: false,
+            pattern: None,
+        };
+        let mut i = 0;
+        while i < args.len() {
+            let a = &args[i];
+            if a == "--list" {
+                f.list_only = true;
+            } else if a == "--exact" {
+                f.exact = true;
+            } else if WITH_VALUE.contains(&a.as_str()) {
+                i += 1;
+            } else if !a.starts_with('-') && f.pattern.is_none() {
+                f.pattern = Some(a.clone());
+            }
+            i += 1;
+        }
+        f
+    }
+
+    fn selects(&self, id: &str) -> bool {
+        match &self.pattern {
+            None => true,
+            Some(p) if self.exact => id == p,
+            Some(p) if p.contains(|c: char| "\\.*+?()[]{}|^$".contains(c)) => true,
+            Some(p) => id.contains(p.as_str()),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The benchmarks
+
+struct Case {
+    input: Input,
+    chunkings: Vec<Chunking>,
+}
+
+struct Note {
+    id: String,
+    why: String,
+}
+
+fn bench_case(
+    c: &mut Criterion,
+    case: &Case,
+    filter: &Filter,
+    budget: Duration,
+    notes: &mut Vec<Note>,
+) {
+    let input = &case.input;
+    let mut group = c.benchmark_group(input.name);
+    group.sample_size(10);
+    group.sampling_mode(SamplingMode::Flat);
+    group.warm_up_time(Duration::from_millis(500));
+    // The Responses stream carries the targets: it gets the longer window.
+    group.measurement_time(if input.name == "responses" {
+        Duration::from_secs(2)
+    } else {
+        Duration::from_millis(1500)
+    });
+    group.throughput(Throughput::Bytes(input.bytes.len() as u64));
+    for &chunking in &case.chunkings {
+        let chunks = chunking.split(&input.bytes);
+        let param = chunking.label();
+        for engine in Engine::ALL {
+            let id = format!("{}/{}/{}", input.name, engine.name(), param);
+            if filter.selects(&id) && !filter.list_only {
+                match probe(engine, &chunks, input.frames, budget) {
+                    Probe::Ok(t) => {
+                        println!("probe {id}: one pass in {:.1} ms", t.as_secs_f64() * 1e3)
+                    }
+                    Probe::Skip(why) => {
+                        println!("SKIPPED {id}: {why}");
+                        notes.push(Note { id, why });
+                        continue;
+                    }
+                }
+            }
+            let expected = input.frames;
+            group.bench_with_input(
+                BenchmarkId::new(engine.name(), &param),
+                &chunks,
+                |b, chunks| {
+                    b.iter_batched(
+                        || chunks.clone(),
+                        |chunks| {
+                            let mut count = Count(0);
+                            engine.run(chunks.into_iter(), &mut count);
+                            assert_eq!(count.0, expected, "{} frame count", engine.name());
+                        },
+                        BatchSize::PerIteration,
+                    );
+                },
+            );
+        }
+    }
+    group.finish();
+}
+
+fn cases() -> Vec<Case> {
+    let standard = Chunking::STANDARD.to_vec();
+    vec![
+        Case {
+            input: support::responses(),
+            chunkings: standard.clone(),
+        },
+        Case {
+            input: support::tiny(),
+            chunkings: standard.clone(),
+        },
+        Case {
+            input: support::data_40k(),
+            chunkings: standard.clone(),
+        },
+        Case {
+            input: support::keep_alive(),
+            chunkings: standard,
+        },
+        Case {
+            input: support::long_line(),
+            chunkings: vec![Chunking::Bytes(1)],
+        },
+    ]
+}
+
+fn main() {
+    let started = SystemTime::now();
+    let filter = Filter::from_args();
+    let budget = Duration::from_secs_f64(
+        std::env::var("SSEKIT_BENCH_PROBE_SECS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(2.0),
+    );
+    let cases = cases();
+    if let Some(dir) = std::env::var_os("SSEKIT_BENCH_DUMP_DIR") {
+        // For inspecting the generated inputs: `<dir>/<name>.sse`.
+        for case in &cases {
+            let path = PathBuf::from(&dir).join(format!("{}.sse", case.input.name));
+            std::fs::write(&path, &case.input.bytes).expect("write dump");
+        }
+    }
+    if !filter.list_only {
+        for case in &cases {
+            println!(
+                "input {}: {} — {} bytes ({:.2} MiB), {} frames",
+                case.input.name,
+                case.input.about,
+                case.input.bytes.len(),
+                case.input.bytes.len() as f64 / MIB,
+                case.input.frames
+            );
+        }
+    }
+    let mut c = Criterion::default().configure_from_args();
+    let mut notes = Vec::new();
+    for case in &cases {
+        bench_case(&mut c, case, &filter, budget, &mut notes);
+    }
+    c.final_summary();
+    if !filter.list_only {
+        summary(started, &cases, &notes);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The report: MiB/s per engine and the target ratios, from this run's
+// criterion estimates (median time per iteration).
+
+fn criterion_dir() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return PathBuf::from(home);
+    }
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
+        return PathBuf::from(dir).join("criterion");
+    }
+    // <target>/release/deps/framing-<hash>
+    let exe = std::env::current_exe().expect("current exe");
+    exe.ancestors()
+        .nth(3)
+        .map(|t| t.join("criterion"))
+        .unwrap_or_else(|| PathBuf::from("target/criterion"))
+}
+
+/// Median MiB/s of `group/engine/param`, if it was measured in this run.
+fn measured(
+    dir: &std::path::Path,
+    since: SystemTime,
+    bytes: usize,
+    group: &str,
+    engine: &str,
+    param: &str,
+) -> Option<f64> {
+    let path = dir
+        .join(group)
+        .join(engine)
+        .join(param)
+        .join("new")
+        .join("estimates.json");
+    let meta = std::fs::metadata(&path).ok()?;
+    if meta.modified().ok()? < since {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
+    let ns = v.get("median")?.get("point_estimate")?.as_f64()?;
+    Some(bytes as f64 / MIB / (ns * 1e-9))
+}
+
+fn summary(started: SystemTime, cases: &[Case], notes: &[Note]) {
+    let dir = criterion_dir();
+    let mut md = String::new();
+    let mut any = false;
+    let _ = writeln!(
+        md,
+        "### Throughput, MiB/s (median of the samples; higher is better)\n"
+    );
+    let mut head = String::from("| input | chunks |");
+    let mut rule = String::from("| --- | --- |");
+    for e in Engine::ALL {
+        let _ = write!(head, " {} |", e.name());
+        rule.push_str(" ---: |");
+    }
+    let _ = writeln!(md, "{head}\n{rule}");
+    // (input, chunking) -> engine -> MiB/s
+    let mut table: Vec<(&str, String, Vec<Option<f64>>)> = Vec::new();
+    for case in cases {
+        for &ch in &case.chunkings {
+            let param = ch.label();
+            let row: Vec<Option<f64>> = Engine::ALL
+                .iter()
+                .map(|e| {
+                    measured(
+                        &dir,
+                        started,
+                        case.input.bytes.len(),
+                        case.input.name,
+                        e.name(),
+                        &param,
+                    )
+                })
+                .collect();
+            let skipped: Vec<bool> = Engine::ALL
+                .iter()
+                .map(|e| {
+                    let id = format!("{}/{}/{}", case.input.name, e.name(), param);
+                    notes.iter().any(|n| n.id == id)
+                })
+                .collect();
+            if row.iter().all(Option::is_none) && !skipped.iter().any(|s| *s) {
+                continue;
+            }
+            any = true;
+            let mut line = format!("| {} | {} |", case.input.name, param);
+            for (v, s) in row.iter().zip(&skipped) {
+                match (v, s) {
+                    (Some(v), _) => {
+                        let _ = write!(line, " {} |", fmt_rate(*v));
+                    }
+                    (None, true) => line.push_str(" skipped¹ |"),
+                    (None, false) => line.push_str(" – |"),
+                }
+            }
+            let _ = writeln!(md, "{line}");
+            table.push((case.input.name, param, row));
+        }
+    }
+    if !any {
+        return;
+    }
+    if !notes.is_empty() {
+        let _ = writeln!(md, "\n¹ Left out after the probe pass:\n");
+        for n in notes {
+            let _ = writeln!(md, "- `{}`: {}", n.id, n.why);
+        }
+    }
+
+    let idx = |e: Engine| Engine::ALL.iter().position(|x| *x == e).expect("engine");
+    let ratio = |row: &[Option<f64>], e: Engine| -> Option<f64> {
+        Some(row[idx(Engine::Ssekit)]? / row[idx(e)]?)
+    };
+    let best_peer = |row: &[Option<f64>]| -> Option<(Engine, f64)> {
+        Engine::PEERS
+            .iter()
+            .filter_map(|e| row[idx(*e)].map(|v| (*e, v)))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+    };
+
+    let _ = writeln!(
+        md,
+        "\n### Ratios (ssekit ÷ engine, same run)\n\n| input | chunks | ÷ sse-stream | ÷ sse-core | ÷ sseer | ÷ eventsource-stream | ÷ best peer | ÷ memchr-scan |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
+    for (name, param, row) in &table {
+        let f = |r: Option<f64>| r.map_or("–".to_owned(), |r| format!("{r:.2}×"));
+        let best = best_peer(row).and_then(|(e, v)| Some((e, row[idx(Engine::Ssekit)]? / v)));
+        let best = best.map_or("–".to_owned(), |(e, r)| format!("{r:.2}× ({})", e.name()));
+        let _ = writeln!(
+            md,
+            "| {name} | {param} | {} | {} | {} | {} | {best} | {} |",
+            f(ratio(row, Engine::SseStream)),
+            f(ratio(row, Engine::SseCore)),
+            f(ratio(row, Engine::Sseer)),
+            f(ratio(row, Engine::EventsourceStream)),
+            f(ratio(row, Engine::Memchr)),
+        );
+    }
+
+    // The targets, on the Responses stream.
+    let row_of = |param: &str| {
+        table
+            .iter()
+            .find(|(n, p, _)| *n == "responses" && p == param)
+            .map(|t| &t.2)
+    };
+    let _ = writeln!(
+        md,
+        "\n### Targets (Responses stream)\n\n| target | measured | verdict |\n| --- | ---: | --- |"
+    );
+    let mut check = |what: &str, got: Option<f64>, want: f64| {
+        let (m, v) = match got {
+            Some(g) => (format!("{g:.2}×"), if g >= want { "met" } else { "MISSED" }),
+            None => ("–".to_owned(), "not measured"),
+        };
+        let _ = writeln!(md, "| {what} | {m} | {v} |");
+    };
+    let r4k = row_of("4KiB");
+    check(
+        "4 KiB chunks: ≥ 3× sse-stream",
+        r4k.and_then(|r| ratio(r, Engine::SseStream)),
+        3.0,
+    );
+    check(
+        "4 KiB chunks: ≥ 2× sse-core",
+        r4k.and_then(|r| ratio(r, Engine::SseCore)),
+        2.0,
+    );
+    check(
+        "4 KiB chunks: ≥ 0.40× memchr scan",
+        r4k.and_then(|r| ratio(r, Engine::Memchr)),
+        0.4,
+    );
+    let r16 = row_of("16B");
+    let best16 = r16.and_then(|r| Some(r[idx(Engine::Ssekit)]? / best_peer(r)?.1));
+    let who = r16
+        .and_then(|r| best_peer(r))
+        .map_or(String::new(), |(e, _)| format!(" ({})", e.name()));
+    check(
+        &format!("16 B chunks: ≥ 2× the best peer{who}"),
+        best16,
+        2.0,
+    );
+
+    println!("\n{md}");
+    let out = dir.join("framing-summary.md");
+    if std::fs::create_dir_all(&dir).is_ok() && std::fs::write(&out, &md).is_ok() {
+        println!("(written to {})", out.display());
+    }
+}
+
+fn fmt_rate(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}

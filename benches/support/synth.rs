@@ -1,0 +1,422 @@
+//! Deterministic synthetic SSE streams for the benches.
+//!
+//! Nothing here is recorded data: every stream is generated from a seed by a
+//! tiny PRNG, in the *shape* of real streams (OpenAI Responses events as the
+//! API sends them; the synthetic shapes other SSE crates publish benches for).
+//! Each generator returns the wire bytes and the number of frames (dispatched
+//! events: blocks with at least one `data` line) a conforming parser yields.
+//!
+//! All streams use LF line endings only, and every block that has a field has
+//! a `data` field, so "blank lines that end a block holding a non-comment
+//! line" is also the frame count (the memchr baseline relies on this).
+
+use core::fmt::Write as _;
+
+/// SplitMix64: a tiny, good-enough, seeded PRNG (no `rand` dependency).
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator for this seed.
+    pub fn new(seed: u64) -> Self {
+        Self(seed ^ 0x005E_EC0D_E5EE_C0DE)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n > 0`; the modulo bias is irrelevant here).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: usize, hi: usize) -> usize {
+        lo + self.below(hi - lo + 1)
+    }
+
+    /// True with probability `num / den`.
+    pub fn chance(&mut self, num: usize, den: usize) -> bool {
+        self.below(den) < num
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+
+    fn push_alnum(&mut self, out: &mut String, n: usize) {
+        const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        for _ in 0..n {
+            out.push(ALNUM[self.below(ALNUM.len())] as char);
+        }
+    }
+
+    fn push_hex(&mut self, out: &mut String, n: usize) {
+        const HEX: &[u8] = b"0123456789abcdef";
+        for _ in 0..n {
+            out.push(HEX[self.below(16)] as char);
+        }
+    }
+}
+
+// Delta pieces, as they appear inside a JSON string (already escaped), with
+// the number of characters each decodes to. Deltas are built from 1-3 pieces
+// and kept to 1-12 decoded characters, like real model tokens.
+const WORDS: &[&str] = &[
+    " the",
+    " a",
+    " to",
+    " of",
+    " and",
+    " in",
+    " is",
+    " that",
+    " it",
+    " for",
+    " you",
+    " with",
+    " on",
+    " as",
+    " this",
+    " be",
+    " are",
+    " can",
+    " stream",
+    " model",
+    " event",
+    " token",
+    " parser",
+    " response",
+    " data",
+    " line",
+    " bytes",
+    " chunk",
+    " value",
+    " output",
+    " text",
+    " function",
+    " request",
+    " server",
+    " client",
+    " buffer",
+    " message",
+    " example",
+    " here",
+    " we",
+    " will",
+    " each",
+    " when",
+    " not",
+    " by",
+    " from",
+    " an",
+    " or",
+    " if",
+    " has",
+    "ing",
+    "ed",
+    "ly",
+    "s",
+    "er",
+    "tion",
+    " Rust",
+    " JSON",
+    " API",
+    " SSE",
+    " HTTP",
+    "Hello",
+    " How",
+    " assist",
+    " today",
+    " I",
+    " great",
+    " question",
+    " Let",
+    " me",
+    " explain",
+];
+const PUNCT: &[&str] = &[
+    ".", ",", "!", "?", ":", ";", " -", ")", " (", "'s", " 1", " 2", "0",
+];
+// JSON escapes: (escaped form, decoded char count).
+const ESCAPES: &[(&str, usize)] = &[
+    ("\\n", 1),
+    ("\\n\\n", 2),
+    (".\\n\\n", 3),
+    (" \\\"", 2),
+    ("\\\"", 1),
+    ("\\\",", 2),
+    (" caf\\u00e9", 5),
+    (" na\\u00efve", 6),
+    ("\\u2014", 1),
+    (" \\u201c", 2),
+    ("\\u201d", 1),
+    ("\\\\", 1),
+    ("\\t", 1),
+    (" \\u00fcber", 5),
+];
+// Raw (unescaped) non-ASCII UTF-8: (text, decoded char count).
+const UNICODE: &[(&str, usize)] = &[
+    (" café", 5),
+    (" naïve", 6),
+    (" 日本", 3),
+    ("語", 1),
+    (" 中文", 3),
+    ("内容", 2),
+    (" 🙂", 2),
+    (" Ünïcödé", 8),
+    ("—", 1),
+    (" €", 2),
+    (" Привет", 7),
+    (" ñ", 2),
+    (" 👋🏽", 3),
+];
+const CODE: &[&str] = &[
+    " `", "`", " {", "}", " fn", "()", " =>", " let", " x", "::", "<T>", "[]",
+];
+
+/// One delta: its JSON-escaped form and decoded length in characters.
+fn delta(rng: &mut Rng, out: &mut String) -> usize {
+    out.clear();
+    let pieces = if rng.chance(1, 4) { 2 } else { 1 };
+    let mut chars = 0;
+    for _ in 0..pieces {
+        let (piece, n): (&str, usize) = match rng.below(100) {
+            0..=69 => {
+                let w = rng.pick(WORDS);
+                (w, w.chars().count())
+            }
+            70..=79 => {
+                let p = rng.pick(PUNCT);
+                (p, p.chars().count())
+            }
+            80..=85 => ESCAPES[rng.below(ESCAPES.len())],
+            86..=94 => UNICODE[rng.below(UNICODE.len())],
+            _ => {
+                let c = rng.pick(CODE);
+                (c, c.chars().count())
+            }
+        };
+        if chars + n > 12 {
+            break;
+        }
+        out.push_str(piece);
+        chars += n;
+    }
+    if chars == 0 {
+        out.push_str(" x");
+        chars = 2;
+    }
+    chars
+}
+
+const MODEL: &str = "gpt-4o-mini-2024-07-18";
+const CREATED_AT: u64 = 1_758_064_478;
+
+struct Writer {
+    out: Vec<u8>,
+    frames: usize,
+    seq: u64,
+    line: String,
+}
+
+impl Writer {
+    /// Writes one event: `event: <ty>` and one `data:` line whose JSON begins
+    /// with `"type"` and `"sequence_number"` (as the API orders them).
+    fn event(&mut self, ty: &str, rest: &str) {
+        self.line.clear();
+        let _ = write!(
+            self.line,
+            "event: {ty}\ndata: {{\"type\":\"{ty}\",\"sequence_number\":{}{rest}}}\n\n",
+            self.seq
+        );
+        self.out.extend_from_slice(self.line.as_bytes());
+        self.seq += 1;
+        self.frames += 1;
+    }
+
+    fn keep_alive(&mut self) {
+        self.out.extend_from_slice(b": keep-alive\n\n");
+    }
+}
+
+fn response_object(id: &str, status: &str, output: &str, usage: &str) -> String {
+    format!(
+        "{{\"id\":\"{id}\",\"object\":\"response\",\"created_at\":{CREATED_AT},\"status\":\"{status}\",\
+\"background\":false,\"error\":null,\"incomplete_details\":null,\"instructions\":null,\
+\"max_output_tokens\":null,\"max_tool_calls\":null,\"model\":\"{MODEL}\",\"output\":[{output}],\
+\"parallel_tool_calls\":true,\"previous_response_id\":null,\"prompt_cache_key\":null,\
+\"reasoning\":{{\"effort\":null,\"summary\":null}},\"safety_identifier\":null,\"service_tier\":\"auto\",\
+\"store\":true,\"temperature\":1.0,\"text\":{{\"format\":{{\"type\":\"text\"}},\"verbosity\":\"medium\"}},\
+\"tool_choice\":\"auto\",\"tools\":[],\"top_logprobs\":0,\"top_p\":1.0,\"truncation\":\"disabled\",\
+\"usage\":{usage},\"user\":null,\"metadata\":{{}}}}"
+    )
+}
+
+fn message_item(id: &str, status: &str, text: Option<&str>) -> String {
+    let content = match text {
+        Some(t) => {
+            format!(
+                "{{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[],\"text\":\"{t}\"}}"
+            )
+        }
+        None => String::new(),
+    };
+    format!(
+        "{{\"id\":\"{id}\",\"type\":\"message\",\"status\":\"{status}\",\"content\":[{content}],\"role\":\"assistant\"}}"
+    )
+}
+
+/// A synthetic OpenAI Responses stream of at least `target_bytes` bytes, and
+/// its frame count.
+///
+/// It is one response: `response.created`, `response.in_progress`, then
+/// message items (`output_item.added`, `content_part.added`, many
+/// `response.output_text.delta` events with `sequence_number`, `item_id`,
+/// `obfuscation`, deltas of 1-12 characters with JSON escapes and raw
+/// non-ASCII text, then `output_text.done`, `content_part.done`,
+/// `output_item.done`) until the size is reached, then `response.completed`
+/// carrying every item's full text. A `: keep-alive` comment block appears
+/// now and then (about one per 300 events). The same seed gives the same bytes.
+pub fn responses_stream(target_bytes: usize, seed: u64) -> (Vec<u8>, usize) {
+    let mut rng = Rng::new(seed);
+    let mut w = Writer {
+        out: Vec::with_capacity(target_bytes + (1 << 20)),
+        frames: 0,
+        seq: 0,
+        line: String::new(),
+    };
+    let mut resp_id = String::from("resp_");
+    rng.push_hex(&mut resp_id, 50);
+
+    let initial = response_object(&resp_id, "in_progress", "", "null");
+    w.event("response.created", &format!(",\"response\":{initial}"));
+    w.event("response.in_progress", &format!(",\"response\":{initial}"));
+
+    let mut done_items: Vec<String> = Vec::new();
+    let mut delta_buf = String::new();
+    let mut obf = String::new();
+    let mut output_tokens = 0usize;
+    let mut output_index = 0usize;
+    while w.out.len() < target_bytes {
+        let mut item_id = String::from("msg_");
+        rng.push_hex(&mut item_id, 50);
+        w.event(
+            "response.output_item.added",
+            &format!(
+                ",\"output_index\":{output_index},\"item\":{}",
+                message_item(&item_id, "in_progress", None)
+            ),
+        );
+        let ids = format!(
+            ",\"item_id\":\"{item_id}\",\"output_index\":{output_index},\"content_index\":0"
+        );
+        w.event(
+            "response.content_part.added",
+            &format!("{ids},\"part\":{{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[],\"text\":\"\"}}"),
+        );
+        let mut text = String::new();
+        let deltas = rng.range(400, 4000);
+        let mut rest = String::new();
+        for _ in 0..deltas {
+            if w.out.len() >= target_bytes {
+                break;
+            }
+            let chars = delta(&mut rng, &mut delta_buf);
+            text.push_str(&delta_buf);
+            obf.clear();
+            rng.push_alnum(&mut obf, 16usize.saturating_sub(chars).max(2));
+            rest.clear();
+            let _ = write!(
+                rest,
+                "{ids},\"delta\":\"{delta_buf}\",\"logprobs\":[],\"obfuscation\":\"{obf}\""
+            );
+            w.event("response.output_text.delta", &rest);
+            output_tokens += 1;
+            if rng.chance(1, 300) {
+                w.keep_alive();
+            }
+        }
+        w.event(
+            "response.output_text.done",
+            &format!("{ids},\"text\":\"{text}\",\"logprobs\":[]"),
+        );
+        w.event(
+            "response.content_part.done",
+            &format!(
+                "{ids},\"part\":{{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[],\"text\":\"{text}\"}}"
+            ),
+        );
+        let item = message_item(&item_id, "completed", Some(&text));
+        w.event(
+            "response.output_item.done",
+            &format!(",\"output_index\":{output_index},\"item\":{item}"),
+        );
+        done_items.push(item);
+        output_index += 1;
+    }
+    let usage = format!(
+        "{{\"input_tokens\":11,\"input_tokens_details\":{{\"cached_tokens\":0}},\"output_tokens\":{output_tokens},\
+\"output_tokens_details\":{{\"reasoning_tokens\":0}},\"total_tokens\":{}}}",
+        output_tokens + 11
+    );
+    let completed = response_object(&resp_id, "completed", &done_items.join(","), &usage);
+    w.event("response.completed", &format!(",\"response\":{completed}"));
+    (w.out, w.frames)
+}
+
+/// `count` tiny events, `data: {"t":"a"}` (the small-event shape sse-stream
+/// and sse-core bench with).
+pub fn tiny_events(count: usize) -> (Vec<u8>, usize) {
+    (b"data: {\"t\":\"a\"}\n\n".repeat(count), count)
+}
+
+/// `count` events of one `data:` line of about `line_len` bytes each, the
+/// large-payload shape sse-stream and sse-core bench with
+/// (`data: payload data: wordword...`).
+pub fn data_lines(count: usize, line_len: usize) -> (Vec<u8>, usize) {
+    let event = format!("data: payload data: {}\n\n", "word".repeat(line_len / 4));
+    (event.repeat(count).into_bytes(), count)
+}
+
+/// `count` keep-alive comment blocks (`: keep-alive`, blank line), then one
+/// final event so that the frame count (1) proves the whole stream was read.
+pub fn keep_alives(count: usize) -> (Vec<u8>, usize) {
+    let mut out = b": keep-alive\n\n".repeat(count);
+    out.extend_from_slice(b"event: done\ndata: [DONE]\n\n");
+    (out, 1)
+}
+
+/// One event whose single `data:` line is at least `min_line_len` bytes: a
+/// Responses `image_generation_call.partial_image` event carrying a
+/// base64 image (deterministic noise), the kind of line that arrives in many
+/// small reads.
+pub fn one_long_line(min_line_len: usize, seed: u64) -> (Vec<u8>, usize) {
+    const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(min_line_len + 512);
+    out.extend_from_slice(b"event: response.image_generation_call.partial_image\n");
+    let line_start = out.len();
+    out.extend_from_slice(
+        b"data: {\"type\":\"response.image_generation_call.partial_image\",\"sequence_number\":7,\"item_id\":\"ig_0123456789abcdef\",\"output_index\":0,\"partial_image_index\":0,\"partial_image_b64\":\"",
+    );
+    let mut x = 0u64;
+    let mut left = 0;
+    while out.len() - line_start < min_line_len {
+        if left == 0 {
+            x = rng.next_u64();
+            left = 10;
+        }
+        out.push(B64[(x & 63) as usize]);
+        x >>= 6;
+        left -= 1;
+    }
+    out.extend_from_slice(b"==\"}\n\n");
+    (out, 1)
+}
