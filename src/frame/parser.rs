@@ -387,6 +387,13 @@ impl Parser {
                     if self.common_field(start, end) {
                         continue;
                     }
+                    if !items && self.cur[start] == b':' && self.config.utf8 == Utf8Mode::Replace {
+                        // A comment (a keep-alive) that nobody asked to see.
+                        if end - start <= self.config.max_line_len {
+                            self.note_line_start(self.cur_offset + start as u64);
+                            continue;
+                        }
+                    }
                     let offset = self.cur_offset + start as u64;
                     self.note_line_start(offset);
                     let src = Src::Chunk { start, end };
