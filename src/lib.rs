@@ -77,6 +77,7 @@ pub mod encode;
 mod frame;
 pub mod framing;
 pub mod json;
+pub mod responses;
 
 pub use bytes::Bytes;
 pub use frame::{Frame, FrameError, FrameErrorKind, Item, Parser, ParserConfig, Utf8Mode};
