@@ -54,21 +54,52 @@ view! {
 }
 
 view! {
-    /// Emitted when an error occurs.
+    /// An error during streaming, in either of its two shapes:
+    ///
+    /// * flat, as the spec declares it:
+    ///   `{"type":"error","code":…,"message":…,"param":…,"sequence_number":…}`;
+    /// * nested, as the API actually sends it:
+    ///   `{"type":"error","sequence_number":…,"error":{"type":…,"code":…,"message":…,"param":…}}`.
+    ///
+    /// [`code`](Self::code), [`message`](Self::message) and
+    /// [`param`](Self::param) read either shape.
     ///
     /// `error`
     pub struct ErrorEvent<'a> = "error" {
-        /// The code.
+        /// The error code (flat shape).
         code: opt JsonStr<'a>,
-        /// The `message` field (string).
+        /// A human-readable message (flat shape).
         message: opt JsonStr<'a>,
-        /// The `param` field (string).
+        /// The request parameter the error is about (flat shape).
         param: opt JsonStr<'a>,
-        /// The `error` field (object).
+        /// The error (nested shape).
         error: opt ErrorInfo<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,
+    }
+}
+
+impl<'a> ErrorEvent<'a> {
+    /// The error code, from either shape (the flat member first).
+    pub fn code(&self) -> Option<JsonStr<'a>> {
+        self.code.or_else(|| self.error.as_ref()?.code)
+    }
+
+    /// The message, from either shape (the flat member first).
+    pub fn message(&self) -> Option<JsonStr<'a>> {
+        self.message.or_else(|| self.error.as_ref()?.message)
+    }
+
+    /// The parameter the error is about, from either shape.
+    pub fn param(&self) -> Option<JsonStr<'a>> {
+        self.param.or_else(|| self.error.as_ref()?.param)
+    }
+
+    /// The error's type (`insufficient_quota`, `invalid_request_error`, …);
+    /// only the nested shape has one.
+    pub fn error_type(&self) -> Option<JsonStr<'a>> {
+        self.error.as_ref()?.ty
     }
 }
 
