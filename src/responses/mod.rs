@@ -67,6 +67,8 @@ mod events;
 mod field;
 mod items;
 mod response;
+#[cfg(test)]
+mod tests;
 
 pub use error::{DecodeError, DecodeErrorKind};
 pub use events::*;
