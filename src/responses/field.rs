@@ -55,6 +55,33 @@ pub trait Field<'a>: Sized + Sealed {
 
     /// The value, for a [`Fields`] visitor.
     fn field_value(&self) -> FieldValue<'a, '_>;
+
+    /// A value to return where decoding text that decoded before fails,
+    /// which cannot happen (see [`Owned::get`](super::Owned::get)).
+    #[doc(hidden)]
+    fn fallback() -> Self;
+}
+
+/// The JSON text a view was decoded from. Ignored by `==`, so views compare
+/// by their fields.
+#[derive(Clone, Copy)]
+pub(crate) struct Source<'a>(pub(crate) RawJson<'a>);
+
+impl Source<'_> {
+    /// The source of a view not decoded from text.
+    pub(crate) const EMPTY: Source<'static> = Source(RawJson::new("{}"));
+}
+
+impl PartialEq for Source<'_> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for Source<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("..")
+    }
 }
 
 /// One field's value, as handed to a [`Fields::for_each_field`] visitor.
@@ -135,6 +162,7 @@ macro_rules! scalar_field {
             fn field_value(&self) -> FieldValue<'a, '_> {
                 FieldValue::$variant(*self)
             }
+            default_fallback!();
         }
     };
 }
@@ -143,6 +171,16 @@ scalar_field!(u64, U64, |v| v.as_u64());
 scalar_field!(i64, I64, |v| v.as_i64());
 scalar_field!(f64, F64, |v| v.as_f64());
 scalar_field!(bool, Bool, |v| v.as_bool());
+
+macro_rules! default_fallback {
+    () => {
+        #[inline]
+        fn fallback() -> Self {
+            Self::default()
+        }
+    };
+}
+pub(crate) use default_fallback;
 
 impl Sealed for JsonStr<'_> {}
 impl<'a> Field<'a> for JsonStr<'a> {
@@ -157,6 +195,7 @@ impl<'a> Field<'a> for JsonStr<'a> {
     fn field_value(&self) -> FieldValue<'a, '_> {
         FieldValue::Str(*self)
     }
+    default_fallback!();
 }
 
 impl Sealed for RawJson<'_> {}
@@ -168,6 +207,9 @@ impl<'a> Field<'a> for RawJson<'a> {
     #[inline]
     fn field_value(&self) -> FieldValue<'a, '_> {
         FieldValue::Raw(*self)
+    }
+    fn fallback() -> Self {
+        RawJson::new("null")
     }
 }
 
@@ -313,6 +355,13 @@ impl<'a, T: Field<'a>> Field<'a> for List<'a, T> {
     #[inline]
     fn field_value(&self) -> FieldValue<'a, '_> {
         FieldValue::Array(self)
+    }
+    fn fallback() -> Self {
+        Self {
+            array: ArrayView::EMPTY,
+            base: "",
+            _elements: PhantomData,
+        }
     }
 }
 

@@ -52,6 +52,13 @@ macro_rules! field_finish {
     };
 }
 
+/// The value of a field in a fallback view (see `Field::fallback`).
+macro_rules! field_fallback {
+    (opt) => {
+        ::core::option::Option::None
+    };
+}
+
 /// Hands a field to a visitor (skipping an absent optional one).
 macro_rules! field_visit {
     (req $value:expr, $name:expr, $f:ident) => {
@@ -96,8 +103,7 @@ macro_rules! view {
             ) -> ::core::result::Result<Self, $crate::responses::DecodeError> {
                 match value {
                     $crate::json::Value::Object(o) => {
-                        let at = $crate::responses::field::offset_in(base, o.as_raw_json().get());
-                        Self::decode_members(o.members().map(Ok), base, at, None)
+                        Self::decode_members(o.members().map(Ok), base, o.as_raw_json().get(), None)
                     }
                     _ => Err($crate::responses::field::wrong_type(base, &value)),
                 }
@@ -105,6 +111,24 @@ macro_rules! view {
             #[inline]
             fn field_value(&self) -> $crate::responses::FieldValue<'a, '_> {
                 $crate::responses::FieldValue::Object(self)
+            }
+            fn fallback() -> Self {
+                Self {
+                    $( $field: field_fallback!($kind), )*
+                    source: $crate::responses::field::Source::EMPTY,
+                }
+            }
+        }
+
+        impl $crate::responses::ViewFamily for $name<'static> {
+            type View<'a> = $name<'a>;
+        }
+
+        impl $name<'_> {
+            /// Copies the view's JSON text into an [`Owned`]($crate::responses::Owned)
+            /// form that outlives the input.
+            pub fn to_owned(&self) -> $crate::responses::Owned<$name<'static>> {
+                $crate::responses::Owned::from_text(self.source.0.get())
             }
         }
     };
@@ -119,21 +143,27 @@ macro_rules! view {
         #[non_exhaustive]
         pub struct $name<'a> {
             $( $(#[$fmeta])* pub $field: field_ty!($kind $fty), )*
-            _borrow: ::core::marker::PhantomData<&'a str>,
+            source: $crate::responses::field::Source<'a>,
         }
 
         impl<'a> $name<'a> {
+            /// The view's JSON text, as in the input.
+            #[inline]
+            pub fn raw(&self) -> $crate::json::RawJson<'a> {
+                self.source.0
+            }
+
             /// The JSON keys of the fields, in declaration order.
             pub const FIELDS: &'static [&'static str] = &[$(field_key!($field $($key)?)),*];
 
-            /// Decodes the members of one object. `at` is the object's offset
-            /// in `base` (the event's data); `expect` is the `type` the object
-            /// must have, if it is checked here.
+            /// Decodes the members of one object. `raw` is the object's text,
+            /// a slice of `base` (the event's data); `expect` is the `type`
+            /// the object must have, if it is checked here.
             #[allow(unused_mut, unused_variables)]
             pub(crate) fn decode_members<I>(
                 members: I,
                 base: &'a str,
-                at: usize,
+                raw: &'a str,
                 expect: ::core::option::Option<&str>,
             ) -> ::core::result::Result<Self, $crate::responses::DecodeError>
             where
@@ -144,6 +174,7 @@ macro_rules! view {
                     >,
                 >,
             {
+                let at = $crate::responses::field::offset_in(base, raw);
                 $( let mut $field: ::core::option::Option<$fty> = None; )*
                 for member in members {
                     let (key, value) = member.map_err($crate::responses::DecodeError::json)?;
@@ -174,7 +205,7 @@ macro_rules! view {
                 }
                 Ok(Self {
                     $( $field: field_finish!($kind $field, field_key!($field $($key)?), at), )*
-                    _borrow: ::core::marker::PhantomData,
+                    source: $crate::responses::field::Source($crate::json::RawJson::new(raw)),
                 })
             }
         }
@@ -249,7 +280,6 @@ macro_rules! tagged {
                 let $crate::json::Value::Object(o) = value else {
                     return Err($crate::responses::field::wrong_type(base, &value));
                 };
-                let at = $crate::responses::field::offset_in(base, o.as_raw_json().get());
                 // The type is nearly always the first member: then decode the
                 // rest in the same walk; else look it up and walk again.
                 let mut members = o.members();
@@ -270,7 +300,7 @@ macro_rules! tagged {
                 };
                 match ty.as_str() {
                     $(
-                        Some($ty) => $view::decode_members(members.map(Ok), base, at, None)
+                        Some($ty) => $view::decode_members(members.map(Ok), base, o.as_raw_json().get(), None)
                             .map(Self::$variant),
                     )*
                     _ => Ok(Self::Other { ty, raw: o.as_raw_json() }),
@@ -279,6 +309,32 @@ macro_rules! tagged {
             #[inline]
             fn field_value(&self) -> $crate::responses::FieldValue<'a, '_> {
                 $crate::responses::FieldValue::Object(self)
+            }
+            fn fallback() -> Self {
+                Self::Other {
+                    ty: $crate::json::JsonStr::default(),
+                    raw: $crate::json::RawJson::new("{}"),
+                }
+            }
+        }
+
+        impl $crate::responses::ViewFamily for $name<'static> {
+            type View<'a> = $name<'a>;
+        }
+
+        impl<'a> $name<'a> {
+            /// The JSON text of the whole object, as in the input.
+            pub fn raw(&self) -> $crate::json::RawJson<'a> {
+                match self {
+                    $( Self::$variant(v) => v.raw(), )*
+                    Self::Other { raw, .. } => *raw,
+                }
+            }
+
+            /// Copies the JSON text into an [`Owned`]($crate::responses::Owned)
+            /// form that outlives the input.
+            pub fn to_owned(&self) -> $crate::responses::Owned<$name<'static>> {
+                $crate::responses::Owned::from_text(self.raw().get())
             }
         }
 

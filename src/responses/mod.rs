@@ -66,6 +66,7 @@ mod error;
 mod events;
 mod field;
 mod items;
+mod owned;
 mod response;
 #[cfg(test)]
 mod tests;
@@ -74,6 +75,7 @@ pub use error::{DecodeError, DecodeErrorKind};
 pub use events::*;
 pub use field::{Field, FieldElements, FieldValue, Fields, List, ListIter};
 pub use items::*;
+pub use owned::{Owned, OwnedResponseEvent, ViewFamily};
 pub use response::*;
 
 use crate::frame::Frame;
@@ -147,7 +149,7 @@ macro_rules! response_events {
             ) -> Option<Result<Self, DecodeError>> {
                 Some(match ty {
                     $(
-                        $ty => $view::decode_members(members, data, 0, expect)
+                        $ty => $view::decode_members(members, data, trim_json_ws(data), expect)
                             .map(Self::$variant)
                             .map_err(|e| e.with_event_type($ty)),
                     )*
@@ -164,6 +166,16 @@ macro_rules! response_events {
                     $( Self::$variant(_) => $ty, )*
                     Self::Unknown { ty, .. } => ty.raw(),
                     Self::Done => "[DONE]",
+                }
+            }
+
+            /// The event's JSON text, as in the input; `None` for
+            /// [`Done`](Self::Done).
+            pub fn raw(&self) -> Option<RawJson<'a>> {
+                match self {
+                    $( Self::$variant(v) => Some(v.raw()), )*
+                    Self::Unknown { raw, .. } => Some(*raw),
+                    Self::Done => None,
                 }
             }
 

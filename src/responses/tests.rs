@@ -270,3 +270,41 @@ fn display_of_every_kind() {
         "event name and `type` differ at byte 3"
     );
 }
+
+#[test]
+fn owned_forms_outlive_the_input() {
+    let data = alloc::string::String::from(
+        r#" {"type":"response.output_item.done","output_index":1,"item":{"type":"message","id":"m","content":[{"type":"output_text","text":"hi"}]}} "#,
+    );
+    let event = ResponseEvent::parse(&data).unwrap();
+    let owned = event.to_owned();
+    let ResponseEvent::OutputItemDone(done) = &event else {
+        panic!()
+    };
+    let item = done.item.to_owned();
+    let part = match &done.item {
+        OutputItem::Message(m) => m.content.unwrap().first().unwrap().unwrap().to_owned(),
+        _ => panic!(),
+    };
+    assert_eq!(event.raw().unwrap().get(), data.trim());
+    assert_eq!(owned.get(), event);
+    assert_eq!(owned.as_str(), data.trim());
+    drop(data);
+    assert!(matches!(owned.get(), ResponseEvent::OutputItemDone(d) if d.output_index == 1));
+    assert!(matches!(item.get(), OutputItem::Message(m) if m.id.unwrap() == "m"));
+    assert!(matches!(part.get(), ContentPart::OutputText(t) if t.text.unwrap() == "hi"));
+    assert_eq!(ResponseEvent::Done.to_owned().get(), ResponseEvent::Done);
+    let unknown = ResponseEvent::parse(r#"{"type":"x.y"}"#)
+        .unwrap()
+        .to_owned();
+    assert_eq!(unknown.get().ty(), "x.y");
+    // Decoded by name, without a type in the data: kept by name.
+    let frame = Frame::new(r#"{"sequence_number":1}"#).with_event("keepalive");
+    let owned = OwnedResponseEvent::from_frame(&frame).unwrap();
+    drop(frame);
+    assert!(matches!(owned.get(), ResponseEvent::Keepalive(_)));
+    assert_eq!(
+        OwnedResponseEvent::parse("[DONE]").unwrap().get(),
+        ResponseEvent::Done
+    );
+}
