@@ -85,6 +85,19 @@ macro_rules! view {
             /// The event type this view decodes.
             pub const TYPE: &'static str = $ty;
         }
+
+        #[cfg(feature = "serde")]
+        impl<'de: 'a, 'a> ::serde::Deserialize<'de> for $name<'a> {
+            /// Decodes the event from its raw JSON text (see the module docs);
+            /// its `type`, if present, must be this view's.
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                $crate::responses::serde::deserialize_borrowed(d, |raw: &'de str| {
+                    let text = $crate::responses::trim_json_ws(raw);
+                    Self::decode_members($crate::json::ObjectScanner::new(raw), raw, text, Some($ty))
+                        .map_err(|e| e.with_event_type($ty))
+                })
+            }
+        }
     };
     // A nested view.
     (
@@ -122,6 +135,14 @@ macro_rules! view {
 
         impl $crate::responses::ViewFamily for $name<'static> {
             type View<'a> = $name<'a>;
+        }
+
+        #[cfg(feature = "serde")]
+        impl<'de: 'a, 'a> ::serde::Deserialize<'de> for $name<'a> {
+            /// Decodes the view from its raw JSON text (see the module docs).
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                $crate::responses::serde::deserialize_borrowed(d, $crate::responses::serde::decode_nested)
+            }
         }
 
         impl $name<'_> {
@@ -320,6 +341,14 @@ macro_rules! tagged {
 
         impl $crate::responses::ViewFamily for $name<'static> {
             type View<'a> = $name<'a>;
+        }
+
+        #[cfg(feature = "serde")]
+        impl<'de: 'a, 'a> ::serde::Deserialize<'de> for $name<'a> {
+            /// Decodes the value from its raw JSON text (see the module docs).
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                $crate::responses::serde::deserialize_borrowed(d, $crate::responses::serde::decode_nested)
+            }
         }
 
         impl<'a> $name<'a> {

@@ -35,6 +35,36 @@
 //! partial items. A JSON `null` counts as absent. Unknown members are
 //! ignored; if a key appears twice, the last one wins.
 //!
+//! # Keeping events
+//!
+//! Views borrow; to keep an event past its buffer, take an
+//! [`OwnedResponseEvent`] ([`OwnedResponseEvent::from_frame`] shares the
+//! frame's bytes, [`ResponseEvent::to_owned`] copies the text) or, for a
+//! nested view, an [`Owned`] (`item.to_owned()`). Their `get()` decodes the
+//! kept text again: one pass over it, no allocation.
+//!
+//! # Visiting fields
+//!
+//! Every view implements [`Fields`]: [`Fields::for_each_field`] hands each
+//! present field to a closure as a [`FieldValue`], nested views and arrays
+//! included, so generic code (a logger, a differential test, the CLI) reads
+//! every field without knowing the view's type and without allocating.
+//!
+//! # serde
+//!
+//! With the `serde` feature, `ResponseEvent<'a>` and every view implement
+//! `serde::Deserialize<'de>`. The borrowed views take the value's raw JSON
+//! text through `serde_json`'s `RawValue` protocol and decode it with this
+//! module's decoder, so `serde_json::from_str::<ResponseEvent>` (or a field
+//! `#[serde(borrow)] event: ResponseEvent<'a>` of your own struct) gives
+//! exactly what [`ResponseEvent::parse`] gives, borrowing from the input. This
+//! needs `serde_json`'s `raw_value` feature and a borrowed input (`from_str`,
+//! `from_slice`); other deserializers cannot hand out raw text, and fail
+//! with an error that says so. [`OwnedResponseEvent`] and [`Owned`]
+//! deserialize from any deserializer (`simd_json`, `serde_json::Value`, a
+//! reader): they write the value out as JSON text (one allocation) and
+//! decode that.
+//!
 //! # Example
 //!
 //! ```
@@ -68,6 +98,8 @@ mod field;
 mod items;
 mod owned;
 mod response;
+#[cfg(feature = "serde")]
+mod serde;
 #[cfg(test)]
 mod tests;
 
@@ -94,7 +126,7 @@ pub(crate) fn check_type(expect: &str, value: Value<'_>, base: &str) -> Result<(
 }
 
 /// Trims JSON whitespace.
-fn trim_json_ws(s: &str) -> &str {
+pub(crate) fn trim_json_ws(s: &str) -> &str {
     s.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))
 }
 

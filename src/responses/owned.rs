@@ -51,6 +51,17 @@ impl<F: ViewFamily> Owned<F> {
         }
     }
 
+    /// Decodes `text` as a view of family `F` and keeps a copy of it.
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] if `text` is not valid JSON or not such a view.
+    pub fn parse(text: &str) -> Result<Self, DecodeError> {
+        let value = Value::parse(text).map_err(DecodeError::json)?;
+        <F::View<'_> as Field<'_>>::from_value(value, text)?;
+        Ok(Self::from_text(value.as_raw_json().get()))
+    }
+
     /// The view, decoded again from the owned text (one pass, no allocation).
     ///
     /// The text decoded before, so it decodes again; should it not (it
