@@ -308,3 +308,19 @@ fn owned_forms_outlive_the_input() {
         ResponseEvent::Done
     );
 }
+
+#[test]
+#[cfg(target_pointer_width = "64")]
+fn views_are_shareable_and_their_sizes_pinned() {
+    use core::mem::size_of;
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<ResponseEvent<'_>>();
+    send_sync::<OwnedResponseEvent>();
+    send_sync::<DecodeError>();
+    // The response object is decoded eagerly into typed fields, and its
+    // events carry it inline: the largest variant sets the enum's size.
+    assert!(size_of::<Response<'_>>() <= 960);
+    assert!(size_of::<ResponseEvent<'_>>() <= 1024);
+    assert!(size_of::<OutputTextDelta<'_>>() <= 160);
+    assert!(size_of::<DecodeError>() <= 48);
+}
