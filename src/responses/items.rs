@@ -143,15 +143,15 @@ view! {
     ///
     /// `"type": "message"`
     pub struct MessageItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `role` field (string).
+        /// The role of the message author.
         role: opt JsonStr<'a>,
-        /// The `content` field (array).
+        /// The content parts.
         content: opt List<'a, ContentPart<'a>>,
-        /// The `phase` field (string).
+        /// `commentary` or `final_answer` (newer models).
         phase: opt JsonStr<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
     }
 }
@@ -162,13 +162,13 @@ view! {
     ///
     /// `"type": "file_search_call"`
     pub struct FileSearchCallItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
-        /// The `queries` field (array).
+        /// The search queries.
         queries: opt List<'a, JsonStr<'a>>,
-        /// The `results` field (array).
+        /// The search results, as raw JSON.
         results: opt RawJson<'a>,
     }
 }
@@ -179,19 +179,19 @@ view! {
     ///
     /// `"type": "function_call"`
     pub struct FunctionCallItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `call_id` field (string).
+        /// The ID that ties the call to its output.
         call_id: opt JsonStr<'a>,
-        /// The `caller` field (object).
+        /// What made the call (the model directly, or a program), as raw JSON.
         caller: opt RawJson<'a>,
-        /// The `namespace` field (string).
+        /// The namespace of the tool.
         namespace: opt JsonStr<'a>,
-        /// The `name` field (string).
+        /// The name of the tool or function.
         name: opt JsonStr<'a>,
-        /// The `arguments` field (string).
+        /// The arguments, as a JSON text in a string.
         arguments: opt JsonStr<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
     }
 }
@@ -201,21 +201,21 @@ view! {
     ///
     /// `"type": "function_call_output"`
     pub struct FunctionCallOutputItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `call_id` field (string).
+        /// The ID that ties the call to its output.
         call_id: opt JsonStr<'a>,
-        /// The `name` field (string).
+        /// The name of the tool or function.
         name: opt JsonStr<'a>,
-        /// The `namespace` field (string).
+        /// The namespace of the tool.
         namespace: opt JsonStr<'a>,
-        /// The `caller` field (object).
+        /// What made the call (the model directly, or a program), as raw JSON.
         caller: opt RawJson<'a>,
-        /// The `output` field (union).
+        /// The output.
         output: opt RawJson<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
-        /// The `created_by` field (string).
+        /// Who created the item.
         created_by: opt JsonStr<'a>,
     }
 }
@@ -226,11 +226,11 @@ view! {
     ///
     /// `"type": "web_search_call"`
     pub struct WebSearchCallItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
-        /// The `action` field (object).
+        /// The action taken, as raw JSON.
         action: opt RawJson<'a>,
     }
 }
@@ -241,17 +241,17 @@ view! {
     ///
     /// `"type": "computer_call"`
     pub struct ComputerCallItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `call_id` field (string).
+        /// The ID that ties the call to its output.
         call_id: opt JsonStr<'a>,
-        /// The `action` field (object).
+        /// The action taken, as raw JSON.
         action: opt RawJson<'a>,
-        /// The `actions` field (array).
+        /// The actions, as raw JSON.
         actions: opt RawJson<'a>,
-        /// The `pending_safety_checks` field (array).
+        /// Safety checks pending acknowledgement, as raw JSON.
         pending_safety_checks: opt RawJson<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
     }
 }
@@ -261,17 +261,17 @@ view! {
     ///
     /// `"type": "computer_call_output"`
     pub struct ComputerCallOutputItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `call_id` field (string).
+        /// The ID that ties the call to its output.
         call_id: opt JsonStr<'a>,
-        /// The `acknowledged_safety_checks` field (array).
+        /// The safety checks acknowledged, as raw JSON.
         acknowledged_safety_checks: opt RawJson<'a>,
-        /// The `output` field (object).
+        /// The output.
         output: opt RawJson<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
-        /// The `created_by` field (string).
+        /// Who created the item.
         created_by: opt JsonStr<'a>,
     }
 }
@@ -283,15 +283,15 @@ view! {
     ///
     /// `"type": "reasoning"`
     pub struct ReasoningItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `encrypted_content` field (string).
+        /// Encrypted content, to pass back to the API.
         encrypted_content: opt JsonStr<'a>,
-        /// The `summary` field (array).
+        /// The summary parts.
         summary: opt List<'a, ContentPart<'a>>,
-        /// The `content` field (array).
+        /// The content parts.
         content: opt List<'a, ContentPart<'a>>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
     }
 }
@@ -301,13 +301,13 @@ view! {
     ///
     /// `"type": "program"`
     pub struct ProgramItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `call_id` field (string).
+        /// The ID that ties the call to its output.
         call_id: opt JsonStr<'a>,
-        /// The `code` field (string).
+        /// The code.
         code: opt JsonStr<'a>,
-        /// The `fingerprint` field (string).
+        /// The fingerprint of the program.
         fingerprint: opt JsonStr<'a>,
     }
 }
@@ -317,13 +317,13 @@ view! {
     ///
     /// `"type": "program_output"`
     pub struct ProgramOutputItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `call_id` field (string).
+        /// The ID that ties the call to its output.
         call_id: opt JsonStr<'a>,
-        /// The `result` field (string).
+        /// The result.
         result: opt JsonStr<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
     }
 }
@@ -333,17 +333,17 @@ view! {
     ///
     /// `"type": "tool_search_call"`
     pub struct ToolSearchCallItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `call_id` field (string).
+        /// The ID that ties the call to its output.
         call_id: opt JsonStr<'a>,
-        /// The `execution` field (string).
+        /// Where the search runs (`server` or `client`).
         execution: opt JsonStr<'a>,
-        /// The `arguments` field (any).
+        /// The arguments, as a JSON text in a string.
         arguments: opt RawJson<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
-        /// The `created_by` field (string).
+        /// Who created the item.
         created_by: opt JsonStr<'a>,
     }
 }
@@ -353,17 +353,17 @@ view! {
     ///
     /// `"type": "tool_search_output"`
     pub struct ToolSearchOutputItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `call_id` field (string).
+        /// The ID that ties the call to its output.
         call_id: opt JsonStr<'a>,
-        /// The `execution` field (string).
+        /// Where the search runs (`server` or `client`).
         execution: opt JsonStr<'a>,
-        /// The `tools` field (array).
+        /// The tools, as raw JSON.
         tools: opt RawJson<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
-        /// The `created_by` field (string).
+        /// Who created the item.
         created_by: opt JsonStr<'a>,
     }
 }
@@ -373,11 +373,11 @@ view! {
     ///
     /// `"type": "additional_tools"`
     pub struct AdditionalToolsItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `role` field (string).
+        /// The role of the message author.
         role: opt JsonStr<'a>,
-        /// The `tools` field (array).
+        /// The tools, as raw JSON.
         tools: opt RawJson<'a>,
     }
 }
@@ -388,11 +388,11 @@ view! {
     ///
     /// `"type": "compaction"`
     pub struct CompactionItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `encrypted_content` field (string).
+        /// Encrypted content, to pass back to the API.
         encrypted_content: opt JsonStr<'a>,
-        /// The `created_by` field (string).
+        /// Who created the item.
         created_by: opt JsonStr<'a>,
     }
 }
@@ -402,21 +402,21 @@ view! {
     ///
     /// `"type": "image_generation_call"`
     pub struct ImageGenerationCallItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
-        /// The `result` field (string).
+        /// The result.
         result: opt JsonStr<'a>,
-        /// The `background` field (string).
+        /// The image background.
         background: opt JsonStr<'a>,
-        /// The `output_format` field (string).
+        /// The image format.
         output_format: opt JsonStr<'a>,
-        /// The `quality` field (string).
+        /// The image quality.
         quality: opt JsonStr<'a>,
-        /// The `size` field (string).
+        /// The image size.
         size: opt JsonStr<'a>,
-        /// The `revised_prompt` field (string).
+        /// The prompt the image model actually used.
         revised_prompt: opt JsonStr<'a>,
     }
 }
@@ -426,15 +426,15 @@ view! {
     ///
     /// `"type": "code_interpreter_call"`
     pub struct CodeInterpreterCallItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
-        /// The `container_id` field (string).
+        /// The ID of the container.
         container_id: opt JsonStr<'a>,
-        /// The `code` field (string).
+        /// The code.
         code: opt JsonStr<'a>,
-        /// The `outputs` field (array).
+        /// The outputs of the code (logs, images), as raw JSON.
         outputs: opt RawJson<'a>,
     }
 }
@@ -444,13 +444,13 @@ view! {
     ///
     /// `"type": "local_shell_call"`
     pub struct LocalShellCallItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `call_id` field (string).
+        /// The ID that ties the call to its output.
         call_id: opt JsonStr<'a>,
-        /// The `action` field (object).
+        /// The action taken, as raw JSON.
         action: opt RawJson<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
     }
 }
@@ -460,11 +460,11 @@ view! {
     ///
     /// `"type": "local_shell_call_output"`
     pub struct LocalShellCallOutputItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `output` field (string).
+        /// The output.
         output: opt JsonStr<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
     }
 }
@@ -474,19 +474,19 @@ view! {
     ///
     /// `"type": "shell_call"`
     pub struct ShellCallItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `call_id` field (string).
+        /// The ID that ties the call to its output.
         call_id: opt JsonStr<'a>,
-        /// The `caller` field (object).
+        /// What made the call (the model directly, or a program), as raw JSON.
         caller: opt RawJson<'a>,
-        /// The `action` field (object).
+        /// The action taken, as raw JSON.
         action: opt RawJson<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
-        /// The `environment` field (object).
+        /// The environment the call runs in, as raw JSON.
         environment: opt RawJson<'a>,
-        /// The `created_by` field (string).
+        /// Who created the item.
         created_by: opt JsonStr<'a>,
     }
 }
@@ -496,19 +496,19 @@ view! {
     ///
     /// `"type": "shell_call_output"`
     pub struct ShellCallOutputItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `call_id` field (string).
+        /// The ID that ties the call to its output.
         call_id: opt JsonStr<'a>,
-        /// The `caller` field (object).
+        /// What made the call (the model directly, or a program), as raw JSON.
         caller: opt RawJson<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
-        /// The `output` field (array).
+        /// The output, as raw JSON.
         output: opt RawJson<'a>,
-        /// The `max_output_length` field (integer).
+        /// The maximum length of the output.
         max_output_length: opt u64,
-        /// The `created_by` field (string).
+        /// Who created the item.
         created_by: opt JsonStr<'a>,
     }
 }
@@ -518,17 +518,17 @@ view! {
     ///
     /// `"type": "apply_patch_call"`
     pub struct ApplyPatchCallItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `call_id` field (string).
+        /// The ID that ties the call to its output.
         call_id: opt JsonStr<'a>,
-        /// The `caller` field (object).
+        /// What made the call (the model directly, or a program), as raw JSON.
         caller: opt RawJson<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
-        /// The `operation` field (object).
+        /// The file operation (create, update or delete), as raw JSON.
         operation: opt RawJson<'a>,
-        /// The `created_by` field (string).
+        /// Who created the item.
         created_by: opt JsonStr<'a>,
     }
 }
@@ -538,17 +538,17 @@ view! {
     ///
     /// `"type": "apply_patch_call_output"`
     pub struct ApplyPatchCallOutputItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `call_id` field (string).
+        /// The ID that ties the call to its output.
         call_id: opt JsonStr<'a>,
-        /// The `caller` field (object).
+        /// What made the call (the model directly, or a program), as raw JSON.
         caller: opt RawJson<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
-        /// The `output` field (string).
+        /// The output.
         output: opt JsonStr<'a>,
-        /// The `created_by` field (string).
+        /// Who created the item.
         created_by: opt JsonStr<'a>,
     }
 }
@@ -558,21 +558,21 @@ view! {
     ///
     /// `"type": "mcp_call"`
     pub struct McpCallItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `server_label` field (string).
+        /// The label of the MCP server.
         server_label: opt JsonStr<'a>,
-        /// The `name` field (string).
+        /// The name of the tool or function.
         name: opt JsonStr<'a>,
-        /// The `arguments` field (string).
+        /// The arguments, as a JSON text in a string.
         arguments: opt JsonStr<'a>,
-        /// The `output` field (string).
+        /// The output.
         output: opt JsonStr<'a>,
-        /// The `error` field (object).
+        /// The error.
         error: opt RawJson<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
-        /// The `approval_request_id` field (string).
+        /// The ID of the approval request.
         approval_request_id: opt JsonStr<'a>,
     }
 }
@@ -582,13 +582,13 @@ view! {
     ///
     /// `"type": "mcp_list_tools"`
     pub struct McpListToolsItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `server_label` field (string).
+        /// The label of the MCP server.
         server_label: opt JsonStr<'a>,
-        /// The `tools` field (array).
+        /// The tools, as raw JSON.
         tools: opt RawJson<'a>,
-        /// The `error` field (string).
+        /// The error.
         error: opt JsonStr<'a>,
     }
 }
@@ -598,13 +598,13 @@ view! {
     ///
     /// `"type": "mcp_approval_request"`
     pub struct McpApprovalRequestItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `server_label` field (string).
+        /// The label of the MCP server.
         server_label: opt JsonStr<'a>,
-        /// The `name` field (string).
+        /// The name of the tool or function.
         name: opt JsonStr<'a>,
-        /// The `arguments` field (string).
+        /// The arguments, as a JSON text in a string.
         arguments: opt JsonStr<'a>,
     }
 }
@@ -614,13 +614,13 @@ view! {
     ///
     /// `"type": "mcp_approval_response"`
     pub struct McpApprovalResponseItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `approval_request_id` field (string).
+        /// The ID of the approval request.
         approval_request_id: opt JsonStr<'a>,
-        /// The `approve` field (boolean).
+        /// Whether the request was approved.
         approve: opt bool,
-        /// The `reason` field (string).
+        /// The reason.
         reason: opt JsonStr<'a>,
     }
 }
@@ -630,17 +630,17 @@ view! {
     ///
     /// `"type": "custom_tool_call"`
     pub struct CustomToolCallItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `call_id` field (string).
+        /// The ID that ties the call to its output.
         call_id: opt JsonStr<'a>,
-        /// The `caller` field (object).
+        /// What made the call (the model directly, or a program), as raw JSON.
         caller: opt RawJson<'a>,
-        /// The `namespace` field (string).
+        /// The namespace of the tool.
         namespace: opt JsonStr<'a>,
-        /// The `name` field (string).
+        /// The name of the tool or function.
         name: opt JsonStr<'a>,
-        /// The `input` field (string).
+        /// The input.
         input: opt JsonStr<'a>,
     }
 }
@@ -650,17 +650,17 @@ view! {
     ///
     /// `"type": "custom_tool_call_output"`
     pub struct CustomToolCallOutputItem<'a> {
-        /// The `id` field (string).
+        /// The item ID.
         id: opt JsonStr<'a>,
-        /// The `call_id` field (string).
+        /// The ID that ties the call to its output.
         call_id: opt JsonStr<'a>,
-        /// The `caller` field (object).
+        /// What made the call (the model directly, or a program), as raw JSON.
         caller: opt RawJson<'a>,
-        /// The `output` field (union).
+        /// The output.
         output: opt RawJson<'a>,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
-        /// The `created_by` field (string).
+        /// Who created the item.
         created_by: opt JsonStr<'a>,
     }
 }
@@ -672,7 +672,7 @@ view! {
     ///
     /// `"type": "output_text"`
     pub struct OutputTextPart<'a> {
-        /// The `text` field (string).
+        /// The text.
         text: opt JsonStr<'a>,
         /// The annotations (citations) of the text.
         annotations: opt List<'a, Annotation<'a>>,
@@ -686,7 +686,7 @@ view! {
     ///
     /// `"type": "refusal"`
     pub struct RefusalPart<'a> {
-        /// The `refusal` field (string).
+        /// The refusal text.
         refusal: opt JsonStr<'a>,
     }
 }
@@ -696,7 +696,7 @@ view! {
     ///
     /// `"type": "reasoning_text"`
     pub struct ReasoningTextPart<'a> {
-        /// The `text` field (string).
+        /// The text.
         text: opt JsonStr<'a>,
     }
 }
@@ -706,7 +706,7 @@ view! {
     ///
     /// `"type": "summary_text"`
     pub struct SummaryTextPart<'a> {
-        /// The `text` field (string).
+        /// The text.
         text: opt JsonStr<'a>,
     }
 }
@@ -718,13 +718,13 @@ view! {
     ///
     /// `"type": "url_citation"`
     pub struct UrlCitation<'a> {
-        /// The `url` field (string).
+        /// The URL.
         url: opt JsonStr<'a>,
-        /// The `start_index` field (integer).
+        /// The index of the first character the annotation covers.
         start_index: opt u64,
-        /// The `end_index` field (integer).
+        /// The index just past the last character the annotation covers.
         end_index: opt u64,
-        /// The `title` field (string).
+        /// The title of the page.
         title: opt JsonStr<'a>,
     }
 }
@@ -734,11 +734,11 @@ view! {
     ///
     /// `"type": "file_citation"`
     pub struct FileCitation<'a> {
-        /// The `file_id` field (string).
+        /// The ID of the file.
         file_id: opt JsonStr<'a>,
-        /// The `index` field (integer).
+        /// The index of the cited position in the text.
         index: opt u64,
-        /// The `filename` field (string).
+        /// The name of the file.
         filename: opt JsonStr<'a>,
     }
 }
@@ -748,15 +748,15 @@ view! {
     ///
     /// `"type": "container_file_citation"`
     pub struct ContainerFileCitation<'a> {
-        /// The `container_id` field (string).
+        /// The ID of the container.
         container_id: opt JsonStr<'a>,
-        /// The `file_id` field (string).
+        /// The ID of the file.
         file_id: opt JsonStr<'a>,
-        /// The `start_index` field (integer).
+        /// The index of the first character the annotation covers.
         start_index: opt u64,
-        /// The `end_index` field (integer).
+        /// The index just past the last character the annotation covers.
         end_index: opt u64,
-        /// The `filename` field (string).
+        /// The name of the file.
         filename: opt JsonStr<'a>,
     }
 }
@@ -766,9 +766,9 @@ view! {
     ///
     /// `"type": "file_path"`
     pub struct FilePath<'a> {
-        /// The `file_id` field (string).
+        /// The ID of the file.
         file_id: opt JsonStr<'a>,
-        /// The `index` field (integer).
+        /// The index of the cited position in the text.
         index: opt u64,
     }
 }

@@ -55,7 +55,7 @@ view! {
         item_id: req JsonStr<'a>,
         /// The text appended by this event.
         delta: req JsonStr<'a>,
-        /// The `call_id` field (string).
+        /// The ID that ties the call to its output.
         call_id: opt JsonStr<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
@@ -72,7 +72,7 @@ view! {
         output_index: req u64,
         /// The ID of the output item.
         item_id: req JsonStr<'a>,
-        /// The `input` field (string).
+        /// The input.
         input: req JsonStr<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.

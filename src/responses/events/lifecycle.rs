@@ -12,7 +12,7 @@ view! {
     pub struct ResponseCompleted<'a> = "response.completed" {
         /// The response object, as it stands at this event.
         response: req Response<'a>,
-        /// The `copilot_usage` field (object).
+        /// Usage reported by GitHub Copilot (not in the spec), as raw JSON.
         copilot_usage: opt RawJson<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.

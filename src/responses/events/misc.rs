@@ -112,7 +112,7 @@ view! {
         output_index: req u64,
         /// The ID of the output item.
         item_id: req JsonStr<'a>,
-        /// The `agent` field (object).
+        /// The agent (beta multi-agent only), as raw JSON.
         agent: opt RawJson<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
@@ -136,9 +136,9 @@ view! {
     ///
     /// `response.metadata`
     pub struct ResponseMetadata<'a> = "response.metadata" {
-        /// The `headers` field (object).
+        /// Response headers, as raw JSON.
         headers: opt RawJson<'a>,
-        /// The `metadata` field (object).
+        /// Backend metadata, as raw JSON.
         metadata: opt RawJson<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
@@ -162,9 +162,9 @@ view! {
     ///
     /// `response.inject.created`
     pub struct InjectCreated<'a> = "response.inject.created" {
-        /// The `response_id` field (string).
+        /// The ID of the response.
         response_id: req JsonStr<'a>,
-        /// The `stream_id` field (string).
+        /// The WebSocket stream the event belongs to.
         stream_id: opt JsonStr<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
@@ -177,13 +177,13 @@ view! {
     ///
     /// `response.inject.failed`
     pub struct InjectFailed<'a> = "response.inject.failed" {
-        /// The `response_id` field (string).
+        /// The ID of the response.
         response_id: req JsonStr<'a>,
-        /// The `input` field (array).
+        /// The input.
         input: req RawJson<'a>,
-        /// The `error` field (object).
+        /// The error.
         error: req ErrorInfo<'a>,
-        /// The `stream_id` field (string).
+        /// The WebSocket stream the event belongs to.
         stream_id: opt JsonStr<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
@@ -196,9 +196,9 @@ view! {
     ///
     /// `response.steer.accepted`
     pub struct SteerAccepted<'a> = "response.steer.accepted" {
-        /// The `steer` field (object).
+        /// The steering request, as raw JSON.
         steer: req RawJson<'a>,
-        /// The `stream_id` field (string).
+        /// The WebSocket stream the event belongs to.
         stream_id: opt JsonStr<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
@@ -211,11 +211,11 @@ view! {
     ///
     /// `response.steer.failed`
     pub struct SteerFailed<'a> = "response.steer.failed" {
-        /// The `steer` field (object).
+        /// The steering request, as raw JSON.
         steer: req RawJson<'a>,
-        /// The `error` field (object).
+        /// The error.
         error: req ErrorInfo<'a>,
-        /// The `stream_id` field (string).
+        /// The WebSocket stream the event belongs to.
         stream_id: opt JsonStr<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
@@ -228,13 +228,13 @@ view! {
     ///
     /// `response.steer.pending`
     pub struct SteerPending<'a> = "response.steer.pending" {
-        /// The `steer` field (object).
+        /// The steering request, as raw JSON.
         steer: req RawJson<'a>,
-        /// The `reason` field (string).
+        /// The reason.
         reason: req JsonStr<'a>,
-        /// The `required_input` field (array).
+        /// The input still required, as raw JSON.
         required_input: req RawJson<'a>,
-        /// The `stream_id` field (string).
+        /// The WebSocket stream the event belongs to.
         stream_id: opt JsonStr<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.

@@ -35,7 +35,7 @@ view! {
         output_index: req u64,
         /// The index of the summary part in the reasoning item's `summary`.
         summary_index: req u64,
-        /// The `status` field (string).
+        /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
         /// The content part.
         part: req ContentPart<'a>,

@@ -73,7 +73,7 @@ view! {
         output_index: req u64,
         /// The index of the content part in the item's `content`.
         content_index: req u64,
-        /// The `refusal` field (string).
+        /// The refusal text.
         refusal: req JsonStr<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.

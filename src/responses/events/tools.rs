@@ -141,7 +141,7 @@ view! {
         output_index: req u64,
         /// The index of the command in the shell call's action.
         command_index: req u64,
-        /// The `command` field (string).
+        /// The shell command.
         command: req JsonStr<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
@@ -178,7 +178,7 @@ view! {
         output_index: req u64,
         /// The index of the command in the shell call's action.
         command_index: req u64,
-        /// The `command` field (string).
+        /// The shell command.
         command: req JsonStr<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
@@ -216,7 +216,7 @@ view! {
         output_index: req u64,
         /// The index of the command in the shell call's action.
         command_index: req u64,
-        /// The `output` field (array).
+        /// The output, as raw JSON.
         output: req RawJson<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
@@ -324,17 +324,17 @@ view! {
         output_index: req u64,
         /// The ID of the output item.
         item_id: req JsonStr<'a>,
-        /// The `partial_image_index` field (integer).
+        /// The index of the partial image (0-based).
         partial_image_index: req u64,
-        /// The `partial_image_b64` field (string).
+        /// The partial image, base64-encoded.
         partial_image_b64: req JsonStr<'a>,
-        /// The `size` field (string).
+        /// The image size.
         size: opt JsonStr<'a>,
-        /// The `quality` field (string).
+        /// The image quality.
         quality: opt JsonStr<'a>,
-        /// The `background` field (string).
+        /// The image background.
         background: opt JsonStr<'a>,
-        /// The `output_format` field (string).
+        /// The image format.
         output_format: opt JsonStr<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
@@ -498,7 +498,7 @@ view! {
         item_id: req JsonStr<'a>,
         /// The index of the output item in the response's `output`.
         output_index: req u64,
-        /// The `diff` field (string).
+        /// The complete diff.
         diff: req JsonStr<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
