@@ -127,7 +127,11 @@ pub(crate) fn check_type(expect: &str, value: Value<'_>, base: &str) -> Result<(
 
 /// Trims JSON whitespace.
 pub(crate) fn trim_json_ws(s: &str) -> &str {
-    s.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))
+    let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let b = s.as_bytes();
+    let start = b.iter().position(|c| !ws(c)).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !ws(c)).map_or(start, |i| i + 1);
+    s.get(start..end).unwrap_or_default()
 }
 
 macro_rules! response_events {
@@ -151,14 +155,33 @@ macro_rules! response_events {
             Done,
         }
 
+        /// The modeled event types, as a small index to dispatch on.
+        #[derive(Clone, Copy)]
+        enum Kind {
+            $( $variant, )*
+        }
+
+        impl Kind {
+            fn ty(self) -> &'static str {
+                match self {
+                    $( Self::$variant => $ty, )*
+                }
+            }
+        }
+
         impl<'a> ResponseEvent<'a> {
             /// The event types with their own variant.
             pub const TYPES: &'static [&'static str] = &[$($ty),*];
 
             /// The `&'static` form of a known event type.
             fn known(ty: &str) -> Option<&'static str> {
+                Self::kind(ty).map(Kind::ty)
+            }
+
+            /// The variant of a known event type.
+            fn kind(ty: &str) -> Option<Kind> {
                 match ty {
-                    $( $ty => Some($ty), )*
+                    $( $ty => Some(Kind::$variant), )*
                     _ => None,
                 }
             }
@@ -172,21 +195,23 @@ macro_rules! response_events {
                 }
             }
 
-            /// Decodes the members of a known type's view.
-            fn decode_known(
-                ty: &str,
+            /// Decodes the members of a known type's view. `text` is the
+            /// event's text (`data` without surrounding whitespace); `check`
+            /// whether a `type` member must match.
+            fn decode_kind(
+                kind: Kind,
                 members: &mut ObjectScanner<'a>,
                 data: &'a str,
-                expect: Option<&str>,
-            ) -> Option<Result<Self, DecodeError>> {
-                Some(match ty {
+                text: &'a str,
+                check: bool,
+            ) -> Result<Self, DecodeError> {
+                match kind {
                     $(
-                        $ty => $view::decode_members(members, data, trim_json_ws(data), expect)
-                            .map(Self::$variant)
-                            .map_err(|e| e.with_event_type($ty)),
+                        Kind::$variant => $view::decode_members(members, data, text, check.then_some($ty))
+                            .map_err(|e| e.with_event_type($ty))
+                            .map(Self::$variant),
                     )*
-                    _ => return None,
-                })
+                }
             }
 
             /// The event type: a constant for the modeled variants;
@@ -434,7 +459,7 @@ impl<'a> ResponseEvent<'a> {
                 ));
             };
             let (key, value) = member.map_err(DecodeError::json)?;
-            if key == "type" {
+            if key.as_str() == Some("type") || (key.has_escapes() && key == "type") {
                 match value {
                     Value::String(ty) => break ty,
                     _ => return Err(field::wrong_type(data, &value).in_field("type")),
@@ -442,28 +467,21 @@ impl<'a> ResponseEvent<'a> {
             }
             first = false;
         };
-        if first {
-            if let Some(event) = ty
-                .as_str()
-                .and_then(|t| Self::decode_known(t, &mut members, data, None))
-            {
-                return event;
-            }
-        } else if let Some(known) = ty.as_str().and_then(Self::known) {
+        match ty.as_str().and_then(Self::kind) {
+            Some(kind) if first => Self::decode_kind(kind, &mut members, data, text, false),
             // Slow path: members before `type` were skipped; walk again.
-            let mut again = ObjectScanner::new(data);
-            if let Some(event) = Self::decode_known(known, &mut again, data, Some(known)) {
-                return event;
+            Some(kind) => Self::decode_kind(kind, &mut ObjectScanner::new(data), data, text, true),
+            None => {
+                // Unknown: validate the rest, keep the text.
+                for member in members {
+                    member.map_err(DecodeError::json)?;
+                }
+                Ok(Self::Unknown {
+                    ty,
+                    raw: RawJson::new(text),
+                })
             }
         }
-        // Unknown: validate the rest, keep the text.
-        for member in members {
-            member.map_err(DecodeError::json)?;
-        }
-        Ok(Self::Unknown {
-            ty,
-            raw: RawJson::new(text),
-        })
     }
 
     /// Decodes an event given its SSE event name: when `event` is a known
@@ -475,14 +493,14 @@ impl<'a> ResponseEvent<'a> {
     /// As [`parse`](Self::parse), and [`DecodeErrorKind::TypeMismatch`] when
     /// the name and the data's `type` differ.
     pub fn parse_named(event: &str, data: &'a str) -> Result<Self, DecodeError> {
-        match Self::known(event) {
-            Some(known) => {
-                let mut members = ObjectScanner::new(data);
-                match Self::decode_known(known, &mut members, data, Some(known)) {
-                    Some(result) => result,
-                    None => Self::parse(data),
-                }
-            }
+        match Self::kind(event) {
+            Some(kind) => Self::decode_kind(
+                kind,
+                &mut ObjectScanner::new(data),
+                data,
+                trim_json_ws(data),
+                true,
+            ),
             None => Self::parse(data),
         }
     }
