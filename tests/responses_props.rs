@@ -74,6 +74,20 @@ proptest! {
     }
 
     #[test]
+    fn arbitrary_bytes_through_frames_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+        let mut parser = ssekit::Parser::new();
+        parser.feed(ssekit::Bytes::from([b"event: response.output_text.delta\ndata: ".as_slice(), &bytes, b"\n\n"].concat()));
+        parser.feed(ssekit::Bytes::from(bytes));
+        while let Ok(Some(frame)) = parser.next_frame() {
+            if let Ok(event) = ResponseEvent::from_frame(&frame) {
+                let mut sum = 0;
+                responses_common::touch_all(&event, &mut sum);
+            }
+            decode_and_walk(frame.data());
+        }
+    }
+
+    #[test]
     fn json_like_strings_never_panic(s in r#"[\[\]{}",:0-9a-z_. \\eE+\-]{0,64}"#) {
         decode_and_walk(&s);
         decode_and_walk(&format!(r#"{{"type":"response.output_text.delta",{s}}}"#));
