@@ -84,6 +84,13 @@ macro_rules! view {
         impl $name<'_> {
             /// The event type this view decodes.
             pub const TYPE: &'static str = $ty;
+
+            /// Copies the event's JSON text into an
+            /// [`OwnedResponseEvent`]($crate::responses::OwnedResponseEvent)
+            /// that outlives the input.
+            pub fn to_owned(&self) -> $crate::responses::OwnedResponseEvent {
+                $crate::responses::OwnedResponseEvent::from_parts(self.source.0.get(), $ty)
+            }
         }
 
         #[cfg(feature = "serde")]

@@ -157,6 +157,14 @@ impl OwnedResponseEvent {
         ResponseEvent::parse(data).map(|e| e.to_owned())
     }
 
+    /// Keeps a copy of the text of an event of the known type `name`.
+    pub(crate) fn from_parts(text: &str, name: &'static str) -> Self {
+        Self {
+            data: Bytes::copy_from_slice(text.as_bytes()),
+            name: Some(name),
+        }
+    }
+
     /// The event, decoded again from the owned data (one pass, no
     /// allocation).
     ///

@@ -307,6 +307,16 @@ fn owned_forms_outlive_the_input() {
         OwnedResponseEvent::parse("[DONE]").unwrap().get(),
         ResponseEvent::Done
     );
+    let view = {
+        let data = alloc::string::String::from(
+            r#"{"type":"response.output_text.done","item_id":"m","output_index":0,"content_index":0,"text":"t"}"#,
+        );
+        let ResponseEvent::OutputTextDone(done) = ResponseEvent::parse(&data).unwrap() else {
+            panic!()
+        };
+        done.to_owned()
+    };
+    assert!(matches!(view.get(), ResponseEvent::OutputTextDone(d) if d.text == "t"));
 }
 
 #[test]
