@@ -70,7 +70,7 @@ def rust_type(owner, name, jtype, detail):
         if ref == 'Response': return "Response<'a>"
         if ref == 'OutputItem': return "OutputItem<'a>"
         if ref == 'OutputContent' or name == 'part': return "ContentPart<'a>"
-        if ref == 'Annotation': return "Annotation<'a>"
+        if ref == 'Annotation' or name == 'annotation': return "Annotation<'a>"
         if name == 'error' and owner not in ('mcp_call',): return "ErrorInfo<'a>"
         return "RawJson<'a>"
     if jtype == 'array':

@@ -161,7 +161,7 @@ view! {
         /// The index of the annotation in the content part's `annotations`.
         annotation_index: req u64,
         /// The annotation added to the text.
-        annotation: opt RawJson<'a>,
+        annotation: opt Annotation<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,
