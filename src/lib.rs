@@ -60,6 +60,11 @@
 //! * `codec`: `adapters::SseCodec`, a `tokio_util::codec` decoder and
 //!   encoder of frames, for `FramedRead` / `FramedWrite` over tokio I/O.
 //!   Implies `std`.
+//! * `serde`: `serde::Deserialize` for the [`responses`] views. Borrowed
+//!   views deserialize from `serde_json` (with its `raw_value` feature) over
+//!   borrowed input, decoding the value's raw text exactly as
+//!   [`ResponseEvent::parse`](responses::ResponseEvent::parse) does; the
+//!   owned forms deserialize from any deserializer. Works without `std`.
 //! * `cli`: the `ssekit` command-line tool.
 #![no_std]
 #![forbid(unsafe_code)]
@@ -78,6 +83,7 @@ pub mod encode;
 mod frame;
 pub mod framing;
 pub mod json;
+pub mod responses;
 
 pub use bytes::Bytes;
 pub use frame::{Frame, FrameError, FrameErrorKind, Item, Parser, ParserConfig, Utf8Mode};

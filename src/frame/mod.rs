@@ -8,5 +8,6 @@ mod parser;
 
 pub use config::{ParserConfig, Utf8Mode};
 pub use error::{FrameError, FrameErrorKind};
+pub(crate) use output::validated_str;
 pub use output::{Frame, Item};
 pub use parser::Parser;

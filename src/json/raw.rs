@@ -30,7 +30,7 @@ pub struct RawJson<'a>(&'a str);
 impl<'a> RawJson<'a> {
     /// `text` is one validated JSON value, without surrounding whitespace.
     #[inline]
-    pub(crate) fn new(text: &'a str) -> Self {
+    pub(crate) const fn new(text: &'a str) -> Self {
         Self(text)
     }
 

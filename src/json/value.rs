@@ -449,6 +449,11 @@ pub struct ArrayView<'a> {
     raw: &'a str,
 }
 
+impl ArrayView<'static> {
+    /// `[]`.
+    pub(crate) const EMPTY: Self = Self { raw: "[]" };
+}
+
 impl<'a> ArrayView<'a> {
     /// Validates `src` as one JSON text that is an array.
     ///

@@ -1,0 +1,387 @@
+//! The field machinery shared by every view: decoding one JSON value into a
+//! field type ([`Field`]), visiting the fields a view exposes ([`Fields`],
+//! [`FieldValue`]), and lazy arrays of views ([`List`]).
+
+use core::fmt;
+use core::iter::FusedIterator;
+use core::marker::PhantomData;
+
+use super::error::{DecodeError, DecodeErrorKind};
+use crate::json::{ArrayView, Elements, JsonStr, RawJson, Value};
+
+/// Byte offset of `span` (a slice of `base`) in `base`.
+#[inline]
+pub(crate) fn offset_in(base: &str, span: &str) -> usize {
+    (span.as_ptr() as usize).wrapping_sub(base.as_ptr() as usize)
+}
+
+/// Byte offset of `value`'s text in `base`.
+#[inline]
+pub(crate) fn value_offset(base: &str, value: &Value<'_>) -> usize {
+    match value {
+        // Their text is static, not a span of `base`; the caller refines.
+        Value::Null | Value::Bool(_) => 0,
+        _ => offset_in(base, value.as_raw_json().get()),
+    }
+}
+
+/// A wrong-typed value, its field not yet named (see [`DecodeError::in_field`]).
+#[cold]
+pub(crate) fn wrong_type(base: &str, value: &Value<'_>) -> DecodeError {
+    DecodeError::new(
+        DecodeErrorKind::WrongType { field: "" },
+        value_offset(base, value),
+    )
+}
+
+mod private {
+    pub trait Sealed {}
+}
+pub(crate) use private::Sealed;
+
+/// A type a view's field can have: `JsonStr`, the integers, `f64`, `bool`,
+/// [`RawJson`], a nested view or a [`List`] of them. Implemented by this
+/// crate only.
+pub trait Field<'a>: Sized + Sealed {
+    /// Decodes one validated JSON value (never `null`: a `null` field counts
+    /// as absent). `base` is the event's data, for error offsets.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeErrorKind::WrongType`] when the value has the wrong JSON kind,
+    /// or the error of a nested view.
+    #[doc(hidden)]
+    fn from_value(value: Value<'a>, base: &'a str) -> Result<Self, DecodeError>;
+
+    /// The value, for a [`Fields`] visitor.
+    fn field_value(&self) -> FieldValue<'a, '_>;
+
+    /// A value to return where decoding text that decoded before fails,
+    /// which cannot happen (see [`Owned::get`](super::Owned::get)).
+    #[doc(hidden)]
+    fn fallback() -> Self;
+}
+
+/// The JSON text a view was decoded from. Ignored by `==`, so views compare
+/// by their fields.
+#[derive(Clone, Copy)]
+pub(crate) struct Source<'a>(pub(crate) RawJson<'a>);
+
+impl Source<'_> {
+    /// The source of a view not decoded from text.
+    pub(crate) const EMPTY: Source<'static> = Source(RawJson::new("{}"));
+}
+
+impl PartialEq for Source<'_> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for Source<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("..")
+    }
+}
+
+/// One field's value, as handed to a [`Fields::for_each_field`] visitor.
+///
+/// Numbers come typed as the view declares them; nested views and arrays
+/// come as visitable references, so a visitor can walk a whole event
+/// without allocating.
+#[derive(Clone, Copy)]
+#[non_exhaustive]
+pub enum FieldValue<'a, 'v> {
+    /// A string, as in the input (see [`JsonStr`]).
+    Str(JsonStr<'a>),
+    /// An unsigned integer.
+    U64(u64),
+    /// A signed integer.
+    I64(i64),
+    /// A number with a fraction or exponent, or one declared as such.
+    F64(f64),
+    /// A boolean.
+    Bool(bool),
+    /// A value the views keep as raw JSON text.
+    Raw(RawJson<'a>),
+    /// A nested view (an object).
+    Object(&'v dyn Fields<'a>),
+    /// A lazy array of views or strings.
+    Array(&'v dyn FieldElements<'a>),
+}
+
+impl fmt::Debug for FieldValue<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Str(s) => fmt::Debug::fmt(s, f),
+            Self::U64(n) => write!(f, "U64({n})"),
+            Self::I64(n) => write!(f, "I64({n})"),
+            Self::F64(n) => write!(f, "F64({n})"),
+            Self::Bool(b) => write!(f, "Bool({b})"),
+            Self::Raw(r) => fmt::Debug::fmt(r, f),
+            Self::Object(_) => f.write_str("Object(..)"),
+            Self::Array(_) => f.write_str("Array(..)"),
+        }
+    }
+}
+
+/// A view whose fields can be visited: every event, item, part, annotation
+/// and nested object of this module.
+///
+/// This is how generic code (the differential tests, the CLI, a logger)
+/// reads every field of a view without knowing its type.
+pub trait Fields<'a> {
+    /// The JSON keys this view exposes, in declaration order (without
+    /// `type`, which the view's type or variant stands for).
+    fn field_names(&self) -> &'static [&'static str];
+
+    /// Calls `f` with each field that is present, in declaration order: the
+    /// JSON key and the value. Absent fields (`None`) are skipped. Views
+    /// with a `type` report it first, as `"type"`.
+    fn for_each_field(&self, f: &mut dyn FnMut(&'static str, FieldValue<'a, '_>));
+}
+
+/// The elements of a lazy array, for a [`Fields`] visitor.
+pub trait FieldElements<'a> {
+    /// Calls `f` with each element, decoded, in order.
+    fn for_each_element(&self, f: &mut dyn FnMut(Result<FieldValue<'a, '_>, DecodeError>));
+}
+
+macro_rules! scalar_field {
+    ($t:ty, $variant:ident, |$v:ident| $decode:expr) => {
+        impl Sealed for $t {}
+        impl<'a> Field<'a> for $t {
+            #[inline]
+            fn from_value($v: Value<'a>, base: &'a str) -> Result<Self, DecodeError> {
+                match $decode {
+                    Some(x) => Ok(x),
+                    None => Err(wrong_type(base, &$v)),
+                }
+            }
+            #[inline]
+            fn field_value(&self) -> FieldValue<'a, '_> {
+                FieldValue::$variant(*self)
+            }
+            default_fallback!();
+        }
+    };
+}
+
+scalar_field!(u64, U64, |v| v.as_u64());
+scalar_field!(i64, I64, |v| v.as_i64());
+scalar_field!(f64, F64, |v| v.as_f64());
+scalar_field!(bool, Bool, |v| v.as_bool());
+
+macro_rules! default_fallback {
+    () => {
+        #[inline]
+        fn fallback() -> Self {
+            Self::default()
+        }
+    };
+}
+pub(crate) use default_fallback;
+
+impl Sealed for JsonStr<'_> {}
+impl<'a> Field<'a> for JsonStr<'a> {
+    #[inline]
+    fn from_value(value: Value<'a>, base: &'a str) -> Result<Self, DecodeError> {
+        match value {
+            Value::String(s) => Ok(s),
+            _ => Err(wrong_type(base, &value)),
+        }
+    }
+    #[inline]
+    fn field_value(&self) -> FieldValue<'a, '_> {
+        FieldValue::Str(*self)
+    }
+    default_fallback!();
+}
+
+impl Sealed for RawJson<'_> {}
+impl<'a> Field<'a> for RawJson<'a> {
+    #[inline]
+    fn from_value(value: Value<'a>, _base: &'a str) -> Result<Self, DecodeError> {
+        Ok(value.as_raw_json())
+    }
+    #[inline]
+    fn field_value(&self) -> FieldValue<'a, '_> {
+        FieldValue::Raw(*self)
+    }
+    fn fallback() -> Self {
+        RawJson::new("null")
+    }
+}
+
+/// A JSON array of `T`, validated but not decoded: its elements are decoded
+/// one by one as they are iterated, without allocating.
+///
+/// Iteration yields `Result`s: an element of the wrong kind (a number in an
+/// array of objects, a string where a count belongs) is an error for that
+/// element only. Elements of unknown kinds (an output item of a new type) are
+/// not errors: they decode to the `Other` variant of their enum.
+///
+/// Equality compares the array's text.
+pub struct List<'a, T> {
+    array: ArrayView<'a>,
+    base: &'a str,
+    _elements: PhantomData<fn() -> T>,
+}
+
+impl<'a, T> List<'a, T> {
+    /// The array's JSON text, brackets included.
+    #[inline]
+    pub fn as_raw_json(&self) -> RawJson<'a> {
+        self.array.as_raw_json()
+    }
+
+    /// Whether the array is empty. O(1) for compact text.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.array.is_empty()
+    }
+
+    /// The number of elements (walks the array, decodes nothing).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.array.iter().count()
+    }
+}
+
+impl<'a, T: Field<'a>> List<'a, T> {
+    /// An iterator over the decoded elements.
+    #[inline]
+    pub fn iter(&self) -> ListIter<'a, T> {
+        ListIter {
+            elements: self.array.iter(),
+            base: self.base,
+            _elements: PhantomData,
+        }
+    }
+
+    /// The first element, decoded.
+    #[inline]
+    pub fn first(&self) -> Option<Result<T, DecodeError>> {
+        self.iter().next()
+    }
+}
+
+impl<T> Clone for List<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for List<'_, T> {}
+
+impl<T> PartialEq for List<'_, T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.array.as_raw_json() == other.array.as_raw_json()
+    }
+}
+
+impl<T> fmt::Debug for List<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "List({})", self.array.as_raw_json())
+    }
+}
+
+impl<'a, T: Field<'a>> IntoIterator for List<'a, T> {
+    type Item = Result<T, DecodeError>;
+    type IntoIter = ListIter<'a, T>;
+    fn into_iter(self) -> ListIter<'a, T> {
+        self.iter()
+    }
+}
+
+impl<'a, T: Field<'a>> IntoIterator for &List<'a, T> {
+    type Item = Result<T, DecodeError>;
+    type IntoIter = ListIter<'a, T>;
+    fn into_iter(self) -> ListIter<'a, T> {
+        self.iter()
+    }
+}
+
+/// Iterator over the decoded elements of a [`List`].
+pub struct ListIter<'a, T> {
+    elements: Elements<'a>,
+    base: &'a str,
+    _elements: PhantomData<fn() -> T>,
+}
+
+impl<T> fmt::Debug for ListIter<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ListIter").finish_non_exhaustive()
+    }
+}
+
+impl<T> Clone for ListIter<'_, T> {
+    fn clone(&self) -> Self {
+        Self {
+            elements: self.elements.clone(),
+            base: self.base,
+            _elements: PhantomData,
+        }
+    }
+}
+
+impl<'a, T: Field<'a>> Iterator for ListIter<'a, T> {
+    type Item = Result<T, DecodeError>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let value = self.elements.next()?;
+        if value.is_null() {
+            return Some(Err(wrong_type(self.base, &value)));
+        }
+        Some(T::from_value(value, self.base))
+    }
+}
+
+impl<'a, T: Field<'a>> FusedIterator for ListIter<'a, T> {}
+
+impl<T> Sealed for List<'_, T> {}
+impl<'a, T: Field<'a>> Field<'a> for List<'a, T> {
+    #[inline]
+    fn from_value(value: Value<'a>, base: &'a str) -> Result<Self, DecodeError> {
+        match value {
+            Value::Array(array) => Ok(Self {
+                array,
+                base,
+                _elements: PhantomData,
+            }),
+            _ => Err(wrong_type(base, &value)),
+        }
+    }
+    #[inline]
+    fn field_value(&self) -> FieldValue<'a, '_> {
+        FieldValue::Array(self)
+    }
+    fn fallback() -> Self {
+        Self {
+            array: ArrayView::EMPTY,
+            base: "",
+            _elements: PhantomData,
+        }
+    }
+}
+
+impl<'a, T: Field<'a>> FieldElements<'a> for List<'a, T> {
+    fn for_each_element(&self, f: &mut dyn FnMut(Result<FieldValue<'a, '_>, DecodeError>)) {
+        for element in self.iter() {
+            match element {
+                Ok(element) => f(Ok(element.field_value())),
+                Err(e) => f(Err(e)),
+            }
+        }
+    }
+}
+
+/// Finds the field name equal to an escaped key (`"\u0074ype"`): the slow
+/// path of the decoders, taken only for keys that hold escapes.
+#[cold]
+pub(crate) fn match_escaped(key: JsonStr<'_>, names: &'static [&'static str]) -> &'static str {
+    if key == "type" {
+        return "type";
+    }
+    names.iter().copied().find(|n| key == *n).unwrap_or("")
+}

@@ -1,0 +1,524 @@
+//! L3: typed, borrowing views of OpenAI Responses API stream events.
+//!
+//! [`ResponseEvent`] has one variant per event type of the Responses stream:
+//! the 58 of the official union, 11 seen outside it (`keepalive`,
+//! `response.compaction.compacting`, the apply_patch diff events, backend
+//! and WebSocket extensions) and 9 legacy names, each holding a view struct
+//! ([`OutputTextDelta`], [`ResponseCompleted`], …); any other type decodes to
+//! [`ResponseEvent::Unknown`] with its raw JSON, never to an error; the
+//! `[DONE]` sentinel decodes to [`ResponseEvent::Done`].
+//!
+//! # Decoding
+//!
+//! [`ResponseEvent::from_frame`] picks the view from the SSE `event:` name
+//! when there is one (and checks it against the data's `type`), else from
+//! the `type` member; [`ResponseEvent::parse`] reads the data alone. Either
+//! way the data is decoded in one pass that validates the JSON and fills the
+//! view as it goes, allocating nothing. (When `type` is not the first member,
+//! as in streams re-serialized with sorted keys, it is found first, and the
+//! object read a second time.)
+//!
+//! Views borrow from the data: strings are [`JsonStr`] (read them with
+//! `as_str()` when they have no escapes, or compare, format or unescape them
+//! without allocating), numbers are typed, nested objects are nested views
+//! ([`Response`], [`OutputItem`], [`ContentPart`], [`Annotation`],
+//! [`Usage`], [`ErrorInfo`]), arrays are lazy [`List`]s decoded as they are
+//! iterated, and what the views do not model is kept as [`RawJson`].
+//!
+//! Fields the spec requires are plain fields, and their absence is a
+//! [`DecodeError`] naming the event type and field, except where real
+//! streams are known to omit them: `sequence_number` is always optional
+//! (early-2025 streams have none), as are `logprobs` on text events, `name`
+//! on `function_call_arguments.done`, `annotation`, and the members of
+//! `error` (which comes in two shapes: see [`ErrorEvent`]). Every field of
+//! the nested views is optional, since `response.output_item.added` carries
+//! partial items. A JSON `null` counts as absent. Unknown members are
+//! ignored; if a key appears twice, the last one wins.
+//!
+//! # Keeping events
+//!
+//! Views borrow; to keep an event past its buffer, take an
+//! [`OwnedResponseEvent`] ([`OwnedResponseEvent::from_frame`] shares the
+//! frame's bytes, [`ResponseEvent::to_owned`] copies the text) or, for a
+//! nested view, an [`Owned`] (`item.to_owned()`). Their `get()` decodes the
+//! kept text again: one pass over it, no allocation.
+//!
+//! # Visiting fields
+//!
+//! Every view implements [`Fields`]: [`Fields::for_each_field`] hands each
+//! present field to a closure as a [`FieldValue`], nested views and arrays
+//! included, so generic code (a logger, a differential test, the CLI) reads
+//! every field without knowing the view's type and without allocating.
+//!
+//! # serde
+//!
+//! With the `serde` feature, `ResponseEvent<'a>` and every view implement
+//! `serde::Deserialize<'de>`. The borrowed views take the value's raw JSON
+//! text through `serde_json`'s `RawValue` protocol and decode it with this
+//! module's decoder, so `serde_json::from_str::<ResponseEvent>` (or a field
+//! `#[serde(borrow)] event: ResponseEvent<'a>` of your own struct) gives
+//! exactly what [`ResponseEvent::parse`] gives, borrowing from the input. This
+//! needs `serde_json`'s `raw_value` feature and a borrowed input (`from_str`,
+//! `from_slice`); other deserializers cannot hand out raw text, and fail
+//! with an error that says so. [`OwnedResponseEvent`] and [`Owned`]
+//! deserialize from any deserializer (`simd_json`, `serde_json::Value`, a
+//! reader): they write the value out as JSON text (one allocation) and
+//! decode that.
+//!
+//! # Example
+//!
+//! ```
+//! use ssekit::responses::ResponseEvent;
+//! use ssekit::{Bytes, Parser};
+//!
+//! let mut parser = Parser::new();
+//! parser.feed(Bytes::from_static(
+//!     b"event: response.output_text.delta\n\
+//!       data: {\"type\":\"response.output_text.delta\",\"item_id\":\"msg_1\",\
+//!       \"output_index\":0,\"content_index\":0,\"delta\":\"Hi\\n\",\"sequence_number\":4}\n\n",
+//! ));
+//! let frame = parser.next_frame()?.unwrap();
+//! match ResponseEvent::from_frame(&frame)? {
+//!     ResponseEvent::OutputTextDelta(d) => {
+//!         assert_eq!(d.output_index, 0);
+//!         assert_eq!(d.sequence_number, Some(4));
+//!         assert_eq!(d.item_id.as_str(), Some("msg_1")); // a slice of the frame
+//!         assert_eq!(d.delta, "Hi\n"); // compared unescaped, without allocating
+//!     }
+//!     other => panic!("unexpected {}", other.ty()),
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#[macro_use]
+mod macros;
+mod error;
+mod events;
+mod field;
+mod items;
+mod owned;
+mod response;
+#[cfg(feature = "serde")]
+mod serde;
+#[cfg(test)]
+mod tests;
+
+pub use error::{DecodeError, DecodeErrorKind};
+pub use events::*;
+pub use field::{Field, FieldElements, FieldValue, Fields, List, ListIter};
+pub use items::*;
+pub use owned::{Owned, OwnedResponseEvent, ViewFamily};
+pub use response::*;
+
+use crate::frame::Frame;
+use crate::json::{JsonStr, ObjectScanner, RawJson, Value};
+
+/// Checks an object's `type` member against the type its view decodes.
+pub(crate) fn check_type(expect: &str, value: Value<'_>, base: &str) -> Result<(), DecodeError> {
+    match value {
+        Value::String(ty) if ty == expect => Ok(()),
+        Value::String(ty) => Err(DecodeError::new(
+            DecodeErrorKind::TypeMismatch,
+            field::offset_in(base, ty.as_raw_json().get()),
+        )),
+        _ => Err(field::wrong_type(base, &value).in_field("type")),
+    }
+}
+
+/// Trims JSON whitespace.
+pub(crate) fn trim_json_ws(s: &str) -> &str {
+    let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let b = s.as_bytes();
+    let start = b.iter().position(|c| !ws(c)).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !ws(c)).map_or(start, |i| i + 1);
+    s.get(start..end).unwrap_or_default()
+}
+
+macro_rules! response_events {
+    ($( $(#[$meta:meta])* $variant:ident($view:ident) = $ty:literal, )*) => {
+        /// One event of a Responses API stream, decoded into a view that
+        /// borrows from the event's data.
+        ///
+        /// See the [module docs](self) for how events are decoded.
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub enum ResponseEvent<'a> {
+            $( $(#[$meta])* $variant($view<'a>), )*
+            /// An event type this version does not model. Never an error.
+            Unknown {
+                /// The event's `type`, as in the input.
+                ty: JsonStr<'a>,
+                /// The whole event, validated.
+                raw: RawJson<'a>,
+            },
+            /// The `[DONE]` sentinel that some servers and proxies send last.
+            Done,
+        }
+
+        /// The modeled event types, as a small index to dispatch on.
+        #[derive(Clone, Copy)]
+        enum Kind {
+            $( $variant, )*
+        }
+
+        impl Kind {
+            fn ty(self) -> &'static str {
+                match self {
+                    $( Self::$variant => $ty, )*
+                }
+            }
+        }
+
+        impl<'a> ResponseEvent<'a> {
+            /// The event types with their own variant.
+            pub const TYPES: &'static [&'static str] = &[$($ty),*];
+
+            /// The `&'static` form of a known event type.
+            fn known(ty: &str) -> Option<&'static str> {
+                Self::kind(ty).map(Kind::ty)
+            }
+
+            /// The variant of a known event type.
+            fn kind(ty: &str) -> Option<Kind> {
+                match ty {
+                    $( $ty => Some(Kind::$variant), )*
+                    _ => None,
+                }
+            }
+
+            /// The JSON keys of the fields of a known event type's view
+            /// (without `type`), or `None` for an unknown type.
+            pub fn fields_of(ty: &str) -> Option<&'static [&'static str]> {
+                match ty {
+                    $( $ty => Some($view::FIELDS), )*
+                    _ => None,
+                }
+            }
+
+            /// Decodes the members of a known type's view. `text` is the
+            /// event's text (`data` without surrounding whitespace); `check`
+            /// whether a `type` member must match.
+            fn decode_kind(
+                kind: Kind,
+                members: &mut ObjectScanner<'a>,
+                data: &'a str,
+                text: &'a str,
+                check: bool,
+            ) -> Result<Self, DecodeError> {
+                match kind {
+                    $(
+                        Kind::$variant => $view::decode_members(members, data, text, check.then_some($ty))
+                            .map_err(|e| e.with_event_type($ty))
+                            .map(Self::$variant),
+                    )*
+                }
+            }
+
+            /// The event type: a constant for the modeled variants;
+            /// `"[DONE]"` for [`Done`](Self::Done); for
+            /// [`Unknown`](Self::Unknown), the raw text of its `type`
+            /// (escapes as they stand).
+            pub fn ty(&self) -> &'a str {
+                match self {
+                    $( Self::$variant(_) => $ty, )*
+                    Self::Unknown { ty, .. } => ty.raw(),
+                    Self::Done => "[DONE]",
+                }
+            }
+
+            /// The event's JSON text, as in the input; `None` for
+            /// [`Done`](Self::Done).
+            pub fn raw(&self) -> Option<RawJson<'a>> {
+                match self {
+                    $( Self::$variant(v) => Some(v.raw()), )*
+                    Self::Unknown { raw, .. } => Some(*raw),
+                    Self::Done => None,
+                }
+            }
+
+            /// The event's `sequence_number`, if it has one (streams from
+            /// before mid-2025 do not). For an unknown event it is looked up
+            /// in the raw JSON.
+            pub fn sequence_number(&self) -> Option<u64> {
+                match self {
+                    $( Self::$variant(v) => v.sequence_number, )*
+                    Self::Unknown { raw, .. } => raw.value().get("sequence_number")?.as_u64(),
+                    Self::Done => None,
+                }
+            }
+        }
+
+        impl<'a> Fields<'a> for ResponseEvent<'a> {
+            fn field_names(&self) -> &'static [&'static str] {
+                match self {
+                    $( Self::$variant(_) => $view::FIELDS, )*
+                    Self::Unknown { .. } | Self::Done => &[],
+                }
+            }
+            fn for_each_field(&self, f: &mut dyn FnMut(&'static str, FieldValue<'a, '_>)) {
+                match self {
+                    $(
+                        Self::$variant(v) => {
+                            f("type", FieldValue::Str(JsonStr::new(concat!("\"", $ty, "\""), false)));
+                            v.for_each_field(f);
+                        }
+                    )*
+                    Self::Unknown { ty, .. } => f("type", FieldValue::Str(*ty)),
+                    Self::Done => {}
+                }
+            }
+        }
+    };
+}
+
+response_events! {
+        /// `response.completed`
+        ResponseCompleted(ResponseCompleted) = "response.completed",
+        /// `response.created`
+        ResponseCreated(ResponseCreated) = "response.created",
+        /// `response.in_progress`
+        ResponseInProgress(ResponseInProgress) = "response.in_progress",
+        /// `response.failed`
+        ResponseFailed(ResponseFailed) = "response.failed",
+        /// `response.incomplete`
+        ResponseIncomplete(ResponseIncomplete) = "response.incomplete",
+        /// `response.output_item.added`
+        OutputItemAdded(OutputItemAdded) = "response.output_item.added",
+        /// `response.output_item.done`
+        OutputItemDone(OutputItemDone) = "response.output_item.done",
+        /// `response.queued`
+        ResponseQueued(ResponseQueued) = "response.queued",
+        /// `response.content_part.added`
+        ContentPartAdded(ContentPartAdded) = "response.content_part.added",
+        /// `response.content_part.done`
+        ContentPartDone(ContentPartDone) = "response.content_part.done",
+        /// `response.refusal.delta`
+        RefusalDelta(RefusalDelta) = "response.refusal.delta",
+        /// `response.refusal.done`
+        RefusalDone(RefusalDone) = "response.refusal.done",
+        /// `response.output_text.delta`
+        OutputTextDelta(OutputTextDelta) = "response.output_text.delta",
+        /// `response.output_text.done`
+        OutputTextDone(OutputTextDone) = "response.output_text.done",
+        /// `response.output_text.annotation.added`
+        OutputTextAnnotationAdded(OutputTextAnnotationAdded) = "response.output_text.annotation.added",
+        /// `response.output_text_annotation.added` (not in the official union)
+        LegacyOutputTextAnnotationAdded(LegacyOutputTextAnnotationAdded) = "response.output_text_annotation.added",
+        /// `response.reasoning_summary_part.added`
+        ReasoningSummaryPartAdded(ReasoningSummaryPartAdded) = "response.reasoning_summary_part.added",
+        /// `response.reasoning_summary_part.done`
+        ReasoningSummaryPartDone(ReasoningSummaryPartDone) = "response.reasoning_summary_part.done",
+        /// `response.reasoning_summary_text.delta`
+        ReasoningSummaryTextDelta(ReasoningSummaryTextDelta) = "response.reasoning_summary_text.delta",
+        /// `response.reasoning_summary_text.done`
+        ReasoningSummaryTextDone(ReasoningSummaryTextDone) = "response.reasoning_summary_text.done",
+        /// `response.reasoning_text.delta`
+        ReasoningTextDelta(ReasoningTextDelta) = "response.reasoning_text.delta",
+        /// `response.reasoning_text.done`
+        ReasoningTextDone(ReasoningTextDone) = "response.reasoning_text.done",
+        /// `response.reasoning.delta` (not in the official union)
+        LegacyReasoningDelta(LegacyReasoningDelta) = "response.reasoning.delta",
+        /// `response.reasoning.done` (not in the official union)
+        LegacyReasoningDone(LegacyReasoningDone) = "response.reasoning.done",
+        /// `response.reasoning_summary.delta` (not in the official union)
+        LegacyReasoningSummaryDelta(LegacyReasoningSummaryDelta) = "response.reasoning_summary.delta",
+        /// `response.reasoning_summary.done` (not in the official union)
+        LegacyReasoningSummaryDone(LegacyReasoningSummaryDone) = "response.reasoning_summary.done",
+        /// `response.function_call_arguments.delta`
+        FunctionCallArgumentsDelta(FunctionCallArgumentsDelta) = "response.function_call_arguments.delta",
+        /// `response.function_call_arguments.done`
+        FunctionCallArgumentsDone(FunctionCallArgumentsDone) = "response.function_call_arguments.done",
+        /// `response.custom_tool_call_input.delta`
+        CustomToolCallInputDelta(CustomToolCallInputDelta) = "response.custom_tool_call_input.delta",
+        /// `response.custom_tool_call_input.done`
+        CustomToolCallInputDone(CustomToolCallInputDone) = "response.custom_tool_call_input.done",
+        /// `response.code_interpreter_call_code.delta`
+        CodeInterpreterCallCodeDelta(CodeInterpreterCallCodeDelta) = "response.code_interpreter_call_code.delta",
+        /// `response.code_interpreter_call_code.done`
+        CodeInterpreterCallCodeDone(CodeInterpreterCallCodeDone) = "response.code_interpreter_call_code.done",
+        /// `response.code_interpreter_call.completed`
+        CodeInterpreterCallCompleted(CodeInterpreterCallCompleted) = "response.code_interpreter_call.completed",
+        /// `response.code_interpreter_call.in_progress`
+        CodeInterpreterCallInProgress(CodeInterpreterCallInProgress) = "response.code_interpreter_call.in_progress",
+        /// `response.code_interpreter_call.interpreting`
+        CodeInterpreterCallInterpreting(CodeInterpreterCallInterpreting) = "response.code_interpreter_call.interpreting",
+        /// `response.file_search_call.completed`
+        FileSearchCallCompleted(FileSearchCallCompleted) = "response.file_search_call.completed",
+        /// `response.file_search_call.in_progress`
+        FileSearchCallInProgress(FileSearchCallInProgress) = "response.file_search_call.in_progress",
+        /// `response.file_search_call.searching`
+        FileSearchCallSearching(FileSearchCallSearching) = "response.file_search_call.searching",
+        /// `response.shell_call_command.added`
+        ShellCallCommandAdded(ShellCallCommandAdded) = "response.shell_call_command.added",
+        /// `response.shell_call_command.delta`
+        ShellCallCommandDelta(ShellCallCommandDelta) = "response.shell_call_command.delta",
+        /// `response.shell_call_command.done`
+        ShellCallCommandDone(ShellCallCommandDone) = "response.shell_call_command.done",
+        /// `response.shell_call_output_content.delta`
+        ShellCallOutputContentDelta(ShellCallOutputContentDelta) = "response.shell_call_output_content.delta",
+        /// `response.shell_call_output_content.done`
+        ShellCallOutputContentDone(ShellCallOutputContentDone) = "response.shell_call_output_content.done",
+        /// `response.web_search_call.completed`
+        WebSearchCallCompleted(WebSearchCallCompleted) = "response.web_search_call.completed",
+        /// `response.web_search_call.in_progress`
+        WebSearchCallInProgress(WebSearchCallInProgress) = "response.web_search_call.in_progress",
+        /// `response.web_search_call.searching`
+        WebSearchCallSearching(WebSearchCallSearching) = "response.web_search_call.searching",
+        /// `response.image_generation_call.completed`
+        ImageGenerationCallCompleted(ImageGenerationCallCompleted) = "response.image_generation_call.completed",
+        /// `response.image_generation_call.generating`
+        ImageGenerationCallGenerating(ImageGenerationCallGenerating) = "response.image_generation_call.generating",
+        /// `response.image_generation_call.in_progress`
+        ImageGenerationCallInProgress(ImageGenerationCallInProgress) = "response.image_generation_call.in_progress",
+        /// `response.image_generation_call.partial_image`
+        ImageGenerationCallPartialImage(ImageGenerationCallPartialImage) = "response.image_generation_call.partial_image",
+        /// `response.mcp_call_arguments.delta`
+        McpCallArgumentsDelta(McpCallArgumentsDelta) = "response.mcp_call_arguments.delta",
+        /// `response.mcp_call_arguments.done`
+        McpCallArgumentsDone(McpCallArgumentsDone) = "response.mcp_call_arguments.done",
+        /// `response.mcp_call.completed`
+        McpCallCompleted(McpCallCompleted) = "response.mcp_call.completed",
+        /// `response.mcp_call.failed`
+        McpCallFailed(McpCallFailed) = "response.mcp_call.failed",
+        /// `response.mcp_call.in_progress`
+        McpCallInProgress(McpCallInProgress) = "response.mcp_call.in_progress",
+        /// `response.mcp_list_tools.completed`
+        McpListToolsCompleted(McpListToolsCompleted) = "response.mcp_list_tools.completed",
+        /// `response.mcp_list_tools.failed`
+        McpListToolsFailed(McpListToolsFailed) = "response.mcp_list_tools.failed",
+        /// `response.mcp_list_tools.in_progress`
+        McpListToolsInProgress(McpListToolsInProgress) = "response.mcp_list_tools.in_progress",
+        /// `response.apply_patch_call_operation_diff.delta` (not in the official union)
+        ApplyPatchCallOperationDiffDelta(ApplyPatchCallOperationDiffDelta) = "response.apply_patch_call_operation_diff.delta",
+        /// `response.apply_patch_call_operation_diff.done` (not in the official union)
+        ApplyPatchCallOperationDiffDone(ApplyPatchCallOperationDiffDone) = "response.apply_patch_call_operation_diff.done",
+        /// `response.code_interpreter_call.code.delta` (not in the official union)
+        LegacyCodeInterpreterCallCodeDelta(LegacyCodeInterpreterCallCodeDelta) = "response.code_interpreter_call.code.delta",
+        /// `response.code_interpreter_call.code.done` (not in the official union)
+        LegacyCodeInterpreterCallCodeDone(LegacyCodeInterpreterCallCodeDone) = "response.code_interpreter_call.code.done",
+        /// `response.mcp_call.arguments_delta` (not in the official union)
+        LegacyMcpCallArgumentsDelta(LegacyMcpCallArgumentsDelta) = "response.mcp_call.arguments_delta",
+        /// `response.mcp_call.arguments_done` (not in the official union)
+        LegacyMcpCallArgumentsDone(LegacyMcpCallArgumentsDone) = "response.mcp_call.arguments_done",
+        /// `response.audio.delta`
+        AudioDelta(AudioDelta) = "response.audio.delta",
+        /// `response.audio.done`
+        AudioDone(AudioDone) = "response.audio.done",
+        /// `response.audio.transcript.delta`
+        AudioTranscriptDelta(AudioTranscriptDelta) = "response.audio.transcript.delta",
+        /// `response.audio.transcript.done`
+        AudioTranscriptDone(AudioTranscriptDone) = "response.audio.transcript.done",
+        /// `error`
+        ErrorEvent(ErrorEvent) = "error",
+        /// `response.compaction.compacting` (not in the official union)
+        CompactionCompacting(CompactionCompacting) = "response.compaction.compacting",
+        /// `keepalive` (not in the official union)
+        Keepalive(Keepalive) = "keepalive",
+        /// `response.metadata` (not in the official union)
+        ResponseMetadata(ResponseMetadata) = "response.metadata",
+        /// `codex.rate_limits` (not in the official union)
+        CodexRateLimits(CodexRateLimits) = "codex.rate_limits",
+        /// `response.inject.created` (not in the official union)
+        InjectCreated(InjectCreated) = "response.inject.created",
+        /// `response.inject.failed` (not in the official union)
+        InjectFailed(InjectFailed) = "response.inject.failed",
+        /// `response.steer.accepted` (not in the official union)
+        SteerAccepted(SteerAccepted) = "response.steer.accepted",
+        /// `response.steer.failed` (not in the official union)
+        SteerFailed(SteerFailed) = "response.steer.failed",
+        /// `response.steer.pending` (not in the official union)
+        SteerPending(SteerPending) = "response.steer.pending",
+}
+
+impl<'a> ResponseEvent<'a> {
+    /// Decodes the data of one event, choosing the view by its `type`.
+    ///
+    /// `"[DONE]"` (whitespace around it allowed) decodes to
+    /// [`Done`](Self::Done); a type with no variant, to
+    /// [`Unknown`](Self::Unknown). Nothing is allocated.
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`]: the data is not a JSON object, has no string
+    /// `type`, or lacks a field its type requires, or a field has the wrong
+    /// JSON kind.
+    pub fn parse(data: &'a str) -> Result<Self, DecodeError> {
+        let text = trim_json_ws(data);
+        if text == "[DONE]" {
+            return Ok(Self::Done);
+        }
+        let mut members = ObjectScanner::new(data);
+        // Fast path: `type` first, as the API sends it. Then the view is
+        // decoded from the rest of the same walk.
+        let mut first = true;
+        let ty = loop {
+            let Some(member) = members.next() else {
+                return Err(DecodeError::new(
+                    DecodeErrorKind::MissingField { field: "type" },
+                    0,
+                ));
+            };
+            let (key, value) = member.map_err(DecodeError::json)?;
+            if key.as_str() == Some("type") || (key.has_escapes() && key == "type") {
+                match value {
+                    Value::String(ty) => break ty,
+                    _ => return Err(field::wrong_type(data, &value).in_field("type")),
+                }
+            }
+            first = false;
+        };
+        match ty.as_str().and_then(Self::kind) {
+            Some(kind) if first => Self::decode_kind(kind, &mut members, data, text, false),
+            // Slow path: members before `type` were skipped; walk again.
+            Some(kind) => Self::decode_kind(kind, &mut ObjectScanner::new(data), data, text, true),
+            None => {
+                // Unknown: validate the rest, keep the text.
+                for member in members {
+                    member.map_err(DecodeError::json)?;
+                }
+                Ok(Self::Unknown {
+                    ty,
+                    raw: RawJson::new(text),
+                })
+            }
+        }
+    }
+
+    /// Decodes an event given its SSE event name: when `event` is a known
+    /// type, that view is decoded directly and the data's `type`, if
+    /// present, must match it; otherwise this is [`parse`](Self::parse).
+    ///
+    /// # Errors
+    ///
+    /// As [`parse`](Self::parse), and [`DecodeErrorKind::TypeMismatch`] when
+    /// the name and the data's `type` differ.
+    pub fn parse_named(event: &str, data: &'a str) -> Result<Self, DecodeError> {
+        match Self::kind(event) {
+            Some(kind) => Self::decode_kind(
+                kind,
+                &mut ObjectScanner::new(data),
+                data,
+                trim_json_ws(data),
+                true,
+            ),
+            None => Self::parse(data),
+        }
+    }
+
+    /// Decodes a frame: by its event name when it has one (see
+    /// [`parse_named`](Self::parse_named)), else by its data's `type`.
+    ///
+    /// The view borrows from the frame, which owns its bytes; to keep the
+    /// event longer than the frame, keep the frame (it is cheap to clone).
+    ///
+    /// # Errors
+    ///
+    /// As [`parse_named`](Self::parse_named).
+    pub fn from_frame(frame: &'a Frame) -> Result<Self, DecodeError> {
+        if frame.has_event_type() {
+            Self::parse_named(frame.event(), frame.data())
+        } else {
+            Self::parse(frame.data())
+        }
+    }
+}

@@ -1,0 +1,336 @@
+use alloc::string::ToString;
+use alloc::vec::Vec;
+
+use super::*;
+use crate::json::JsonErrorKind;
+
+fn parse(data: &str) -> ResponseEvent<'_> {
+    ResponseEvent::parse(data).unwrap()
+}
+
+#[test]
+fn text_delta_borrows_and_reads_every_field() {
+    let data = r#"{"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_1","output_index":0,"content_index":1,"delta":"a\nb","logprobs":[{"token":"a","logprob":-0.25,"top_logprobs":[]}],"obfuscation":"xyz"}"#;
+    let ResponseEvent::OutputTextDelta(d) = parse(data) else {
+        panic!()
+    };
+    assert_eq!(d.item_id.as_str(), Some("msg_1"));
+    assert_eq!((d.output_index, d.content_index), (0, 1));
+    assert_eq!(d.sequence_number, Some(4));
+    assert!(d.delta.has_escapes());
+    assert_eq!(d.delta, "a\nb");
+    assert_eq!(d.obfuscation.unwrap().as_str(), Some("xyz"));
+    let lp: Vec<_> = d.logprobs.unwrap().iter().map(Result::unwrap).collect();
+    assert_eq!(lp.len(), 1);
+    assert_eq!(lp[0].token.unwrap(), "a");
+    assert_eq!(lp[0].logprob, Some(-0.25));
+    assert!(lp[0].top_logprobs.unwrap().is_empty());
+    assert_eq!(OutputTextDelta::TYPE, "response.output_text.delta");
+}
+
+#[test]
+fn done_sentinel_and_missing_sequence_number() {
+    assert_eq!(parse("[DONE]"), ResponseEvent::Done);
+    assert_eq!(parse(" [DONE]\n"), ResponseEvent::Done);
+    assert_eq!(parse("[DONE]").ty(), "[DONE]");
+    let e = parse(
+        r#"{"type":"response.function_call_arguments.delta","item_id":"fc","output_index":1,"delta":"{\""}"#,
+    );
+    assert_eq!(e.sequence_number(), None);
+    assert_eq!(e.ty(), "response.function_call_arguments.delta");
+}
+
+#[test]
+fn both_error_shapes() {
+    let flat = parse(
+        r#"{"type":"error","code":"rate_limit_exceeded","message":"slow down","param":null,"sequence_number":2}"#,
+    );
+    let nested = parse(
+        r#"{"type":"error","sequence_number":2,"error":{"type":"insufficient_quota","code":"insufficient_quota","message":"quota","param":null}}"#,
+    );
+    let (ResponseEvent::ErrorEvent(flat), ResponseEvent::ErrorEvent(nested)) = (flat, nested)
+    else {
+        panic!()
+    };
+    assert_eq!(flat.code().unwrap(), "rate_limit_exceeded");
+    assert_eq!(flat.message().unwrap(), "slow down");
+    assert_eq!(flat.param(), None);
+    assert_eq!(flat.error_type(), None);
+    assert_eq!(nested.code().unwrap(), "insufficient_quota");
+    assert_eq!(nested.message().unwrap(), "quota");
+    assert_eq!(nested.error_type().unwrap(), "insufficient_quota");
+    assert_eq!(nested.sequence_number, Some(2));
+}
+
+#[test]
+fn unknown_types_are_not_errors() {
+    let data = r#" {"type":"response.brand_new","x":[1,{"y":2}],"sequence_number":9} "#;
+    let ResponseEvent::Unknown { ty, raw } = parse(data) else {
+        panic!()
+    };
+    assert_eq!(ty, "response.brand_new");
+    assert_eq!(raw.get(), data.trim());
+    assert_eq!(parse(data).sequence_number(), Some(9));
+    // Still validated.
+    let e = ResponseEvent::parse(r#"{"type":"response.brand_new","x":[1,}"#).unwrap_err();
+    assert!(matches!(e.kind(), DecodeErrorKind::Json(_)));
+}
+
+#[test]
+fn type_not_first_and_escaped_keys() {
+    let sorted = r#"{"content_index":0,"delta":"Hi","item_id":"m","output_index":2,"type":"response.output_text.delta"}"#;
+    let ResponseEvent::OutputTextDelta(d) = parse(sorted) else {
+        panic!()
+    };
+    assert_eq!((d.output_index, d.delta.as_str()), (2, Some("Hi")));
+    let escaped = r#"{"\u0074ype":"response.output_text.delta","item_\u0069d":"m","output_index":2,"content_index":0,"delta":"Hi"}"#;
+    let ResponseEvent::OutputTextDelta(d) = parse(escaped) else {
+        panic!()
+    };
+    assert_eq!(d.item_id, "m");
+}
+
+#[test]
+fn errors_name_the_event_field_and_offset() {
+    let e = ResponseEvent::parse(
+        r#"{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0}"#,
+    )
+    .unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::MissingField { field: "delta" });
+    assert_eq!(e.event_type(), "response.output_text.delta");
+    assert_eq!(e.offset(), 0);
+    assert_eq!(
+        e.to_string(),
+        "missing field `delta` at byte 0 in response.output_text.delta"
+    );
+
+    let data = r#"{"type":"response.output_text.delta","item_id":"m","output_index":"0","content_index":0,"delta":""}"#;
+    let e = ResponseEvent::parse(data).unwrap_err();
+    assert_eq!(
+        e.kind(),
+        DecodeErrorKind::WrongType {
+            field: "output_index"
+        }
+    );
+    assert_eq!(&data[e.offset()..e.offset() + 3], r#""0""#);
+
+    let e = ResponseEvent::parse(r#"{"delta":"x"}"#).unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::MissingField { field: "type" });
+    let e = ResponseEvent::parse(r#"{"type":5}"#).unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "type" });
+    let e = ResponseEvent::parse("[1]").unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::NotAnObject);
+    let e = ResponseEvent::parse(r#"{"type":"x""#).unwrap_err();
+    match e.kind() {
+        DecodeErrorKind::Json(j) => assert_eq!(j.kind(), JsonErrorKind::Eof),
+        k => panic!("{k:?}"),
+    }
+    assert!(core::error::Error::source(&e).is_some());
+
+    // A nested wrong type names the nested field.
+    let e = ResponseEvent::parse(
+        r#"{"type":"response.completed","response":{"usage":{"input_tokens":"many"}}}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.kind(),
+        DecodeErrorKind::WrongType {
+            field: "input_tokens"
+        }
+    );
+    assert_eq!(e.event_type(), "response.completed");
+}
+
+#[test]
+fn event_names_are_checked_against_type() {
+    let data = r#"{"type":"response.output_text.done","item_id":"m","output_index":0,"content_index":0,"text":"t"}"#;
+    let e = ResponseEvent::parse_named("response.output_text.delta", data).unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::TypeMismatch);
+    assert_eq!(e.event_type(), "response.output_text.delta");
+    assert!(matches!(
+        ResponseEvent::parse_named("response.output_text.done", data),
+        Ok(ResponseEvent::OutputTextDone(_))
+    ));
+    // A name the crate does not know: dispatch on the type.
+    assert!(matches!(
+        ResponseEvent::parse_named("message", data),
+        Ok(ResponseEvent::OutputTextDone(_))
+    ));
+    // The name alone suffices when the data has no type.
+    let untyped = r#"{"sequence_number":3}"#;
+    assert!(matches!(
+        ResponseEvent::parse_named("keepalive", untyped),
+        Ok(ResponseEvent::Keepalive(k)) if k.sequence_number == Some(3)
+    ));
+    let frame = Frame::new(data).with_event("response.output_text.done");
+    assert!(matches!(
+        ResponseEvent::from_frame(&frame),
+        Ok(ResponseEvent::OutputTextDone(_))
+    ));
+}
+
+#[test]
+fn response_object_and_output_items() {
+    let data = r#"{"type":"response.completed","sequence_number":9,"response":{"id":"resp_1","status":"completed","model":"gpt","created_at":1763474589,"error":null,"incomplete_details":{"reason":"max_output_tokens"},"usage":{"input_tokens":3,"input_tokens_details":{"cached_tokens":1},"output_tokens":5,"output_tokens_details":{"reasoning_tokens":2},"total_tokens":8},"output":[{"type":"message","id":"msg","role":"assistant","status":"completed","content":[{"type":"output_text","text":"hi","annotations":[{"type":"url_citation","url":"u","start_index":0,"end_index":2,"title":"t"}]}]},{"type":"reasoning","id":"rs","summary":[{"type":"summary_text","text":"s"}]},{"type":"future_item","id":"f"},7],"tools":[],"text":{"format":{"type":"text"}}}}"#;
+    let ResponseEvent::ResponseCompleted(c) = parse(data) else {
+        panic!()
+    };
+    let r = c.response;
+    assert_eq!(r.id.unwrap(), "resp_1");
+    assert_eq!(r.error, None);
+    assert_eq!(r.created_at, Some(1763474589.0));
+    assert_eq!(
+        r.incomplete_details.unwrap().reason.unwrap(),
+        "max_output_tokens"
+    );
+    let usage = r.usage.unwrap();
+    assert_eq!((usage.input_tokens, usage.total_tokens), (Some(3), Some(8)));
+    assert_eq!(usage.input_tokens_details.unwrap().cached_tokens, Some(1));
+    assert_eq!(
+        usage.output_tokens_details.unwrap().reasoning_tokens,
+        Some(2)
+    );
+    assert_eq!(r.text.unwrap().get(), r#"{"format":{"type":"text"}}"#);
+    let output: Vec<_> = r.output.unwrap().iter().collect();
+    assert_eq!(output.len(), 4);
+    let Ok(OutputItem::Message(m)) = &output[0] else {
+        panic!()
+    };
+    assert_eq!(m.role.unwrap(), "assistant");
+    let part = m.content.unwrap().first().unwrap().unwrap();
+    let ContentPart::OutputText(t) = &part else {
+        panic!()
+    };
+    assert_eq!(part.ty(), "output_text");
+    assert_eq!(t.text.unwrap(), "hi");
+    let Ok(Annotation::UrlCitation(u)) = t.annotations.unwrap().first().unwrap() else {
+        panic!()
+    };
+    assert_eq!((u.start_index, u.end_index), (Some(0), Some(2)));
+    let Ok(OutputItem::Reasoning(rs)) = &output[1] else {
+        panic!()
+    };
+    assert!(matches!(
+        rs.summary.unwrap().first(),
+        Some(Ok(ContentPart::SummaryText(_)))
+    ));
+    let Ok(OutputItem::Other { ty, raw }) = &output[2] else {
+        panic!()
+    };
+    assert_eq!(
+        (*ty, raw.get()),
+        (
+            JsonStr::new("\"future_item\"", false),
+            r#"{"type":"future_item","id":"f"}"#
+        )
+    );
+    let Err(e) = &output[3] else { panic!() };
+    assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "" });
+    assert_eq!(&data[e.offset()..e.offset() + 1], "7");
+}
+
+#[test]
+fn partial_items_decode() {
+    let data = r#"{"type":"response.output_item.added","output_index":0,"item":{"id":"ig","type":"image_generation_call","status":"in_progress"}}"#;
+    let ResponseEvent::OutputItemAdded(a) = parse(data) else {
+        panic!()
+    };
+    let OutputItem::ImageGenerationCall(ig) = a.item else {
+        panic!()
+    };
+    assert_eq!(ig.status.unwrap(), "in_progress");
+    assert_eq!(ig.result, None);
+}
+
+#[test]
+fn every_type_has_a_distinct_variant() {
+    let mut types: Vec<_> = ResponseEvent::TYPES.to_vec();
+    types.sort_unstable();
+    types.dedup();
+    assert_eq!(types.len(), 78);
+    for ty in ResponseEvent::TYPES {
+        let fields = ResponseEvent::fields_of(ty).unwrap();
+        assert!(fields.contains(&"sequence_number"), "{ty}");
+    }
+}
+
+#[test]
+fn display_of_every_kind() {
+    let e = |kind| DecodeError::new(kind, 3).to_string();
+    assert_eq!(
+        e(DecodeErrorKind::NotAnObject),
+        "not a json object at byte 3"
+    );
+    assert_eq!(
+        e(DecodeErrorKind::WrongType { field: "delta" }),
+        "wrong type for field `delta` at byte 3"
+    );
+    assert_eq!(
+        e(DecodeErrorKind::TypeMismatch),
+        "event name and `type` differ at byte 3"
+    );
+}
+
+#[test]
+fn owned_forms_outlive_the_input() {
+    let data = alloc::string::String::from(
+        r#" {"type":"response.output_item.done","output_index":1,"item":{"type":"message","id":"m","content":[{"type":"output_text","text":"hi"}]}} "#,
+    );
+    let event = ResponseEvent::parse(&data).unwrap();
+    let owned = event.to_owned();
+    let ResponseEvent::OutputItemDone(done) = &event else {
+        panic!()
+    };
+    let item = done.item.to_owned();
+    let part = match &done.item {
+        OutputItem::Message(m) => m.content.unwrap().first().unwrap().unwrap().to_owned(),
+        _ => panic!(),
+    };
+    assert_eq!(event.raw().unwrap().get(), data.trim());
+    assert_eq!(owned.get(), event);
+    assert_eq!(owned.as_str(), data.trim());
+    drop(data);
+    assert!(matches!(owned.get(), ResponseEvent::OutputItemDone(d) if d.output_index == 1));
+    assert!(matches!(item.get(), OutputItem::Message(m) if m.id.unwrap() == "m"));
+    assert!(matches!(part.get(), ContentPart::OutputText(t) if t.text.unwrap() == "hi"));
+    assert_eq!(ResponseEvent::Done.to_owned().get(), ResponseEvent::Done);
+    let unknown = ResponseEvent::parse(r#"{"type":"x.y"}"#)
+        .unwrap()
+        .to_owned();
+    assert_eq!(unknown.get().ty(), "x.y");
+    // Decoded by name, without a type in the data: kept by name.
+    let frame = Frame::new(r#"{"sequence_number":1}"#).with_event("keepalive");
+    let owned = OwnedResponseEvent::from_frame(&frame).unwrap();
+    drop(frame);
+    assert!(matches!(owned.get(), ResponseEvent::Keepalive(_)));
+    assert_eq!(
+        OwnedResponseEvent::parse("[DONE]").unwrap().get(),
+        ResponseEvent::Done
+    );
+    let view = {
+        let data = alloc::string::String::from(
+            r#"{"type":"response.output_text.done","item_id":"m","output_index":0,"content_index":0,"text":"t"}"#,
+        );
+        let ResponseEvent::OutputTextDone(done) = ResponseEvent::parse(&data).unwrap() else {
+            panic!()
+        };
+        done.to_owned()
+    };
+    assert!(matches!(view.get(), ResponseEvent::OutputTextDone(d) if d.text == "t"));
+}
+
+#[test]
+#[cfg(target_pointer_width = "64")]
+fn views_are_shareable_and_their_sizes_pinned() {
+    use core::mem::size_of;
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<ResponseEvent<'_>>();
+    send_sync::<OwnedResponseEvent>();
+    send_sync::<DecodeError>();
+    // The response object is decoded eagerly into typed fields, and its
+    // events carry it inline: the largest variant sets the enum's size.
+    assert!(size_of::<Response<'_>>() <= 960);
+    assert!(size_of::<ResponseEvent<'_>>() <= 1024);
+    assert!(size_of::<OutputTextDelta<'_>>() <= 160);
+    assert!(size_of::<DecodeError>() <= 48);
+}
