@@ -15,83 +15,18 @@
 //! lint in Cargo.toml is `deny` (a `forbid` there could not be overridden);
 //! the library itself keeps `#![forbid(unsafe_code)]`.
 
-#![allow(unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+#[path = "support/corpus.rs"]
+mod corpus;
+use corpus::corpus_dir;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use bytes::Bytes;
 use ssekit::{Frame, Parser};
 
-struct Counting;
+#[path = "support/counting.rs"]
+mod counting;
+use counting::measure;
 
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-static BYTES: AtomicU64 = AtomicU64::new(0);
-
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-}
-
-fn counting() -> bool {
-    COUNTING.try_with(Cell::get).unwrap_or(false)
-}
-
-fn count(size: usize) {
-    if counting() {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        BYTES.fetch_add(size as u64, Ordering::Relaxed);
-    }
-}
-
-// SAFETY: every method forwards its arguments unchanged to `System`, which
-// upholds the `GlobalAlloc` contract; counting touches only atomics and a
-// const-initialised thread-local, which never allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        // SAFETY: the caller's contract for `alloc`, passed on.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // A reallocation is heap work on the hot path: counted as one.
-        count(new_size);
-        // SAFETY: `ptr` was allocated by `System` (through this wrapper)
-        // with `layout`; the caller's contract for `realloc`, passed on.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `System` with `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// Allocations (and bytes) made by `f` on this thread.
-fn measure<R>(f: impl FnOnce() -> R) -> (R, u64, u64) {
-    let (a0, b0) = (
-        ALLOCS.load(Ordering::Relaxed),
-        BYTES.load(Ordering::Relaxed),
-    );
-    COUNTING.with(|c| c.set(true));
-    let r = f();
-    COUNTING.with(|c| c.set(false));
-    (
-        r,
-        ALLOCS.load(Ordering::Relaxed) - a0,
-        BYTES.load(Ordering::Relaxed) - b0,
-    )
-}
-
-const DEFAULT_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
 const CHUNK: usize = 4096;
 const WARM_UP: usize = 64 << 10;
 const BUDGET_PER_FRAME: f64 = 0.01;
@@ -154,21 +89,7 @@ fn run(chunks: &[Bytes], warm: usize, keep: bool) -> Tally {
 
 #[test]
 fn steady_state_allocations_per_frame() {
-    let dir =
-        PathBuf::from(std::env::var("SSEKIT_CORPUS").unwrap_or_else(|_| DEFAULT_DIR.to_owned()));
-    if !dir.is_dir() {
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!(
-                "corpus directory missing: {} (set SSEKIT_CORPUS)",
-                dir.display()
-            );
-        }
-        eprintln!(
-            "skipping: corpus directory not found at {} (set SSEKIT_CORPUS)",
-            dir.display()
-        );
-        return;
-    }
+    let Some(dir) = corpus_dir() else { return };
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -7,33 +7,14 @@
 //! below. When it is missing the tests are skipped with a message, except
 //! under `CI=true`, where a missing corpus fails.
 
+#[path = "support/corpus.rs"]
+mod corpus;
+use corpus::corpus_dir;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use bytes::Bytes;
 use ssekit::{Frame, Parser};
-
-const DEFAULT_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
-
-/// The corpus directory, or `None` (skip) when it is missing outside CI.
-fn corpus_dir() -> Option<PathBuf> {
-    let dir =
-        PathBuf::from(std::env::var("SSEKIT_CORPUS").unwrap_or_else(|_| DEFAULT_DIR.to_owned()));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!(
-            "corpus directory missing: {} (set SSEKIT_CORPUS)",
-            dir.display()
-        );
-    }
-    eprintln!(
-        "skipping: corpus directory not found at {} (set SSEKIT_CORPUS)",
-        dir.display()
-    );
-    None
-}
 
 /// Every `*.sse` file in the corpus, by name, with its bytes.
 fn corpus_files(dir: &Path) -> Vec<(String, Vec<u8>)> {

@@ -12,10 +12,12 @@
 //! The chunking is random but seeded: `SSEKIT_SEED=<n>` replays a run. Every
 //! test is bounded by `TEST_TIMEOUT`, and the server's tasks end with it.
 
+#[path = "support/corpus.rs"]
+mod corpus;
+use corpus::corpus_dir;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -290,28 +292,6 @@ fn run<F: std::future::Future<Output = ()>>(test: F) {
 
 // ---------------------------------------------------------------------------
 // The corpus over HTTP.
-
-const DEFAULT_CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
-
-/// The corpus directory, or `None` (skip) when it is missing outside CI.
-fn corpus_dir() -> Option<PathBuf> {
-    let dir =
-        PathBuf::from(std::env::var("SSEKIT_CORPUS").unwrap_or_else(|_| DEFAULT_CORPUS.to_owned()));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!(
-            "corpus directory missing: {} (set SSEKIT_CORPUS)",
-            dir.display()
-        );
-    }
-    eprintln!(
-        "skipping: corpus directory not found at {} (set SSEKIT_CORPUS)",
-        dir.display()
-    );
-    None
-}
 
 /// Every `.sse` file of the corpus, by name.
 fn corpus_files(dir: &std::path::Path) -> Vec<(String, Bytes)> {

@@ -8,31 +8,13 @@
 //! below. When it is missing the test is skipped with a message, except
 //! under `CI=true`, where a missing corpus fails.
 
+#[path = "support/corpus.rs"]
+mod corpus;
+use corpus::corpus_dir;
 use std::path::PathBuf;
 
 use serde_json::Value as J;
 use ssekit::json::{find_key, ObjectScanner, Value};
-
-const DEFAULT_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
-
-fn corpus_dir() -> Option<PathBuf> {
-    let dir =
-        PathBuf::from(std::env::var("SSEKIT_CORPUS").unwrap_or_else(|_| DEFAULT_DIR.to_owned()));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!(
-            "corpus directory missing: {} (set SSEKIT_CORPUS)",
-            dir.display()
-        );
-    }
-    eprintln!(
-        "skipping: corpus directory not found at {} (set SSEKIT_CORPUS)",
-        dir.display()
-    );
-    None
-}
 
 fn to_serde(v: Value<'_>) -> J {
     match v {

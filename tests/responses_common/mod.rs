@@ -3,34 +3,15 @@
 //! touches every field of a view without allocating.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
 
 use bytes::Bytes;
 use ssekit::responses::{FieldValue, Fields};
 use ssekit::{Frame, Parser};
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared");
-
-/// A directory of the shared data, or `None` (skip) when it is missing
-/// outside CI. `var` overrides the default location.
-fn shared_dir(var: &str, sub: &str) -> Option<PathBuf> {
-    let dir = std::env::var(var)
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(SHARED).join(sub));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("directory missing: {} (set {var})", dir.display());
-    }
-    eprintln!("skipping: {} not found (set {var})", dir.display());
-    None
-}
-
-/// The corpus directory (`$SSEKIT_CORPUS`, else `../shared/corpus`).
-pub(crate) fn corpus_dir() -> Option<PathBuf> {
-    shared_dir("SSEKIT_CORPUS", "corpus")
-}
+#[path = "../support/corpus.rs"]
+mod corpus;
+pub(crate) use corpus::corpus_dir;
+use corpus::shared_dir;
 
 /// The parsed research inventories of events and items
 /// (`$SSEKIT_RESEARCH`, else `../shared/research`).

@@ -1,0 +1,51 @@
+//! Where the shared data is (the corpus of recorded streams, the research
+//! inventories): `../shared` beside the crate, each overridable by a variable. A test binary takes it with
+//! `#[path = "support/corpus.rs"] mod corpus;`.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The shared data beside the crate: `../shared`.
+pub(crate) const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared");
+
+/// A directory of the shared data: `$var` if set, else `../shared/{sub}`; or
+/// `None` (the caller skips) when it is missing.
+///
+/// # Panics
+///
+/// When it is missing under `CI=true`: there missing shared data is a failure.
+pub(crate) fn shared_dir(var: &str, sub: &str) -> Option<PathBuf> {
+    let dir = std::env::var(var)
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| Path::new(SHARED).join(sub));
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("CI").as_deref() == Ok("true") {
+        panic!("directory missing: {} (set {var})", dir.display());
+    }
+    eprintln!("skipping: {} not found (set {var})", dir.display());
+    None
+}
+
+/// The corpus of recorded streams: `$SSEKIT_CORPUS`, else `../shared/corpus`.
+pub(crate) fn corpus_dir() -> Option<PathBuf> {
+    shared_dir("SSEKIT_CORPUS", "corpus")
+}
+
+/// Every `*.sse` file of the corpus directory, sorted by name, with its bytes.
+pub(crate) fn sse_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "sse"))
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let bytes =
+                std::fs::read(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+            (name, bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
