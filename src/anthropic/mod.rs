@@ -19,7 +19,7 @@
 //! allocating nothing.
 //!
 //! Views borrow from the data: strings are
-//! [`JsonStr`](crate::json::JsonStr), numbers are typed, nested objects are
+//! [`JsonStr`], numbers are typed, nested objects are
 //! views ([`Message`], [`Usage`], [`MessageDeltaBody`], [`ApiError`]),
 //! content blocks, deltas and citations are enums of views
 //! ([`ContentBlock`], [`BlockDelta`], [`Citation`]) whose unknown types
@@ -29,7 +29,7 @@
 //! delta's text are required; the fields of nested objects are optional.
 //! A JSON `null` counts as absent; unknown members are ignored.
 //!
-//! Every view implements [`Fields`](crate::responses::Fields), so generic
+//! Every view implements [`Fields`], so generic
 //! code can visit every field of an event without allocating.
 //!
 //! # Example

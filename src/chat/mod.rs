@@ -20,13 +20,13 @@
 //! are nested views ([`ChoiceDelta`], [`Delta`], [`ToolCallChunk`],
 //! [`ChatUsage`], …), arrays are lazy [`List`]s decoded as they are
 //! iterated, and what the views do not model is kept as
-//! [`RawJson`](crate::json::RawJson). `choices` and the `index` of a choice
+//! [`RawJson`]. `choices` and the `index` of a choice
 //! and of a tool call fragment are required; everything else is optional,
 //! a JSON `null` counts as absent, and unknown members are ignored. The
 //! non-standard reasoning fields (`delta.reasoning_content`,
 //! `delta.reasoning`, `delta.reasoning_details`) are exposed too.
 //!
-//! Every view implements [`Fields`](crate::responses::Fields), so generic
+//! Every view implements [`Fields`], so generic
 //! code can visit every field of a chunk without allocating. Errors are
 //! [`DecodeError`]s.
 //!
