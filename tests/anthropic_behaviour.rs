@@ -301,3 +301,12 @@ fn owned_form_outlives_the_frame() {
     assert_eq!(OwnedMessageEvent::parse(owned.as_str()).unwrap(), owned);
     assert_eq!(event.to_owned(), owned);
 }
+
+#[test]
+fn views_are_send_sync_and_small() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<MessageEvent<'static>>();
+    send_sync::<OwnedMessageEvent>();
+    let size = std::mem::size_of::<MessageEvent<'static>>();
+    assert!(size <= 1024, "MessageEvent is {size} bytes");
+}

@@ -243,3 +243,14 @@ fn owned_form_outlives_the_frame() {
     assert_eq!(copy, owned);
     assert!(OwnedChatEvent::parse("[DONE]").unwrap().get().is_done());
 }
+
+#[test]
+fn views_are_send_sync_and_small() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<ChatEvent<'static>>();
+    send_sync::<OwnedChatEvent>();
+    send_sync::<ssekit::chat::List<'static, ssekit::chat::ChoiceDelta<'static>>>();
+    // A stack value, never boxed: keep an eye on its size.
+    let size = std::mem::size_of::<ChatEvent<'static>>();
+    assert!(size <= 1024, "ChatEvent is {size} bytes");
+}
