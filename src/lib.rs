@@ -79,6 +79,10 @@ pub mod accumulate;
 #[cfg(any(feature = "stream", feature = "codec"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "stream", feature = "codec"))))]
 pub mod adapters;
+#[macro_use]
+mod dialect;
+pub mod anthropic;
+pub mod chat;
 pub mod encode;
 mod frame;
 pub mod framing;

@@ -1,0 +1,300 @@
+//! L3: typed, borrowing views of Anthropic Messages stream events
+//! (`POST /v1/messages` with `stream: true`).
+//!
+//! [`MessageEvent`] has one variant per event type: `message_start`,
+//! `content_block_start`, `content_block_delta`, `content_block_stop`,
+//! `message_delta`, `message_stop`, `ping` and `error`, each holding a view
+//! struct ([`MessageStart`], [`ContentBlockDelta`], …). Any other type
+//! decodes to [`MessageEvent::Unknown`] with its raw JSON, never to an error
+//! (Anthropic's versioning policy allows new event types).
+//!
+//! # Decoding
+//!
+//! Every frame of a Messages stream has an `event:` line, and the data's
+//! `type` repeats it. [`MessageEvent::from_frame`] picks the view from the
+//! event name when there is one (and checks it against the data's `type`:
+//! a mismatch is [`DecodeErrorKind::TypeMismatch`]), else from the `type`
+//! member; [`MessageEvent::parse`] reads the data alone. Either way the data
+//! is decoded in one pass that validates the JSON and fills the view,
+//! allocating nothing.
+//!
+//! Views borrow from the data: strings are
+//! [`JsonStr`], numbers are typed, nested objects are
+//! views ([`Message`], [`Usage`], [`MessageDeltaBody`], [`ApiError`]),
+//! content blocks, deltas and citations are enums of views
+//! ([`ContentBlock`], [`BlockDelta`], [`Citation`]) whose unknown types
+//! decode to their `Other { ty, raw }` variant, arrays are lazy [`List`]s,
+//! and what the views do not model (tool inputs, tool results) is kept as
+//! [`RawJson`]. An event's own fields (`index`, `delta`, `message`, …) and a
+//! delta's text are required; the fields of nested objects are optional.
+//! A JSON `null` counts as absent; unknown members are ignored.
+//!
+//! Every view implements [`Fields`], so generic
+//! code can visit every field of an event without allocating.
+//!
+//! # Example
+//!
+//! ```
+//! use ssekit::anthropic::{BlockDelta, MessageEvent};
+//! use ssekit::{Bytes, Parser};
+//!
+//! let mut parser = Parser::new();
+//! parser.feed(Bytes::from_static(
+//!     b"event: content_block_delta\n\
+//!       data: {\"type\":\"content_block_delta\",\"index\":0,\
+//!       \"delta\":{\"type\":\"text_delta\",\"text\":\"Hi \\\"you\\\"\"}}\n\n\
+//!       event: ping\ndata: {\"type\": \"ping\"}\n\n",
+//! ));
+//! let mut text = String::new();
+//! while let Some(frame) = parser.next_frame()? {
+//!     match MessageEvent::from_frame(&frame)? {
+//!         MessageEvent::ContentBlockDelta(d) => {
+//!             assert_eq!(d.index, 0);
+//!             if let BlockDelta::Text(t) = d.delta {
+//!                 t.text.unescape_into(&mut text);
+//!             }
+//!         }
+//!         MessageEvent::Ping(_) => {}
+//!         other => panic!("unexpected {}", other.ty()),
+//!     }
+//! }
+//! assert_eq!(text, "Hi \"you\"");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod blocks;
+mod events;
+mod message;
+mod owned;
+
+pub use crate::dialect::{List, ListIter};
+pub use crate::responses::{DecodeError, DecodeErrorKind};
+pub use blocks::*;
+pub use events::*;
+pub use message::*;
+pub use owned::OwnedMessageEvent;
+
+use crate::dialect::{trim_json_ws, wrong_type};
+use crate::frame::Frame;
+use crate::json::{JsonStr, ObjectScanner, RawJson, Value};
+use crate::responses::{FieldValue, Fields};
+
+macro_rules! message_events {
+    ($( $(#[$meta:meta])* $variant:ident($view:ident) = $ty:literal, )*) => {
+        /// One event of an Anthropic Messages stream, decoded into a view
+        /// that borrows from the event's data.
+        ///
+        /// See the [module docs](self) for how events are decoded.
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub enum MessageEvent<'a> {
+            $( $(#[$meta])* $variant($view<'a>), )*
+            /// An event type this version does not model. Never an error.
+            Unknown {
+                /// The event's `type`, as in the input.
+                ty: JsonStr<'a>,
+                /// The whole event, validated.
+                raw: RawJson<'a>,
+            },
+        }
+
+        impl<'a> MessageEvent<'a> {
+            /// The event types with their own variant.
+            pub const TYPES: &'static [&'static str] = &[$($ty),*];
+
+            /// The `&'static` form of a known event type.
+            fn known(ty: &str) -> Option<&'static str> {
+                match ty {
+                    $( $ty => Some($ty), )*
+                    _ => None,
+                }
+            }
+
+            /// The JSON keys of the fields of a known event type's view
+            /// (without `type`), or `None` for an unknown type.
+            pub fn fields_of(ty: &str) -> Option<&'static [&'static str]> {
+                match ty {
+                    $( $ty => Some($view::FIELDS), )*
+                    _ => None,
+                }
+            }
+
+            /// Decodes the members of a known type's view.
+            fn decode_known(
+                ty: &str,
+                members: &mut ObjectScanner<'a>,
+                data: &'a str,
+                expect: Option<&str>,
+            ) -> Option<Result<Self, DecodeError>> {
+                Some(match ty {
+                    $(
+                        $ty => $view::decode_members(members, data, trim_json_ws(data), expect)
+                            .map(Self::$variant)
+                            .map_err(|e| e.with_event_type($ty)),
+                    )*
+                    _ => return None,
+                })
+            }
+
+            /// The event type: a constant for the modeled variants; for
+            /// [`Unknown`](Self::Unknown), the raw text of its `type`
+            /// (escapes as they stand).
+            pub fn ty(&self) -> &'a str {
+                match self {
+                    $( Self::$variant(_) => $ty, )*
+                    Self::Unknown { ty, .. } => ty.raw(),
+                }
+            }
+
+            /// The event's JSON text, as in the input.
+            pub fn raw(&self) -> RawJson<'a> {
+                match self {
+                    $( Self::$variant(v) => v.raw(), )*
+                    Self::Unknown { raw, .. } => *raw,
+                }
+            }
+        }
+
+        impl<'a> Fields<'a> for MessageEvent<'a> {
+            fn field_names(&self) -> &'static [&'static str] {
+                match self {
+                    $( Self::$variant(_) => $view::FIELDS, )*
+                    Self::Unknown { .. } => &[],
+                }
+            }
+            fn for_each_field(&self, f: &mut dyn FnMut(&'static str, FieldValue<'a, '_>)) {
+                match self {
+                    $(
+                        Self::$variant(v) => {
+                            f("type", FieldValue::Str(JsonStr::new(concat!("\"", $ty, "\""), false)));
+                            v.for_each_field(f);
+                        }
+                    )*
+                    Self::Unknown { ty, .. } => f("type", FieldValue::Str(*ty)),
+                }
+            }
+        }
+    };
+}
+
+message_events! {
+    /// `message_start`
+    MessageStart(MessageStart) = "message_start",
+    /// `content_block_start`
+    ContentBlockStart(ContentBlockStart) = "content_block_start",
+    /// `content_block_delta`
+    ContentBlockDelta(ContentBlockDelta) = "content_block_delta",
+    /// `content_block_stop`
+    ContentBlockStop(ContentBlockStop) = "content_block_stop",
+    /// `message_delta`
+    MessageDelta(MessageDelta) = "message_delta",
+    /// `message_stop`
+    MessageStop(MessageStop) = "message_stop",
+    /// `ping`
+    Ping(Ping) = "ping",
+    /// `error`
+    Error(ErrorEvent) = "error",
+}
+
+impl<'a> MessageEvent<'a> {
+    /// Decodes the data of one event, choosing the view by its `type`.
+    ///
+    /// A type with no variant decodes to [`Unknown`](Self::Unknown).
+    /// Nothing is allocated.
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`]: the data is not a JSON object, has no string
+    /// `type`, or lacks a field its type requires, or a field has the wrong
+    /// JSON kind.
+    pub fn parse(data: &'a str) -> Result<Self, DecodeError> {
+        let mut members = ObjectScanner::new(data);
+        // Fast path: `type` first, as the API sends it. Then the view is
+        // decoded from the rest of the same walk.
+        let mut first = true;
+        let ty = loop {
+            let Some(member) = members.next() else {
+                return Err(DecodeError::new(
+                    DecodeErrorKind::MissingField { field: "type" },
+                    0,
+                ));
+            };
+            let (key, value) = member.map_err(DecodeError::json)?;
+            if key == "type" {
+                match value {
+                    Value::String(ty) => break ty,
+                    _ => return Err(wrong_type(data, &value).in_field("type")),
+                }
+            }
+            first = false;
+        };
+        if first {
+            if let Some(event) = ty
+                .as_str()
+                .and_then(|t| Self::decode_known(t, &mut members, data, None))
+            {
+                return event;
+            }
+        } else if let Some(known) = ty.as_str().and_then(Self::known) {
+            // Slow path: members before `type` were skipped; walk again.
+            let mut again = ObjectScanner::new(data);
+            if let Some(event) = Self::decode_known(known, &mut again, data, Some(known)) {
+                return event;
+            }
+        }
+        // Unknown: validate the rest, keep the text.
+        for member in members {
+            member.map_err(DecodeError::json)?;
+        }
+        Ok(Self::Unknown {
+            ty,
+            raw: RawJson::new(trim_json_ws(data)),
+        })
+    }
+
+    /// Decodes an event given its SSE event name: when `event` is a known
+    /// type, that view is decoded directly and the data's `type`, if
+    /// present, must match it; otherwise this is [`parse`](Self::parse).
+    ///
+    /// # Errors
+    ///
+    /// As [`parse`](Self::parse), and [`DecodeErrorKind::TypeMismatch`] when
+    /// the name and the data's `type` differ.
+    pub fn parse_named(event: &str, data: &'a str) -> Result<Self, DecodeError> {
+        match Self::known(event) {
+            Some(known) => {
+                let mut members = ObjectScanner::new(data);
+                match Self::decode_known(known, &mut members, data, Some(known)) {
+                    Some(result) => result,
+                    None => Self::parse(data),
+                }
+            }
+            None => Self::parse(data),
+        }
+    }
+
+    /// Decodes a frame: by its event name when it has one (see
+    /// [`parse_named`](Self::parse_named)), else by its data's `type`.
+    ///
+    /// # Errors
+    ///
+    /// As [`parse_named`](Self::parse_named).
+    pub fn from_frame(frame: &'a Frame) -> Result<Self, DecodeError> {
+        if frame.has_event_type() {
+            Self::parse_named(frame.event(), frame.data())
+        } else {
+            Self::parse(frame.data())
+        }
+    }
+
+    /// The content block index of `content_block_start`, `_delta` and
+    /// `_stop`; `None` for the other events.
+    pub fn index(&self) -> Option<u64> {
+        match self {
+            Self::ContentBlockStart(e) => Some(e.index),
+            Self::ContentBlockDelta(e) => Some(e.index),
+            Self::ContentBlockStop(e) => Some(e.index),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! The owned form of a [`MessageEvent`].
+
+use core::fmt;
+
+use bytes::Bytes;
+
+use super::{DecodeError, MessageEvent};
+use crate::frame::{validated_str, Frame};
+use crate::json::{JsonStr, RawJson};
+
+/// A [`MessageEvent`] that owns its data, for keeping events past the buffer
+/// they came in (in a channel, a log, an accumulator).
+///
+/// It holds the data as [`Bytes`] (a shared handle to the frame's data when
+/// made by [`from_frame`](Self::from_frame): no copy) and the event name it
+/// was decoded by; [`get`](Self::get) decodes it again, one pass without
+/// allocating, each time it is called.
+///
+/// ```
+/// use ssekit::anthropic::OwnedMessageEvent;
+/// use ssekit::Frame;
+///
+/// let frame = Frame::new(r#"{"type":"content_block_stop","index":2}"#);
+/// let owned = OwnedMessageEvent::from_frame(&frame)?;
+/// drop(frame);
+/// assert_eq!(owned.get().index(), Some(2));
+/// # Ok::<(), ssekit::anthropic::DecodeError>(())
+/// ```
+#[derive(Clone, PartialEq)]
+pub struct OwnedMessageEvent {
+    data: Bytes,
+    name: Option<&'static str>,
+}
+
+impl OwnedMessageEvent {
+    /// Decodes a frame (see [`MessageEvent::from_frame`]) and keeps a handle
+    /// to its data. Nothing is copied.
+    ///
+    /// # Errors
+    ///
+    /// As [`MessageEvent::from_frame`].
+    pub fn from_frame(frame: &Frame) -> Result<Self, DecodeError> {
+        let event = MessageEvent::from_frame(frame)?;
+        let name = match event {
+            MessageEvent::Unknown { .. } => None,
+            _ if frame.has_event_type() => MessageEvent::known(event.ty()),
+            _ => None,
+        };
+        Ok(Self {
+            data: frame.data_bytes().clone(),
+            name,
+        })
+    }
+
+    /// Decodes `data` (see [`MessageEvent::parse`]) and keeps a copy.
+    ///
+    /// # Errors
+    ///
+    /// As [`MessageEvent::parse`].
+    pub fn parse(data: &str) -> Result<Self, DecodeError> {
+        MessageEvent::parse(data).map(|e| e.to_owned())
+    }
+
+    /// The event, decoded again from the owned data (one pass, no
+    /// allocation). The data decoded before, so it decodes again; should it
+    /// not (it cannot), the result is `Unknown` with an empty type.
+    pub fn get(&self) -> MessageEvent<'_> {
+        let data = self.as_str();
+        let event = match self.name {
+            Some(name) => MessageEvent::parse_named(name, data),
+            None => MessageEvent::parse(data),
+        };
+        event.unwrap_or(MessageEvent::Unknown {
+            ty: JsonStr::default(),
+            raw: RawJson::new("{}"),
+        })
+    }
+
+    /// The owned data.
+    pub fn as_str(&self) -> &str {
+        validated_str(&self.data)
+    }
+
+    /// The owned data as a `Bytes` handle.
+    pub fn data_bytes(&self) -> &Bytes {
+        &self.data
+    }
+}
+
+impl fmt::Debug for OwnedMessageEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "OwnedMessageEvent({})", self.as_str())
+    }
+}
+
+impl MessageEvent<'_> {
+    /// Copies the event's JSON text into an [`OwnedMessageEvent`] that
+    /// outlives the input. (To keep a frame's event without copying, use
+    /// [`OwnedMessageEvent::from_frame`].)
+    pub fn to_owned(&self) -> OwnedMessageEvent {
+        OwnedMessageEvent {
+            data: Bytes::copy_from_slice(self.raw().get().as_bytes()),
+            name: Self::known(self.ty()),
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! L3: typed, borrowing views of OpenAI Chat Completions stream chunks
+//! (`POST /v1/chat/completions` with `stream: true`), and of the
+//! OpenAI-compatible servers that speak the same dialect (DeepSeek, vLLM,
+//! OpenRouter, …).
+//!
+//! A Chat Completions stream has `data:` lines only: each frame is one
+//! `chat.completion.chunk` object, an `{"error": {…}}` object when the
+//! server fails after the HTTP 200, or the `[DONE]` sentinel that ends the
+//! stream. [`ChatEvent::parse`] tells the three apart:
+//! [`ChatEvent::Chunk`] ([`ChatChunk`]), [`ChatEvent::Error`]
+//! ([`ChatErrorChunk`]: any object with a non-null `error` member, as
+//! openai-python decides, even if it also has `choices`) and
+//! [`ChatEvent::Done`].
+//!
+//! # Decoding
+//!
+//! The data is decoded in one pass that validates the JSON and fills the
+//! view as it goes, allocating nothing. Views borrow from the data: strings
+//! are [`JsonStr`](crate::json::JsonStr), numbers are typed, nested objects
+//! are nested views ([`ChoiceDelta`], [`Delta`], [`ToolCallChunk`],
+//! [`ChatUsage`], …), arrays are lazy [`List`]s decoded as they are
+//! iterated, and what the views do not model is kept as
+//! [`RawJson`]. `choices` and the `index` of a choice
+//! and of a tool call fragment are required; everything else is optional,
+//! a JSON `null` counts as absent, and unknown members are ignored. The
+//! non-standard reasoning fields (`delta.reasoning_content`,
+//! `delta.reasoning`, `delta.reasoning_details`) are exposed too.
+//!
+//! Every view implements [`Fields`], so generic
+//! code can visit every field of a chunk without allocating. Errors are
+//! [`DecodeError`]s.
+//!
+//! # Example
+//!
+//! ```
+//! use ssekit::chat::ChatEvent;
+//! use ssekit::{Bytes, Parser};
+//!
+//! let mut parser = Parser::new();
+//! parser.feed(Bytes::from_static(
+//!     b"data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\
+//!       \"model\":\"gpt-4o\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\\n\"},\
+//!       \"finish_reason\":null}]}\n\ndata: [DONE]\n\n",
+//! ));
+//! let mut text = String::new();
+//! while let Some(frame) = parser.next_frame()? {
+//!     match ChatEvent::from_frame(&frame)? {
+//!         ChatEvent::Chunk(chunk) => {
+//!             assert_eq!(chunk.created, Some(1));
+//!             for choice in chunk.choices {
+//!                 let choice = choice?;
+//!                 if let Some(content) = choice.delta.and_then(|d| d.content) {
+//!                     content.unescape_into(&mut text); // no allocation per chunk
+//!                 }
+//!             }
+//!         }
+//!         ChatEvent::Error(e) => panic!("server error: {:?}", e.error.message),
+//!         ChatEvent::Done => break,
+//!         _ => {} // future variants
+//!     }
+//! }
+//! assert_eq!(text, "Hi\n");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod chunk;
+mod owned;
+
+pub use crate::dialect::{List, ListIter};
+pub use crate::responses::{DecodeError, DecodeErrorKind};
+pub use chunk::*;
+pub use owned::OwnedChatEvent;
+
+use crate::dialect::trim_json_ws;
+use crate::frame::Frame;
+use crate::json::{ObjectScanner, ObjectView, RawJson};
+use crate::responses::{FieldValue, Fields};
+
+/// One frame of a Chat Completions stream, decoded into a view that borrows
+/// from the frame's data. See the [module docs](self).
+// Boxing the chunk would allocate; the event is a transient stack value.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ChatEvent<'a> {
+    /// A `chat.completion.chunk`.
+    Chunk(ChatChunk<'a>),
+    /// An error sent in the stream: `{"error": {…}}`.
+    Error(ChatErrorChunk<'a>),
+    /// The `[DONE]` sentinel that ends the stream.
+    Done,
+}
+
+impl<'a> ChatEvent<'a> {
+    /// Decodes the data of one frame.
+    ///
+    /// `"[DONE]"` (whitespace around it allowed) decodes to
+    /// [`Done`](Self::Done); an object with a non-null `error` member to
+    /// [`Error`](Self::Error); any other object to [`Chunk`](Self::Chunk).
+    /// One pass over the data, nothing allocated (a second pass only for
+    /// error chunks and failures).
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`]: the data is not a JSON object, a chunk lacks
+    /// `choices` (or a choice its `index`), or a field has the wrong JSON
+    /// kind.
+    pub fn parse(data: &'a str) -> Result<Self, DecodeError> {
+        let text = trim_json_ws(data);
+        if text == "[DONE]" {
+            return Ok(Self::Done);
+        }
+        let mut has_error = false;
+        let mut members = ObjectScanner::new(data);
+        let chunk = ChatChunk::decode_members(
+            members.by_ref().inspect(|m| {
+                if let Ok((key, value)) = m {
+                    has_error |= *key == "error" && !value.is_null();
+                }
+            }),
+            data,
+            text,
+            None,
+        );
+        match chunk {
+            Ok(chunk) if !has_error => Ok(Self::Chunk(chunk)),
+            // An error chunk, or a chunk that failed (before or after an
+            // `error` member): validate all, then look for `error`.
+            result => {
+                let object = ObjectView::parse(data).map_err(DecodeError::json)?;
+                match object.get("error") {
+                    Some(e) if !e.is_null() => {
+                        ChatErrorChunk::decode_members(object.members().map(Ok), data, text, None)
+                            .map(Self::Error)
+                    }
+                    _ => result.map(Self::Chunk),
+                }
+            }
+        }
+    }
+
+    /// Decodes a frame's data (see [`parse`](Self::parse)). Chat streams
+    /// have no event names; a frame's name, if any, is ignored.
+    ///
+    /// # Errors
+    ///
+    /// As [`parse`](Self::parse).
+    pub fn from_frame(frame: &'a Frame) -> Result<Self, DecodeError> {
+        Self::parse(frame.data())
+    }
+
+    /// The frame's JSON text, as in the input; `None` for
+    /// [`Done`](Self::Done).
+    pub fn raw(&self) -> Option<RawJson<'a>> {
+        match self {
+            Self::Chunk(c) => Some(c.raw()),
+            Self::Error(e) => Some(e.raw()),
+            Self::Done => None,
+        }
+    }
+
+    /// Whether this is the [`Done`](Self::Done) sentinel.
+    pub fn is_done(&self) -> bool {
+        matches!(self, Self::Done)
+    }
+}
+
+impl<'a> Fields<'a> for ChatEvent<'a> {
+    fn field_names(&self) -> &'static [&'static str] {
+        match self {
+            Self::Chunk(_) => ChatChunk::FIELDS,
+            Self::Error(_) => ChatErrorChunk::FIELDS,
+            Self::Done => &[],
+        }
+    }
+    fn for_each_field(&self, f: &mut dyn FnMut(&'static str, FieldValue<'a, '_>)) {
+        match self {
+            Self::Chunk(c) => c.for_each_field(f),
+            Self::Error(e) => e.for_each_field(f),
+            Self::Done => {}
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! No data panics the Anthropic Messages decoder: arbitrary strings, JSON-ish
+//! strings, and corpus events that are cut or have bytes replaced. Whatever
+//! decodes is then walked completely (lazy arrays and nested views
+//! included), which must not panic either.
+
+mod dialects_common;
+
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+use ssekit::anthropic::MessageEvent;
+
+fn decode_and_walk(data: &str) {
+    for event in [
+        MessageEvent::parse(data),
+        MessageEvent::parse_named("content_block_delta", data),
+        MessageEvent::parse_named("content_block_start", data),
+        MessageEvent::parse_named("message_start", data),
+    ] {
+        match event {
+            Ok(event) => {
+                let mut sum = 0;
+                dialects_common::touch_all(&event, &mut sum);
+                let _ = (
+                    event.raw(),
+                    event.ty(),
+                    event.index(),
+                    event.to_owned().get(),
+                );
+            }
+            Err(e) => {
+                let _ = (e.to_string(), e.kind(), e.offset());
+            }
+        }
+    }
+}
+
+/// The data of some corpus events (empty when the corpus is missing).
+fn corpus_events() -> &'static [String] {
+    static EVENTS: OnceLock<Vec<String>> = OnceLock::new();
+    EVENTS.get_or_init(|| {
+        let Some(streams) = dialects_common::streams("anthropic") else {
+            return Vec::new();
+        };
+        streams
+            .iter()
+            .flat_map(|(_, frames)| frames.iter().step_by(7))
+            .map(|f| f.data().to_owned())
+            .collect()
+    })
+}
+
+/// Replaces the char at a byte position (rounded down to a boundary), or
+/// cuts the text there.
+fn mutate(s: &str, at: usize, with: &str, cut: bool) -> String {
+    let mut at = at % (s.len() + 1);
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    if cut {
+        return s[..at].to_owned();
+    }
+    let mut end = (at + 1).min(s.len());
+    while !s.is_char_boundary(end) {
+        end += 1;
+    }
+    format!("{}{}{}", &s[..at], with, &s[end..])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    #[test]
+    fn arbitrary_strings_never_panic(s in any::<String>()) {
+        decode_and_walk(&s);
+    }
+
+    #[test]
+    fn json_like_strings_never_panic(s in r#"[\[\]{}",:0-9a-z_. \\eE+\-]{0,64}"#) {
+        decode_and_walk(&s);
+        decode_and_walk(&format!(r#"{{"type":"content_block_delta","index":0,"delta":{{{s}}}}}"#));
+        decode_and_walk(&format!(r#"{{"type":"content_block_start","index":0,"content_block":{{"type":"text","citations":[{s}]}}}}"#));
+        decode_and_walk(&format!(r#"{{"type":"message_start","message":{{"content":[{s}],"usage":{{{s}}}}}}}"#));
+        decode_and_walk(&format!(r#"{{"type":"error","error":{s}}}"#));
+    }
+
+    #[test]
+    fn mutated_corpus_events_never_panic(
+        pick in any::<usize>(),
+        at in any::<usize>(),
+        with in prop::sample::select(vec!["", "\"", "{", "}", "[", "]", ",", ":", "null", "1", "-1.5e9", "\\", "\\u00", "é", "true", "\"type\":\"ping\","]),
+        cut in any::<bool>(),
+    ) {
+        let events = corpus_events();
+        if !events.is_empty() {
+            let event = &events[pick % events.len()];
+            decode_and_walk(&mutate(event, at, with, cut));
+        }
+    }
+}
