@@ -3,7 +3,6 @@
 //! touches every field of a view without allocating.
 #![allow(dead_code)]
 
-
 use bytes::Bytes;
 use ssekit::responses::{FieldValue, Fields};
 use ssekit::{Frame, Parser};
