@@ -31,6 +31,17 @@
 //! # Ok::<(), ssekit::FrameError>(())
 //! ```
 //!
+//! # Typed views of LLM stream events
+//!
+//! On top of the frames, three dialects decode event data into typed views
+//! that borrow from the frame and allocate nothing: [`responses`] (the
+//! OpenAI Responses API, every event type), [`chat`] (OpenAI Chat Completions
+//! chunks, `[DONE]` and error chunks) and [`anthropic`] (Anthropic Messages
+//! events). Unknown event, item, block and delta types pass through as
+//! `Unknown` / `Other` with their raw JSON, never as errors. They are built on
+//! [`json`], zero-allocation JSON primitives whose strings ([`json::JsonStr`])
+//! keep their escapes until you ask for the text.
+//!
 //! # What the parser guarantees
 //!
 //! * **The same frames however the input is chunked**, including a CR at the
