@@ -2,11 +2,18 @@
 //!
 //! ```text
 //! ssekit frames [--chunk N] [FILE]
+//! ssekit events [--dialect responses|chat|anthropic|auto] [--chunk N] [FILE]
 //! ```
 //!
 //! Reads FILE (or standard input), parses it as an SSE stream and prints one
-//! JSON object per dispatched event. Warnings go to standard error; the exit
+//! JSON object per dispatched event: its SSE fields (`frames`), or the fields
+//! its typed view decoded (`events`). Warnings go to standard error; the exit
 //! status is non-zero only for usage (2) and I/O (1) errors.
+
+#[path = "ssekit/events.rs"]
+mod events;
+#[path = "ssekit/view_json.rs"]
+mod view_json;
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
@@ -15,6 +22,8 @@ use std::process::ExitCode;
 use bytes::{Bytes, BytesMut};
 use ssekit::{Frame, Parser};
 
+use events::{Choice, Events, Unavailable};
+
 const USAGE: &str = "\
 usage: ssekit <command> [options] [FILE]
 
@@ -22,8 +31,17 @@ commands:
   frames [--chunk N] [FILE]   print each dispatched event as one JSON object per line:
                               {\"event\", \"data\", \"id\", \"retry\"}
                               --chunk N feeds the parser N bytes at a time (default 65536)
+  events [--dialect D] [--chunk N] [FILE]
+                              print each event as one JSON object per line, written from
+                              its typed view: \"type\" and every field the view decoded
+                              (strings unescaped), a subset of the event's JSON with equal
+                              values; an unknown type as {\"type\": T, \"unknown\": true},
+                              [DONE] as {\"type\": \"[DONE]\"}
+                              --dialect responses|chat|anthropic|auto (default auto: from
+                              the stream's first event); this build has: responses
 
-FILE defaults to standard input. Warnings (limits, a truncated tail) go to standard error.
+FILE defaults to standard input. Warnings (limits, a truncated tail, an event that does not
+decode) go to standard error; the exit status is 2 for usage errors, 1 for I/O errors.
 ";
 
 /// A usage error: exit status 2.
@@ -37,6 +55,10 @@ fn main() -> ExitCode {
             eprintln!("ssekit: {msg}\n\n{USAGE}");
             ExitCode::from(2)
         }
+        Err(Failure::Unavailable(e)) => {
+            eprintln!("ssekit: {e}");
+            ExitCode::from(2)
+        }
         Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Io(e)) => {
             eprintln!("ssekit: {e}");
@@ -47,7 +69,15 @@ fn main() -> ExitCode {
 
 enum Failure {
     Usage(Usage),
+    /// A dialect this build has no views for: exit status 2.
+    Unavailable(Unavailable),
     Io(io::Error),
+}
+
+impl From<Unavailable> for Failure {
+    fn from(e: Unavailable) -> Self {
+        Self::Unavailable(e)
+    }
 }
 
 impl From<io::Error> for Failure {
@@ -68,6 +98,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
     };
     match command.as_str() {
         "frames" => frames(rest),
+        "events" => events(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(())
@@ -82,13 +113,22 @@ struct Input {
     path: Option<String>,
 }
 
-fn parse_input(args: &[String]) -> Result<Input, Usage> {
+/// Parses the options of `Input`; `extra` is offered every other option
+/// first, with the remaining arguments (to take its value from), and says
+/// whether it took it.
+fn parse_input(
+    args: &[String],
+    mut extra: impl FnMut(&str, &mut std::slice::Iter<'_, String>) -> Result<bool, Usage>,
+) -> Result<Input, Usage> {
     let mut input = Input {
         chunk: 64 * 1024,
         path: None,
     };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
+        if arg.starts_with("--") && arg != "--chunk" && extra(arg, &mut args)? {
+            continue;
+        }
         match arg.as_str() {
             "--chunk" => {
                 let n = args
@@ -122,7 +162,7 @@ fn parse_input(args: &[String]) -> Result<Input, Usage> {
 /// shorter) and hands each to `each`.
 fn read_chunks(
     input: &Input,
-    mut each: impl FnMut(Bytes) -> io::Result<()>,
+    mut each: impl FnMut(Bytes) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let mut reader: Box<dyn Read> = match &input.path {
         Some(path) => Box::new(
@@ -151,29 +191,70 @@ fn read_chunks(
 }
 
 fn frames(args: &[String]) -> Result<(), Failure> {
-    let input = parse_input(args)?;
-    let stdout = io::stdout().lock();
-    let mut out = BufWriter::new(stdout);
-    let mut parser = Parser::new();
-    read_chunks(&input, |chunk| {
-        parser.feed(chunk);
-        drain(&mut parser, &mut out)
-    })?;
-    if let Err(e) = parser.finish() {
-        eprintln!("ssekit: warning: {e}");
-    }
-    drain(&mut parser, &mut out)?;
+    let input = parse_input(args, |_, _| Ok(false))?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    each_frame(&input, |_, frame| Ok(write_frame(&mut out, &frame)?))?;
     out.flush()?;
     Ok(())
 }
 
-/// Prints every frame the parser has ready; limit errors become warnings.
-fn drain(parser: &mut Parser, out: &mut impl Write) -> io::Result<()> {
+fn events(args: &[String]) -> Result<(), Failure> {
+    let mut choice = Choice::Auto;
+    let input = parse_input(args, |opt, rest| {
+        if opt != "--dialect" {
+            return Ok(false);
+        }
+        let value = rest
+            .next()
+            .ok_or_else(|| Usage("--dialect needs a value".into()))?;
+        choice = Choice::parse(value).ok_or_else(|| {
+            Usage(format!(
+                "--dialect takes responses, chat, anthropic or auto, not '{value}'"
+            ))
+        })?;
+        Ok(true)
+    })?;
+    let mut events = Events::new(choice, BufWriter::new(io::stdout().lock()))?;
+    each_frame(&input, |start, frame| events.frame(start, frame))?;
+    events.finish()
+}
+
+/// Parses the input and hands `each` every frame with the stream offset
+/// where its block began (after the previous event); limit errors and a
+/// truncated tail become warnings.
+fn each_frame(
+    input: &Input,
+    mut each: impl FnMut(u64, Frame) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let mut parser = Parser::new();
+    let mut start = 0;
+    read_chunks(input, |chunk| {
+        parser.feed(chunk);
+        drain(&mut parser, &mut start, &mut each)
+    })?;
+    if let Err(e) = parser.finish() {
+        eprintln!("ssekit: warning: {e}");
+    }
+    drain(&mut parser, &mut start, &mut each)
+}
+
+/// Hands on every frame the parser has ready; limit errors become warnings.
+fn drain(
+    parser: &mut Parser,
+    start: &mut u64,
+    each: &mut impl FnMut(u64, Frame) -> Result<(), Failure>,
+) -> Result<(), Failure> {
     loop {
         match parser.next_frame() {
-            Ok(Some(frame)) => write_frame(out, &frame)?,
+            Ok(Some(frame)) => {
+                let at = std::mem::replace(start, parser.offset());
+                each(at, frame)?;
+            }
             Ok(None) => return Ok(()),
-            Err(e) => eprintln!("ssekit: warning: {e}"),
+            Err(e) => {
+                *start = parser.offset();
+                eprintln!("ssekit: warning: {e}");
+            }
         }
     }
 }

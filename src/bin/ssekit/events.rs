@@ -1,0 +1,353 @@
+//! `ssekit events`: one JSON object per event, written from the event's typed
+//! view (see [`view_json`](crate::view_json)).
+//!
+//! Each dialect is one function that takes a frame and writes one line
+//! ([`WriteEvent`]); [`Dialect::writer`] picks it. Adding a dialect's views to
+//! this build is one arm there. `--dialect auto` picks the dialect per stream
+//! from its first telling event ([`detect`]).
+
+use std::fmt;
+use std::io::Write;
+
+use ssekit::json::{find_key, ObjectView, Value};
+use ssekit::responses::{DecodeError, ResponseEvent};
+use ssekit::Frame;
+
+use crate::view_json::{Line, Unwritable};
+use crate::Failure;
+
+/// The dialect of a stream: which views decode its events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// OpenAI Responses.
+    Responses,
+    /// OpenAI Chat Completions chunks.
+    Chat,
+    /// Anthropic Messages.
+    Anthropic,
+}
+
+impl Dialect {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Self::Responses => "responses",
+            Self::Chat => "chat",
+            Self::Anthropic => "anthropic",
+        }
+    }
+
+    /// The function that writes one event of this dialect, or `None` when
+    /// this build has no views for it.
+    fn writer(self) -> Option<WriteEvent> {
+        match self {
+            Self::Responses => Some(responses),
+            // No views for these in this build yet.
+            Self::Chat | Self::Anthropic => None,
+        }
+    }
+}
+
+/// The dialects this build can write, for messages.
+fn available() -> String {
+    [Dialect::Responses, Dialect::Chat, Dialect::Anthropic]
+        .into_iter()
+        .filter(|d| d.writer().is_some())
+        .map(Dialect::name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The `--dialect` option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Choice {
+    /// This dialect, whatever the stream holds.
+    Fixed(Dialect),
+    /// Detected per stream ([`detect`]).
+    Auto,
+}
+
+impl Choice {
+    pub(crate) fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "responses" => Self::Fixed(Dialect::Responses),
+            "chat" => Self::Fixed(Dialect::Chat),
+            "anthropic" => Self::Fixed(Dialect::Anthropic),
+            "auto" => Self::Auto,
+            _ => return None,
+        })
+    }
+}
+
+/// A dialect this build cannot write: exit status 2.
+#[derive(Debug)]
+pub(crate) struct Unavailable {
+    dialect: Dialect,
+    /// Whether `auto` detected it (else it was asked for).
+    detected: bool,
+}
+
+impl fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = self.dialect.name();
+        if self.detected {
+            write!(f, "the stream looks like the {name} dialect, which is")?;
+        } else {
+            write!(f, "the {name} dialect is")?;
+        }
+        write!(
+            f,
+            " not available in this build (available: {})",
+            available()
+        )
+    }
+}
+
+/// Writes one event as one JSON object into `line` (without the newline).
+/// On error the line is left incomplete, and is dropped.
+type WriteEvent = fn(&Frame, &mut Line) -> Result<(), Skip>;
+
+/// Why an event printed nothing.
+#[derive(Debug)]
+enum Skip {
+    /// Its data did not decode into its view.
+    Decode(DecodeError),
+    /// Its view decoded but could not be written out.
+    Unwritable(Unwritable),
+}
+
+impl From<DecodeError> for Skip {
+    fn from(e: DecodeError) -> Self {
+        Self::Decode(e)
+    }
+}
+
+impl From<Unwritable> for Skip {
+    fn from(e: Unwritable) -> Self {
+        Self::Unwritable(e)
+    }
+}
+
+/// A Responses event: its view's fields, `type` first; an unknown type as
+/// `{"type": T, "unknown": true}`; `[DONE]` as `{"type": "[DONE]"}`.
+fn responses(frame: &Frame, line: &mut Line) -> Result<(), Skip> {
+    match ResponseEvent::from_frame(frame)? {
+        ResponseEvent::Done => line.raw(r#"{"type":"[DONE]"}"#),
+        ResponseEvent::Unknown { ty, .. } => {
+            line.raw(r#"{"type":"#);
+            line.json_str(ty);
+            line.raw(r#","unknown":true}"#);
+        }
+        event => line.object(&event)?,
+    }
+    Ok(())
+}
+
+/// Anthropic event names (and data `type`s) no other dialect uses.
+const ANTHROPIC_TYPES: &[&str] = &[
+    "message_start",
+    "message_delta",
+    "message_stop",
+    "content_block_start",
+    "content_block_delta",
+    "content_block_stop",
+];
+
+/// The dialect one frame tells, or `None` when it tells nothing (no event
+/// name of a known family and data that is not a JSON object: `[DONE]`, a
+/// keep-alive, garbage).
+///
+/// An Anthropic event name or data `type` → anthropic; a `response.*` event
+/// name → responses; data without `type` that is a `chat.completion.chunk`
+/// or has `choices` → chat; any other JSON object → responses.
+pub(crate) fn detect(frame: &Frame) -> Option<Dialect> {
+    if frame.has_event_type() {
+        let name = frame.event();
+        if ANTHROPIC_TYPES.contains(&name) {
+            return Some(Dialect::Anthropic);
+        }
+        if name.starts_with("response.") {
+            return Some(Dialect::Responses);
+        }
+    }
+    let object = ObjectView::parse(frame.data()).ok()?;
+    let (mut ty, mut chat) = (None, false);
+    for (key, value) in object.members() {
+        if key == "type" && !value.is_null() {
+            ty = Some(value);
+        } else if key == "choices" {
+            chat = true;
+        } else if key == "object" {
+            chat |= matches!(value, Value::String(s) if s == "chat.completion.chunk");
+        }
+    }
+    Some(match ty {
+        Some(Value::String(ty)) if ANTHROPIC_TYPES.iter().any(|t| ty == *t) => Dialect::Anthropic,
+        Some(_) => Dialect::Responses,
+        None if chat => Dialect::Chat,
+        None => Dialect::Responses,
+    })
+}
+
+/// The `events` command over one stream: frames in, lines out.
+pub(crate) struct Events<W> {
+    choice: Choice,
+    /// The dialect's writer, once known.
+    writer: Option<WriteEvent>,
+    /// Frames seen before `auto` could tell the dialect, with their offsets.
+    pending: Vec<(u64, Frame)>,
+    line: Line,
+    out: W,
+}
+
+impl<W: Write> Events<W> {
+    pub(crate) fn new(choice: Choice, out: W) -> Result<Self, Failure> {
+        let writer = match choice {
+            Choice::Fixed(dialect) => Some(dialect.writer().ok_or(Unavailable {
+                dialect,
+                detected: false,
+            })?),
+            Choice::Auto => None,
+        };
+        Ok(Self {
+            choice,
+            writer,
+            pending: Vec::new(),
+            line: Line::default(),
+            out,
+        })
+    }
+
+    /// Handles one frame; `start` is the stream offset where its block
+    /// began, for warnings.
+    pub(crate) fn frame(&mut self, start: u64, frame: Frame) -> Result<(), Failure> {
+        if let Some(writer) = self.writer {
+            return self.write(writer, start, &frame);
+        }
+        debug_assert_eq!(self.choice, Choice::Auto);
+        let Some(dialect) = detect(&frame) else {
+            self.pending.push((start, frame));
+            return Ok(());
+        };
+        let writer = dialect.writer().ok_or(Unavailable {
+            dialect,
+            detected: true,
+        })?;
+        self.writer = Some(writer);
+        for (start, pending) in std::mem::take(&mut self.pending) {
+            self.write(writer, start, &pending)?;
+        }
+        self.write(writer, start, &frame)
+    }
+
+    /// Writes what is left (frames that never told a dialect are read as
+    /// Responses events) and flushes.
+    pub(crate) fn finish(mut self) -> Result<(), Failure> {
+        let writer = self.writer.unwrap_or(responses);
+        for (start, pending) in std::mem::take(&mut self.pending) {
+            self.write(writer, start, &pending)?;
+        }
+        self.out.flush()?;
+        Ok(())
+    }
+
+    fn write(&mut self, writer: WriteEvent, start: u64, frame: &Frame) -> Result<(), Failure> {
+        self.line.clear();
+        match writer(frame, &mut self.line) {
+            Ok(()) => {
+                self.line.buf.push(b'\n');
+                self.out.write_all(&self.line.buf)?;
+            }
+            Err(skip) => warn(start, frame, &skip),
+        }
+        Ok(())
+    }
+}
+
+/// Reports an event that printed nothing: where its block began in the
+/// stream, its type, and why (offsets in the reason count from the start of
+/// the event's data).
+fn warn(start: u64, frame: &Frame, skip: &Skip) {
+    let known = match skip {
+        Skip::Decode(e) => e.event_type(),
+        Skip::Unwritable(_) => "",
+    };
+    let from_data = || match find_key(frame.data(), "type") {
+        Ok(Some(Value::String(ty))) => Some(ty.to_string()),
+        _ => None,
+    };
+    let ty = if !known.is_empty() {
+        known.to_owned()
+    } else if let Some(ty) = from_data() {
+        ty
+    } else {
+        frame.event().to_owned()
+    };
+    let reason: &dyn fmt::Display = match skip {
+        Skip::Decode(e) => e,
+        Skip::Unwritable(e) => e,
+    };
+    eprintln!("ssekit: warning: skipped event at byte {start} (type {ty}): {reason}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(event: Option<&str>, data: &str) -> Frame {
+        let frame = Frame::new(data);
+        match event {
+            Some(name) => frame.with_event(name),
+            None => frame,
+        }
+    }
+
+    #[test]
+    fn detects_each_dialect_from_one_frame() {
+        let cases = [
+            (Some("message_start"), "{}", Some(Dialect::Anthropic)),
+            (
+                None,
+                r#"{"type":"content_block_delta","index":0}"#,
+                Some(Dialect::Anthropic),
+            ),
+            (Some("response.created"), "{}", Some(Dialect::Responses)),
+            (
+                None,
+                r#"{"type":"response.output_text.delta"}"#,
+                Some(Dialect::Responses),
+            ),
+            (
+                None,
+                r#"{"id":"c","object":"chat.completion.chunk","choices":[]}"#,
+                Some(Dialect::Chat),
+            ),
+            (None, r#"{"id":"c","choices":[]}"#, Some(Dialect::Chat)),
+            (
+                None,
+                r#"{"error":{"message":"x"}}"#,
+                Some(Dialect::Responses),
+            ),
+            (None, "[DONE]", None),
+            (Some("ping"), "", None),
+        ];
+        for (event, data, want) in cases {
+            assert_eq!(detect(&frame(event, data)), want, "{event:?} {data}");
+        }
+    }
+
+    #[test]
+    fn auto_waits_for_a_telling_frame_then_keeps_order() {
+        let mut events = Events::new(Choice::Auto, Vec::new()).ok().unwrap();
+        events.frame(0, frame(Some("ping"), "[DONE]")).ok().unwrap();
+        assert!(events.out.is_empty());
+        events
+            .frame(10, frame(None, r#"{"type":"x.y","a":1}"#))
+            .ok()
+            .unwrap();
+        let out = String::from_utf8(events.out.clone()).unwrap();
+        assert_eq!(
+            out,
+            "{\"type\":\"[DONE]\"}\n{\"type\":\"x.y\",\"unknown\":true}\n"
+        );
+    }
+}

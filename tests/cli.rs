@@ -1,0 +1,277 @@
+//! The `ssekit` binary, run as a user runs it:
+//!
+//! * `events` on every Responses stream of the corpus: one line per frame,
+//!   each a JSON object that is a subset of the event's JSON with equal
+//!   values (`[DONE]` and unknown types as specified), the same under
+//!   `--dialect auto` and any chunking;
+//! * `events` on a hand-written stream: unknown types, `[DONE]`, escapes,
+//!   and an event that does not decode (a warning, and the stream goes on);
+//! * `frames` on the shipped sample, whole and a byte at a time;
+//! * exit statuses: 2 for usage errors, 1 for a missing file.
+#![cfg(feature = "cli")]
+
+mod responses_common;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value as J;
+
+const BIN: &str = env!("CARGO_BIN_EXE_ssekit");
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/responses-text.sse");
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("run ssekit")
+}
+
+fn run_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ssekit");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout_lines(out: &Output) -> Vec<String> {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone())
+        .expect("stdout is UTF-8")
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Numbers are equal when they are the same number: integers exactly, and
+/// when either is written as a float (the views decode some integer-valued
+/// fields, `created_at`, as `f64`), as `f64`s, exactly.
+fn same_number(a: &serde_json::Number, b: &serde_json::Number) -> bool {
+    if a.is_f64() || b.is_f64() {
+        return a.as_f64() == b.as_f64();
+    }
+    match (a.as_u64(), b.as_u64()) {
+        (Some(x), Some(y)) => x == y,
+        _ => a.as_i64().is_some() && a.as_i64() == b.as_i64(),
+    }
+}
+
+/// Whether `out` is a subset of `src`: objects by key, recursively; arrays
+/// element by element, of equal length; other values equal. Counts the
+/// values compared into `n`.
+fn subset(out: &J, src: &J, path: &str, n: &mut usize) -> Result<(), String> {
+    *n += 1;
+    match (out, src) {
+        (J::Object(o), J::Object(s)) => {
+            for (k, v) in o {
+                let here = format!("{path}.{k}");
+                let Some(sv) = s.get(k) else {
+                    return Err(format!("{here}: not in the source"));
+                };
+                subset(v, sv, &here, n)?;
+            }
+            Ok(())
+        }
+        (J::Array(o), J::Array(s)) => {
+            if o.len() != s.len() {
+                return Err(format!("{path}: {} elements, source {}", o.len(), s.len()));
+            }
+            for (i, (v, sv)) in o.iter().zip(s).enumerate() {
+                subset(v, sv, &format!("{path}[{i}]"), n)?;
+            }
+            Ok(())
+        }
+        (J::Number(a), J::Number(b)) if same_number(a, b) => Ok(()),
+        _ if out == src => Ok(()),
+        _ => Err(format!("{path}: {out} != source {src}")),
+    }
+}
+
+#[test]
+fn events_of_every_responses_stream_are_subsets_of_their_source() {
+    let Some(streams) = responses_common::responses_streams() else {
+        return;
+    };
+    let dir = responses_common::corpus_dir().unwrap();
+    let (mut events, mut values, mut unknown, mut done) = (0, 0, 0, 0);
+    let mut failures = Vec::new();
+    for (name, frames) in &streams {
+        let path = dir.join(name);
+        let path = path.to_str().unwrap();
+        let out = run(&["events", "--dialect", "responses", path]);
+        assert!(
+            out.stderr.is_empty(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), frames.len(), "{name}: one line per frame");
+        // Auto-detection and chunking change nothing.
+        assert_eq!(run(&["events", path]).stdout, out.stdout, "{name}: auto");
+        assert_eq!(
+            run(&["events", "--chunk", "13", path]).stdout,
+            out.stdout,
+            "{name}: --chunk 13"
+        );
+        for (i, (line, frame)) in lines.iter().zip(frames).enumerate() {
+            let at = format!("{name} #{i}");
+            let got: J = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("{at}: not JSON ({e}): {line}"));
+            assert!(got.is_object(), "{at}: {line}");
+            events += 1;
+            if frame.data().trim() == "[DONE]" {
+                assert_eq!(got, serde_json::json!({"type": "[DONE]"}), "{at}");
+                done += 1;
+                continue;
+            }
+            let src: J = serde_json::from_str(frame.data()).expect("corpus data is JSON");
+            assert_eq!(got["type"], src["type"], "{at}: type");
+            if got.get("unknown") == Some(&J::Bool(true)) {
+                assert_eq!(
+                    got,
+                    serde_json::json!({"type": src["type"], "unknown": true}),
+                    "{at}"
+                );
+                unknown += 1;
+                continue;
+            }
+            if let Err(e) = subset(&got, &src, "", &mut values) {
+                failures.push(format!("{at}: {e}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    eprintln!(
+        "{events} events in {} streams ({done} [DONE], {unknown} unknown), {values} values compared",
+        streams.len()
+    );
+    assert!(
+        events > 5000 && values > 10 * events,
+        "{events} events, {values} values"
+    );
+}
+
+#[test]
+fn events_prints_unknown_done_and_escapes_and_warns_on_bad_events() {
+    let input = concat!(
+        "event: response.output_text.delta\n",
+        "data: {\"type\":\"response.output_text.delta\",\"item_id\":\"m\\u0031\",",
+        "\"output_index\":0,\"content_index\":0,\"delta\":\"a\\\"b\\n\\u00e9\\ud83d\\ude80\",",
+        "\"unmodeled\":[1,2]}\n\n",
+        "data: {\"type\":\"response.brand_new\",\"x\":1}\n\n",
+        // Missing its required `item_id`: a warning, and the stream goes on.
+        "event: response.output_text.done\n",
+        "data: {\"type\":\"response.output_text.done\",\"text\":\"t\"}\n\n",
+        "data: not json\n\n",
+        "data: {\"type\":\"response.queued\",\"sequence_number\":1.5e0}\n\n",
+        "data: [DONE]\n\n",
+    );
+    for dialect in ["responses", "auto"] {
+        let out = run_stdin(&["events", "--dialect", dialect], input.as_bytes());
+        let lines = stdout_lines(&out);
+        let got: Vec<J> = lines
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(
+            got,
+            [
+                serde_json::json!({
+                    "type": "response.output_text.delta", "item_id": "m1", "output_index": 0,
+                    "content_index": 0, "delta": "a\"b\n\u{e9}\u{1f680}",
+                }),
+                serde_json::json!({"type": "response.brand_new", "unknown": true}),
+                serde_json::json!({"type": "[DONE]"}),
+            ],
+            "{dialect}: {lines:?}"
+        );
+        // Unescaped, not copied: the raw text had `\u0031` and `\"`.
+        assert!(lines[0].contains(r#""item_id":"m1""#), "{}", lines[0]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let warnings: Vec<&str> = stderr.lines().collect();
+        assert_eq!(warnings.len(), 3, "{dialect}: {stderr}");
+        // Where the bad event's block begins in the stream.
+        let at = input.find("event: response.output_text.done").unwrap();
+        assert!(
+            warnings[0].contains("response.output_text.done")
+                && warnings[0].contains(&format!("at byte {at} "))
+                && warnings[0].contains("item_id"),
+            "{}",
+            warnings[0]
+        );
+        assert!(warnings[1].contains("invalid json"), "{}", warnings[1]);
+        assert!(
+            warnings[2].contains("response.queued") && warnings[2].contains("sequence_number"),
+            "{}",
+            warnings[2]
+        );
+    }
+}
+
+#[test]
+fn events_usage_and_io_errors() {
+    for args in [
+        &["events", "--dialect"][..],
+        &["events", "--dialect", "gemini", SAMPLE],
+        &["events", "--bogus", SAMPLE],
+        &["events", "--chunk", "0", SAMPLE],
+        &["events", SAMPLE, SAMPLE],
+    ] {
+        assert_eq!(run(args).status.code(), Some(2), "{args:?}");
+    }
+    let out = run(&["events", "/nonexistent/stream.sse"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/stream.sse"));
+}
+
+#[test]
+fn frames_of_the_sample_follow_its_event_lines() {
+    let sample = std::fs::read_to_string(SAMPLE).unwrap();
+    let names: Vec<&str> = sample
+        .lines()
+        .filter_map(|l| l.strip_prefix("event: "))
+        .collect();
+    let out = run(&["frames", SAMPLE]);
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 29);
+    assert_eq!(names.len(), 29);
+    for (line, name) in lines.iter().zip(&names) {
+        let frame: J = serde_json::from_str(line).unwrap();
+        assert_eq!(frame["event"], *name, "{line}");
+        let data: J = serde_json::from_str(frame["data"].as_str().unwrap()).unwrap();
+        assert_eq!(data["type"], *name, "{line}");
+    }
+    assert_eq!(run(&["frames", "--chunk", "1", SAMPLE]).stdout, out.stdout);
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn frames_usage_and_io_errors() {
+    for args in [
+        &["frames", "--bogus", SAMPLE][..],
+        &["frames", "--chunk"],
+        &["frames", "--chunk", "x", SAMPLE],
+        &["frames", "--dialect", "responses", SAMPLE],
+        &[],
+        &["nope"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("usage:"));
+    }
+    let out = run(&["frames", "/nonexistent/stream.sse"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+}
