@@ -275,3 +275,83 @@ fn frames_usage_and_io_errors() {
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
 }
+
+/// The Chat Completions and Anthropic streams of the corpus print one line
+/// per frame under their own dialect and under `auto`; each line is a subset
+/// of its source object with equal values; chat lines invent no `type`.
+#[test]
+fn events_of_every_chat_and_anthropic_stream_are_subsets_of_their_source() {
+    let Some(dir) = responses_common::corpus_dir() else {
+        return;
+    };
+    let (mut streams, mut events, mut values) = (0, 0, 0);
+    let mut failures = Vec::new();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".sse") && (n.contains("-chat-") || n.contains("-anthropic-")))
+        .collect();
+    names.sort();
+    for name in &names {
+        let dialect = if name.contains("-chat-") {
+            "chat"
+        } else {
+            "anthropic"
+        };
+        let path = dir.join(name);
+        let path = path.to_str().unwrap();
+        let mut parser = ssekit::Parser::new();
+        parser.feed(ssekit::Bytes::from(std::fs::read(path).unwrap()));
+        let mut frames = Vec::new();
+        while let Some(f) = parser.next_frame().unwrap() {
+            frames.push(f);
+        }
+        let out = run(&["events", "--dialect", dialect, path]);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stderr.is_empty(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(run(&["events", path]).stdout, out.stdout, "{name}: auto");
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), frames.len(), "{name}: one line per frame");
+        streams += 1;
+        for (i, (line, frame)) in lines.iter().zip(&frames).enumerate() {
+            let at = format!("{name} #{i}");
+            let got: J = serde_json::from_str(line).unwrap_or_else(|e| panic!("{at}: {e}: {line}"));
+            events += 1;
+            if frame.data().trim() == "[DONE]" {
+                assert_eq!(got, serde_json::json!({"type": "[DONE]"}), "{at}");
+                continue;
+            }
+            let src: J = serde_json::from_str(frame.data()).expect("corpus data is JSON");
+            if dialect == "chat" {
+                assert!(
+                    got.get("type").is_none(),
+                    "{at}: chat lines invent no type: {line}"
+                );
+            } else {
+                assert_eq!(got["type"], src["type"], "{at}: type");
+            }
+            if let Err(e) = subset(&got, &src, "", &mut values) {
+                failures.push(format!("{at}: {e}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    eprintln!("{events} events in {streams} chat/anthropic streams, {values} values compared");
+    assert!(
+        streams >= 20 && values > 10 * events,
+        "{streams} streams, {events} events, {values} values"
+    );
+}

@@ -38,7 +38,7 @@ commands:
                               values; an unknown type as {\"type\": T, \"unknown\": true},
                               [DONE] as {\"type\": \"[DONE]\"}
                               --dialect responses|chat|anthropic|auto (default auto: from
-                              the stream's first event); this build has: responses
+                              the stream's first event)
 
 FILE defaults to standard input. Warnings (limits, a truncated tail, an event that does not
 decode) go to standard error; the exit status is 2 for usage errors, 1 for I/O errors.

@@ -9,6 +9,8 @@
 use std::fmt;
 use std::io::Write;
 
+use ssekit::anthropic::MessageEvent;
+use ssekit::chat::ChatEvent;
 use ssekit::json::{find_key, ObjectView, Value};
 use ssekit::responses::{DecodeError, ResponseEvent};
 use ssekit::Frame;
@@ -41,8 +43,8 @@ impl Dialect {
     fn writer(self) -> Option<WriteEvent> {
         match self {
             Self::Responses => Some(responses),
-            // No views for these in this build yet.
-            Self::Chat | Self::Anthropic => None,
+            Self::Chat => Some(chat),
+            Self::Anthropic => Some(anthropic),
         }
     }
 }
@@ -133,6 +135,31 @@ fn responses(frame: &Frame, line: &mut Line) -> Result<(), Skip> {
     match ResponseEvent::from_frame(frame)? {
         ResponseEvent::Done => line.raw(r#"{"type":"[DONE]"}"#),
         ResponseEvent::Unknown { ty, .. } => {
+            line.raw(r#"{"type":"#);
+            line.json_str(ty);
+            line.raw(r#","unknown":true}"#);
+        }
+        event => line.object(&event)?,
+    }
+    Ok(())
+}
+
+/// A Chat Completions chunk: its fields as they come (a chunk has no `type`,
+/// and none is invented); an error chunk likewise; `[DONE]` as
+/// `{"type": "[DONE]"}`.
+fn chat(frame: &Frame, line: &mut Line) -> Result<(), Skip> {
+    match ChatEvent::from_frame(frame)? {
+        ChatEvent::Done => line.raw(r#"{"type":"[DONE]"}"#),
+        event => line.object(&event)?,
+    }
+    Ok(())
+}
+
+/// An Anthropic Messages event: its view's fields, `type` first; an unknown
+/// type as `{"type": T, "unknown": true}`.
+fn anthropic(frame: &Frame, line: &mut Line) -> Result<(), Skip> {
+    match MessageEvent::from_frame(frame)? {
+        MessageEvent::Unknown { ty, .. } => {
             line.raw(r#"{"type":"#);
             line.json_str(ty);
             line.raw(r#","unknown":true}"#);
