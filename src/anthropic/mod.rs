@@ -68,7 +68,7 @@ mod message;
 mod owned;
 
 pub use crate::responses::{DecodeError, DecodeErrorKind};
-pub use crate::views::{List, ListIter};
+pub use crate::views::{List, ListIter, Owned, ViewFamily};
 pub use blocks::*;
 pub use events::*;
 pub use message::*;

@@ -67,7 +67,7 @@ mod chunk;
 mod owned;
 
 pub use crate::responses::{DecodeError, DecodeErrorKind};
-pub use crate::views::{List, ListIter};
+pub use crate::views::{List, ListIter, Owned, ViewFamily};
 pub use chunk::*;
 pub use owned::OwnedChatEvent;
 
