@@ -78,6 +78,35 @@ macro_rules! field_visit {
     };
 }
 
+/// What every view that decodes as a field has on top (a nested view, a
+/// tagged enum): its [`ViewFamily`](super::ViewFamily), `to_owned()` and
+/// (feature `serde`) `Deserialize`. The view has a `raw()` method.
+macro_rules! owned_view {
+    ($name:ident) => {
+        impl $crate::views::ViewFamily for $name<'static> {
+            type View<'a> = $name<'a>;
+        }
+
+        #[cfg(feature = "serde")]
+        impl<'de: 'a, 'a> ::serde::Deserialize<'de> for $name<'a> {
+            /// Decodes the view from its raw JSON text (see the module docs).
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                $crate::views::serde::deserialize_borrowed(d, $crate::views::serde::decode_nested)
+            }
+        }
+
+        impl $name<'_> {
+            /// Copies the view's JSON text into an [`Owned`]($crate::responses::Owned)
+            /// form that outlives the input.
+            pub fn to_owned(&self) -> $crate::views::Owned<$name<'static>> {
+                $crate::views::Owned::from_text(self.raw().get())
+            }
+        }
+    };
+}
+
 macro_rules! view {
     // A view with a `type` of its own (the Chat and Anthropic events),
     // which also decodes as a nested field.
@@ -128,25 +157,7 @@ macro_rules! view {
             }
         }
 
-        impl $crate::views::ViewFamily for $name<'static> {
-            type View<'a> = $name<'a>;
-        }
-
-        #[cfg(feature = "serde")]
-        impl<'de: 'a, 'a> ::serde::Deserialize<'de> for $name<'a> {
-            /// Decodes the view from its raw JSON text (see the module docs).
-            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                $crate::views::serde::deserialize_borrowed(d, $crate::views::serde::decode_nested)
-            }
-        }
-
-        impl $name<'_> {
-            /// Copies the view's JSON text into an [`Owned`]($crate::responses::Owned)
-            /// form that outlives the input.
-            pub fn to_owned(&self) -> $crate::views::Owned<$name<'static>> {
-                $crate::views::Owned::from_text(self.__src.0.get())
-            }
-        }
+        owned_view!($name);
     };
     (@struct
         $(#[$meta:meta])*
@@ -334,17 +345,7 @@ macro_rules! tagged {
             }
         }
 
-        impl $crate::views::ViewFamily for $name<'static> {
-            type View<'a> = $name<'a>;
-        }
-
-        #[cfg(feature = "serde")]
-        impl<'de: 'a, 'a> ::serde::Deserialize<'de> for $name<'a> {
-            /// Decodes the value from its raw JSON text (see the module docs).
-            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                $crate::views::serde::deserialize_borrowed(d, $crate::views::serde::decode_nested)
-            }
-        }
+        owned_view!($name);
 
         impl<'a> $name<'a> {
             /// The JSON text of the whole object, as in the input.
@@ -353,12 +354,6 @@ macro_rules! tagged {
                     $( Self::$variant(v) => v.raw(), )*
                     Self::Other { raw, .. } => *raw,
                 }
-            }
-
-            /// Copies the JSON text into an [`Owned`]($crate::responses::Owned)
-            /// form that outlives the input.
-            pub fn to_owned(&self) -> $crate::views::Owned<$name<'static>> {
-                $crate::views::Owned::from_text(self.raw().get())
             }
         }
 
