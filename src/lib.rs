@@ -86,12 +86,12 @@ extern crate alloc;
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
+#[macro_use]
+mod views;
 pub mod accumulate;
 #[cfg(any(feature = "stream", feature = "codec"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "stream", feature = "codec"))))]
 pub mod adapters;
-#[macro_use]
-mod dialect;
 pub mod anthropic;
 pub mod chat;
 pub mod encode;

@@ -1,10 +1,10 @@
 //! Content blocks (of `content_block_start`), their deltas (of
 //! `content_block_delta`) and citations.
 
-use crate::dialect::List;
 use crate::json::{JsonStr, RawJson};
+use crate::views::List;
 
-dtagged! {
+tagged! {
     /// A content block, as `content_block_start` opens it (empty: its text,
     /// thinking or input arrive in deltas), or as an element of
     /// [`Message::content`](super::Message::content).
@@ -38,7 +38,7 @@ dtagged! {
     }
 }
 
-dview! {
+view! {
     /// A text block.
     pub struct TextBlock<'a> {
         /// The text (empty at `content_block_start`).
@@ -48,7 +48,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// A thinking block.
     pub struct ThinkingBlock<'a> {
         /// The thinking text (empty at `content_block_start`).
@@ -59,7 +59,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// A redacted thinking block: encrypted, passed back verbatim.
     pub struct RedactedThinkingBlock<'a> {
         /// The encrypted thinking.
@@ -67,7 +67,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// A `tool_use` or `server_tool_use` block.
     pub struct ToolUseBlock<'a> {
         /// The call ID (`toolu_…`, `srvtoolu_…`).
@@ -82,7 +82,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// The result of a server tool: web search or fetch, code execution,
     /// tool search. The content's shape depends on the tool and is kept as
     /// raw JSON.
@@ -96,7 +96,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// A file uploaded to the code execution container.
     pub struct ContainerUploadBlock<'a> {
         /// The file ID.
@@ -104,7 +104,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// A compaction block (beta): a summary of earlier context.
     pub struct CompactionBlock<'a> {
         /// The summary (`null` at `content_block_start`).
@@ -114,7 +114,7 @@ dview! {
     }
 }
 
-dtagged! {
+tagged! {
     /// The `delta` of `content_block_delta`: a fragment to append to the
     /// block at its `index`.
     pub enum BlockDelta<'a> {
@@ -133,7 +133,7 @@ dtagged! {
     }
 }
 
-dview! {
+view! {
     /// A text fragment.
     pub struct TextDelta<'a> {
         /// The text.
@@ -141,7 +141,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// A fragment of a tool use's input JSON text; may be empty.
     /// Concatenate them and parse at `content_block_stop`.
     pub struct InputJsonDelta<'a> {
@@ -150,7 +150,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// A thinking fragment.
     pub struct ThinkingDelta<'a> {
         /// The thinking text.
@@ -158,7 +158,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// A thinking block's signature, sent once before `content_block_stop`.
     pub struct SignatureDelta<'a> {
         /// The signature.
@@ -166,7 +166,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// A citation added to a text block.
     pub struct CitationsDelta<'a> {
         /// The citation.
@@ -174,7 +174,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// A compaction fragment (beta).
     pub struct CompactionDelta<'a> {
         /// The summary text.
@@ -184,7 +184,7 @@ dview! {
     }
 }
 
-dtagged! {
+tagged! {
     /// A citation of a text block.
     pub enum Citation<'a> {
         /// `"type": "char_location"`: a character range of a plain-text document.
@@ -200,7 +200,7 @@ dtagged! {
     }
 }
 
-dview! {
+view! {
     /// A citation of a document: by characters, pages or content blocks
     /// (the fields of the other two kinds are `None`).
     pub struct DocumentCitation<'a> {
@@ -227,7 +227,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// A citation of a web search result.
     pub struct WebSearchResultLocation<'a> {
         /// The cited text.
@@ -241,7 +241,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// A citation of a search result content block.
     pub struct SearchResultLocation<'a> {
         /// The cited text.

@@ -4,7 +4,7 @@ use super::blocks::{BlockDelta, ContentBlock};
 use super::message::{ApiError, Message, MessageDeltaBody, Usage};
 use crate::json::RawJson;
 
-dview! {
+view! {
     /// The first event: the message's metadata, with empty content.
     pub struct MessageStart<'a> = "message_start" {
         /// The message.
@@ -12,7 +12,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// A content block opens at `index`, empty.
     pub struct ContentBlockStart<'a> = "content_block_start" {
         /// The block's index in the message's content.
@@ -22,7 +22,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// A fragment of the block at `index`.
     pub struct ContentBlockDelta<'a> = "content_block_delta" {
         /// The block's index in the message's content.
@@ -32,7 +32,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// The block at `index` is complete.
     pub struct ContentBlockStop<'a> = "content_block_stop" {
         /// The block's index in the message's content.
@@ -40,7 +40,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// How the message ended, and its cumulative usage.
     pub struct MessageDelta<'a> = "message_delta" {
         /// The stop reason and sequence.
@@ -52,17 +52,17 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// The last event of a stream.
     pub struct MessageStop<'a> = "message_stop" {}
 }
 
-dview! {
+view! {
     /// A keep-alive, anywhere in the stream, any number of times.
     pub struct Ping<'a> = "ping" {}
 }
 
-dview! {
+view! {
     /// An error in the stream (`overloaded_error`, …).
     pub struct ErrorEvent<'a> = "error" {
         /// The error.

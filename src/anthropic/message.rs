@@ -2,10 +2,10 @@
 //! `message_delta`.
 
 use super::blocks::ContentBlock;
-use crate::dialect::List;
 use crate::json::{JsonStr, RawJson};
+use crate::views::List;
 
-dview! {
+view! {
     /// The message of `message_start`: its metadata, with an empty `content`
     /// and no stop reason yet.
     ///
@@ -34,7 +34,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// Token usage: of `message_start.message` and (cumulative) of
     /// `message_delta`.
     ///
@@ -64,7 +64,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// Cache writes by time to live.
     pub struct CacheCreation<'a> {
         /// Written with a 5-minute TTL.
@@ -74,7 +74,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// Server tool requests of a message.
     pub struct ServerToolUsage<'a> {
         /// Web search requests.
@@ -84,7 +84,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// Breakdown of the output tokens.
     pub struct OutputTokensDetails<'a> {
         /// Tokens spent thinking.
@@ -92,7 +92,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// A code execution container.
     pub struct Container<'a> {
         /// The container ID.
@@ -102,7 +102,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// The `delta` of `message_delta`: how the message ended.
     pub struct MessageDeltaBody<'a> {
         /// `end_turn`, `max_tokens`, `stop_sequence`, `tool_use`,
@@ -118,7 +118,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// The `error` of an `error` event.
     pub struct ApiError<'a> {
         /// `overloaded_error`, `api_error`, `rate_limit_error`, … (an open

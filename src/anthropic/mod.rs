@@ -67,17 +67,17 @@ mod events;
 mod message;
 mod owned;
 
-pub use crate::dialect::{List, ListIter};
 pub use crate::responses::{DecodeError, DecodeErrorKind};
+pub use crate::views::{List, ListIter, Owned, ViewFamily};
 pub use blocks::*;
 pub use events::*;
 pub use message::*;
 pub use owned::OwnedMessageEvent;
 
-use crate::dialect::{trim_json_ws, wrong_type};
 use crate::frame::Frame;
 use crate::json::{JsonStr, ObjectScanner, RawJson, Value};
 use crate::responses::{FieldValue, Fields};
+use crate::views::{trim_json_ws, wrong_type};
 
 macro_rules! message_events {
     ($( $(#[$meta:meta])* $variant:ident($view:ident) = $ty:literal, )*) => {

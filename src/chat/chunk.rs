@@ -1,10 +1,10 @@
 //! The views of a `chat.completion.chunk`: the chunk, its choices, their
 //! deltas, tool call fragments, log probabilities and usage.
 
-use crate::dialect::List;
 use crate::json::{JsonStr, RawJson};
+use crate::views::List;
 
-dview! {
+view! {
     /// One `chat.completion.chunk`: the metadata repeated on every chunk, the
     /// choices' deltas, and (on the extra last chunk, when
     /// `stream_options.include_usage` is set) the usage.
@@ -39,7 +39,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// One element of a chunk's `choices`.
     pub struct ChoiceDelta<'a> {
         /// The choice's index: the key for accumulating its deltas.
@@ -56,7 +56,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// The `delta` of a choice: fragments to append to the message.
     ///
     /// Every field is optional; unknown members are ignored.
@@ -81,7 +81,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// One fragment of a tool call in `delta.tool_calls`.
     ///
     /// Only `index` is sent on every fragment; `id`, `type` and the
@@ -99,7 +99,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// The function of a tool call fragment (or of the deprecated
     /// `delta.function_call`).
     pub struct FunctionCallChunk<'a> {
@@ -110,7 +110,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// The log probabilities of a choice's delta.
     pub struct ChoiceLogprobs<'a> {
         /// Of the content tokens.
@@ -120,7 +120,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// The log probability of one token, with the most likely alternatives.
     pub struct TokenLogprob<'a> {
         /// The token.
@@ -134,7 +134,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// One of the most likely tokens at a position, in a [`TokenLogprob`].
     pub struct TopLogprob<'a> {
         /// The token.
@@ -146,7 +146,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// Token usage (`CompletionUsage`), on the usage chunk.
     pub struct ChatUsage<'a> {
         /// Prompt tokens.
@@ -173,7 +173,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// Breakdown of the prompt tokens.
     pub struct PromptTokensDetails<'a> {
         /// Tokens read from the prompt cache.
@@ -189,7 +189,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// Breakdown of the completion tokens.
     pub struct CompletionTokensDetails<'a> {
         /// Tokens spent on reasoning.
@@ -207,7 +207,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// The data of an error sent after the HTTP 200: `{"error": {…}}`.
     ///
     /// It has no `type` discriminator; any object with a non-null `error`
@@ -220,7 +220,7 @@ dview! {
     }
 }
 
-dview! {
+view! {
     /// An error's details.
     pub struct ChatError<'a> {
         /// A human-readable message.

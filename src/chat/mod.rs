@@ -66,15 +66,15 @@
 mod chunk;
 mod owned;
 
-pub use crate::dialect::{List, ListIter};
 pub use crate::responses::{DecodeError, DecodeErrorKind};
+pub use crate::views::{List, ListIter, Owned, ViewFamily};
 pub use chunk::*;
 pub use owned::OwnedChatEvent;
 
-use crate::dialect::trim_json_ws;
 use crate::frame::Frame;
 use crate::json::{ObjectScanner, ObjectView, RawJson};
 use crate::responses::{FieldValue, Fields};
+use crate::views::trim_json_ws;
 
 /// One frame of a Chat Completions stream, decoded into a view that borrows
 /// from the frame's data. See the [module docs](self).

@@ -6,7 +6,7 @@
 //! `web_search_call` without its `action`). Types this version does not
 //! model decode to the `Other` variant of their enum, never to an error.
 
-use super::field::List;
+use super::List;
 use crate::json::{JsonStr, RawJson};
 
 tagged! {

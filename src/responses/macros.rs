@@ -1,8 +1,12 @@
-//! `view!`: one declaration per view, from which the struct, its one-pass
-//! decoder, its field listing and its visitor are generated.
+//! `event_view!`: a Responses event view. The struct, decoder and visitor
+//! come from the shared `view!` (see `views/macros.rs`); on top, an event
+//! view has a `TYPE` constant, a `to_owned()` that keeps the whole event as
+//! an [`OwnedResponseEvent`](super::OwnedResponseEvent), and (feature
+//! `serde`) a `Deserialize` that checks its `type`. It does not decode as a
+//! nested field.
 //!
 //! ```text
-//! view! {
+//! event_view! {
 //!     /// docs
 //!     pub struct OutputTextDelta<'a> = "response.output_text.delta" {
 //!         /// docs
@@ -11,68 +15,8 @@
 //!     }
 //! }
 //! ```
-//!
-//! `= "type"` makes an event view (with a `TYPE` constant); without it the
-//! view is a nested object (an item, a part, the usage …). Each field is
-//! `name: req T` (absent or `null` → `DecodeErrorKind::MissingField`) or
-//! `name: opt T` (absent or `null` → `None`); the field's name is its JSON
-//! key. `T` is any `Field`.
 
-/// The JSON key of a field: its name, or the `["key"]` given after it.
-macro_rules! field_key {
-    ($field:ident) => {
-        stringify!($field)
-    };
-    ($field:ident $key:literal) => {
-        $key
-    };
-}
-
-/// The declared type of a field.
-macro_rules! field_ty {
-    (req $t:ty) => { $t };
-    (opt $t:ty) => { ::core::option::Option<$t> };
-}
-
-/// The value of a field after the members were read.
-macro_rules! field_finish {
-    (req $slot:ident, $name:expr, $at:expr) => {
-        match $slot {
-            ::core::option::Option::Some(v) => v,
-            ::core::option::Option::None => {
-                return ::core::result::Result::Err($crate::responses::DecodeError::new(
-                    $crate::responses::DecodeErrorKind::MissingField { field: $name },
-                    $at,
-                ))
-            }
-        }
-    };
-    (opt $slot:ident, $name:expr, $at:expr) => {
-        $slot
-    };
-}
-
-/// The value of a field in a fallback view (see `Field::fallback`).
-macro_rules! field_fallback {
-    (opt) => {
-        ::core::option::Option::None
-    };
-}
-
-/// Hands a field to a visitor (skipping an absent optional one).
-macro_rules! field_visit {
-    (req $value:expr, $name:expr, $f:ident) => {
-        $f($name, $crate::responses::Field::field_value(&$value))
-    };
-    (opt $value:expr, $name:expr, $f:ident) => {
-        if let ::core::option::Option::Some(v) = &$value {
-            $f($name, $crate::responses::Field::field_value(v))
-        }
-    };
-}
-
-macro_rules! view {
-    // An event view.
+macro_rules! event_view {
     (
         $(#[$meta:meta])*
         pub struct $name:ident<'a> = $ty:literal {
@@ -89,7 +33,7 @@ macro_rules! view {
             /// [`OwnedResponseEvent`]($crate::responses::OwnedResponseEvent)
             /// that outlives the input.
             pub fn to_owned(&self) -> $crate::responses::OwnedResponseEvent {
-                $crate::responses::OwnedResponseEvent::from_parts(self.source.0.get(), $ty)
+                $crate::responses::OwnedResponseEvent::from_parts(self.__src.0.get(), $ty)
             }
         }
 
@@ -98,308 +42,11 @@ macro_rules! view {
             /// Decodes the event from its raw JSON text (see the module docs);
             /// its `type`, if present, must be this view's.
             fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                $crate::responses::serde::deserialize_borrowed(d, |raw: &'de str| {
-                    let text = $crate::responses::trim_json_ws(raw);
+                $crate::views::serde::deserialize_borrowed(d, |raw: &'de str| {
+                    let text = $crate::views::trim_json_ws(raw);
                     Self::decode_members($crate::json::ObjectScanner::new(raw), raw, text, Some($ty))
                         .map_err(|e| e.with_event_type($ty))
                 })
-            }
-        }
-    };
-    // A nested view.
-    (
-        $(#[$meta:meta])*
-        pub struct $name:ident<'a> {
-            $( $(#[$fmeta:meta])* $field:ident $([$key:literal])? : $kind:ident $fty:ty ),* $(,)?
-        }
-    ) => {
-        view! { @struct $(#[$meta])* $name<'a> { $( $(#[$fmeta])* $field $([$key])? : $kind $fty ),* } }
-
-        impl $crate::responses::field::Sealed for $name<'_> {}
-        impl<'a> $crate::responses::Field<'a> for $name<'a> {
-            fn from_value(
-                value: $crate::json::Value<'a>,
-                base: &'a str,
-            ) -> ::core::result::Result<Self, $crate::responses::DecodeError> {
-                match value {
-                    $crate::json::Value::Object(o) => {
-                        Self::decode_members(o.members().map(Ok), base, o.as_raw_json().get(), None)
-                    }
-                    _ => Err($crate::responses::field::wrong_type(base, &value)),
-                }
-            }
-            #[inline]
-            fn field_value(&self) -> $crate::responses::FieldValue<'a, '_> {
-                $crate::responses::FieldValue::Object(self)
-            }
-            fn fallback() -> Self {
-                Self {
-                    $( $field: field_fallback!($kind), )*
-                    source: $crate::responses::field::Source::EMPTY,
-                }
-            }
-        }
-
-        impl $crate::responses::ViewFamily for $name<'static> {
-            type View<'a> = $name<'a>;
-        }
-
-        #[cfg(feature = "serde")]
-        impl<'de: 'a, 'a> ::serde::Deserialize<'de> for $name<'a> {
-            /// Decodes the view from its raw JSON text (see the module docs).
-            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                $crate::responses::serde::deserialize_borrowed(d, $crate::responses::serde::decode_nested)
-            }
-        }
-
-        impl $name<'_> {
-            /// Copies the view's JSON text into an [`Owned`]($crate::responses::Owned)
-            /// form that outlives the input.
-            pub fn to_owned(&self) -> $crate::responses::Owned<$name<'static>> {
-                $crate::responses::Owned::from_text(self.source.0.get())
-            }
-        }
-    };
-    (@struct
-        $(#[$meta:meta])*
-        $name:ident<'a> {
-            $( $(#[$fmeta:meta])* $field:ident $([$key:literal])? : $kind:ident $fty:ty ),*
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq)]
-        #[non_exhaustive]
-        pub struct $name<'a> {
-            $( $(#[$fmeta])* pub $field: field_ty!($kind $fty), )*
-            source: $crate::responses::field::Source<'a>,
-        }
-
-        impl<'a> $name<'a> {
-            /// The view's JSON text, as in the input.
-            #[inline]
-            pub fn raw(&self) -> $crate::json::RawJson<'a> {
-                self.source.0
-            }
-
-            /// The JSON keys of the fields, in declaration order.
-            pub const FIELDS: &'static [&'static str] = &[$(field_key!($field $($key)?)),*];
-
-            /// Decodes the members of one object. `raw` is the object's text,
-            /// a slice of `base` (the event's data); `expect` is the `type`
-            /// the object must have, if it is checked here.
-            #[allow(unused_mut, unused_variables)]
-            pub(crate) fn decode_members<I>(
-                members: I,
-                base: &'a str,
-                raw: &'a str,
-                expect: ::core::option::Option<&str>,
-            ) -> ::core::result::Result<Self, $crate::responses::DecodeError>
-            where
-                I: ::core::iter::Iterator<
-                    Item = ::core::result::Result<
-                        ($crate::json::JsonStr<'a>, $crate::json::Value<'a>),
-                        $crate::json::JsonError,
-                    >,
-                >,
-            {
-                let at = $crate::responses::field::offset_in(base, raw);
-                $( let mut $field: ::core::option::Option<$fty> = None; )*
-                for member in members {
-                    let (key, value) = member.map_err($crate::responses::DecodeError::json)?;
-                    let key = match key.as_str() {
-                        Some(k) => k,
-                        None => $crate::responses::field::match_escaped(key, Self::FIELDS),
-                    };
-                    match key {
-                        "type" if expect.is_some() => {
-                            if let Some(expect) = expect {
-                                $crate::responses::check_type(expect, value, base)?;
-                            }
-                        }
-                        $(
-                            field_key!($field $($key)?) => {
-                                $field = if value.is_null() {
-                                    None
-                                } else {
-                                    Some(
-                                        <$fty as $crate::responses::Field<'a>>::from_value(value, base)
-                                            .map_err(|e| e.in_field(field_key!($field $($key)?)))?,
-                                    )
-                                };
-                            }
-                        )*
-                        _ => {}
-                    }
-                }
-                Ok(Self {
-                    $( $field: field_finish!($kind $field, field_key!($field $($key)?), at), )*
-                    source: $crate::responses::field::Source($crate::json::RawJson::new(raw)),
-                })
-            }
-        }
-
-        impl<'a> $crate::responses::Fields<'a> for $name<'a> {
-            fn field_names(&self) -> &'static [&'static str] {
-                Self::FIELDS
-            }
-            #[allow(unused_variables)]
-            fn for_each_field(
-                &self,
-                f: &mut dyn FnMut(&'static str, $crate::responses::FieldValue<'a, '_>),
-            ) {
-                $( field_visit!($kind self.$field, field_key!($field $($key)?), f); )*
-            }
-        }
-    };
-}
-
-/// An enum of views tagged by their `type`, with an `Other` variant for the
-/// types it does not know: output items, content parts, annotations.
-macro_rules! tagged {
-    (
-        $(#[$meta:meta])*
-        pub enum $name:ident<'a> {
-            $( $(#[$vmeta:meta])* $variant:ident($view:ident) = $ty:literal, )*
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq)]
-        #[non_exhaustive]
-        pub enum $name<'a> {
-            $( $(#[$vmeta])* $variant($view<'a>), )*
-            /// A type this version does not model: its `type` and its JSON
-            /// text, to inspect or pass on.
-            Other {
-                /// The `type` (empty when the object has none).
-                ty: $crate::json::JsonStr<'a>,
-                /// The whole object.
-                raw: $crate::json::RawJson<'a>,
-            },
-        }
-
-        impl<'a> $name<'a> {
-            /// The types with their own variant.
-            pub const TYPES: &'static [&'static str] = &[$($ty),*];
-
-            /// The `type`: a constant for the modeled variants; for
-            /// [`Other`](Self::Other), its raw text (escapes as they stand).
-            pub fn ty(&self) -> &'a str {
-                match self {
-                    $( Self::$variant(_) => $ty, )*
-                    Self::Other { ty, .. } => ty.raw(),
-                }
-            }
-
-            /// The JSON keys of a variant's fields (empty for an unknown type).
-            pub fn fields_of(ty: &str) -> &'static [&'static str] {
-                match ty {
-                    $( $ty => $view::FIELDS, )*
-                    _ => &[],
-                }
-            }
-        }
-
-        impl $crate::responses::field::Sealed for $name<'_> {}
-        impl<'a> $crate::responses::Field<'a> for $name<'a> {
-            fn from_value(
-                value: $crate::json::Value<'a>,
-                base: &'a str,
-            ) -> ::core::result::Result<Self, $crate::responses::DecodeError> {
-                let $crate::json::Value::Object(o) = value else {
-                    return Err($crate::responses::field::wrong_type(base, &value));
-                };
-                // The type is nearly always the first member: then decode the
-                // rest in the same walk; else look it up and walk again.
-                let mut members = o.members();
-                let ty = match members.next() {
-                    Some((k, $crate::json::Value::String(ty))) if k == "type" => {
-                        Some((ty, members))
-                    }
-                    _ => match o.get("type") {
-                        Some($crate::json::Value::String(ty)) => Some((ty, o.members())),
-                        _ => None,
-                    },
-                };
-                let Some((ty, members)) = ty else {
-                    return Ok(Self::Other {
-                        ty: $crate::json::JsonStr::default(),
-                        raw: o.as_raw_json(),
-                    });
-                };
-                match ty.as_str() {
-                    $(
-                        Some($ty) => $view::decode_members(members.map(Ok), base, o.as_raw_json().get(), None)
-                            .map(Self::$variant),
-                    )*
-                    _ => Ok(Self::Other { ty, raw: o.as_raw_json() }),
-                }
-            }
-            #[inline]
-            fn field_value(&self) -> $crate::responses::FieldValue<'a, '_> {
-                $crate::responses::FieldValue::Object(self)
-            }
-            fn fallback() -> Self {
-                Self::Other {
-                    ty: $crate::json::JsonStr::default(),
-                    raw: $crate::json::RawJson::new("{}"),
-                }
-            }
-        }
-
-        impl $crate::responses::ViewFamily for $name<'static> {
-            type View<'a> = $name<'a>;
-        }
-
-        #[cfg(feature = "serde")]
-        impl<'de: 'a, 'a> ::serde::Deserialize<'de> for $name<'a> {
-            /// Decodes the value from its raw JSON text (see the module docs).
-            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                $crate::responses::serde::deserialize_borrowed(d, $crate::responses::serde::decode_nested)
-            }
-        }
-
-        impl<'a> $name<'a> {
-            /// The JSON text of the whole object, as in the input.
-            pub fn raw(&self) -> $crate::json::RawJson<'a> {
-                match self {
-                    $( Self::$variant(v) => v.raw(), )*
-                    Self::Other { raw, .. } => *raw,
-                }
-            }
-
-            /// Copies the JSON text into an [`Owned`]($crate::responses::Owned)
-            /// form that outlives the input.
-            pub fn to_owned(&self) -> $crate::responses::Owned<$name<'static>> {
-                $crate::responses::Owned::from_text(self.raw().get())
-            }
-        }
-
-        impl<'a> $crate::responses::Fields<'a> for $name<'a> {
-            fn field_names(&self) -> &'static [&'static str] {
-                match self {
-                    $( Self::$variant(v) => $crate::responses::Fields::field_names(v), )*
-                    Self::Other { .. } => &[],
-                }
-            }
-            fn for_each_field(
-                &self,
-                f: &mut dyn FnMut(&'static str, $crate::responses::FieldValue<'a, '_>),
-            ) {
-                match self {
-                    $(
-                        Self::$variant(v) => {
-                            f("type", $crate::responses::FieldValue::Str(
-                                $crate::json::JsonStr::new(concat!("\"", $ty, "\""), false),
-                            ));
-                            $crate::responses::Fields::for_each_field(v, f);
-                        }
-                    )*
-                    Self::Other { ty, .. } => {
-                        if !ty.is_empty() {
-                            f("type", $crate::responses::FieldValue::Str(*ty));
-                        }
-                    }
-                }
             }
         }
     };

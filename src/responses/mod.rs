@@ -92,9 +92,7 @@
 
 #[macro_use]
 mod macros;
-mod error;
 mod events;
-mod field;
 mod items;
 mod owned;
 mod response;
@@ -103,36 +101,18 @@ mod serde;
 #[cfg(test)]
 mod tests;
 
-pub use error::{DecodeError, DecodeErrorKind};
+pub use crate::views::{
+    DecodeError, DecodeErrorKind, Field, FieldElements, FieldValue, Fields, List, ListIter, Owned,
+    ViewFamily,
+};
 pub use events::*;
-pub use field::{Field, FieldElements, FieldValue, Fields, List, ListIter};
 pub use items::*;
-pub use owned::{Owned, OwnedResponseEvent, ViewFamily};
+pub use owned::OwnedResponseEvent;
 pub use response::*;
 
 use crate::frame::Frame;
 use crate::json::{JsonStr, ObjectScanner, RawJson, Value};
-
-/// Checks an object's `type` member against the type its view decodes.
-pub(crate) fn check_type(expect: &str, value: Value<'_>, base: &str) -> Result<(), DecodeError> {
-    match value {
-        Value::String(ty) if ty == expect => Ok(()),
-        Value::String(ty) => Err(DecodeError::new(
-            DecodeErrorKind::TypeMismatch,
-            field::offset_in(base, ty.as_raw_json().get()),
-        )),
-        _ => Err(field::wrong_type(base, &value).in_field("type")),
-    }
-}
-
-/// Trims JSON whitespace.
-pub(crate) fn trim_json_ws(s: &str) -> &str {
-    let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
-    let b = s.as_bytes();
-    let start = b.iter().position(|c| !ws(c)).unwrap_or(b.len());
-    let end = b.iter().rposition(|c| !ws(c)).map_or(start, |i| i + 1);
-    s.get(start..end).unwrap_or_default()
-}
+use crate::views::trim_json_ws;
 
 macro_rules! response_events {
     ($( $(#[$meta:meta])* $variant:ident($view:ident) = $ty:literal, )*) => {
@@ -462,7 +442,7 @@ impl<'a> ResponseEvent<'a> {
             if key.as_str() == Some("type") || (key.has_escapes() && key == "type") {
                 match value {
                     Value::String(ty) => break ty,
-                    _ => return Err(field::wrong_type(data, &value).in_field("type")),
+                    _ => return Err(crate::views::wrong_type(data, &value).in_field("type")),
                 }
             }
             first = false;

@@ -1,7 +1,7 @@
 //! The response object of the lifecycle events, its usage and its errors.
 
-use super::field::List;
 use super::items::OutputItem;
+use super::List;
 use crate::json::{JsonStr, RawJson};
 
 view! {

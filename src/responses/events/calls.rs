@@ -5,7 +5,7 @@ use super::super::{Annotation, ContentPart, ErrorInfo, List, Logprobs, OutputIte
 #[allow(unused_imports)]
 use crate::json::{JsonStr, RawJson};
 
-view! {
+event_view! {
     /// Emitted when there is a partial function-call arguments delta.
     ///
     /// `response.function_call_arguments.delta`
@@ -25,7 +25,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when function-call arguments are finalized.
     ///
     /// `response.function_call_arguments.done`
@@ -44,7 +44,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Event representing a delta (partial update) to the input of a custom tool call.
     ///
     /// `response.custom_tool_call_input.delta`
@@ -63,7 +63,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Event indicating that input for a custom tool call is complete.
     ///
     /// `response.custom_tool_call_input.done`

@@ -5,7 +5,7 @@ use super::super::{Annotation, ContentPart, ErrorInfo, List, Logprobs, OutputIte
 #[allow(unused_imports)]
 use crate::json::{JsonStr, RawJson};
 
-view! {
+event_view! {
     /// Emitted when the model response is complete.
     ///
     /// `response.completed`
@@ -20,7 +20,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// An event that is emitted when a response is created.
     ///
     /// `response.created`
@@ -33,7 +33,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when the response is in progress.
     ///
     /// `response.in_progress`
@@ -46,7 +46,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// An event that is emitted when a response fails.
     ///
     /// `response.failed`
@@ -59,7 +59,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// An event that is emitted when a response finishes as incomplete.
     ///
     /// `response.incomplete`
@@ -72,7 +72,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when a new output item is added.
     ///
     /// `response.output_item.added`
@@ -87,7 +87,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when an output item is marked done.
     ///
     /// `response.output_item.done`
@@ -102,7 +102,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when a response is queued and waiting to be processed.
     ///
     /// `response.queued`

@@ -5,7 +5,7 @@ use super::super::{Annotation, ContentPart, ErrorInfo, List, Logprobs, OutputIte
 #[allow(unused_imports)]
 use crate::json::{JsonStr, RawJson};
 
-view! {
+event_view! {
     /// Emitted when there is a partial audio response.
     ///
     /// `response.audio.delta`
@@ -18,7 +18,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when the audio response is complete.
     ///
     /// `response.audio.done`
@@ -29,7 +29,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when there is a partial transcript of audio.
     ///
     /// `response.audio.transcript.delta`
@@ -42,7 +42,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when the full audio transcript is completed.
     ///
     /// `response.audio.transcript.done`
@@ -53,7 +53,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// An error during streaming, in either of its two shapes:
     ///
     /// * flat, as the spec declares it:
@@ -103,7 +103,7 @@ impl<'a> ErrorEvent<'a> {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: seen in the wild / in some SDKs, not in current spec.
     ///
     /// `response.compaction.compacting`
@@ -120,7 +120,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: handled by openai-node, not in spec.
     ///
     /// `keepalive`
@@ -131,7 +131,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: backend-specific (Codex/ChatGPT), not in spec.
     ///
     /// `response.metadata`
@@ -146,7 +146,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: backend-specific, WebSocket only.
     ///
     /// `codex.rate_limits`
@@ -157,7 +157,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: in spec, WebSocket beta union only.
     ///
     /// `response.inject.created`
@@ -172,7 +172,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: in spec, WebSocket beta union only.
     ///
     /// `response.inject.failed`
@@ -191,7 +191,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: async-openai only (WebSocket); not in current spec.
     ///
     /// `response.steer.accepted`
@@ -206,7 +206,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: async-openai only (WebSocket); not in current spec.
     ///
     /// `response.steer.failed`
@@ -223,7 +223,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: async-openai only (WebSocket); not in current spec.
     ///
     /// `response.steer.pending`

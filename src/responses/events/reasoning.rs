@@ -5,7 +5,7 @@ use super::super::{Annotation, ContentPart, ErrorInfo, List, Logprobs, OutputIte
 #[allow(unused_imports)]
 use crate::json::{JsonStr, RawJson};
 
-view! {
+event_view! {
     /// Emitted when a new reasoning summary part is added.
     ///
     /// `response.reasoning_summary_part.added`
@@ -24,7 +24,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when a reasoning summary part is completed.
     ///
     /// `response.reasoning_summary_part.done`
@@ -45,7 +45,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when a delta is added to a reasoning summary text.
     ///
     /// `response.reasoning_summary_text.delta`
@@ -67,7 +67,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when a reasoning summary text is completed.
     ///
     /// `response.reasoning_summary_text.done`
@@ -86,7 +86,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when a delta is added to a reasoning text.
     ///
     /// `response.reasoning_text.delta`
@@ -105,7 +105,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when a reasoning text is completed.
     ///
     /// `response.reasoning_text.done`
@@ -124,7 +124,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: legacy name (old SDK/spec versions only).
     ///
     /// `response.reasoning.delta`
@@ -143,7 +143,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: legacy name (old SDK/spec versions only).
     ///
     /// `response.reasoning.done`
@@ -162,7 +162,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: legacy name (old SDK/spec versions only).
     ///
     /// `response.reasoning_summary.delta`
@@ -181,7 +181,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: legacy name (old SDK/spec versions only).
     ///
     /// `response.reasoning_summary.done`

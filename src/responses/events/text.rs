@@ -5,7 +5,7 @@ use super::super::{Annotation, ContentPart, ErrorInfo, List, Logprobs, OutputIte
 #[allow(unused_imports)]
 use crate::json::{JsonStr, RawJson};
 
-view! {
+event_view! {
     /// Emitted when a new content part is added.
     ///
     /// `response.content_part.added`
@@ -24,7 +24,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when a content part is done.
     ///
     /// `response.content_part.done`
@@ -43,7 +43,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when there is a partial refusal text.
     ///
     /// `response.refusal.delta`
@@ -62,7 +62,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when refusal text is finalized.
     ///
     /// `response.refusal.done`
@@ -81,7 +81,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when there is an additional text delta.
     ///
     /// `response.output_text.delta`
@@ -105,7 +105,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when text content is finalized.
     ///
     /// `response.output_text.done`
@@ -126,7 +126,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when an annotation is added to output text content.
     ///
     /// `response.output_text.annotation.added`
@@ -147,7 +147,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: legacy name (old SDK/spec versions only).
     ///
     /// `response.output_text_annotation.added`

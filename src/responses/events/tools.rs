@@ -5,7 +5,7 @@ use super::super::{Annotation, ContentPart, ErrorInfo, List, Logprobs, OutputIte
 #[allow(unused_imports)]
 use crate::json::{JsonStr, RawJson};
 
-view! {
+event_view! {
     /// Emitted when a partial code snippet is streamed by the code interpreter.
     ///
     /// `response.code_interpreter_call_code.delta`
@@ -25,7 +25,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when the code snippet is finalized by the code interpreter.
     ///
     /// `response.code_interpreter_call_code.done`
@@ -42,7 +42,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when the code interpreter call is completed.
     ///
     /// `response.code_interpreter_call.completed`
@@ -57,7 +57,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when a code interpreter call is in progress.
     ///
     /// `response.code_interpreter_call.in_progress`
@@ -72,7 +72,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when the code interpreter is actively interpreting the code snippet.
     ///
     /// `response.code_interpreter_call.interpreting`
@@ -87,7 +87,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when a file search call is completed (results found).
     ///
     /// `response.file_search_call.completed`
@@ -102,7 +102,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when a file search call is initiated.
     ///
     /// `response.file_search_call.in_progress`
@@ -117,7 +117,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when a file search is currently searching.
     ///
     /// `response.file_search_call.searching`
@@ -132,7 +132,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// A streaming event that indicated a shell command was added to a tool call.
     ///
     /// `response.shell_call_command.added`
@@ -149,7 +149,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// A streaming event that indicated a shell command was incrementally updated.
     ///
     /// `response.shell_call_command.delta`
@@ -169,7 +169,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// A streaming event that indicated a shell command was completed.
     ///
     /// `response.shell_call_command.done`
@@ -186,7 +186,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// A streaming event that indicated shell call output was incrementally added.
     ///
     /// `response.shell_call_output_content.delta`
@@ -205,7 +205,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// A streaming event that indicated shell call output was completed.
     ///
     /// `response.shell_call_output_content.done`
@@ -224,7 +224,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when a web search call is completed.
     ///
     /// `response.web_search_call.completed`
@@ -239,7 +239,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when a web search call is initiated.
     ///
     /// `response.web_search_call.in_progress`
@@ -254,7 +254,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when a web search call is executing.
     ///
     /// `response.web_search_call.searching`
@@ -269,7 +269,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when an image generation tool call has completed and the final image is available.
     ///
     /// `response.image_generation_call.completed`
@@ -284,7 +284,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when an image generation tool call is actively generating an image (intermediate
     /// state).
     ///
@@ -300,7 +300,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when an image generation tool call is in progress.
     ///
     /// `response.image_generation_call.in_progress`
@@ -315,7 +315,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when a partial image is available during image generation streaming.
     ///
     /// `response.image_generation_call.partial_image`
@@ -342,7 +342,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call.
     ///
     /// `response.mcp_call_arguments.delta`
@@ -362,7 +362,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when the arguments for an MCP tool call are finalized.
     ///
     /// `response.mcp_call_arguments.done`
@@ -379,7 +379,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when an MCP tool call has completed successfully.
     ///
     /// `response.mcp_call.completed`
@@ -394,7 +394,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when an MCP tool call has failed.
     ///
     /// `response.mcp_call.failed`
@@ -409,7 +409,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when an MCP tool call is in progress.
     ///
     /// `response.mcp_call.in_progress`
@@ -424,7 +424,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when the list of available MCP tools has been successfully retrieved.
     ///
     /// `response.mcp_list_tools.completed`
@@ -439,7 +439,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when the attempt to list available MCP tools has failed.
     ///
     /// `response.mcp_list_tools.failed`
@@ -454,7 +454,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Emitted when the system is in the process of retrieving the list of available MCP tools.
     ///
     /// `response.mcp_list_tools.in_progress`
@@ -469,7 +469,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: seen in the wild, not in spec.
     ///
     /// `response.apply_patch_call_operation_diff.delta`
@@ -489,7 +489,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: seen in the wild, not in spec.
     ///
     /// `response.apply_patch_call_operation_diff.done`
@@ -506,7 +506,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: legacy name (old SDK/spec versions only).
     ///
     /// `response.code_interpreter_call.code.delta`
@@ -521,7 +521,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: legacy name (old SDK/spec versions only).
     ///
     /// `response.code_interpreter_call.code.done`
@@ -536,7 +536,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: legacy name (old SDK/spec versions only).
     ///
     /// `response.mcp_call.arguments_delta`
@@ -553,7 +553,7 @@ view! {
     }
 }
 
-view! {
+event_view! {
     /// Not in the official union: legacy name (old SDK/spec versions only).
     ///
     /// `response.mcp_call.arguments_done`

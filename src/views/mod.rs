@@ -1,12 +1,29 @@
-//! The field machinery shared by every view: decoding one JSON value into a
-//! field type ([`Field`]), visiting the fields a view exposes ([`Fields`],
-//! [`FieldValue`]), and lazy arrays of views ([`List`]).
+//! L3 (shared): the view machinery of every dialect ([`responses`],
+//! [`chat`], [`anthropic`]): decoding one JSON value into a field type
+//! ([`Field`]), visiting the fields a view exposes ([`Fields`],
+//! [`FieldValue`]), lazy arrays of views ([`List`]), owned nested views
+//! ([`Owned`]), the [`DecodeError`], and the `view!` / `tagged!` macros that
+//! generate the views. Depends on `json` only; the dialects re-export what
+//! they hand out.
+//!
+//! [`responses`]: crate::responses
+//! [`chat`]: crate::chat
+//! [`anthropic`]: crate::anthropic
+
+#[macro_use]
+mod macros;
+mod error;
+mod owned;
+#[cfg(feature = "serde")]
+pub(crate) mod serde;
+
+pub use error::{DecodeError, DecodeErrorKind};
+pub use owned::{Owned, ViewFamily};
 
 use core::fmt;
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
 
-use super::error::{DecodeError, DecodeErrorKind};
 use crate::json::{ArrayView, Elements, JsonStr, RawJson, Value};
 
 /// Byte offset of `span` (a slice of `base`) in `base`.
@@ -41,7 +58,7 @@ pub(crate) use private::Sealed;
 
 /// A type a view's field can have: `JsonStr`, the integers, `f64`, `bool`,
 /// [`RawJson`], a nested view or a [`List`] of them. Implemented by this
-/// crate only.
+/// crate only (it is sealed).
 pub trait Field<'a>: Sized + Sealed {
     /// Decodes one validated JSON value (never `null`: a `null` field counts
     /// as absent). `base` is the event's data, for error offsets.
@@ -57,7 +74,7 @@ pub trait Field<'a>: Sized + Sealed {
     fn field_value(&self) -> FieldValue<'a, '_>;
 
     /// A value to return where decoding text that decoded before fails,
-    /// which cannot happen (see [`Owned::get`](super::Owned::get)).
+    /// which cannot happen (see [`Owned::get`](Owned::get)).
     #[doc(hidden)]
     fn fallback() -> Self;
 }
@@ -125,8 +142,8 @@ impl fmt::Debug for FieldValue<'_, '_> {
     }
 }
 
-/// A view whose fields can be visited: every event, item, part, annotation
-/// and nested object of this module.
+/// A view whose fields can be visited: every event, item, part, annotation,
+/// chunk, content block and nested object of the dialect modules.
 ///
 /// This is how generic code (the differential tests, the CLI, a logger)
 /// reads every field of a view without knowing its type.
@@ -384,4 +401,25 @@ pub(crate) fn match_escaped(key: JsonStr<'_>, names: &'static [&'static str]) ->
         return "type";
     }
     names.iter().copied().find(|n| key == *n).unwrap_or("")
+}
+
+/// Checks an object's `type` member against the type its view decodes.
+pub(crate) fn check_type(expect: &str, value: Value<'_>, base: &str) -> Result<(), DecodeError> {
+    match value {
+        Value::String(ty) if ty == expect => Ok(()),
+        Value::String(ty) => Err(DecodeError::new(
+            DecodeErrorKind::TypeMismatch,
+            offset_in(base, ty.as_raw_json().get()),
+        )),
+        _ => Err(wrong_type(base, &value).in_field("type")),
+    }
+}
+
+/// Trims JSON whitespace.
+pub(crate) fn trim_json_ws(s: &str) -> &str {
+    let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let b = s.as_bytes();
+    let start = b.iter().position(|c| !ws(c)).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !ws(c)).map_or(start, |i| i + 1);
+    s.get(start..end).unwrap_or_default()
 }

@@ -1,25 +1,29 @@
-//! `dview!` and `dtagged!`: the Chat and Anthropic copies of the Responses
-//! layer's `view!` and `tagged!` (see `responses/macros.rs`), over
-//! [`Decode`](super::Decode) instead of the sealed `responses::Field`.
+//! `view!` and `tagged!`: one declaration per view, from which the struct
+//! (or enum), its one-pass decoder, its field listing, its visitor, its
+//! `to_owned()` and (feature `serde`) its `Deserialize` are generated. Used
+//! by every dialect; the Responses events add their own arm on top
+//! (`event_view!` in `responses/macros.rs`).
 //!
 //! ```text
-//! dview! {
+//! view! {
 //!     /// docs
-//!     pub struct ContentBlockStop<'a> = "content_block_stop" {
+//!     pub struct OutputTextDelta<'a> = "response.output_text.delta" {
 //!         /// docs
-//!         index: req u64,
-//!         ty["type"]: opt JsonStr<'a>,
+//!         item_id: req JsonStr<'a>,
+//!         logprobs: opt Logprobs<'a>,
 //!     }
 //! }
 //! ```
 //!
-//! `= "type"` makes an event view (with a `TYPE` constant, its `type`
-//! checked when asked); every view also decodes as a nested field. Each
-//! field is `name: req T` (absent or `null` → `MissingField`) or
-//! `name: opt T` (absent or `null` → `None`); the JSON key is the name, or
-//! the `["key"]` after it.
+//! `= "type"` adds a `TYPE` constant (the `type` the view decodes, checked
+//! when the caller asks); every view decodes as a nested field. Each field is
+//! `name: req T` (absent or `null` → `DecodeErrorKind::MissingField`) or
+//! `name: opt T` (absent or `null` → `None`); the field's name is its JSON
+//! key. `T` is any `Field`; the JSON key is the name, or the `["key"]`
+//! after it.
 
-macro_rules! d_field_key {
+/// The JSON key of a field: its name, or the `["key"]` given after it.
+macro_rules! field_key {
     ($field:ident) => {
         stringify!($field)
     };
@@ -28,18 +32,20 @@ macro_rules! d_field_key {
     };
 }
 
-macro_rules! d_field_ty {
+/// The declared type of a field.
+macro_rules! field_ty {
     (req $t:ty) => { $t };
     (opt $t:ty) => { ::core::option::Option<$t> };
 }
 
-macro_rules! d_field_finish {
+/// The value of a field after the members were read.
+macro_rules! field_finish {
     (req $slot:ident, $name:expr, $at:expr) => {
         match $slot {
             ::core::option::Option::Some(v) => v,
             ::core::option::Option::None => {
-                return ::core::result::Result::Err($crate::responses::DecodeError::new(
-                    $crate::responses::DecodeErrorKind::MissingField { field: $name },
+                return ::core::result::Result::Err($crate::views::DecodeError::new(
+                    $crate::views::DecodeErrorKind::MissingField { field: $name },
                     $at,
                 ))
             }
@@ -50,43 +56,121 @@ macro_rules! d_field_finish {
     };
 }
 
-macro_rules! d_field_visit {
+/// The value of a field in a fallback view (see `Field::fallback`).
+macro_rules! field_fallback {
+    (req $t:ty) => {
+        <$t as $crate::views::Field<'_>>::fallback()
+    };
+    (opt $t:ty) => {
+        ::core::option::Option::None
+    };
+}
+
+/// Hands a field to a visitor (skipping an absent optional one).
+macro_rules! field_visit {
     (req $value:expr, $name:expr, $f:ident) => {
-        $f($name, $crate::dialect::Decode::field_value(&$value))
+        $f($name, $crate::views::Field::field_value(&$value))
     };
     (opt $value:expr, $name:expr, $f:ident) => {
         if let ::core::option::Option::Some(v) = &$value {
-            $f($name, $crate::dialect::Decode::field_value(v))
+            $f($name, $crate::views::Field::field_value(v))
         }
     };
 }
 
-macro_rules! dview {
+/// What every view that decodes as a field has on top (a nested view, a
+/// tagged enum): its [`ViewFamily`](super::ViewFamily), `to_owned()` and
+/// (feature `serde`) `Deserialize`. The view has a `raw()` method.
+macro_rules! owned_view {
+    ($name:ident) => {
+        impl $crate::views::ViewFamily for $name<'static> {
+            type View<'a> = $name<'a>;
+        }
+
+        #[cfg(feature = "serde")]
+        impl<'de: 'a, 'a> ::serde::Deserialize<'de> for $name<'a> {
+            /// Decodes the view from its raw JSON text (see the module docs).
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                $crate::views::serde::deserialize_borrowed(d, $crate::views::serde::decode_nested)
+            }
+        }
+
+        impl $name<'_> {
+            /// Copies the view's JSON text into an [`Owned`]($crate::responses::Owned)
+            /// form that outlives the input.
+            pub fn to_owned(&self) -> $crate::views::Owned<$name<'static>> {
+                $crate::views::Owned::from_text(self.raw().get())
+            }
+        }
+    };
+}
+
+macro_rules! view {
+    // A view with a `type` of its own (the Chat and Anthropic events),
+    // which also decodes as a nested field.
     (
         $(#[$meta:meta])*
         pub struct $name:ident<'a> = $ty:literal {
             $( $(#[$fmeta:meta])* $field:ident $([$key:literal])? : $kind:ident $fty:ty ),* $(,)?
         }
     ) => {
-        dview! { $(#[$meta])* pub struct $name<'a> { $( $(#[$fmeta])* $field $([$key])? : $kind $fty ),* } }
+        view! { $(#[$meta])* pub struct $name<'a> { $( $(#[$fmeta])* $field $([$key])? : $kind $fty ),* } }
 
         impl $name<'_> {
             /// The `type` this view decodes.
             pub const TYPE: &'static str = $ty;
         }
     };
+    // A nested view.
     (
         $(#[$meta:meta])*
         pub struct $name:ident<'a> {
             $( $(#[$fmeta:meta])* $field:ident $([$key:literal])? : $kind:ident $fty:ty ),* $(,)?
         }
     ) => {
+        view! { @struct $(#[$meta])* $name<'a> { $( $(#[$fmeta])* $field $([$key])? : $kind $fty ),* } }
+
+        impl $crate::views::Sealed for $name<'_> {}
+        impl<'a> $crate::views::Field<'a> for $name<'a> {
+            fn from_value(
+                value: $crate::json::Value<'a>,
+                base: &'a str,
+            ) -> ::core::result::Result<Self, $crate::views::DecodeError> {
+                match value {
+                    $crate::json::Value::Object(o) => {
+                        Self::decode_members(o.members().map(Ok), base, o.as_raw_json().get(), None)
+                    }
+                    _ => Err($crate::views::wrong_type(base, &value)),
+                }
+            }
+            #[inline]
+            fn field_value(&self) -> $crate::views::FieldValue<'a, '_> {
+                $crate::views::FieldValue::Object(self)
+            }
+            fn fallback() -> Self {
+                Self {
+                    $( $field: field_fallback!($kind $fty), )*
+                    __src: $crate::views::Source::EMPTY,
+                }
+            }
+        }
+
+        owned_view!($name);
+    };
+    (@struct
+        $(#[$meta:meta])*
+        $name:ident<'a> {
+            $( $(#[$fmeta:meta])* $field:ident $([$key:literal])? : $kind:ident $fty:ty ),*
+        }
+    ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, PartialEq)]
         #[non_exhaustive]
         pub struct $name<'a> {
-            $( $(#[$fmeta])* pub $field: d_field_ty!($kind $fty), )*
-            __src: $crate::dialect::Source<'a>,
+            $( $(#[$fmeta])* pub $field: field_ty!($kind $fty), )*
+            __src: $crate::views::Source<'a>,
         }
 
         impl<'a> $name<'a> {
@@ -97,7 +181,7 @@ macro_rules! dview {
             }
 
             /// The JSON keys of the fields, in declaration order.
-            pub const FIELDS: &'static [&'static str] = &[$(d_field_key!($field $($key)?)),*];
+            pub const FIELDS: &'static [&'static str] = &[$(field_key!($field $($key)?)),*];
 
             /// Decodes the members of one object. `raw` is the object's text,
             /// a slice of `base` (the event's data); `expect` is the `type`
@@ -108,7 +192,7 @@ macro_rules! dview {
                 base: &'a str,
                 raw: &'a str,
                 expect: ::core::option::Option<&str>,
-            ) -> ::core::result::Result<Self, $crate::responses::DecodeError>
+            ) -> ::core::result::Result<Self, $crate::views::DecodeError>
             where
                 I: ::core::iter::Iterator<
                     Item = ::core::result::Result<
@@ -117,28 +201,28 @@ macro_rules! dview {
                     >,
                 >,
             {
-                let at = $crate::dialect::offset_in(base, raw);
+                let at = $crate::views::offset_in(base, raw);
                 $( let mut $field: ::core::option::Option<$fty> = None; )*
                 for member in members {
-                    let (key, value) = member.map_err($crate::responses::DecodeError::json)?;
+                    let (key, value) = member.map_err($crate::views::DecodeError::json)?;
                     let key = match key.as_str() {
                         Some(k) => k,
-                        None => $crate::dialect::match_escaped(key, Self::FIELDS),
+                        None => $crate::views::match_escaped(key, Self::FIELDS),
                     };
                     match key {
                         "type" if expect.is_some() => {
                             if let Some(expect) = expect {
-                                $crate::dialect::check_type(expect, value, base)?;
+                                $crate::views::check_type(expect, value, base)?;
                             }
                         }
                         $(
-                            d_field_key!($field $($key)?) => {
+                            field_key!($field $($key)?) => {
                                 $field = if value.is_null() {
                                     None
                                 } else {
                                     Some(
-                                        <$fty as $crate::dialect::Decode<'a>>::from_value(value, base)
-                                            .map_err(|e| e.in_field(d_field_key!($field $($key)?)))?,
+                                        <$fty as $crate::views::Field<'a>>::from_value(value, base)
+                                            .map_err(|e| e.in_field(field_key!($field $($key)?)))?,
                                     )
                                 };
                             }
@@ -147,48 +231,30 @@ macro_rules! dview {
                     }
                 }
                 Ok(Self {
-                    $( $field: d_field_finish!($kind $field, d_field_key!($field $($key)?), at), )*
-                    __src: $crate::dialect::Source($crate::json::RawJson::new(raw)),
+                    $( $field: field_finish!($kind $field, field_key!($field $($key)?), at), )*
+                    __src: $crate::views::Source($crate::json::RawJson::new(raw)),
                 })
             }
         }
 
-        impl<'a> $crate::dialect::Decode<'a> for $name<'a> {
-            fn from_value(
-                value: $crate::json::Value<'a>,
-                base: &'a str,
-            ) -> ::core::result::Result<Self, $crate::responses::DecodeError> {
-                match value {
-                    $crate::json::Value::Object(o) => {
-                        Self::decode_members(o.members().map(Ok), base, o.as_raw_json().get(), None)
-                    }
-                    _ => Err($crate::dialect::wrong_type(base, &value)),
-                }
-            }
-            #[inline]
-            fn field_value(&self) -> $crate::responses::FieldValue<'a, '_> {
-                $crate::responses::FieldValue::Object(self)
-            }
-        }
-
-        impl<'a> $crate::responses::Fields<'a> for $name<'a> {
+        impl<'a> $crate::views::Fields<'a> for $name<'a> {
             fn field_names(&self) -> &'static [&'static str] {
                 Self::FIELDS
             }
             #[allow(unused_variables)]
             fn for_each_field(
                 &self,
-                f: &mut dyn FnMut(&'static str, $crate::responses::FieldValue<'a, '_>),
+                f: &mut dyn FnMut(&'static str, $crate::views::FieldValue<'a, '_>),
             ) {
-                $( d_field_visit!($kind self.$field, d_field_key!($field $($key)?), f); )*
+                $( field_visit!($kind self.$field, field_key!($field $($key)?), f); )*
             }
         }
     };
 }
 
 /// An enum of views tagged by their `type`, with an `Other` variant for the
-/// types it does not know: content blocks, deltas, citations.
-macro_rules! dtagged {
+/// types it does not know: output items, content parts, annotations.
+macro_rules! tagged {
     (
         $(#[$meta:meta])*
         pub enum $name:ident<'a> {
@@ -201,7 +267,7 @@ macro_rules! dtagged {
         pub enum $name<'a> {
             $( $(#[$vmeta])* $variant($view<'a>), )*
             /// A type this version does not model: its `type` and its JSON
-            /// text, to inspect or pass on. Never an error.
+            /// text, to inspect or pass on.
             Other {
                 /// The `type` (empty when the object has none).
                 ty: $crate::json::JsonStr<'a>,
@@ -230,23 +296,16 @@ macro_rules! dtagged {
                     _ => &[],
                 }
             }
-
-            /// The JSON text of the whole object, as in the input.
-            pub fn raw(&self) -> $crate::json::RawJson<'a> {
-                match self {
-                    $( Self::$variant(v) => v.raw(), )*
-                    Self::Other { raw, .. } => *raw,
-                }
-            }
         }
 
-        impl<'a> $crate::dialect::Decode<'a> for $name<'a> {
+        impl $crate::views::Sealed for $name<'_> {}
+        impl<'a> $crate::views::Field<'a> for $name<'a> {
             fn from_value(
                 value: $crate::json::Value<'a>,
                 base: &'a str,
-            ) -> ::core::result::Result<Self, $crate::responses::DecodeError> {
+            ) -> ::core::result::Result<Self, $crate::views::DecodeError> {
                 let $crate::json::Value::Object(o) = value else {
-                    return Err($crate::dialect::wrong_type(base, &value));
+                    return Err($crate::views::wrong_type(base, &value));
                 };
                 // The type is nearly always the first member: then decode the
                 // rest in the same walk; else look it up and walk again.
@@ -275,34 +334,52 @@ macro_rules! dtagged {
                 }
             }
             #[inline]
-            fn field_value(&self) -> $crate::responses::FieldValue<'a, '_> {
-                $crate::responses::FieldValue::Object(self)
+            fn field_value(&self) -> $crate::views::FieldValue<'a, '_> {
+                $crate::views::FieldValue::Object(self)
+            }
+            fn fallback() -> Self {
+                Self::Other {
+                    ty: $crate::json::JsonStr::default(),
+                    raw: $crate::json::RawJson::new("{}"),
+                }
             }
         }
 
-        impl<'a> $crate::responses::Fields<'a> for $name<'a> {
+        owned_view!($name);
+
+        impl<'a> $name<'a> {
+            /// The JSON text of the whole object, as in the input.
+            pub fn raw(&self) -> $crate::json::RawJson<'a> {
+                match self {
+                    $( Self::$variant(v) => v.raw(), )*
+                    Self::Other { raw, .. } => *raw,
+                }
+            }
+        }
+
+        impl<'a> $crate::views::Fields<'a> for $name<'a> {
             fn field_names(&self) -> &'static [&'static str] {
                 match self {
-                    $( Self::$variant(v) => $crate::responses::Fields::field_names(v), )*
+                    $( Self::$variant(v) => $crate::views::Fields::field_names(v), )*
                     Self::Other { .. } => &[],
                 }
             }
             fn for_each_field(
                 &self,
-                f: &mut dyn FnMut(&'static str, $crate::responses::FieldValue<'a, '_>),
+                f: &mut dyn FnMut(&'static str, $crate::views::FieldValue<'a, '_>),
             ) {
                 match self {
                     $(
                         Self::$variant(v) => {
-                            f("type", $crate::responses::FieldValue::Str(
+                            f("type", $crate::views::FieldValue::Str(
                                 $crate::json::JsonStr::new(concat!("\"", $ty, "\""), false),
                             ));
-                            $crate::responses::Fields::for_each_field(v, f);
+                            $crate::views::Fields::for_each_field(v, f);
                         }
                     )*
                     Self::Other { ty, .. } => {
                         if !ty.is_empty() {
-                            f("type", $crate::responses::FieldValue::Str(*ty));
+                            f("type", $crate::views::FieldValue::Str(*ty));
                         }
                     }
                 }

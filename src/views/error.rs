@@ -1,4 +1,4 @@
-//! The error type of the Responses layer.
+//! The error type of the views, shared by every dialect.
 
 use core::fmt;
 
@@ -32,7 +32,7 @@ pub enum DecodeErrorKind {
 /// offset in the event's data where the problem was found.
 ///
 /// Unknown event types are never an error (they decode to
-/// [`ResponseEvent::Unknown`](super::ResponseEvent::Unknown)), and neither
+/// [`ResponseEvent::Unknown`](crate::responses::ResponseEvent::Unknown)), and neither
 /// are members the view does not model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DecodeError {
