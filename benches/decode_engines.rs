@@ -23,6 +23,9 @@
 //! * `simd-tape`: data copied to a reused padded scratch `Vec`,
 //!   `simd_json::fill_tape_padded` into a reused `Tape` (reused `Buffers`),
 //!   fields read from the tape: the cheapest simd-json path;
+//! * `simd-tape-full`: `simd-tape`, then every field of the delta view
+//!   filled from the tape (the work a simd-json engine behind
+//!   `ResponseEvent` would do for that event; other events: type only);
 //! * `simd-borrowed`: data copied to a reused scratch `Vec`,
 //!   `to_borrowed_value_with_buffers` (a DOM: allocates per object/array).
 
@@ -38,11 +41,12 @@ use ssekit::responses::ResponseEvent;
 use ssekit::{Frame, Parser};
 
 const DELTA: &str = "response.output_text.delta";
-const ENGINES: [&str; 5] = [
+const ENGINES: [&str; 6] = [
     "none",
     "ssekit-validate",
     "ssekit",
     "simd-tape",
+    "simd-tape-full",
     "simd-borrowed",
 ];
 
@@ -102,6 +106,20 @@ fn run(engine: &str, frames: &[Frame], s: &mut Scratch) -> u64 {
                 s.spare = tape.reset();
             }
         }
+        "simd-tape-full" => {
+            for f in frames {
+                let data = f.data();
+                s.buf.clear();
+                s.buf.extend_from_slice(data.as_bytes());
+                s.buf.resize(data.len() + simd_json::INPUT_PADDING, 0);
+                let mut tape =
+                    std::mem::replace(&mut s.spare, simd_json::Tape(Vec::new())).reset();
+                simd_json::fill_tape_padded(&mut s.buf, data.len(), &mut s.buffers, &mut tape)
+                    .expect("valid");
+                sum = sum.wrapping_add(delta_view(tape.as_value()));
+                s.spare = tape.reset();
+            }
+        }
         "simd-borrowed" => {
             for f in frames {
                 let data = f.data();
@@ -119,6 +137,34 @@ fn run(engine: &str, frames: &[Frame], s: &mut Scratch) -> u64 {
             }
         }
         other => panic!("unknown engine {other}; one of {ENGINES:?} or all"),
+    }
+    sum
+}
+
+/// What a simd-json engine behind `OutputTextDelta` would do after the
+/// tape: walk the members once and fill every field of the view (type
+/// checked, numbers typed, strings borrowed, `logprobs` counted), as
+/// ssekit's decoder does in its single pass. Other events: the type only
+/// (so on them this is a lower bound).
+#[inline(always)]
+fn delta_view(v: simd_json::tape::Value<'_, '_>) -> u64 {
+    let obj = v.as_object().expect("object");
+    let ty = obj.get("type").expect("type");
+    let ty = ty.as_str().expect("type");
+    if ty != DELTA {
+        return ty.len() as u64;
+    }
+    let mut sum = ty.len() as u64;
+    for (k, val) in &obj {
+        // Strings are borrowed from the (unescaped in place) scratch buffer.
+        let n = match k {
+            "type" => 0,
+            "item_id" | "delta" | "obfuscation" => black_box(val.as_str().expect(k)).len() as u64,
+            "output_index" | "content_index" | "sequence_number" => val.as_u64().expect(k),
+            "logprobs" => val.as_array().expect("logprobs").len() as u64,
+            _ => 0,
+        };
+        sum = sum.wrapping_add(n);
     }
     sum
 }
