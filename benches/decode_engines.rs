@@ -89,8 +89,7 @@ fn run(engine: &str, frames: &[Frame], s: &mut Scratch) -> u64 {
                 s.buf.clear();
                 s.buf.extend_from_slice(data.as_bytes());
                 s.buf.resize(data.len() + simd_json::INPUT_PADDING, 0);
-                let mut tape =
-                    std::mem::replace(&mut s.spare, simd_json::Tape(Vec::new())).reset();
+                let mut tape = std::mem::replace(&mut s.spare, simd_json::Tape(Vec::new())).reset();
                 simd_json::fill_tape_padded(&mut s.buf, data.len(), &mut s.buffers, &mut tape)
                     .expect("valid");
                 {
@@ -112,8 +111,7 @@ fn run(engine: &str, frames: &[Frame], s: &mut Scratch) -> u64 {
                 s.buf.clear();
                 s.buf.extend_from_slice(data.as_bytes());
                 s.buf.resize(data.len() + simd_json::INPUT_PADDING, 0);
-                let mut tape =
-                    std::mem::replace(&mut s.spare, simd_json::Tape(Vec::new())).reset();
+                let mut tape = std::mem::replace(&mut s.spare, simd_json::Tape(Vec::new())).reset();
                 simd_json::fill_tape_padded(&mut s.buf, data.len(), &mut s.buffers, &mut tape)
                     .expect("valid");
                 sum = sum.wrapping_add(delta_view(tape.as_value()));

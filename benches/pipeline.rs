@@ -355,7 +355,10 @@ fn only(spec: &str, input: &Bytes, reference: Seen) {
     let chunks = chunking.split(input);
     for _ in 0..passes {
         let seen = engine.run(chunks.clone());
-        assert_eq!((seen.events, seen.deltas), (reference.events, reference.deltas));
+        assert_eq!(
+            (seen.events, seen.deltas),
+            (reference.events, reference.deltas)
+        );
     }
     println!(
         "{name}/{}: {passes} passes × {} events",
@@ -377,7 +380,10 @@ fn interleaved(input: &Bytes, reference: Seen, rounds: usize) -> Vec<Vec<f64>> {
                 let t = std::time::Instant::now();
                 let seen = black_box(engine.run(chunks));
                 let dt = t.elapsed().as_secs_f64();
-                assert_eq!((seen.events, seen.deltas), (reference.events, reference.deltas));
+                assert_eq!(
+                    (seen.events, seen.deltas),
+                    (reference.events, reference.deltas)
+                );
                 best[ci][ei] = best[ci][ei].min(dt);
             }
         }
