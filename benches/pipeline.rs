@@ -328,6 +328,13 @@ fn main() {
         group.finish();
     }
     c.final_summary();
+    // `cargo bench` passes `--bench`; without it (`cargo test --benches`)
+    // criterion only checks that each bench runs, and so does this: no
+    // interleaved passes, no report. Nor with `--list`.
+    let args: Vec<String> = std::env::args().collect();
+    if !args.iter().any(|a| a == "--bench") || args.iter().any(|a| a == "--list") {
+        return;
+    }
     let rounds = std::env::var("SSEKIT_BENCH_ROUNDS")
         .ok()
         .and_then(|s| s.parse().ok())
