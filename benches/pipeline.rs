@@ -1,0 +1,527 @@
+//! Full pipeline throughput: bytes in, typed Responses events out.
+//!
+//! Run: `cargo bench --bench pipeline`
+//! (append `-- <filter>` to run part of it, e.g. `-- 4KiB`).
+//!
+//! One input, the standard synthetic Responses stream
+//! (`support::responses_stream(8 MiB, SEED)`), fed in 16 B and 4 KiB chunks
+//! (pre-sliced `Vec<Bytes>`, cloned outside the timed region). Every engine
+//! frames the stream, decodes every event and, for each one, touches the
+//! same things: its `type`, and for `response.output_text.delta` events the
+//! `sequence_number` and the delta text. Every iteration asserts the event
+//! count and the delta count.
+//!
+//! * `ssekit`: `Parser`, `ResponseEvent::from_frame`; the type is the
+//!   variant, the delta is `d.delta` read as its raw escaped span (length and
+//!   `has_escapes`, both O(1)), which is what the view hands out without
+//!   work.
+//! * `ssekit-unescape`: the same, and the delta unescaped into a reused
+//!   `String` (the cost of getting the text as a `&str` in every case).
+//! * `async-openai`: what Rust users do today: `eventsource-stream`'s
+//!   `EventStream` and `serde_json::from_str::<ResponseStreamEvent>` (an
+//!   owned, typed event: `String` delta).
+//! * `serde_json-value`: ssekit framing + `serde_json::from_str::<Value>`.
+//! * `simd-json-borrowed`: ssekit framing + `simd_json::to_borrowed_value`
+//!   (with reused `Buffers`) on a reused scratch `Vec` the frame's data is
+//!   copied into (simd-json parses in place and needs `&mut [u8]`).
+//! * `simd-json-tape`: simd-json's cheapest path: the data copied into a
+//!   reused, padded scratch `Vec`, `fill_tape_padded` into a reused `Tape`,
+//!   fields read from the tape. No DOM is built.
+//!
+//! Streams (eventsource-stream) run under `futures::executor::block_on`
+//! over `futures::stream::iter`. After criterion, every engine runs again
+//! in turns (round-robin, best of `SSEKIT_BENCH_ROUNDS` passes, default 7),
+//! so that load from other processes on a shared machine hits all engines
+//! alike; the bench prints tables of MiB/s, events/s and the target ratios,
+//! from those best passes and from criterion's medians, all from this run,
+//! and writes them to `pipeline-summary.md` in criterion's output directory.
+//!
+//! `SSEKIT_PIPELINE_ONLY=<engine>/<16B|4KiB>[/<passes>]` runs one engine
+//! and exits (no criterion): the driver for callgrind instruction counts.
+
+mod support;
+
+use std::convert::Infallible;
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::pin::pin;
+use std::time::{Duration, SystemTime};
+
+use bytes::Bytes;
+use criterion::{BatchSize, BenchmarkId, Criterion, SamplingMode, Throughput};
+use futures::executor::block_on;
+use futures::StreamExt as _;
+use simd_json::prelude::*;
+use ssekit::responses::ResponseEvent;
+
+use support::Chunking;
+
+const MIB: f64 = (1 << 20) as f64;
+const DELTA: &str = "response.output_text.delta";
+
+/// What an engine saw: events, delta events, and a checksum of what it
+/// touched (kept observable so nothing is optimised away).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct Seen {
+    events: usize,
+    deltas: usize,
+    sum: u64,
+}
+
+impl Seen {
+    #[inline(always)]
+    fn event(&mut self, ty_len: usize) {
+        self.events += 1;
+        self.sum = self.sum.wrapping_add(black_box(ty_len) as u64);
+    }
+
+    #[inline(always)]
+    fn delta(&mut self, seq: u64, text_len: usize, flag: bool) {
+        self.deltas += 1;
+        self.sum = self
+            .sum
+            .wrapping_add(black_box(seq))
+            .wrapping_add(black_box(text_len) as u64)
+            .wrapping_add(u64::from(black_box(flag)));
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Engine {
+    Ssekit,
+    SsekitUnescape,
+    AsyncOpenai,
+    SerdeJsonValue,
+    SimdJsonBorrowed,
+    SimdJsonTape,
+}
+
+impl Engine {
+    const ALL: [Engine; 6] = [
+        Engine::Ssekit,
+        Engine::SsekitUnescape,
+        Engine::AsyncOpenai,
+        Engine::SerdeJsonValue,
+        Engine::SimdJsonBorrowed,
+        Engine::SimdJsonTape,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Engine::Ssekit => "ssekit",
+            Engine::SsekitUnescape => "ssekit-unescape",
+            Engine::AsyncOpenai => "async-openai",
+            Engine::SerdeJsonValue => "serde_json-value",
+            Engine::SimdJsonBorrowed => "simd-json-borrowed",
+            Engine::SimdJsonTape => "simd-json-tape",
+        }
+    }
+
+    fn run(self, chunks: Vec<Bytes>) -> Seen {
+        match self {
+            Engine::Ssekit => run_ssekit(chunks, false),
+            Engine::SsekitUnescape => run_ssekit(chunks, true),
+            Engine::AsyncOpenai => run_async_openai(chunks),
+            Engine::SerdeJsonValue => frames(chunks, serde_value()),
+            Engine::SimdJsonBorrowed => frames(chunks, simd_borrowed()),
+            Engine::SimdJsonTape => frames(chunks, simd_tape()),
+        }
+    }
+}
+
+fn run_ssekit(chunks: Vec<Bytes>, unescape: bool) -> Seen {
+    let mut seen = Seen::default();
+    let mut text = String::new();
+    let mut parser = ssekit::Parser::new();
+    for chunk in chunks {
+        parser.feed(chunk);
+        while let Some(frame) = parser.next_frame().expect("ssekit: frame error") {
+            let event = ResponseEvent::from_frame(&frame).expect("ssekit: decode error");
+            seen.event(event.ty().len());
+            if let ResponseEvent::OutputTextDelta(d) = &event {
+                let seq = d.sequence_number.expect("sequence_number");
+                if unescape {
+                    text.clear();
+                    d.delta.unescape_into(&mut text);
+                    seen.delta(seq, text.len(), d.delta.has_escapes());
+                } else {
+                    seen.delta(seq, d.delta.len_hint(), d.delta.has_escapes());
+                }
+            }
+        }
+    }
+    parser.finish().expect("ssekit: unfinished event");
+    seen
+}
+
+fn run_async_openai(chunks: Vec<Bytes>) -> Seen {
+    use async_openai::types::responses::ResponseStreamEvent;
+    let stream = eventsource_stream::EventStream::new(futures::stream::iter(
+        chunks.into_iter().map(Ok::<_, Infallible>),
+    ));
+    block_on(async {
+        let mut seen = Seen::default();
+        let mut stream = pin!(stream);
+        while let Some(event) = stream.next().await {
+            let event = event.expect("eventsource-stream: error");
+            let decoded: ResponseStreamEvent =
+                serde_json::from_str(&event.data).expect("async-openai: decode error");
+            // The type is the variant (serde's tag); `event.event` is the SSE
+            // name, which the other engines do not read.
+            seen.event(discriminant_byte(&decoded));
+            if let ResponseStreamEvent::ResponseOutputTextDelta(d) = &decoded {
+                seen.delta(d.sequence_number, d.delta.len(), false);
+            }
+        }
+        seen
+    })
+}
+
+/// A small number that depends on the variant.
+fn discriminant_byte<T>(v: &T) -> usize {
+    use std::hash::{Hash, Hasher};
+    struct Low(u64);
+    impl Hasher for Low {
+        fn finish(&self) -> u64 {
+            self.0
+        }
+        fn write(&mut self, bytes: &[u8]) {
+            for &b in bytes {
+                self.0 = self.0.wrapping_mul(31).wrapping_add(u64::from(b));
+            }
+        }
+    }
+    let mut h = Low(0);
+    std::mem::discriminant(v).hash(&mut h);
+    h.finish() as usize & 0xff
+}
+
+/// ssekit framing, with `decode` called on each frame's data.
+fn frames(chunks: Vec<Bytes>, mut decode: impl FnMut(&str, &mut Seen)) -> Seen {
+    let mut seen = Seen::default();
+    let mut parser = ssekit::Parser::new();
+    for chunk in chunks {
+        parser.feed(chunk);
+        while let Some(frame) = parser.next_frame().expect("ssekit: frame error") {
+            decode(frame.data(), &mut seen);
+        }
+    }
+    parser.finish().expect("ssekit: unfinished event");
+    seen
+}
+
+fn serde_value() -> impl FnMut(&str, &mut Seen) {
+    |data, seen| {
+        let v: serde_json::Value = serde_json::from_str(data).expect("serde_json: decode error");
+        let ty = v["type"].as_str().expect("type");
+        seen.event(ty.len());
+        if ty == DELTA {
+            let seq = v["sequence_number"].as_u64().expect("sequence_number");
+            let delta = v["delta"].as_str().expect("delta");
+            seen.delta(seq, delta.len(), false);
+        }
+    }
+}
+
+fn simd_borrowed() -> impl FnMut(&str, &mut Seen) {
+    let mut scratch: Vec<u8> = Vec::new();
+    let mut buffers = simd_json::Buffers::default();
+    move |data, seen| {
+        scratch.clear();
+        scratch.extend_from_slice(data.as_bytes());
+        let v = simd_json::to_borrowed_value_with_buffers(&mut scratch, &mut buffers)
+            .expect("simd-json: decode error");
+        let ty = v.get_str("type").expect("type");
+        seen.event(ty.len());
+        if ty == DELTA {
+            let seq = v.get_u64("sequence_number").expect("sequence_number");
+            let delta = v.get_str("delta").expect("delta");
+            seen.delta(seq, delta.len(), false);
+        }
+    }
+}
+
+fn simd_tape() -> impl FnMut(&str, &mut Seen) {
+    let mut scratch: Vec<u8> = Vec::new();
+    let mut buffers = simd_json::Buffers::default();
+    let mut spare: simd_json::Tape<'static> = simd_json::Tape(Vec::new());
+    move |data, seen| {
+        scratch.clear();
+        scratch.extend_from_slice(data.as_bytes());
+        scratch.resize(data.len() + simd_json::INPUT_PADDING, 0);
+        let mut tape = std::mem::replace(&mut spare, simd_json::Tape(Vec::new())).reset();
+        simd_json::fill_tape_padded(&mut scratch, data.len(), &mut buffers, &mut tape)
+            .expect("simd-json: decode error");
+        {
+            let v = tape.as_value();
+            let ty = v.get_str("type").expect("type");
+            seen.event(ty.len());
+            if ty == DELTA {
+                let seq = v.get_u64("sequence_number").expect("sequence_number");
+                let delta = v.get_str("delta").expect("delta");
+                seen.delta(seq, delta.len(), false);
+            }
+        }
+        spare = tape.reset();
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The benchmarks
+
+const CHUNKINGS: [Chunking; 2] = [Chunking::Bytes(16), Chunking::Bytes(4096)];
+
+fn main() {
+    let started = SystemTime::now();
+    let (bytes, events) = support::responses_stream(support::RESPONSES_BYTES, support::SEED);
+    let input = Bytes::from(bytes);
+    // The reference: what every engine must see.
+    let reference = Engine::Ssekit.run(Chunking::Bytes(4096).split(&input));
+    assert_eq!(reference.events, events, "ssekit event count");
+    if let Ok(spec) = std::env::var("SSEKIT_PIPELINE_ONLY") {
+        only(&spec, &input, reference);
+        return;
+    }
+    println!(
+        "input: synthetic Responses stream, {} bytes ({:.2} MiB), {} events, {} output_text.delta",
+        input.len(),
+        input.len() as f64 / MIB,
+        events,
+        reference.deltas
+    );
+    let mut c = Criterion::default().configure_from_args();
+    {
+        let mut group = c.benchmark_group("pipeline");
+        group.sample_size(10);
+        group.sampling_mode(SamplingMode::Flat);
+        group.warm_up_time(Duration::from_millis(500));
+        group.measurement_time(Duration::from_secs(2));
+        group.throughput(Throughput::Bytes(input.len() as u64));
+        for chunking in CHUNKINGS {
+            let chunks = chunking.split(&input);
+            let param = chunking.label();
+            for engine in Engine::ALL {
+                group.bench_with_input(
+                    BenchmarkId::new(engine.name(), &param),
+                    &chunks,
+                    |b, chunks| {
+                        b.iter_batched(
+                            || chunks.clone(),
+                            |chunks| {
+                                let seen = engine.run(chunks);
+                                assert_eq!(seen.events, events, "{} event count", engine.name());
+                                assert_eq!(
+                                    seen.deltas,
+                                    reference.deltas,
+                                    "{} delta count",
+                                    engine.name()
+                                );
+                                seen
+                            },
+                            BatchSize::PerIteration,
+                        );
+                    },
+                );
+            }
+        }
+        group.finish();
+    }
+    c.final_summary();
+    // `cargo bench` passes `--bench`; without it (`cargo test --benches`)
+    // criterion only checks that each bench runs, and so does this: no
+    // interleaved passes, no report. Nor with `--list`.
+    let args: Vec<String> = std::env::args().collect();
+    if !args.iter().any(|a| a == "--bench") || args.iter().any(|a| a == "--list") {
+        return;
+    }
+    let rounds = std::env::var("SSEKIT_BENCH_ROUNDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(7);
+    let best = interleaved(&input, reference, rounds);
+    summary(started, input.len(), events, &best, rounds);
+}
+
+/// `SSEKIT_PIPELINE_ONLY=<engine>/<chunking>[/<passes>]`: runs that engine
+/// over the input and exits, without criterion: the driver for
+/// `valgrind --tool=callgrind --toggle-collect='pipeline::Engine::run*'`.
+fn only(spec: &str, input: &Bytes, reference: Seen) {
+    let mut parts = spec.split('/');
+    let name = parts.next().unwrap_or_default();
+    let chunking = match parts.next() {
+        Some("16B") => Chunking::Bytes(16),
+        Some("4KiB") | None => Chunking::Bytes(4096),
+        Some(other) => panic!("chunking {other}: 16B or 4KiB"),
+    };
+    let passes: usize = parts.next().and_then(|p| p.parse().ok()).unwrap_or(1);
+    let engine = Engine::ALL
+        .into_iter()
+        .find(|e| e.name() == name)
+        .unwrap_or_else(|| panic!("engine {name}: one of {:?}", Engine::ALL.map(Engine::name)));
+    let chunks = chunking.split(input);
+    for _ in 0..passes {
+        let seen = engine.run(chunks.clone());
+        assert_eq!(
+            (seen.events, seen.deltas),
+            (reference.events, reference.deltas)
+        );
+    }
+    println!(
+        "{name}/{}: {passes} passes × {} events",
+        chunking.label(),
+        reference.events
+    );
+}
+
+/// Best time per pass of every engine and chunking, engines taking turns
+/// (round-robin, `rounds` rounds), so that load from other processes on a
+/// shared machine hits them all alike. Indexed `[chunking][engine]`.
+fn interleaved(input: &Bytes, reference: Seen, rounds: usize) -> Vec<Vec<f64>> {
+    let split: Vec<Vec<Bytes>> = CHUNKINGS.iter().map(|c| c.split(input)).collect();
+    let mut best = vec![vec![f64::INFINITY; Engine::ALL.len()]; CHUNKINGS.len()];
+    for round in 0..rounds {
+        for (ci, chunks) in split.iter().enumerate() {
+            for (ei, engine) in Engine::ALL.into_iter().enumerate() {
+                let chunks = chunks.clone();
+                let t = std::time::Instant::now();
+                let seen = black_box(engine.run(chunks));
+                let dt = t.elapsed().as_secs_f64();
+                assert_eq!(
+                    (seen.events, seen.deltas),
+                    (reference.events, reference.deltas)
+                );
+                best[ci][ei] = best[ci][ei].min(dt);
+            }
+        }
+        println!("interleaved round {}/{rounds} done", round + 1);
+    }
+    best
+}
+
+// ---------------------------------------------------------------------------
+// The report, from this run's criterion estimates (median time per iteration)
+
+fn criterion_dir() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return PathBuf::from(home);
+    }
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
+        return PathBuf::from(dir).join("criterion");
+    }
+    // <target>/release/deps/pipeline-<hash>
+    let exe = std::env::current_exe().expect("current exe");
+    exe.ancestors()
+        .nth(3)
+        .map(|t| t.join("criterion"))
+        .unwrap_or_else(|| PathBuf::from("target/criterion"))
+}
+
+/// Median seconds per pass of `pipeline/engine/param`, if measured in this run.
+fn measured(dir: &Path, since: SystemTime, engine: &str, param: &str) -> Option<f64> {
+    let path = dir
+        .join("pipeline")
+        .join(engine)
+        .join(param)
+        .join("new")
+        .join("estimates.json");
+    if std::fs::metadata(&path).ok()?.modified().ok()? < since {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
+    Some(v.get("median")?.get("point_estimate")?.as_f64()? * 1e-9)
+}
+
+fn summary(started: SystemTime, bytes: usize, events: usize, best: &[Vec<f64>], rounds: usize) {
+    let dir = criterion_dir();
+    let params: Vec<String> = CHUNKINGS.iter().map(|c| c.label()).collect();
+    let idx = |e: Engine| Engine::ALL.iter().position(|x| *x == e).expect("engine");
+    let best_of = |e: Engine, ci: usize| Some(best[ci][idx(e)]).filter(|t| t.is_finite());
+    let median_of = |e: Engine, ci: usize| measured(&dir, started, e.name(), &params[ci]);
+    let mut md = String::new();
+    for (title, secs) in [
+        (
+            format!("interleaved, best of {rounds} passes per engine"),
+            &best_of as &dyn Fn(Engine, usize) -> Option<f64>,
+        ),
+        (
+            "criterion, median of the samples, engines one after another".to_owned(),
+            &median_of,
+        ),
+    ] {
+        let _ = writeln!(
+            md,
+            "### Throughput ({title}; higher is better)\n\n\
+             | engine | 16 B: MiB/s | 16 B: Mevents/s | 4 KiB: MiB/s | 4 KiB: Mevents/s |\n\
+             | --- | ---: | ---: | ---: | ---: |"
+        );
+        for e in Engine::ALL {
+            let _ = write!(md, "| {} |", e.name());
+            for ci in 0..params.len() {
+                match secs(e, ci) {
+                    Some(s) => {
+                        let _ = write!(
+                            md,
+                            " {:.1} | {:.2} |",
+                            bytes as f64 / MIB / s,
+                            events as f64 / s / 1e6
+                        );
+                    }
+                    None => md.push_str(" – | – |"),
+                }
+            }
+            md.push('\n');
+        }
+        let _ = writeln!(
+            md,
+            "\n#### Ratios ({title}): ssekit ÷ engine, time per pass\n\n\
+             | ÷ engine | 16 B | 4 KiB |\n| --- | ---: | ---: |"
+        );
+        for base in [Engine::Ssekit, Engine::SsekitUnescape] {
+            for e in Engine::ALL {
+                if matches!(e, Engine::Ssekit | Engine::SsekitUnescape) {
+                    continue;
+                }
+                let _ = write!(md, "| {} ÷ {} |", base.name(), e.name());
+                for ci in 0..params.len() {
+                    match (secs(base, ci), secs(e, ci)) {
+                        (Some(a), Some(b)) => {
+                            let _ = write!(md, " {:.2}× |", b / a);
+                        }
+                        _ => md.push_str(" – |"),
+                    }
+                }
+                md.push('\n');
+            }
+        }
+        let _ = writeln!(
+            md,
+            "\n#### Targets ({title}; 4 KiB chunks)\n\n\
+             | target | ssekit | ssekit-unescape |\n| --- | ---: | ---: |"
+        );
+        let four = params.iter().position(|p| p == "4KiB").expect("4KiB");
+        for (what, peer, need) in [
+            ("≥ 5× async-openai", Engine::AsyncOpenai, 5.0),
+            ("≥ 2× simd-json-borrowed", Engine::SimdJsonBorrowed, 2.0),
+        ] {
+            let _ = write!(md, "| {what} |");
+            for base in [Engine::Ssekit, Engine::SsekitUnescape] {
+                match (secs(base, four), secs(peer, four)) {
+                    (Some(a), Some(b)) => {
+                        let r = b / a;
+                        let verdict = if r >= need { "met" } else { "MISSED" };
+                        let _ = write!(md, " {r:.2}× ({verdict}) |");
+                    }
+                    _ => md.push_str(" – |"),
+                }
+            }
+            md.push('\n');
+        }
+        md.push('\n');
+    }
+    println!("\n{md}");
+    let out = dir.join("pipeline-summary.md");
+    if std::fs::create_dir_all(&dir).is_ok() && std::fs::write(&out, &md).is_ok() {
+        println!("(written to {})", out.display());
+    }
+}
