@@ -32,6 +32,11 @@
 //! Every view implements [`Fields`], so generic
 //! code can visit every field of an event without allocating.
 //!
+//! With the `serde` feature, [`MessageEvent`] and the views implement serde's
+//! borrowed `Deserialize` (through serde_json's `raw_value`, as for the
+//! [Responses events](crate::responses#serde)), and [`OwnedMessageEvent`]
+//! deserializes from any deserializer.
+//!
 //! # Example
 //!
 //! ```
@@ -66,6 +71,8 @@ mod blocks;
 mod events;
 mod message;
 mod owned;
+#[cfg(feature = "serde")]
+mod serde;
 
 pub use crate::responses::{DecodeError, DecodeErrorKind};
 pub use crate::views::{List, ListIter, Owned, ViewFamily};

@@ -30,6 +30,11 @@
 //! code can visit every field of a chunk without allocating. Errors are
 //! [`DecodeError`]s.
 //!
+//! With the `serde` feature, [`ChatEvent`] and the views implement serde's
+//! borrowed `Deserialize` (through serde_json's `raw_value`, as for the
+//! [Responses events](crate::responses#serde)), and [`OwnedChatEvent`]
+//! deserializes from any deserializer.
+//!
 //! # Example
 //!
 //! ```
@@ -65,6 +70,8 @@
 
 mod chunk;
 mod owned;
+#[cfg(feature = "serde")]
+mod serde;
 
 pub use crate::responses::{DecodeError, DecodeErrorKind};
 pub use crate::views::{List, ListIter, Owned, ViewFamily};
