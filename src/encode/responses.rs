@@ -28,6 +28,8 @@ pub enum WriterErrorKind {
     NoOpenReasoning,
     /// `finish_summary_part` with no summary part open.
     NoOpenSummaryPart,
+    /// An item was started with the id of an earlier item of the response.
+    DuplicateItemId,
     /// [`forward`](ResponsesWriter::forward): the text is not valid JSON; the
     /// offset is the byte where it goes wrong.
     InvalidJson {
@@ -81,6 +83,7 @@ impl fmt::Display for WriterError {
             WriterErrorKind::NoOpenFunctionCall => "no function call item open",
             WriterErrorKind::NoOpenReasoning => "no reasoning item open",
             WriterErrorKind::NoOpenSummaryPart => "no summary part open",
+            WriterErrorKind::DuplicateItemId => "duplicate item id",
             WriterErrorKind::InvalidJson { offset } => {
                 return write!(
                     f,
@@ -279,6 +282,7 @@ enum Phase {
 ///
 /// * a delta for an item kind that is not open
 ///   ([`NoOpenMessage`](WriterErrorKind::NoOpenMessage), …);
+/// * an item id used before ([`DuplicateItemId`](WriterErrorKind::DuplicateItemId));
 /// * anything after the terminal event ([`Finished`](WriterErrorKind::Finished)).
 ///
 /// Starting an item while another is open finishes the open one first, and
@@ -352,6 +356,8 @@ pub struct ResponsesWriter {
     open: Open,
     /// The JSON of each finished item, in order.
     output: Vec<String>,
+    /// The id of every item started, as a JSON literal.
+    item_ids: Vec<String>,
     usage: Option<TokenUsage>,
 }
 
@@ -367,6 +373,7 @@ impl ResponsesWriter {
             created_at,
             open: Open::None,
             output: Vec::new(),
+            item_ids: Vec::new(),
             usage: None,
         }
     }
@@ -423,10 +430,12 @@ impl ResponsesWriter {
     ///
     /// # Errors
     ///
-    /// [`Finished`](WriterErrorKind::Finished) after the terminal event.
+    /// [`DuplicateItemId`](WriterErrorKind::DuplicateItemId) for the id of
+    /// an earlier item; [`Finished`](WriterErrorKind::Finished) after the
+    /// terminal event.
     pub fn start_message(&mut self, item_id: &str) -> Result<(), WriterError> {
-        self.begin_item()?;
         let id = literal(item_id);
+        self.begin_item(&id)?;
         let index = self.output_index();
         self.sink.event("response.output_item.added", |s| {
             field_u64(s, "output_index", index);
@@ -493,15 +502,17 @@ impl ResponsesWriter {
     ///
     /// # Errors
     ///
-    /// [`Finished`](WriterErrorKind::Finished) after the terminal event.
+    /// [`DuplicateItemId`](WriterErrorKind::DuplicateItemId) for the id of
+    /// an earlier item; [`Finished`](WriterErrorKind::Finished) after the
+    /// terminal event.
     pub fn start_function_call(
         &mut self,
         item_id: &str,
         call_id: &str,
         name: &str,
     ) -> Result<(), WriterError> {
-        self.begin_item()?;
         let (id, call_id, name) = (literal(item_id), literal(call_id), literal(name));
+        self.begin_item(&id)?;
         let index = self.output_index();
         self.sink.event("response.output_item.added", |s| {
             field_u64(s, "output_index", index);
@@ -564,10 +575,12 @@ impl ResponsesWriter {
     ///
     /// # Errors
     ///
-    /// [`Finished`](WriterErrorKind::Finished) after the terminal event.
+    /// [`DuplicateItemId`](WriterErrorKind::DuplicateItemId) for the id of
+    /// an earlier item; [`Finished`](WriterErrorKind::Finished) after the
+    /// terminal event.
     pub fn start_reasoning(&mut self, item_id: &str) -> Result<(), WriterError> {
-        self.begin_item()?;
         let id = literal(item_id);
+        self.begin_item(&id)?;
         let index = self.output_index();
         self.sink.event("response.output_item.added", |s| {
             field_u64(s, "output_index", index);
@@ -869,8 +882,14 @@ impl ResponsesWriter {
         }
     }
 
-    /// Prepares for a new item: starts the stream, finishes the open item.
-    fn begin_item(&mut self) -> Result<(), WriterError> {
+    /// Prepares for a new item with this id (a JSON literal): checks that
+    /// it is new, starts the stream, finishes the open item.
+    fn begin_item(&mut self, id: &str) -> Result<(), WriterError> {
+        self.check_open()?;
+        if self.item_ids.iter().any(|known| known == id) {
+            return Err(self.error(WriterErrorKind::DuplicateItemId));
+        }
+        self.item_ids.push(id.into());
         self.start()?;
         self.finish_item("completed");
         Ok(())
