@@ -36,8 +36,7 @@ const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/responses-tex
 fn pieces(capture: &Bytes) -> Vec<Bytes> {
     let mut out = Vec::new();
     let mut start = 0;
-    let mut n = 0;
-    for end in blank_line_ends(capture) {
+    for (n, end) in blank_line_ends(capture).into_iter().enumerate() {
         let event = capture.slice(start..end);
         if n % 3 == 2 && event.len() > 1 {
             let mid = event.len() / 2;
@@ -47,7 +46,6 @@ fn pieces(capture: &Bytes) -> Vec<Bytes> {
             out.push(event);
         }
         start = end;
-        n += 1;
     }
     if start < capture.len() {
         out.push(capture.slice(start..));
