@@ -633,25 +633,27 @@ fn forward_stamps_sequence_numbers_and_keeps_members() {
     // Members after `type` keep their order and text; nested line breaks
     // (pretty-printed JSON) become several data lines.
     let event = "{\"item_id\":\"a\\u0041\", \"sequence_number\": 7, \"type\":\"response.output_text.delta\",\n\"x\":{\"y\":\n[1, 2]}}";
-    assert_eq!(w.forward(event).unwrap(), 2);
-    assert_eq!(w.forward(r#"{"type":"custom.event","n":null}"#).unwrap(), 3);
-    assert_eq!(
-        w.forward(r#"{"type":"response.completed","response":{}}"#)
-            .unwrap(),
-        4
-    );
+    // Only what is forwarded is written: no response.created of its own.
+    assert_eq!(w.forward(event).unwrap(), 0);
+    assert_eq!(w.forward(r#"{"type":"custom.event","n":null}"#).unwrap(), 1);
+    w.heartbeat().unwrap(); // an injected heartbeat takes the next number
+    let completed = r#"{"type":"response.completed","response":{}}"#;
+    assert_eq!(w.forward(completed).unwrap(), 3);
     assert!(w.is_finished());
     let frames = read_frames(&w.take());
-    assert_eq!(frames[2].event(), "response.output_text.delta");
+    assert_eq!(frames.len(), 4);
+    assert_eq!(frames[0].event(), "response.output_text.delta");
+    assert_eq!(
+        frames[0].data(),
+        "{\"type\":\"response.output_text.delta\",\"sequence_number\":0,\"item_id\":\"a\\u0041\",\"x\":{\"y\":\n[1, 2]}}"
+    );
+    let custom = r#"{"type":"custom.event","sequence_number":1,"n":null}"#;
+    assert_eq!(frames[1].data(), custom);
     assert_eq!(
         frames[2].data(),
-        "{\"type\":\"response.output_text.delta\",\"sequence_number\":2,\"item_id\":\"a\\u0041\",\"x\":{\"y\":\n[1, 2]}}"
+        r#"{"type":"keepalive","sequence_number":2}"#
     );
-    assert_eq!(
-        frames[3].data(),
-        r#"{"type":"custom.event","sequence_number":3,"n":null}"#
-    );
-    assert_eq!(frames[4].event(), "response.completed");
+    assert_eq!(frames[3].event(), "response.completed");
     for (n, f) in frames.iter().enumerate() {
         let v: J = serde_json::from_str(f.data()).unwrap();
         assert_eq!(v["sequence_number"], json!(n));
@@ -660,10 +662,8 @@ fn forward_stamps_sequence_numbers_and_keeps_members() {
 
     let mut w = ResponsesWriter::new("r", "m", 0);
     let kind = |w: &mut ResponsesWriter, s: &str| w.forward(s).unwrap_err().kind();
-    assert_eq!(
-        kind(&mut w, "{\"type\":"),
-        WriterErrorKind::InvalidJson { offset: 8 }
-    );
+    let invalid = WriterErrorKind::InvalidJson { offset: 8 };
+    assert_eq!(kind(&mut w, "{\"type\":"), invalid);
     assert_eq!(kind(&mut w, "[1]"), WriterErrorKind::NotAnObject);
     assert_eq!(
         kind(&mut w, r#"{"delta":"x"}"#),
@@ -671,24 +671,21 @@ fn forward_stamps_sequence_numbers_and_keeps_members() {
     );
     assert_eq!(kind(&mut w, r#"{"type":""}"#), WriterErrorKind::MissingType);
     assert_eq!(kind(&mut w, r#"{"type":7}"#), WriterErrorKind::MissingType);
-    assert_eq!(
-        kind(&mut w, r#"{"type":"a\nb"}"#),
-        WriterErrorKind::TypeLineBreak
-    );
+    let line_break = r#"{"type":"a\nb"}"#;
+    assert_eq!(kind(&mut w, line_break), WriterErrorKind::TypeLineBreak);
+    assert!(w.buffered().is_empty(), "nothing written");
+    w.forward(r#"{"type":"a"}"#).unwrap();
     let e = w.forward("{]").unwrap_err();
-    assert_eq!(e.sequence_number(), 2, "the number it would have had");
-    assert!(
-        w.buffered().is_empty(),
-        "nothing written, not even the start"
-    );
+    assert_eq!(e.sequence_number(), 1, "the number it would have had");
+    assert_eq!(e.to_string(), "invalid json at byte 1 of event 1");
+    // `event: a\ndata: {"type":"a","sequence_number":0}\n\n`: 49 bytes.
+    assert_eq!(w.take().len(), 49, "only the good event was written");
     // An escaped type is unescaped for the event line, kept for the data.
     w.forward(r#"{"type":"response.\u0063reated"}"#).unwrap();
     let back = read_frames(&w.take());
-    assert_eq!(back[2].event(), "response.created");
-    assert_eq!(
-        back[2].data(),
-        r#"{"type":"response.\u0063reated","sequence_number":2}"#
-    );
+    assert_eq!(back[0].event(), "response.created");
+    let data = r#"{"type":"response.\u0063reated","sequence_number":1}"#;
+    assert_eq!(back[0].data(), data);
 }
 
 /// Text with everything that needs escaping, and what does not.

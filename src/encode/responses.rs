@@ -788,9 +788,12 @@ impl ResponsesWriter {
     /// `sequence_number` it had is dropped) and its other members as they
     /// were, in order. Returns the sequence number given.
     ///
-    /// The writer does not check the lifecycle of forwarded events (use the
-    /// linter for that); it does start the stream if needed and writes
-    /// nothing after a forwarded terminal event (`response.completed`,
+    /// It writes only the event it is given: the forwarded stream brings its
+    /// own `response.created`, and the writer does not check the lifecycle
+    /// of forwarded events (use the linter for that). After a forward, the
+    /// other calls no longer start the stream themselves (a heartbeat
+    /// injected between forwarded events is just a heartbeat), and nothing
+    /// is written after a forwarded terminal event (`response.completed`,
     /// `.incomplete` or `.failed`). Mixing [`forward`](Self::forward) with
     /// the item calls is possible but leaves the `output` of
     /// [`complete`](Self::complete) to list only the items written with
@@ -800,11 +803,12 @@ impl ResponsesWriter {
     /// use ssekit::encode::ResponsesWriter;
     ///
     /// let mut w = ResponsesWriter::new("resp_1", "m", 0);
+    /// w.forward(r#"{"type":"response.created","response":{"id":"resp_1"}}"#)?;
     /// let n = w.forward(r#"{"sequence_number":99,"type":"response.output_text.delta","delta":"x"}"#)?;
-    /// assert_eq!(n, 2); // after response.created and .in_progress
+    /// assert_eq!(n, 1);
     /// assert!(w.take().ends_with(
     ///     b"event: response.output_text.delta\n\
-    ///       data: {\"type\":\"response.output_text.delta\",\"sequence_number\":2,\"delta\":\"x\"}\n\n"
+    ///       data: {\"type\":\"response.output_text.delta\",\"sequence_number\":1,\"delta\":\"x\"}\n\n"
     /// ));
     /// # Ok::<(), ssekit::encode::WriterError>(())
     /// ```
@@ -821,8 +825,7 @@ impl ResponsesWriter {
         if self.phase == Phase::Finished {
             return Err(self.error(WriterErrorKind::Finished));
         }
-        // The sequence number this event gets once the stream is started.
-        let at = self.sink.seq + if self.phase == Phase::Idle { 2 } else { 0 };
+        let at = self.sink.seq;
         let object = ObjectView::parse(event_json).map_err(|e| {
             let kind = match e.kind() {
                 JsonErrorKind::ExpectedObject => WriterErrorKind::NotAnObject,
@@ -839,7 +842,7 @@ impl ResponsesWriter {
         if name.bytes().any(|b| matches!(b, b'\r' | b'\n' | 0)) {
             return Err(WriterError::new(WriterErrorKind::TypeLineBreak, at));
         }
-        self.start()?;
+        self.phase = Phase::Streaming;
         let seq = self.sink.seq;
         let json = &mut self.sink.json;
         json.clear();
