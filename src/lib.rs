@@ -42,6 +42,37 @@
 //! [`json`], zero-allocation JSON primitives whose strings ([`json::JsonStr`])
 //! keep their escapes until you ask for the text.
 //!
+//! # Example: writing a Responses stream
+//!
+//! [`encode::ResponsesWriter`] writes the events a Responses API server
+//! sends, sequence numbers, item ids and done events included, so that the
+//! stream is well-formed whatever order the calls come in;
+//! [`encode::Encoder`] writes any frames.
+//!
+//! ```
+//! use ssekit::encode::ResponsesWriter;
+//! use ssekit::responses::ResponseEvent;
+//! use ssekit::Parser;
+//!
+//! let mut writer = ResponsesWriter::new("resp_1", "my-model", 1_767_225_600);
+//! writer.start_message("msg_1")?;
+//! writer.text_delta("Hello")?;
+//! writer.complete()?; // finishes the message, then response.completed
+//! let wire = writer.take(); // Bytes, for the response body
+//! assert!(wire.starts_with(b"event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0,"));
+//!
+//! let mut parser = Parser::new();
+//! parser.feed(wire);
+//! let mut last = None;
+//! while let Some(frame) = parser.next_frame()? {
+//!     if let ResponseEvent::ResponseCompleted(done) = ResponseEvent::from_frame(&frame)? {
+//!         last = done.sequence_number;
+//!     }
+//! }
+//! assert_eq!(last, Some(8)); // created, in_progress, 2 added, delta, 3 done, completed
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # What the parser guarantees
 //!
 //! * **The same frames however the input is chunked**, including a CR at the
@@ -77,6 +108,85 @@
 //!   [`ResponseEvent::parse`](responses::ResponseEvent::parse) does; the
 //!   owned forms deserialize from any deserializer. Works without `std`.
 //! * `cli`: the `ssekit` command-line tool.
+#![cfg_attr(
+    feature = "stream",
+    doc = r#"
+# Example: an HTTP body, through the `stream` adapter
+
+With the `stream` feature, any stream of byte chunks becomes a stream of
+frames; here the chunks come from `futures::stream::iter`, and they split
+an event anywhere, as network reads do.
+
+```
+use futures::{executor::block_on, stream, StreamExt};
+use ssekit::adapters::SseStreamExt;
+use ssekit::responses::ResponseEvent;
+
+let body = stream::iter([
+    Ok::<_, std::io::Error>("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","),
+    Ok("\"item_id\":\"m\",\"output_index\":0,\"content_index\":0,\"delta\":\"Hi\"}\n\n"),
+]);
+let mut frames = body.sse_frames();
+block_on(async {
+    while let Some(frame) = frames.next().await {
+        let frame = frame?;
+        if let ResponseEvent::OutputTextDelta(d) = ResponseEvent::from_frame(&frame)? {
+            assert_eq!(d.delta, "Hi");
+        }
+    }
+    Ok::<_, Box<dyn std::error::Error>>(())
+})?;
+# Ok::<_, Box<dyn std::error::Error>>(())
+```
+
+Over a reqwest response it is the same with `response.bytes_stream()`
+(see [`adapters`] and `examples/live_deltas.rs`, which serves a captured
+stream on 127.0.0.1 and prints its text as it arrives):
+
+```no_run
+use futures::StreamExt;
+use ssekit::adapters::SseStreamExt;
+use ssekit::responses::ResponseEvent;
+
+async fn print_text(url: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let response = reqwest::Client::new().get(url).send().await?.error_for_status()?;
+    let mut frames = response.bytes_stream().sse_frames();
+    while let Some(frame) = frames.next().await {
+        let frame = frame?;
+        if let ResponseEvent::OutputTextDelta(d) = ResponseEvent::from_frame(&frame)? {
+            print!("{}", d.delta); // unescaped as it is printed
+        }
+    }
+    Ok(())
+}
+# let _ = print_text;
+```
+"#
+)]
+#![cfg_attr(
+    feature = "codec",
+    doc = r#"
+# Example: tokio I/O, through the codec
+
+With the `codec` feature, [`adapters::SseCodec`] reads frames from any
+`AsyncRead` with `FramedRead` and writes them with `FramedWrite`; here
+the bytes are an in-memory buffer.
+
+```
+use futures::StreamExt;
+use ssekit::adapters::SseCodec;
+use tokio_util::codec::FramedRead;
+
+let input: &[u8] = b"event: ping\ndata: 1\n\n: comment\ndata: two\ndata: lines\n\n";
+let runtime = tokio::runtime::Builder::new_current_thread().build()?;
+let frames = runtime.block_on(FramedRead::new(input, SseCodec::new()).collect::<Vec<_>>());
+let frames = frames.into_iter().collect::<Result<Vec<_>, _>>()?;
+assert_eq!(frames[0].event(), "ping");
+assert_eq!(frames[1].data(), "two\nlines");
+# Ok::<_, Box<dyn std::error::Error>>(())
+```
+"#
+)]
 #![no_std]
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -504,6 +504,57 @@ fn encoder_output_over_http_through_the_stream_adapter() {
     });
 }
 
+/// A stream written by `ResponsesWriter` (reasoning, a function call, an
+/// answer full of escapes, keep-alives) read back over HTTP: the frames
+/// equal the body parsed whole, and the typed views give back the text.
+#[test]
+fn responses_writer_output_over_http_through_the_stream_adapter() {
+    use ssekit::encode::ResponsesWriter;
+    use ssekit::responses::ResponseEvent;
+
+    let seed = seed();
+    let pieces: Vec<String> = (0..300)
+        .map(|i| format!("word {i} \"quoted\" \\ tab\t nl\n é 😀 "))
+        .collect();
+    let mut w = ResponsesWriter::new("resp_http", "m", 1);
+    w.start_reasoning("rs_1").unwrap();
+    w.summary_delta("thinking\n").unwrap();
+    w.start_function_call("fc_1", "call_1", "lookup").unwrap();
+    w.arguments_delta("{\"q\":\"a\\\"b\"}").unwrap();
+    w.start_message("msg_1").unwrap();
+    for (i, piece) in pieces.iter().enumerate() {
+        if i % 50 == 0 {
+            w.keep_alive();
+        }
+        w.text_delta(piece).unwrap();
+    }
+    w.complete().unwrap();
+    let wire = w.take();
+    let expected = parse_whole(&wire);
+    run(async move {
+        let server = Server::start(HashMap::from([("/v1/responses".to_owned(), wire)]), seed).await;
+        let fetched = fetch_frames(&client(), &server.url("/v1/responses")).await;
+        assert!(fetched.outcomes == expected, "frames differ (seed {seed})");
+        let mut text = String::new();
+        let mut last = None;
+        for (n, outcome) in fetched.outcomes.iter().enumerate() {
+            let frame = outcome.as_ref().expect("no parse errors");
+            let event = ResponseEvent::from_frame(frame).expect("decodes");
+            assert_eq!(event.sequence_number(), Some(n as u64));
+            if let ResponseEvent::OutputTextDelta(d) = &event {
+                d.delta.unescape_into(&mut text);
+            }
+            last = Some(event.ty().to_owned());
+        }
+        assert_eq!(text, pieces.concat());
+        assert_eq!(last.as_deref(), Some("response.completed"));
+        assert!(
+            fetched.chunks > 1,
+            "the body should arrive in several chunks"
+        );
+    });
+}
+
 // ---------------------------------------------------------------------------
 // The codec over TCP and a duplex pipe.
 

@@ -3,13 +3,18 @@
 //! ```text
 //! ssekit frames [--chunk N] [FILE]
 //! ssekit events [--dialect responses|chat|anthropic|auto] [--chunk N] [FILE]
+//! ssekit encode [FILE]
 //! ```
 //!
 //! Reads FILE (or standard input), parses it as an SSE stream and prints one
 //! JSON object per dispatched event: its SSE fields (`frames`), or the fields
 //! its typed view decoded (`events`). Warnings go to standard error; the exit
-//! status is non-zero only for usage (2) and I/O (1) errors.
+//! status is non-zero only for usage (2) and I/O (1) errors. `encode` goes
+//! the other way: it reads what `frames` prints and writes the SSE stream;
+//! a line it cannot read is an error (exit status 1).
 
+#[path = "ssekit/encode.rs"]
+mod encode;
 #[path = "ssekit/events.rs"]
 mod events;
 #[path = "ssekit/view_json.rs"]
@@ -39,6 +44,9 @@ commands:
                               [DONE] as {\"type\": \"[DONE]\"}
                               --dialect responses|chat|anthropic|auto (default auto: from
                               the stream's first event)
+  encode [FILE]               the reverse of frames: read its JSON lines and write the SSE
+                              stream, so that `frames FILE | encode | frames` prints what
+                              `frames FILE` prints; a bad line stops it (exit status 1)
 
 FILE defaults to standard input. Warnings (limits, a truncated tail, an event that does not
 decode) go to standard error; the exit status is 2 for usage errors, 1 for I/O errors.
@@ -99,6 +107,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
     match command.as_str() {
         "frames" => frames(rest),
         "events" => events(rest),
+        "encode" => encode::run(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(())

@@ -1,4 +1,9 @@
-//! L1': frames, comments and `retry` to wire bytes. May depend on: `frame`, `bytes`.
+//! L1': frames, comments and `retry` to wire bytes. May depend on: `frame`, `bytes`
+//! (and `json`, for [`ResponsesWriter::forward`] only).
+//!
+//! [`Encoder`] writes any frames. [`ResponsesWriter`] writes a whole OpenAI
+//! Responses stream (the events' JSON included, escaped with
+//! [`push_json_str`]), for servers and gateways.
 //!
 //! The encoder writes what the [`Parser`](crate::Parser) reads back as the
 //! same frames. Three rules make that so:
@@ -17,6 +22,12 @@ use bytes::{BufMut, Bytes};
 use core::fmt;
 
 use crate::Frame;
+
+mod json;
+mod responses;
+
+pub use json::push_json_str;
+pub use responses::{ResponsesWriter, TokenUsage, WriterError, WriterErrorKind};
 
 /// Why a frame or comment cannot be written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
