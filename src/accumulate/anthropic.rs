@@ -1,0 +1,4 @@
+//! stub
+/// stub
+#[derive(Debug)]
+pub struct MessageAccumulator;
