@@ -269,6 +269,48 @@ impl<'o> ObjectWriter<'o> {
     }
 }
 
+/// Writes the object `base` (validated JSON text of an object, or `None`
+/// for `{}`) with its members named in `fields` replaced by the given JSON
+/// texts (members whose field is `None` are copied as they are), then the
+/// `fields` with a value that `base` lacks, in order.
+pub(crate) fn write_merged(out: &mut String, base: Option<&str>, fields: &[(&str, Option<&str>)]) {
+    let mut w = ObjectWriter::new(out);
+    let mut written = [false; 16];
+    debug_assert!(fields.len() <= written.len());
+    if let Some(object) = base.and_then(|b| Value::parse(b).ok()).and_then(|v| v.as_object()) {
+        for (key, value) in object.members() {
+            let replaced = fields
+                .iter()
+                .enumerate()
+                .find(|(_, (name, _))| key == *name);
+            match replaced {
+                Some((i, (_, Some(json)))) => {
+                    if let Some(done) = written.get_mut(i) {
+                        *done = true;
+                    }
+                    w.raw_key(key.as_raw_json().get()).push_str(json);
+                }
+                _ => w
+                    .raw_key(key.as_raw_json().get())
+                    .push_str(value.as_raw_json().get()),
+            }
+        }
+    }
+    for (i, (name, json)) in fields.iter().enumerate() {
+        if let (Some(json), false) = (json, written.get(i).copied().unwrap_or(false)) {
+            w.raw(name, json);
+        }
+    }
+    w.end();
+}
+
+/// `s` as a JSON string literal.
+pub(crate) fn json_str(s: &str) -> String {
+    let mut out = String::new();
+    push_json_str(&mut out, s);
+    out
+}
+
 /// Serializes validated JSON text through any serde serializer, value by
 /// value: objects as maps (keys unescaped), arrays as sequences, integers as
 /// `u64`/`i64` when they fit, other numbers as `f64`.
@@ -367,6 +409,20 @@ mod tests {
         w.raw("e", "[1,2]");
         w.end();
         assert_eq!(out, r#"{"a":"x\"","n":42,"c":null,"e":[1,2]}"#);
+    }
+
+    #[test]
+    fn merged_objects_replace_in_place_and_append_the_rest() {
+        let mut out = String::new();
+        write_merged(
+            &mut out,
+            Some(r#"{"a": 1, "b\u0020": [2], "c": null}"#),
+            &[("c", Some("3")), ("b ", None), ("d", Some("\"x\"")), ("e", None)],
+        );
+        assert_eq!(out, r#"{"a":1,"b\u0020":[2],"c":3,"d":"x"}"#);
+        out.clear();
+        write_merged(&mut out, None, &[("k", Some("true"))]);
+        assert_eq!(out, r#"{"k":true}"#);
     }
 
     #[test]
