@@ -50,7 +50,11 @@ fn kind_of(delta_type: &str) -> &'static str {
 }
 
 fn append(block: &mut Map<String, J>, key: &str, s: &str) {
-    let old = block.get(key).and_then(J::as_str).unwrap_or_default().to_owned();
+    let old = block
+        .get(key)
+        .and_then(J::as_str)
+        .unwrap_or_default()
+        .to_owned();
     block.insert(key.to_owned(), J::String(old + s));
 }
 
@@ -62,7 +66,10 @@ fn build(block: &RefBlock) -> J {
             .first()
             .map_or("null", |d| kind_of(d["type"].as_str().unwrap()));
         let mut m = Map::new();
-        m.insert("type".into(), if ty == "null" { J::Null } else { json!(ty) });
+        m.insert(
+            "type".into(),
+            if ty == "null" { J::Null } else { json!(ty) },
+        );
         m
     });
     let mut input = String::new();
@@ -115,7 +122,11 @@ fn reference(datas: &[&str]) -> Expected {
             "message_start" => {
                 let m = v["message"].as_object().unwrap().clone();
                 if let Some(u) = m.get("usage").and_then(J::as_object) {
-                    usage.extend(u.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), v.clone())));
+                    usage.extend(
+                        u.iter()
+                            .filter(|(_, v)| !v.is_null())
+                            .map(|(k, v)| (k.clone(), v.clone())),
+                    );
                 }
                 stop_reason = m.get("stop_reason").cloned().filter(|r| !r.is_null());
                 stop_sequence = m.get("stop_sequence").cloned().filter(|r| !r.is_null());
@@ -132,7 +143,10 @@ fn reference(datas: &[&str]) -> Expected {
                 b.deltas.push(v["delta"].clone());
             }
             "content_block_stop" => {
-                blocks.entry(v["index"].as_u64().unwrap()).or_default().stopped = true;
+                blocks
+                    .entry(v["index"].as_u64().unwrap())
+                    .or_default()
+                    .stopped = true;
             }
             "message_delta" => {
                 let d = &v["delta"];
@@ -151,7 +165,11 @@ fn reference(datas: &[&str]) -> Expected {
                     extra.insert("context_management".into(), x.clone());
                 }
                 if let Some(u) = v.get("usage").and_then(J::as_object) {
-                    usage.extend(u.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), v.clone())));
+                    usage.extend(
+                        u.iter()
+                            .filter(|(_, v)| !v.is_null())
+                            .map(|(k, v)| (k.clone(), v.clone())),
+                    );
                 }
             }
             "message_stop" => stopped = true,
@@ -161,14 +179,27 @@ fn reference(datas: &[&str]) -> Expected {
     }
     let status = if error.is_some() {
         StreamStatus::Failed
-    } else if message.is_none() || !stopped || stop_reason.is_none() || blocks.values().any(|b| !b.stopped) {
+    } else if message.is_none()
+        || !stopped
+        || stop_reason.is_none()
+        || blocks.values().any(|b| !b.stopped)
+    {
         StreamStatus::Truncated
     } else {
         StreamStatus::Completed
     };
     let texts = blocks
         .iter()
-        .map(|(i, b)| (*i, build(b).get("text").and_then(J::as_str).unwrap_or_default().to_owned()))
+        .map(|(i, b)| {
+            (
+                *i,
+                build(b)
+                    .get("text")
+                    .and_then(J::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+            )
+        })
         .collect();
     let mut m = message.unwrap_or_else(|| {
         let mut m = Map::new();
@@ -178,7 +209,10 @@ fn reference(datas: &[&str]) -> Expected {
         m.insert("type".into(), json!("message"));
         m
     });
-    m.insert("content".into(), J::Array(blocks.values().map(build).collect()));
+    m.insert(
+        "content".into(),
+        J::Array(blocks.values().map(build).collect()),
+    );
     m.insert("stop_reason".into(), stop_reason.unwrap_or(J::Null));
     m.insert("stop_sequence".into(), stop_sequence.unwrap_or(J::Null));
     m.extend(extra);
@@ -202,7 +236,10 @@ fn check(name: &str, datas: &[&str], failures: &mut Vec<String>) -> usize {
             failures.push(format!("{name} #{i}: {e}"));
         }
         for block in acc.snapshot().content() {
-            let fin = expected.texts.get(&block.index()).map_or("", String::as_str);
+            let fin = expected
+                .texts
+                .get(&block.index())
+                .map_or("", String::as_str);
             if !fin.starts_with(block.text().unwrap_or_default()) {
                 failures.push(format!("{name} #{i}: snapshot text is not a prefix"));
             }
@@ -216,11 +253,20 @@ fn check(name: &str, datas: &[&str], failures: &mut Vec<String>) -> usize {
     }
     let message = acc.finish();
     if message.status() != expected.status {
-        failures.push(format!("{name}: status {} expected, got {}", expected.status, message.status()));
+        failures.push(format!(
+            "{name}: status {} expected, got {}",
+            expected.status,
+            message.status()
+        ));
     }
-    let got_error = message.error().map(|e| serde_json::from_str::<J>(e.as_str()).unwrap());
+    let got_error = message
+        .error()
+        .map(|e| serde_json::from_str::<J>(e.as_str()).unwrap());
     if got_error != expected.error {
-        failures.push(format!("{name}: error {:?} expected, got {got_error:?}", expected.error));
+        failures.push(format!(
+            "{name}: error {:?} expected, got {got_error:?}",
+            expected.error
+        ));
     }
     let got: J = serde_json::from_str(&message.to_json())
         .unwrap_or_else(|e| panic!("{name}: to_json is not JSON: {e}"));
@@ -231,15 +277,26 @@ fn check(name: &str, datas: &[&str], failures: &mut Vec<String>) -> usize {
         diff(&format!("{name} (serde)"), &got, &via_serde, failures);
     }
     // The accessors agree with the JSON.
-    for (block, json) in message.content().iter().zip(got["content"].as_array().unwrap()) {
+    for (block, json) in message
+        .content()
+        .iter()
+        .zip(got["content"].as_array().unwrap())
+    {
         if let Some(input) = block.input() {
             let value: J = serde_json::from_str(input).unwrap();
             if json.get("input") != Some(&value) {
-                failures.push(format!("{name}: block {} input accessor differs", block.index()));
+                failures.push(format!(
+                    "{name}: block {} input accessor differs",
+                    block.index()
+                ));
             }
         }
-        if block.text().map(J::from).as_ref() != json.get("text").filter(|_| block.text().is_some()) {
-            failures.push(format!("{name}: block {} text accessor differs", block.index()));
+        if block.text().map(J::from).as_ref() != json.get("text").filter(|_| block.text().is_some())
+        {
+            failures.push(format!(
+                "{name}: block {} text accessor differs",
+                block.index()
+            ));
         }
     }
     n
@@ -261,7 +318,10 @@ fn sse(datas: &[&str]) -> Vec<u8> {
     datas
         .iter()
         .map(|d| {
-            let ty = serde_json::from_str::<J>(d).unwrap()["type"].as_str().unwrap().to_owned();
+            let ty = serde_json::from_str::<J>(d).unwrap()["type"]
+                .as_str()
+                .unwrap()
+                .to_owned();
             format!("event: {ty}\ndata: {d}\n\n")
         })
         .collect::<String>()
@@ -285,14 +345,30 @@ fn every_corpus_anthropic_stream_assembles_as_the_reference_does() {
         streams += 1;
         events += datas.len();
         for b in reference(&datas).json["content"].as_array().unwrap() {
-            *blocks.entry(b["type"].as_str().unwrap().to_owned()).or_insert(0) += 1;
+            *blocks
+                .entry(b["type"].as_str().unwrap().to_owned())
+                .or_insert(0) += 1;
         }
         assert_eq!(reference(&datas).status, StreamStatus::Completed, "{name}");
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
-    eprintln!("{streams} anthropic streams, {events} events, {values} values compared; blocks {blocks:?}");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    eprintln!(
+        "{streams} anthropic streams, {events} events, {values} values compared; blocks {blocks:?}"
+    );
     assert_eq!(streams, 9, "the corpus has 9 anthropic streams");
-    for ty in ["text", "thinking", "redacted_thinking", "tool_use", "server_tool_use", "compaction"] {
+    for ty in [
+        "text",
+        "thinking",
+        "redacted_thinking",
+        "tool_use",
+        "server_tool_use",
+        "compaction",
+    ] {
         assert!(blocks.contains_key(ty), "no {ty} block in the corpus");
     }
 }
@@ -323,20 +399,31 @@ fn out_of_order_blocks_and_parallel_tool_uses() {
     ];
     let m = check_ok("out-of-order", &datas);
     assert_eq!(m.status(), StreamStatus::Completed);
-    let ids: Vec<String> = m.content()[1..].iter().map(|b| b.id().unwrap().unescape().into_owned()).collect();
+    let ids: Vec<String> = m.content()[1..]
+        .iter()
+        .map(|b| b.id().unwrap().unescape().into_owned())
+        .collect();
     assert_eq!(ids, ["toolu_a", "toolu_b"]);
     assert_eq!(m.content()[0].text(), Some("Let me check é \"both\".\n"));
-    assert_eq!(m.content()[1].input(), Some(r#"{"city": "Paris", "days": [1, 2]}"#));
+    assert_eq!(
+        m.content()[1].input(),
+        Some(r#"{"city": "Paris", "days": [1, 2]}"#)
+    );
     assert_eq!(m.content()[2].input(), Some(r#"{"tz": "UTC"}"#));
     assert_eq!(m.stop_reason(), Some("tool_use"));
     let usage = m.usage().unwrap().get();
-    assert_eq!((usage.input_tokens, usage.output_tokens), (Some(12), Some(40)));
+    assert_eq!(
+        (usage.input_tokens, usage.output_tokens),
+        (Some(12), Some(40))
+    );
 }
 
 #[test]
 fn thinking_signature_citations_and_redacted_thinking() {
     let citation = r#"{"type":"char_location","cited_text":"x","document_index":0,"document_title":null,"start_char_index":0,"end_char_index":1}"#;
-    let d1 = format!(r#"{{"type":"content_block_delta","index":2,"delta":{{"type":"citations_delta","citation":{citation}}}}}"#);
+    let d1 = format!(
+        r#"{{"type":"content_block_delta","index":2,"delta":{{"type":"citations_delta","citation":{citation}}}}}"#
+    );
     let datas = [
         START,
         r#"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}"#,
@@ -452,7 +539,10 @@ fn memory_limit_is_a_typed_error_and_truncates() {
     let mut limited = 0;
     for _ in 0..20 {
         if let Err(e) = acc.push(&MessageEvent::parse(&delta).unwrap()) {
-            assert!(matches!(e.kind(), AssembleErrorKind::LimitExceeded { limit: 8192 }));
+            assert!(matches!(
+                e.kind(),
+                AssembleErrorKind::LimitExceeded { limit: 8192 }
+            ));
             limited += 1;
         }
         assert!(acc.used_bytes() <= 8192);
@@ -468,7 +558,10 @@ fn memory_limit_is_a_typed_error_and_truncates() {
     let mut acc = MessageAccumulator::with_max_bytes(50_000);
     let mut refused = 0;
     for i in 0..5_000u64 {
-        let e = format!(r#"{{"type":"content_block_stop","index":{}}}"#, i * 1_000_000_007);
+        let e = format!(
+            r#"{{"type":"content_block_stop","index":{}}}"#,
+            i * 1_000_000_007
+        );
         refused += usize::from(acc.push(&MessageEvent::parse(&e).unwrap()).is_err());
     }
     assert!(refused > 4000, "{refused}");

@@ -41,8 +41,11 @@ struct RefChoice {
     tool_calls: BTreeMap<u64, RefCall>,
     function_call: Option<(Option<String>, String)>,
     finish_reason: Option<String>,
-    logprobs: Option<(Option<Vec<J>>, Option<Vec<J>>)>,
+    logprobs: Option<RefLogprobs>,
 }
+
+/// The content and refusal token lists.
+type RefLogprobs = (Option<Vec<J>>, Option<Vec<J>>);
 
 /// What the reference expects: the completion object and the status.
 struct Expected {
@@ -120,8 +123,16 @@ fn reference(datas: &[&str]) -> Expected {
                         fc.1.push_str(a);
                     }
                 }
-                for t in d.get("tool_calls").and_then(J::as_array).into_iter().flatten() {
-                    let call = choice.tool_calls.entry(t["index"].as_u64().unwrap()).or_default();
+                for t in d
+                    .get("tool_calls")
+                    .and_then(J::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    let call = choice
+                        .tool_calls
+                        .entry(t["index"].as_u64().unwrap())
+                        .or_default();
                     first_str(&mut call.id, t.get("id"));
                     first_str(&mut call.ty, t.get("type"));
                     if let Some(f) = t.get("function").filter(|f| f.is_object()) {
@@ -138,10 +149,14 @@ fn reference(datas: &[&str]) -> Expected {
             if let Some(lp) = c.get("logprobs").filter(|l| l.is_object()) {
                 let kept = choice.logprobs.get_or_insert((None, None));
                 if let Some(list) = lp.get("content").and_then(J::as_array) {
-                    kept.0.get_or_insert_with(Vec::new).extend(list.iter().cloned());
+                    kept.0
+                        .get_or_insert_with(Vec::new)
+                        .extend(list.iter().cloned());
                 }
                 if let Some(list) = lp.get("refusal").and_then(J::as_array) {
-                    kept.1.get_or_insert_with(Vec::new).extend(list.iter().cloned());
+                    kept.1
+                        .get_or_insert_with(Vec::new)
+                        .extend(list.iter().cloned());
                 }
             }
         }
@@ -153,7 +168,10 @@ fn reference(datas: &[&str]) -> Expected {
     } else {
         StreamStatus::Completed
     };
-    let contents = choices.iter().map(|(i, c)| (*i, c.content.clone())).collect();
+    let contents = choices
+        .iter()
+        .map(|(i, c)| (*i, c.content.clone()))
+        .collect();
     let choices: Vec<J> = choices
         .into_iter()
         .map(|(index, c)| {
@@ -259,10 +277,14 @@ fn check(name: &str, datas: &[&str], failures: &mut Vec<String>) -> usize {
         .error()
         .map(|e| serde_json::from_str::<J>(e.as_str()).unwrap());
     if got_error != expected.error {
-        failures.push(format!("{name}: error {:?} expected, got {got_error:?}", expected.error));
+        failures.push(format!(
+            "{name}: error {:?} expected, got {got_error:?}",
+            expected.error
+        ));
     }
     let text = completion.to_json();
-    let got: J = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: to_json is not JSON: {e}"));
+    let got: J =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: to_json is not JSON: {e}"));
     let n = diff(name, &expected.json, &got, failures);
     #[cfg(feature = "serde")]
     {
@@ -274,8 +296,9 @@ fn check(name: &str, datas: &[&str], failures: &mut Vec<String>) -> usize {
         for call in choice.tool_calls() {
             if let Ok(value) = serde_json::from_str::<J>(call.arguments()) {
                 if value.is_object() || value.is_array() {
-                    let partial: Option<J> =
-                        call.partial_arguments().and_then(|p| serde_json::from_str(p).ok());
+                    let partial: Option<J> = call
+                        .partial_arguments()
+                        .and_then(|p| serde_json::from_str(p).ok());
                     if partial.as_ref() != Some(&value) {
                         failures.push(format!("{name}: partial arguments {partial:?} != {value}"));
                     }
@@ -307,18 +330,34 @@ fn every_corpus_chat_stream_assembles_as_the_reference_does() {
         let status = reference(&datas).status;
         *statuses.entry(status.as_str()).or_insert(0) += 1;
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
-    eprintln!("{streams} chat streams, {events} events, {values} values compared; statuses {statuses:?}");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    eprintln!(
+        "{streams} chat streams, {events} events, {values} values compared; statuses {statuses:?}"
+    );
     assert_eq!(streams, 12, "the corpus has 12 chat streams");
     assert!(values > 1000, "{values}");
 }
 
 /// `data:` lines of a hand-written stream, through the parser.
 fn sse(datas: &[&str]) -> Vec<u8> {
-    datas.iter().map(|d| format!("data: {d}\n\n")).collect::<String>().into_bytes()
+    datas
+        .iter()
+        .map(|d| format!("data: {d}\n\n"))
+        .collect::<String>()
+        .into_bytes()
 }
 
-fn accumulate(body: &[u8]) -> (ssekit::accumulate::chat::ChatCompletion, Vec<AssembleErrorKind>) {
+fn accumulate(
+    body: &[u8],
+) -> (
+    ssekit::accumulate::chat::ChatCompletion,
+    Vec<AssembleErrorKind>,
+) {
     let mut acc = ChatAccumulator::new();
     let mut errors = Vec::new();
     for frame in frames(body) {
@@ -354,7 +393,10 @@ fn out_of_order_choice_and_tool_call_indexes() {
     assert_eq!(c.choice(2).unwrap().content(), Some("two"));
     let calls = c.choice(0).unwrap().tool_calls();
     assert_eq!((calls[0].id(), calls[0].arguments()), (Some("a0"), "[]"));
-    assert_eq!((calls[1].id(), calls[1].arguments()), (Some("a1"), r#"{"b": 2}"#));
+    assert_eq!(
+        (calls[1].id(), calls[1].arguments()),
+        (Some("a1"), r#"{"b": 2}"#)
+    );
 }
 
 #[test]
@@ -422,14 +464,20 @@ fn memory_limit_is_a_typed_error_and_truncates() {
     let mut limited = 0;
     for _ in 0..10 {
         if let Err(e) = acc.push(&ChatEvent::parse(&chunk).unwrap()) {
-            assert!(matches!(e.kind(), AssembleErrorKind::LimitExceeded { limit: 4096 }));
+            assert!(matches!(
+                e.kind(),
+                AssembleErrorKind::LimitExceeded { limit: 4096 }
+            ));
             limited += 1;
         }
         assert!(acc.used_bytes() <= acc.max_bytes());
     }
     assert!(limited >= 6, "{limited}");
     let content_len = acc.snapshot().choice(0).unwrap().content().unwrap().len();
-    assert!(content_len <= 4096 && content_len % 1000 == 0, "{content_len}");
+    assert!(
+        content_len <= 4096 && content_len % 1000 == 0,
+        "{content_len}"
+    );
     acc.push(&ChatEvent::Done).unwrap();
     let c = acc.finish();
     assert!(c.limit_exceeded());
@@ -439,7 +487,9 @@ fn memory_limit_is_a_typed_error_and_truncates() {
     let mut acc = ChatAccumulator::with_max_bytes(100_000);
     let mut refused = 0;
     for i in 0..10_000u64 {
-        let e = format!(r#"{{"choices":[{{"index":{i},"delta":{{"tool_calls":[{{"index":{i}}}]}}}}]}}"#);
+        let e = format!(
+            r#"{{"choices":[{{"index":{i},"delta":{{"tool_calls":[{{"index":{i}}}]}}}}]}}"#
+        );
         refused += usize::from(acc.push(&ChatEvent::parse(&e).unwrap()).is_err());
     }
     assert!(refused > 9000, "{refused}");
@@ -475,9 +525,11 @@ fn arb_text() -> impl Strategy<Value = String> {
 
 fn arb_plan() -> impl Strategy<Value = Plan> {
     let choice = (
-        (arb_text(), prop::collection::vec(any::<usize>(), 0..5)).prop_map(|(t, c)| fragments(t, c)),
+        (arb_text(), prop::collection::vec(any::<usize>(), 0..5))
+            .prop_map(|(t, c)| fragments(t, c)),
         prop::collection::vec(
-            (arb_text(), prop::collection::vec(any::<usize>(), 0..4)).prop_map(|(t, c)| fragments(t, c)),
+            (arb_text(), prop::collection::vec(any::<usize>(), 0..4))
+                .prop_map(|(t, c)| fragments(t, c)),
             0..3,
         ),
     );
@@ -486,7 +538,11 @@ fn arb_plan() -> impl Strategy<Value = Plan> {
         prop::collection::vec(any::<usize>(), 0..64),
         any::<bool>(),
     )
-        .prop_map(|(choices, order, done)| Plan { choices, order, done })
+        .prop_map(|(choices, order, done)| Plan {
+            choices,
+            order,
+            done,
+        })
 }
 
 /// The chunks of a plan: each choice's fragments in order (content, then
@@ -511,11 +567,17 @@ fn chunks(plan: &Plan) -> Vec<String> {
                             call["id"] = json!(format!("call_{i}_{t}"));
                             call["function"]["name"] = json!("f");
                         }
-                        q.push(json!({"choices": [{"index": i, "delta": {"tool_calls": [call]}}]}).to_string());
+                        q.push(
+                            json!({"choices": [{"index": i, "delta": {"tool_calls": [call]}}]})
+                                .to_string(),
+                        );
                     }
                 }
             }
-            q.push(json!({"choices": [{"index": i, "delta": {}, "finish_reason": "stop"}]}).to_string());
+            q.push(
+                json!({"choices": [{"index": i, "delta": {}, "finish_reason": "stop"}]})
+                    .to_string(),
+            );
             q.reverse();
             q
         })
@@ -523,7 +585,9 @@ fn chunks(plan: &Plan) -> Vec<String> {
     let mut out = Vec::new();
     let mut order = plan.order.iter().cycle();
     while queues.iter().any(|q| !q.is_empty()) {
-        let live: Vec<usize> = (0..queues.len()).filter(|&i| !queues[i].is_empty()).collect();
+        let live: Vec<usize> = (0..queues.len())
+            .filter(|&i| !queues[i].is_empty())
+            .collect();
         let pick = live[order.next().copied().unwrap_or(0) % live.len()];
         out.push(queues[pick].pop().unwrap());
     }

@@ -92,7 +92,7 @@ use crate::json::{JsonError, JsonStr, RawJson, Value};
 ///         live.push(block.partial_input().unwrap_or("…").to_owned());
 ///     }
 /// }
-/// assert_eq!(live[1..4], ["…", r#"{"city": "Par"}"#, r#"{"city": "Paris"}"#]);
+/// assert_eq!(live[..3], ["…", r#"{"city": "Par"}"#, r#"{"city": "Paris"}"#]);
 ///
 /// let message = acc.finish();
 /// assert_eq!(message.status(), StreamStatus::Completed);
@@ -176,7 +176,8 @@ impl MessageAccumulator {
                 note(&mut first, m.block_start(b, index, &s.content_block));
             }
             MessageEvent::ContentBlockDelta(d) => {
-                let r = by_index(b, &mut m.blocks, d.index).and_then(|block| block.delta(b, &d.delta));
+                let r =
+                    by_index(b, &mut m.blocks, d.index).and_then(|block| block.delta(b, &d.delta));
                 note(&mut first, r);
             }
             MessageEvent::ContentBlockStop(s) => {
@@ -291,7 +292,11 @@ fn append(
 }
 
 /// Puts `v` (unescaped) in front of `slot` (made `Some`).
-fn prepend(b: &mut Budget, slot: &mut Option<String>, v: JsonStr<'_>) -> Result<(), AssembleErrorKind> {
+fn prepend(
+    b: &mut Budget,
+    slot: &mut Option<String>,
+    v: JsonStr<'_>,
+) -> Result<(), AssembleErrorKind> {
     let s = v.unescape();
     b.charge(s.len())?;
     let text = slot.get_or_insert_with(String::new);
@@ -300,7 +305,11 @@ fn prepend(b: &mut Budget, slot: &mut Option<String>, v: JsonStr<'_>) -> Result<
 }
 
 /// Keeps a copy of raw JSON text, charged; replaces the old one.
-fn keep_raw(b: &mut Budget, slot: &mut Option<String>, raw: RawJson<'_>) -> Result<(), AssembleErrorKind> {
+fn keep_raw(
+    b: &mut Budget,
+    slot: &mut Option<String>,
+    raw: RawJson<'_>,
+) -> Result<(), AssembleErrorKind> {
     b.charge(raw.get().len())?;
     if let Some(old) = slot.replace(String::from(raw.get())) {
         b.release(old.len());
@@ -338,7 +347,12 @@ pub struct Message {
 }
 
 impl Message {
-    fn start(&mut self, b: &mut Budget, start: &MessageStart<'_>, first: &mut Option<AssembleErrorKind>) {
+    fn start(
+        &mut self,
+        b: &mut Budget,
+        start: &MessageStart<'_>,
+        first: &mut Option<AssembleErrorKind>,
+    ) {
         self.started = true;
         let msg = &start.message;
         if self.start.is_none() {
@@ -357,10 +371,16 @@ impl Message {
             }
         }
         if let Some(reason) = msg.stop_reason {
-            note(first, owned_str(b, reason).map(|s| self.stop_reason = Some(s)));
+            note(
+                first,
+                owned_str(b, reason).map(|s| self.stop_reason = Some(s)),
+            );
         }
         if let Some(seq) = msg.stop_sequence {
-            note(first, owned_str(b, seq).map(|s| self.stop_sequence = Some(s)));
+            note(
+                first,
+                owned_str(b, seq).map(|s| self.stop_sequence = Some(s)),
+            );
         }
         if let Some(usage) = &msg.usage {
             note(first, self.merge_usage(b, usage.raw()));
@@ -373,7 +393,10 @@ impl Message {
                     Ok(block) => {
                         let index = i as u64;
                         note(first, self.block_start(b, index, &block));
-                        note(first, by_index(b, &mut self.blocks, index).and_then(Block::stop));
+                        note(
+                            first,
+                            by_index(b, &mut self.blocks, index).and_then(Block::stop),
+                        );
                     }
                     Err(e) => note(first, Err(AssembleErrorKind::Decode(e))),
                 }
@@ -381,17 +404,33 @@ impl Message {
         }
     }
 
-    fn block_start(&mut self, b: &mut Budget, index: u64, block: &ContentBlock<'_>) -> Result<(), AssembleErrorKind> {
+    fn block_start(
+        &mut self,
+        b: &mut Budget,
+        index: u64,
+        block: &ContentBlock<'_>,
+    ) -> Result<(), AssembleErrorKind> {
         by_index(b, &mut self.blocks, index)?.open(b, block)
     }
 
-    fn delta(&mut self, b: &mut Budget, d: &MessageDelta<'_>, first: &mut Option<AssembleErrorKind>) {
+    fn delta(
+        &mut self,
+        b: &mut Budget,
+        d: &MessageDelta<'_>,
+        first: &mut Option<AssembleErrorKind>,
+    ) {
         let body = &d.delta;
         if let Some(reason) = body.stop_reason {
-            note(first, owned_str(b, reason).map(|s| self.stop_reason = Some(s)));
+            note(
+                first,
+                owned_str(b, reason).map(|s| self.stop_reason = Some(s)),
+            );
         }
         if let Some(seq) = body.stop_sequence {
-            note(first, owned_str(b, seq).map(|s| self.stop_sequence = Some(s)));
+            note(
+                first,
+                owned_str(b, seq).map(|s| self.stop_sequence = Some(s)),
+            );
         }
         if let Some(details) = body.stop_details {
             note(first, keep_raw(b, &mut self.stop_details, details));
@@ -666,7 +705,10 @@ impl Block {
                     note(&mut problem, prepend(b, &mut self.thinking, thinking));
                 }
                 if let (None, Some(sig)) = (&self.signature, t.signature) {
-                    note(&mut problem, owned_str(b, sig).map(|s| self.signature = Some(s)));
+                    note(
+                        &mut problem,
+                        owned_str(b, sig).map(|s| self.signature = Some(s)),
+                    );
                 }
             }
             ContentBlock::Compaction(c) => {
@@ -979,13 +1021,18 @@ mod tests {
         run(&mut acc, &[START, DELTA]);
         assert_eq!(acc.finish().status(), StreamStatus::Truncated);
         let mut acc = MessageAccumulator::new();
-        let open = r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#;
+        let open =
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#;
         run(&mut acc, &[START, open, DELTA, STOP]);
         assert_eq!(acc.snapshot().status(), StreamStatus::InProgress);
         assert_eq!(acc.finish().status(), StreamStatus::Truncated);
         let mut acc = MessageAccumulator::new();
         run(&mut acc, &[START, STOP]);
-        assert_eq!(acc.finish().status(), StreamStatus::Truncated, "no stop reason");
+        assert_eq!(
+            acc.finish().status(),
+            StreamStatus::Truncated,
+            "no stop reason"
+        );
     }
 
     #[test]
@@ -993,7 +1040,10 @@ mod tests {
         let mut acc = MessageAccumulator::new();
         run(
             &mut acc,
-            &[START, r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#],
+            &[
+                START,
+                r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+            ],
         );
         let m = acc.finish();
         assert_eq!(m.status(), StreamStatus::Failed);
@@ -1008,7 +1058,10 @@ mod tests {
             &[
                 START,
                 r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
-                &block_delta(0, r#"{"type":"input_json_delta","partial_json":"{\"a\": 1"}"#),
+                &block_delta(
+                    0,
+                    r#"{"type":"input_json_delta","partial_json":"{\"a\": 1"}"#,
+                ),
                 r#"{"type":"content_block_stop","index":0}"#,
             ],
         );
@@ -1062,7 +1115,10 @@ mod tests {
     #[test]
     fn without_message_start_the_shape_is_still_a_message() {
         let mut acc = MessageAccumulator::new();
-        run(&mut acc, &[&block_delta(2, r#"{"type":"text_delta","text":"x"}"#)]);
+        run(
+            &mut acc,
+            &[&block_delta(2, r#"{"type":"text_delta","text":"x"}"#)],
+        );
         assert_eq!(
             acc.finish().to_json(),
             r#"{"id":null,"type":"message","role":null,"model":null,"content":[{"type":"text","text":"x"}],"stop_reason":null,"stop_sequence":null}"#

@@ -15,8 +15,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::mem::size_of;
 
-use super::dialect::{AssembleError, AssembleErrorKind, Budget, ObjectWriter, StreamStatus};
 use super::dialect::DEFAULT_MAX_BYTES;
+use super::dialect::{AssembleError, AssembleErrorKind, Budget, ObjectWriter, StreamStatus};
 use super::PartialJson;
 use crate::chat::{
     ChatChunk, ChatError, ChatErrorChunk, ChatEvent, ChatUsage, ChoiceDelta, List, Owned,
@@ -313,11 +313,19 @@ fn append_counted(
     }
 }
 
-fn append_str(b: &mut Budget, text: &mut String, v: JsonStr<'_>) -> Result<usize, AssembleErrorKind> {
+fn append_str(
+    b: &mut Budget,
+    text: &mut String,
+    v: JsonStr<'_>,
+) -> Result<usize, AssembleErrorKind> {
     append_counted(b, text, v, 1)
 }
 
-fn replace_raw(b: &mut Budget, slot: &mut Option<String>, raw: &str) -> Result<(), AssembleErrorKind> {
+fn replace_raw(
+    b: &mut Budget,
+    slot: &mut Option<String>,
+    raw: &str,
+) -> Result<(), AssembleErrorKind> {
     b.charge(raw.len())?;
     if let Some(old) = slot.replace(String::from(raw)) {
         b.release(old.len());
@@ -363,7 +371,13 @@ fn apply_choice(
     delta: &ChoiceDelta<'_>,
     first: &mut Option<AssembleErrorKind>,
 ) {
-    let choice = match by_index(b, choices, delta.index, |c| c.index, || Choice::new(delta.index)) {
+    let choice = match by_index(
+        b,
+        choices,
+        delta.index,
+        |c| c.index,
+        || Choice::new(delta.index),
+    ) {
         Ok(choice) => choice,
         Err(e) => return note(first, Err(e)),
     };
@@ -377,7 +391,9 @@ fn apply_choice(
         );
         note(first, append(b, &mut choice.reasoning, d.reasoning));
         if let Some(f) = &d.function_call {
-            let call = choice.function_call.get_or_insert_with(FunctionCall::default);
+            let call = choice
+                .function_call
+                .get_or_insert_with(FunctionCall::default);
             note(first, set_once(b, &mut call.name, f.name));
             if let Some(args) = f.arguments {
                 note(first, append_str(b, &mut call.arguments, args).map(drop));
@@ -488,12 +504,6 @@ pub struct ChatCompletion {
     chunks: u64,
     limit_hit: bool,
     status: StreamStatus,
-}
-
-impl Default for StreamStatus {
-    fn default() -> Self {
-        Self::InProgress
-    }
 }
 
 impl ChatCompletion {
@@ -788,7 +798,11 @@ impl ToolCall {
         }
     }
 
-    fn push_arguments(&mut self, b: &mut Budget, args: JsonStr<'_>) -> Result<(), AssembleErrorKind> {
+    fn push_arguments(
+        &mut self,
+        b: &mut Budget,
+        args: JsonStr<'_>,
+    ) -> Result<(), AssembleErrorKind> {
         // Counted twice: the text, and its live repair.
         let start = append_counted(b, &mut self.arguments, args, 2)?;
         if self.partial_error.is_none() {
@@ -903,7 +917,10 @@ mod tests {
         assert!(r.iter().all(Result::is_ok));
         let c = acc.finish();
         assert_eq!(c.status(), StreamStatus::Completed);
-        assert_eq!(c.choices().iter().map(Choice::index).collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(
+            c.choices().iter().map(Choice::index).collect::<Vec<_>>(),
+            [0, 1]
+        );
         assert_eq!(c.choice(1).unwrap().content(), Some("b1b2"));
         let calls = c.choice(0).unwrap().tool_calls();
         assert_eq!(calls[0].arguments(), "[1]");
@@ -965,7 +982,9 @@ mod tests {
         let e = r[1].unwrap_err();
         assert_eq!(
             e.kind(),
-            AssembleErrorKind::LimitExceeded { limit: size_of::<Choice>() + 4 }
+            AssembleErrorKind::LimitExceeded {
+                limit: size_of::<Choice>() + 4
+            }
         );
         assert_eq!(e.event(), 1);
         assert!(r[2].is_err(), "the finish reason does not fit either");
@@ -992,7 +1011,10 @@ mod tests {
             &mut acc,
             &[r#"{"choices":[{"delta":{}},{"index":2,"delta":{"content":"ok"}}]}"#],
         );
-        assert!(matches!(r[0].unwrap_err().kind(), AssembleErrorKind::Decode(_)));
+        assert!(matches!(
+            r[0].unwrap_err().kind(),
+            AssembleErrorKind::Decode(_)
+        ));
         assert_eq!(acc.snapshot().choice(2).unwrap().content(), Some("ok"));
     }
 
@@ -1001,7 +1023,9 @@ mod tests {
         let mut acc = ChatAccumulator::new();
         run(
             &mut acc,
-            &[r#"{"choices":[{"index":0,"delta":{"content":"a\"\n"},"logprobs":{"content":[{"token":"a","logprob":-0.5,"bytes":[97],"top_logprobs":[]}],"refusal":null}}]}"#],
+            &[
+                r#"{"choices":[{"index":0,"delta":{"content":"a\"\n"},"logprobs":{"content":[{"token":"a","logprob":-0.5,"bytes":[97],"top_logprobs":[]}],"refusal":null}}]}"#,
+            ],
         );
         let json = acc.finish().to_json();
         assert_eq!(
@@ -1025,7 +1049,9 @@ mod tests {
         assert!(!call.arguments_complete());
         run(
             &mut acc,
-            &[r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"}"}}]}}]}"#],
+            &[
+                r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"}"}}]}}]}"#,
+            ],
         );
         let call = &acc.snapshot().choice(0).unwrap().tool_calls()[0];
         assert_eq!(call.arguments(), r#"{"a": [1, }"#);

@@ -75,7 +75,10 @@ impl fmt::Display for AssembleError {
             }
             AssembleErrorKind::Decode(e) => write!(f, "{e}")?,
             AssembleErrorKind::InvalidInput { index, error } => {
-                write!(f, "tool input of content block {index} is invalid json: {error}")?;
+                write!(
+                    f,
+                    "tool input of content block {index} is invalid json: {error}"
+                )?;
             }
         }
         write!(f, " at event {}", self.event)
@@ -93,10 +96,11 @@ impl core::error::Error for AssembleError {
 }
 
 /// How a stream ended, as far as the accumulator can tell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum StreamStatus {
     /// Still accumulating: `finish` was not called yet.
+    #[default]
     InProgress,
     /// The stream ended as the dialect says a complete stream ends.
     Completed,
@@ -277,7 +281,10 @@ pub(crate) fn write_merged(out: &mut String, base: Option<&str>, fields: &[(&str
     let mut w = ObjectWriter::new(out);
     let mut written = [false; 16];
     debug_assert!(fields.len() <= written.len());
-    if let Some(object) = base.and_then(|b| Value::parse(b).ok()).and_then(|v| v.as_object()) {
+    if let Some(object) = base
+        .and_then(|b| Value::parse(b).ok())
+        .and_then(|v| v.as_object())
+    {
         for (key, value) in object.members() {
             let replaced = fields
                 .iter()
@@ -417,7 +424,12 @@ mod tests {
         write_merged(
             &mut out,
             Some(r#"{"a": 1, "b\u0020": [2], "c": null}"#),
-            &[("c", Some("3")), ("b ", None), ("d", Some("\"x\"")), ("e", None)],
+            &[
+                ("c", Some("3")),
+                ("b ", None),
+                ("d", Some("\"x\"")),
+                ("e", None),
+            ],
         );
         assert_eq!(out, r#"{"a":1,"b\u0020":[2],"c":3,"d":"x"}"#);
         out.clear();

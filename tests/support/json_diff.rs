@@ -25,7 +25,11 @@ pub(crate) fn diff(path: &str, expected: &J, actual: &J, failures: &mut Vec<Stri
         }
         (J::Array(e), J::Array(a)) => {
             if e.len() != a.len() {
-                failures.push(format!("{path}: {} elements expected, got {}", e.len(), a.len()));
+                failures.push(format!(
+                    "{path}: {} elements expected, got {}",
+                    e.len(),
+                    a.len()
+                ));
             }
             e.iter()
                 .zip(a)
@@ -45,7 +49,10 @@ pub(crate) fn diff(path: &str, expected: &J, actual: &J, failures: &mut Vec<Stri
 fn short(v: &J) -> String {
     let s = v.to_string();
     if s.len() > 120 {
-        format!("{}…", &s[..s.char_indices().nth(120).map_or(s.len(), |(i, _)| i)])
+        format!(
+            "{}…",
+            &s[..s.char_indices().nth(120).map_or(s.len(), |(i, _)| i)]
+        )
     } else {
         s
     }
