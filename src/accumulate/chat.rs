@@ -218,9 +218,7 @@ impl ChatAccumulator {
         note(first, set_once(b, &mut c.service_tier, chunk.service_tier));
         note(first, set_once(b, &mut c.provider, chunk.provider));
         if let Some(m) = chunk.moderation {
-            if !m.get().is_empty() {
-                note(first, replace_raw(b, &mut c.moderation, m.get()));
-            }
+            note(first, replace_raw(b, &mut c.moderation, m.get()));
         }
         if let Some(usage) = &chunk.usage {
             note(first, replace_usage(b, &mut c.usage, usage.to_owned()));
@@ -282,7 +280,7 @@ fn set_once(
 }
 
 /// Appends `value` (unescaped) to `slot`, making it `Some` even for an empty
-/// fragment. Returns the start of the appended text.
+/// fragment.
 fn append(
     b: &mut Budget,
     slot: &mut Option<String>,
@@ -434,10 +432,7 @@ fn apply_choice(
     }
     if let Some(reason) = delta.finish_reason {
         let s = reason.unescape();
-        match b.charge(s.len()) {
-            Ok(()) => choice.finish_reason = Some(s.into_owned()),
-            Err(e) => note(first, Err(e)),
-        }
+        note(first, replace_raw(b, &mut choice.finish_reason, &s));
     }
     if let Some(lp) = &delta.logprobs {
         let kept = choice.logprobs.get_or_insert_with(Logprobs::default);
