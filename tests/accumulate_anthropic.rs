@@ -566,3 +566,85 @@ fn memory_limit_is_a_typed_error_and_truncates() {
     }
     assert!(refused > 4000, "{refused}");
 }
+
+mod hostile {
+    //! Any sequence of events, in any order, with broken tool input: no
+    //! panic, JSON out, memory within the limit, and `Completed` only for
+    //! what the docs allow.
+    use super::*;
+    use proptest::prelude::*;
+
+    fn arb_text() -> impl Strategy<Value = String> {
+        proptest::string::string_regex("[a-z\"\\\\\n é😀{}\\[\\]:,0-9]{0,12}").unwrap()
+    }
+
+    fn arb_event() -> impl Strategy<Value = String> {
+        let index = 0u64..5;
+        prop_oneof![
+            Just(START.to_owned()),
+            (index.clone(), prop::sample::select(vec![
+                r#"{"type":"text","text":""}"#,
+                r#"{"type":"text","text":"pre","citations":[]}"#,
+                r#"{"type":"thinking","thinking":"","signature":""}"#,
+                r#"{"type":"tool_use","id":"t","name":"f","input":{}}"#,
+                r#"{"type":"server_tool_use","id":"s","name":"g","input":{"q":1}}"#,
+                r#"{"type":"redacted_thinking","data":"xyz"}"#,
+                r#"{"type":"compaction","content":null}"#,
+                r#"{"type":"web_search_tool_result","tool_use_id":"s","content":[]}"#,
+                r#"{"type":"future_block","x":[1,2]}"#,
+            ]))
+                .prop_map(|(i, b)| format!(r#"{{"type":"content_block_start","index":{i},"content_block":{b}}}"#)),
+            (index.clone(), 0..7usize, arb_text()).prop_map(|(i, kind, text)| {
+                let t = serde_json::to_string(&text).unwrap();
+                let delta = match kind {
+                    0 => format!(r#"{{"type":"text_delta","text":{t}}}"#),
+                    1 | 2 => format!(r#"{{"type":"input_json_delta","partial_json":{t}}}"#),
+                    3 => format!(r#"{{"type":"thinking_delta","thinking":{t}}}"#),
+                    4 => format!(r#"{{"type":"signature_delta","signature":{t}}}"#),
+                    5 => format!(r#"{{"type":"citations_delta","citation":{{"type":"char_location","cited_text":{t}}}}}"#),
+                    _ => format!(r#"{{"type":"compaction_delta","content":{t}}}"#),
+                };
+                format!(r#"{{"type":"content_block_delta","index":{i},"delta":{delta}}}"#)
+            }),
+            index.prop_map(|i| format!(r#"{{"type":"content_block_stop","index":{i}}}"#)),
+            Just(END[0].to_owned()),
+            Just(END[1].to_owned()),
+            Just(r#"{"type":"ping"}"#.to_owned()),
+            Just(r#"{"type":"error","error":{"type":"api_error","message":"x"}}"#.to_owned()),
+            Just(r#"{"type":"future_event","n":1}"#.to_owned()),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn any_event_sequence_gives_json_and_stays_in_bounds(
+            events in prop::collection::vec(arb_event(), 0..40),
+            max in prop_oneof![Just(usize::MAX), 0usize..4000],
+        ) {
+            let mut acc = MessageAccumulator::with_max_bytes(max);
+            let mut saw_stop = false;
+            let mut saw_error = false;
+            for e in &events {
+                let event = MessageEvent::parse(e).unwrap();
+                let _ = acc.push(&event);
+                prop_assert!(acc.used_bytes() <= max);
+                saw_stop |= e.contains("message_stop");
+                saw_error |= e.contains(r#""type":"error""#);
+                // Snapshots are JSON too, and so is every live input.
+                for block in acc.snapshot().content() {
+                    if let Some(p) = block.partial_input() {
+                        prop_assert!(serde_json::from_str::<J>(p).is_ok(), "{}", p);
+                    }
+                }
+            }
+            let m = acc.finish();
+            let json: J = serde_json::from_str(&m.to_json()).map_err(|e| TestCaseError::fail(format!("{e}: {}", m.to_json())))?;
+            prop_assert_eq!(json["content"].as_array().unwrap().len(), m.content().len());
+            if m.status() == StreamStatus::Completed {
+                prop_assert!(saw_stop && !saw_error);
+                prop_assert!(m.content().iter().all(|b| b.is_stopped()));
+            }
+            prop_assert_eq!(m.status() == StreamStatus::Failed, saw_error);
+        }
+    }
+}

@@ -621,3 +621,64 @@ proptest! {
         prop_assert_eq!(c.status(), status);
     }
 }
+
+mod hostile {
+    //! Any chunks, with any indexes and odd values: no panic, JSON out,
+    //! memory within the limit.
+    use super::*;
+
+    fn text() -> impl Strategy<Value = String> {
+        proptest::string::string_regex("[a-z\"\\\\\n é😀{}:,]{0,10}").unwrap()
+    }
+
+    fn val() -> impl Strategy<Value = J> {
+        prop_oneof![
+            Just(J::Null),
+            text().prop_map(J::String),
+            Just(json!(7)),
+            Just(json!([]))
+        ]
+    }
+
+    fn arb_chunk() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("[DONE]".to_owned()),
+            Just(r#"{"error":{"message":"m"}}"#.to_owned()),
+            (0u64..4, 0u64..3, val(), val(), val(), val(), prop::option::of(text())).prop_map(
+                |(i, t, content, args, reason, id, refusal)| {
+                    json!({"id": id, "choices": [{"index": i, "delta": {"content": content, "refusal": refusal,
+                        "tool_calls": [{"index": t, "id": "c", "function": {"arguments": args}}]},
+                        "finish_reason": reason,
+                        "logprobs": {"content": [{"token": "a", "logprob": -1.5}]}}],
+                        "usage": null})
+                    .to_string()
+                }
+            ),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn any_chunk_sequence_gives_json_and_stays_in_bounds(
+            chunks in prop::collection::vec(arb_chunk(), 0..30),
+            max in prop_oneof![Just(usize::MAX), 0usize..3000],
+        ) {
+            let mut acc = ChatAccumulator::with_max_bytes(max);
+            let mut saw_error = false;
+            for c in &chunks {
+                // Wrongly typed fields make a chunk undecodable: skipped, as a caller would.
+                let Ok(event) = ChatEvent::parse(c) else { continue };
+                saw_error |= matches!(event, ChatEvent::Error(_));
+                let _ = acc.push(&event);
+                prop_assert!(acc.used_bytes() <= max);
+            }
+            let c = acc.finish();
+            let json: J = serde_json::from_str(&c.to_json()).map_err(|e| TestCaseError::fail(format!("{e}: {}", c.to_json())))?;
+            prop_assert_eq!(json["choices"].as_array().unwrap().len(), c.choices().len());
+            prop_assert_eq!(c.status() == StreamStatus::Failed, saw_error);
+            if c.status() == StreamStatus::Completed {
+                prop_assert!(c.saw_done() && !c.limit_exceeded());
+            }
+        }
+    }
+}

@@ -54,7 +54,8 @@ use crate::json::{JsonError, JsonStr, RawJson, Value};
 /// * From `message_delta`: `stop_reason`, `stop_sequence`, `stop_details`,
 ///   `container`, `context_management` (the last non-null of each), and the
 ///   usage: each member it sends replaces the one of `message_start`.
-/// * An `error` event as [`error`](Message::error).
+/// * An `error` event as [`error`](Message::error) (the last one; it is
+///   kept even past the memory limit, as it replaces the one before).
 ///
 /// # Memory
 ///
@@ -186,13 +187,9 @@ impl MessageAccumulator {
             }
             MessageEvent::MessageDelta(d) => m.delta(b, d, &mut first),
             MessageEvent::MessageStop(_) => m.stopped = true,
-            MessageEvent::Error(e) => {
-                let owned = e.error.to_owned();
-                note(&mut first, b.charge(owned.as_str().len()));
-                if first.is_none() {
-                    m.error = Some(owned);
-                }
-            }
+            // Kept whatever the limit (it replaces the last one, so it is
+            // bounded by one event): a failure must never read as a cut.
+            MessageEvent::Error(e) => m.error = Some(e.error.to_owned()),
             MessageEvent::Ping(_) | MessageEvent::Unknown { .. } => {}
         }
         match first {

@@ -48,8 +48,10 @@ use crate::json::{JsonError, JsonStr, ObjectView, Value};
 ///   concatenated, with a live [`partial_arguments`](ToolCall::partial_arguments));
 ///   the deprecated `function_call`; the last non-null `finish_reason`; and
 ///   the log probabilities, each list concatenated.
-/// * An error chunk (`{"error": {…}}`) as [`error`](ChatCompletion::error),
-///   and its `usage` if it has one (OpenRouter sends it there).
+/// * An error chunk (`{"error": {…}}`) as [`error`](ChatCompletion::error)
+///   (the last one; it is kept even past the memory limit, as it replaces
+///   the one before), and its `usage` if it has one (OpenRouter sends it
+///   there).
 /// * Whether `[DONE]` arrived.
 ///
 /// # Memory
@@ -234,16 +236,9 @@ impl ChatAccumulator {
     fn error(&mut self, error: &ChatErrorChunk<'_>, first: &mut Option<AssembleErrorKind>) {
         let b = &mut self.budget;
         let c = &mut self.completion;
-        let owned = error.error.to_owned();
-        let len = owned.as_str().len();
-        match b.charge(len) {
-            Ok(()) => {
-                if let Some(old) = c.error.replace(owned) {
-                    b.release(old.as_str().len());
-                }
-            }
-            Err(e) => note(first, Err(e)),
-        }
+        // Kept whatever the limit (it replaces the last one, so it is
+        // bounded by one event): a failure must never read as a cut.
+        c.error = Some(error.error.to_owned());
         // OpenRouter sends the usage in the error chunk.
         let usage = ObjectView::parse(error.raw().get())
             .ok()
