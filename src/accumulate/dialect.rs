@@ -438,6 +438,16 @@ mod tests {
     }
 
     #[test]
+    fn accumulators_and_their_results_are_send_and_sync() {
+        fn check<T: Send + Sync + Clone + fmt::Debug>() {}
+        check::<super::super::ChatAccumulator>();
+        check::<super::super::chat::ChatCompletion>();
+        check::<super::super::MessageAccumulator>();
+        check::<super::super::anthropic::Message>();
+        check::<AssembleError>();
+    }
+
+    #[test]
     fn errors_display_tersely_with_the_event() {
         let e = AssembleError::new(AssembleErrorKind::LimitExceeded { limit: 8 }, 3);
         assert_eq!(
