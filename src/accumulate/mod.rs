@@ -3,3 +3,10 @@
 mod partial;
 
 pub use partial::{repair_partial_json, PartialJson};
+
+pub mod anthropic;
+pub mod chat;
+mod dialect;
+pub use anthropic::MessageAccumulator;
+pub use chat::ChatAccumulator;
+pub use dialect::{AssembleError, AssembleErrorKind, StreamStatus};

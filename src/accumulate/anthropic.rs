@@ -1,0 +1,1124 @@
+//! The Anthropic Messages accumulator: [`MessageEvent`]s in, the final
+//! [`Message`] out.
+//!
+//! A Messages stream opens with `message_start` (the message's metadata,
+//! empty content, initial usage), then for each content block a
+//! `content_block_start` at its `index`, `content_block_delta`s (text,
+//! tool input JSON, thinking, signature, citations) and a
+//! `content_block_stop`, then a `message_delta` (stop reason, cumulative
+//! usage) and `message_stop`. [`MessageAccumulator`] joins the fragments by
+//! block index, whatever order they come in.
+//!
+//! See [`MessageAccumulator`] for an example.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::mem::size_of;
+
+use super::dialect::{
+    json_str, write_merged, AssembleError, AssembleErrorKind, Budget, StreamStatus,
+    DEFAULT_MAX_BYTES,
+};
+use super::PartialJson;
+use crate::anthropic::{
+    ApiError, BlockDelta, Citation, ContentBlock, MessageDelta, MessageEvent, MessageStart, Owned,
+    Usage,
+};
+use crate::json::{JsonError, JsonStr, RawJson, Value};
+
+/// Assembles an Anthropic Messages stream into the final [`Message`].
+///
+/// Feed it every event with [`push`](Self::push); read the message so far at
+/// any time with [`snapshot`](Self::snapshot) (borrowed, nothing copied); at
+/// the end of the stream call [`finish`](Self::finish), which decides the
+/// [`StreamStatus`]: [`Completed`](StreamStatus::Completed) only when
+/// `message_start`, a stop reason and `message_stop` arrived and every block
+/// that started also stopped; [`Failed`](StreamStatus::Failed) when an
+/// `error` event arrived; otherwise [`Truncated`](StreamStatus::Truncated) —
+/// a cut stream is never reported as a success.
+///
+/// # What it keeps
+///
+/// * From `message_start`: the message object (id, type, role, model, and
+///   any member this version does not know, kept verbatim) and its usage.
+/// * Per content block, by `index`: the block as `content_block_start`
+///   opened it, and what its deltas add: `text` (with `citations`, those of
+///   the start then those of each `citations_delta`), `thinking` with its
+///   `signature`, the `input` of `tool_use` / `server_tool_use` blocks
+///   (the `input_json_delta` fragments concatenated, shown live by
+///   [`partial_input`](Block::partial_input) and parsed at
+///   `content_block_stop`), and `compaction` content. Blocks that arrive
+///   complete (`redacted_thinking`, server tool results, unknown types) are
+///   kept as they came. A delta for a block that has not started yet is
+///   kept, and the start, when it comes, goes in front of it.
+/// * From `message_delta`: `stop_reason`, `stop_sequence`, `stop_details`,
+///   `container`, `context_management` (the last non-null of each), and the
+///   usage: each member it sends replaces the one of `message_start`.
+/// * An `error` event as [`error`](Message::error) (the last one; it is
+///   kept even past the memory limit, as it replaces the one before).
+///
+/// # Memory
+///
+/// Everything kept counts against a limit (64 MiB by default;
+/// [`with_max_bytes`](Self::with_max_bytes)): the text and JSON kept, tool
+/// input twice (it is also repaired live), and a fixed amount per block. A
+/// fragment that does not fit is dropped with
+/// [`AssembleErrorKind::LimitExceeded`] and the message ends
+/// [`Truncated`](StreamStatus::Truncated).
+///
+/// # Example
+///
+/// ```
+/// use ssekit::accumulate::{MessageAccumulator, StreamStatus};
+/// use ssekit::anthropic::MessageEvent;
+/// use ssekit::{Bytes, Parser};
+///
+/// let body = concat!(
+///     "event: message_start\n", r#"data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}}"#, "\n\n",
+///     "event: content_block_start\n", r#"data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"weather","input":{}}}"#, "\n\n",
+///     "event: content_block_delta\n", r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"city\": \"Par"}}"#, "\n\n",
+///     "event: content_block_delta\n", r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"is\"}"}}"#, "\n\n",
+///     "event: content_block_stop\n", r#"data: {"type":"content_block_stop","index":0}"#, "\n\n",
+///     "event: message_delta\n", r#"data: {"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":20}}"#, "\n\n",
+///     "event: message_stop\n", r#"data: {"type":"message_stop"}"#, "\n\n",
+/// );
+/// let mut parser = Parser::new();
+/// parser.feed(Bytes::from_static(body.as_bytes()));
+/// let mut acc = MessageAccumulator::new();
+/// let mut live = Vec::new();
+/// while let Some(frame) = parser.next_frame()? {
+///     acc.push(&MessageEvent::from_frame(&frame)?)?;
+///     // A UI shows the tool input while it streams:
+///     if let Some(block) = acc.snapshot().block(0) {
+///         live.push(block.partial_input().unwrap_or("…").to_owned());
+///     }
+/// }
+/// assert_eq!(live[..3], ["…", r#"{"city": "Par"}"#, r#"{"city": "Paris"}"#]);
+///
+/// let message = acc.finish();
+/// assert_eq!(message.status(), StreamStatus::Completed);
+/// assert_eq!(message.content()[0].input(), Some(r#"{"city": "Paris"}"#));
+/// assert_eq!(message.usage().unwrap().get().output_tokens, Some(20));
+/// assert_eq!(
+///     message.to_json(),
+///     r#"{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[{"type":"tool_use","id":"toolu_1","name":"weather","input":{"city": "Paris"}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":20}}"#
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct MessageAccumulator {
+    message: Message,
+    budget: Budget,
+    events: u64,
+}
+
+impl Default for MessageAccumulator {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MessageAccumulator {
+    /// An empty accumulator with the default memory limit (64 MiB).
+    pub fn new() -> Self {
+        Self::with_max_bytes(DEFAULT_MAX_BYTES)
+    }
+
+    /// An empty accumulator that keeps at most `max_bytes` (see
+    /// [Memory](Self#memory)).
+    pub fn with_max_bytes(max_bytes: usize) -> Self {
+        Self {
+            message: Message::default(),
+            budget: Budget::new(max_bytes),
+            events: 0,
+        }
+    }
+
+    /// The memory limit, in bytes.
+    pub fn max_bytes(&self) -> usize {
+        self.budget.max()
+    }
+
+    /// The bytes counted against the limit so far.
+    pub fn used_bytes(&self) -> usize {
+        self.budget.used()
+    }
+
+    /// The number of events pushed.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Adds one event. `ping` and unknown event types change nothing.
+    ///
+    /// Cost: O(size of the event), plus O(log n) to find the block by
+    /// index; `message_delta` rewrites the usage (a few hundred bytes).
+    ///
+    /// # Errors
+    ///
+    /// An [`AssembleError`] when part of the event could not be kept: a
+    /// citation that does not decode ([`AssembleErrorKind::Decode`]), a
+    /// fragment past the memory limit
+    /// ([`AssembleErrorKind::LimitExceeded`]), or, at
+    /// `content_block_stop`, tool input that is not valid JSON
+    /// ([`AssembleErrorKind::InvalidInput`]; the fragments are kept as
+    /// sent). The rest of the event is applied and the accumulator stays
+    /// usable.
+    pub fn push(&mut self, event: &MessageEvent<'_>) -> Result<(), AssembleError> {
+        let number = self.events;
+        self.events += 1;
+        let b = &mut self.budget;
+        let m = &mut self.message;
+        let mut first = None;
+        match event {
+            MessageEvent::MessageStart(start) => m.start(b, start, &mut first),
+            MessageEvent::ContentBlockStart(s) => {
+                let index = s.index;
+                note(&mut first, m.block_start(b, index, &s.content_block));
+            }
+            MessageEvent::ContentBlockDelta(d) => {
+                let r =
+                    by_index(b, &mut m.blocks, d.index).and_then(|block| block.delta(b, &d.delta));
+                note(&mut first, r);
+            }
+            MessageEvent::ContentBlockStop(s) => {
+                let r = by_index(b, &mut m.blocks, s.index).and_then(Block::stop);
+                note(&mut first, r);
+            }
+            MessageEvent::MessageDelta(d) => m.delta(b, d, &mut first),
+            MessageEvent::MessageStop(_) => m.stopped = true,
+            // Kept whatever the limit (it replaces the last one, so it is
+            // bounded by one event): a failure must never read as a cut.
+            MessageEvent::Error(e) => m.error = Some(e.error.to_owned()),
+            MessageEvent::Ping(_) | MessageEvent::Unknown { .. } => {}
+        }
+        match first {
+            None => Ok(()),
+            Some(kind) => {
+                if matches!(kind, AssembleErrorKind::LimitExceeded { .. }) {
+                    m.limit_hit = true;
+                }
+                Err(AssembleError::new(kind, number))
+            }
+        }
+    }
+
+    /// The message so far. Borrowed: nothing is copied. Its
+    /// [`status`](Message::status) is
+    /// [`InProgress`](StreamStatus::InProgress).
+    pub fn snapshot(&self) -> &Message {
+        &self.message
+    }
+
+    /// Ends the stream and returns the message, with its
+    /// [`status`](Message::status) decided (see the [type docs](Self)).
+    /// The input of a tool use block that never stopped is parsed here if
+    /// it is complete.
+    #[must_use]
+    pub fn finish(self) -> Message {
+        let mut m = self.message;
+        for block in m.blocks.iter_mut().filter(|b| !b.stopped) {
+            // Best effort; the message is truncated anyway.
+            let _ = block.finish_input();
+        }
+        m.status = if m.error.is_some() {
+            StreamStatus::Failed
+        } else if m.limit_hit
+            || !m.started
+            || !m.stopped
+            || m.stop_reason.is_none()
+            || m.blocks.iter().any(|b| !b.stopped)
+        {
+            StreamStatus::Truncated
+        } else {
+            StreamStatus::Completed
+        };
+        m
+    }
+}
+
+/// Keeps the first problem of an event.
+fn note(first: &mut Option<AssembleErrorKind>, r: Result<(), AssembleErrorKind>) {
+    if let Err(e) = r {
+        first.get_or_insert(e);
+    }
+}
+
+/// The block at `index`, inserted (and charged) if missing.
+fn by_index<'v>(
+    b: &mut Budget,
+    blocks: &'v mut Vec<Block>,
+    index: u64,
+) -> Result<&'v mut Block, AssembleErrorKind> {
+    let at = match blocks.binary_search_by_key(&index, |bl| bl.index) {
+        Ok(at) => at,
+        Err(at) => {
+            b.charge(size_of::<Block>())?;
+            blocks.insert(at, Block::new(index));
+            at
+        }
+    };
+    Ok(&mut blocks[at])
+}
+
+/// Unescapes `v` and charges it.
+fn owned_str(b: &mut Budget, v: JsonStr<'_>) -> Result<String, AssembleErrorKind> {
+    let s = v.unescape();
+    b.charge(s.len())?;
+    Ok(s.into_owned())
+}
+
+/// Appends `v` (unescaped) to `slot` (made `Some`); returns where it starts.
+fn append(
+    b: &mut Budget,
+    slot: &mut Option<String>,
+    v: JsonStr<'_>,
+    factor: usize,
+) -> Result<usize, AssembleErrorKind> {
+    let text = slot.get_or_insert_with(String::new);
+    let start = text.len();
+    v.unescape_into(text);
+    let added = text.len() - start;
+    match b.charge(added.saturating_mul(factor)) {
+        Ok(()) => Ok(start),
+        Err(e) => {
+            text.truncate(start);
+            Err(e)
+        }
+    }
+}
+
+/// Puts `v` (unescaped) in front of `slot` (made `Some`).
+fn prepend(
+    b: &mut Budget,
+    slot: &mut Option<String>,
+    v: JsonStr<'_>,
+) -> Result<(), AssembleErrorKind> {
+    let s = v.unescape();
+    b.charge(s.len())?;
+    let text = slot.get_or_insert_with(String::new);
+    text.insert_str(0, &s);
+    Ok(())
+}
+
+/// Keeps a copy of raw JSON text, charged; replaces the old one.
+fn keep_raw(
+    b: &mut Budget,
+    slot: &mut Option<String>,
+    raw: RawJson<'_>,
+) -> Result<(), AssembleErrorKind> {
+    b.charge(raw.get().len())?;
+    if let Some(old) = slot.replace(String::from(raw.get())) {
+        b.release(old.len());
+    }
+    Ok(())
+}
+
+/// A Message assembled from a stream: the `message` object the same request
+/// would have returned without streaming, plus how the stream ended.
+///
+/// Made by [`MessageAccumulator`]. [`to_json`](Self::to_json) writes it in
+/// the API's shape; with the `serde` feature it implements
+/// `serde::Serialize` in the same shape.
+#[derive(Debug, Clone, Default)]
+pub struct Message {
+    /// The `message` of `message_start`, as JSON text.
+    start: Option<String>,
+    id: Option<String>,
+    model: Option<String>,
+    role: Option<String>,
+    blocks: Vec<Block>,
+    stop_reason: Option<String>,
+    stop_sequence: Option<String>,
+    stop_details: Option<String>,
+    container: Option<String>,
+    context_management: Option<String>,
+    /// The usage members so far: key as a JSON string literal, value as JSON text.
+    usage_members: Vec<(String, String)>,
+    usage: Option<Owned<Usage<'static>>>,
+    error: Option<Owned<ApiError<'static>>>,
+    started: bool,
+    stopped: bool,
+    limit_hit: bool,
+    status: StreamStatus,
+}
+
+impl Message {
+    fn start(
+        &mut self,
+        b: &mut Budget,
+        start: &MessageStart<'_>,
+        first: &mut Option<AssembleErrorKind>,
+    ) {
+        self.started = true;
+        let msg = &start.message;
+        if self.start.is_none() {
+            note(first, keep_raw(b, &mut self.start, msg.raw()));
+        }
+        for (slot, v) in [
+            (&mut self.id, msg.id),
+            (&mut self.model, msg.model),
+            (&mut self.role, msg.role),
+        ] {
+            if let (None, Some(v)) = (&slot, v) {
+                match owned_str(b, v) {
+                    Ok(s) => *slot = Some(s),
+                    Err(e) => note(first, Err(e)),
+                }
+            }
+        }
+        if let Some(reason) = msg.stop_reason {
+            note(
+                first,
+                owned_str(b, reason).map(|s| self.stop_reason = Some(s)),
+            );
+        }
+        if let Some(seq) = msg.stop_sequence {
+            note(
+                first,
+                owned_str(b, seq).map(|s| self.stop_sequence = Some(s)),
+            );
+        }
+        if let Some(usage) = &msg.usage {
+            note(first, self.merge_usage(b, usage.raw()));
+        }
+        // Content sent whole in `message_start` (not done by the API, but
+        // allowed by the shape): each block started and stopped.
+        if let Some(content) = msg.content {
+            for (i, block) in content.iter().enumerate() {
+                match block {
+                    Ok(block) => {
+                        let index = i as u64;
+                        note(first, self.block_start(b, index, &block));
+                        note(
+                            first,
+                            by_index(b, &mut self.blocks, index).and_then(Block::stop),
+                        );
+                    }
+                    Err(e) => note(first, Err(AssembleErrorKind::Decode(e))),
+                }
+            }
+        }
+    }
+
+    fn block_start(
+        &mut self,
+        b: &mut Budget,
+        index: u64,
+        block: &ContentBlock<'_>,
+    ) -> Result<(), AssembleErrorKind> {
+        by_index(b, &mut self.blocks, index)?.open(b, block)
+    }
+
+    fn delta(
+        &mut self,
+        b: &mut Budget,
+        d: &MessageDelta<'_>,
+        first: &mut Option<AssembleErrorKind>,
+    ) {
+        let body = &d.delta;
+        if let Some(reason) = body.stop_reason {
+            note(
+                first,
+                owned_str(b, reason).map(|s| self.stop_reason = Some(s)),
+            );
+        }
+        if let Some(seq) = body.stop_sequence {
+            note(
+                first,
+                owned_str(b, seq).map(|s| self.stop_sequence = Some(s)),
+            );
+        }
+        if let Some(details) = body.stop_details {
+            note(first, keep_raw(b, &mut self.stop_details, details));
+        }
+        if let Some(container) = &body.container {
+            note(first, keep_raw(b, &mut self.container, container.raw()));
+        }
+        if let Some(cm) = d.context_management {
+            note(first, keep_raw(b, &mut self.context_management, cm));
+        }
+        if let Some(usage) = &d.usage {
+            note(first, self.merge_usage(b, usage.raw()));
+        }
+    }
+
+    /// Replaces the usage members that `usage` sends (non-null), adds the
+    /// new ones, and rewrites the usage.
+    fn merge_usage(&mut self, b: &mut Budget, usage: RawJson<'_>) -> Result<(), AssembleErrorKind> {
+        let Some(object) = usage.value().as_object() else {
+            return Ok(());
+        };
+        for (key, value) in object.members() {
+            if value.is_null() {
+                continue;
+            }
+            let (k, v) = (key.as_raw_json().get(), value.as_raw_json().get());
+            match self.usage_members.iter_mut().find(|(old, _)| {
+                // Compare keys unescaped.
+                JsonStr::parse(old).is_ok_and(|o| o == key)
+            }) {
+                Some((_, old)) => {
+                    b.charge(v.len())?;
+                    b.release(old.len());
+                    *old = String::from(v);
+                }
+                None => {
+                    b.charge(k.len() + v.len())?;
+                    self.usage_members.push((String::from(k), String::from(v)));
+                }
+            }
+        }
+        let mut text = String::from("{");
+        for (i, (k, v)) in self.usage_members.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push_str(k);
+            text.push(':');
+            text.push_str(v);
+        }
+        text.push('}');
+        // Counted once, as the members above.
+        self.usage = Owned::parse(&text).ok();
+        Ok(())
+    }
+
+    /// The message ID (`msg_…`).
+    pub fn id(&self) -> Option<&str> {
+        self.id.as_deref()
+    }
+    /// The model that served the request.
+    pub fn model(&self) -> Option<&str> {
+        self.model.as_deref()
+    }
+    /// The role (`assistant`).
+    pub fn role(&self) -> Option<&str> {
+        self.role.as_deref()
+    }
+    /// The content blocks, in `index` order.
+    pub fn content(&self) -> &[Block] {
+        &self.blocks
+    }
+    /// The content block with this `index`. O(log n).
+    pub fn block(&self, index: u64) -> Option<&Block> {
+        self.blocks
+            .binary_search_by_key(&index, |b| b.index)
+            .ok()
+            .map(|at| &self.blocks[at])
+    }
+    /// Why the model stopped (from `message_delta`).
+    pub fn stop_reason(&self) -> Option<&str> {
+        self.stop_reason.as_deref()
+    }
+    /// The stop sequence that matched, if one did.
+    pub fn stop_sequence(&self) -> Option<&str> {
+        self.stop_sequence.as_deref()
+    }
+    /// Details of the stop (newer API versions), as JSON text.
+    pub fn stop_details(&self) -> Option<&str> {
+        self.stop_details.as_deref()
+    }
+    /// The code execution container, as JSON text.
+    pub fn container(&self) -> Option<&str> {
+        self.container.as_deref()
+    }
+    /// The context management applied (beta), as JSON text.
+    pub fn context_management(&self) -> Option<&str> {
+        self.context_management.as_deref()
+    }
+    /// The usage: that of `message_start`, each member replaced by the one
+    /// the last `message_delta` sent.
+    pub fn usage(&self) -> Option<&Owned<Usage<'static>>> {
+        self.usage.as_ref()
+    }
+    /// The error of an `error` event.
+    pub fn error(&self) -> Option<&Owned<ApiError<'static>>> {
+        self.error.as_ref()
+    }
+    /// Whether `message_start` arrived.
+    pub fn saw_message_start(&self) -> bool {
+        self.started
+    }
+    /// Whether `message_stop` arrived.
+    pub fn saw_message_stop(&self) -> bool {
+        self.stopped
+    }
+    /// Whether a fragment was dropped at the memory limit.
+    pub fn limit_exceeded(&self) -> bool {
+        self.limit_hit
+    }
+    /// How the stream ended: [`InProgress`](StreamStatus::InProgress) until
+    /// [`MessageAccumulator::finish`], then as its docs say.
+    pub fn status(&self) -> StreamStatus {
+        self.status
+    }
+    /// Whether the stream ended early ([`StreamStatus::Truncated`]).
+    pub fn is_truncated(&self) -> bool {
+        self.status == StreamStatus::Truncated
+    }
+
+    /// The message as compact JSON text, in the shape of the API's `message`
+    /// object: the `message` of `message_start` member by member (unknown
+    /// members kept), with `content` the assembled blocks, `stop_reason`,
+    /// `stop_sequence`, `stop_details` and `container` from `message_delta`
+    /// when it sent them, and `usage` the merged usage; members it lacks
+    /// are added after (`context_management` only when sent). Without a
+    /// `message_start`, `id`, `type`, `role` and `model` come first, `null`
+    /// when unknown. The stream's status and error are not part of this
+    /// object (see [`status`](Self::status) and [`error`](Self::error)).
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        self.write_json(&mut out);
+        out
+    }
+
+    /// Appends [`to_json`](Self::to_json)'s text to `out`.
+    pub fn write_json(&self, out: &mut String) {
+        let mut content = String::from("[");
+        for (i, block) in self.blocks.iter().enumerate() {
+            if i > 0 {
+                content.push(',');
+            }
+            block.write_json(&mut content);
+        }
+        content.push(']');
+        let opt = |s: &Option<String>| s.as_deref().map(json_str);
+        let null_or = |s: Option<String>| Some(s.unwrap_or_else(|| String::from("null")));
+        let (id, role, model) = if self.start.is_some() {
+            (None, None, None)
+        } else {
+            (
+                null_or(opt(&self.id)),
+                null_or(opt(&self.role)),
+                null_or(opt(&self.model)),
+            )
+        };
+        let ty = self.start.is_none().then(|| String::from("\"message\""));
+        let usage = self.usage.as_ref().map(|u| String::from(u.as_str()));
+        let stop_reason = null_or(opt(&self.stop_reason));
+        let stop_sequence = null_or(opt(&self.stop_sequence));
+        write_merged(
+            out,
+            self.start.as_deref(),
+            &[
+                ("id", id.as_deref()),
+                ("type", ty.as_deref()),
+                ("role", role.as_deref()),
+                ("model", model.as_deref()),
+                ("content", Some(&content)),
+                ("stop_reason", stop_reason.as_deref()),
+                ("stop_sequence", stop_sequence.as_deref()),
+                ("stop_details", self.stop_details.as_deref()),
+                ("container", self.container.as_deref()),
+                ("usage", usage.as_deref()),
+                ("context_management", self.context_management.as_deref()),
+            ],
+        );
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Message {
+    /// Serializes [`to_json`](Self::to_json)'s object.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        super::dialect::serialize_json_text(&self.to_json(), s)
+    }
+}
+
+/// One content block of a [`Message`], assembled from its start and deltas.
+#[derive(Debug, Clone)]
+pub struct Block {
+    index: u64,
+    /// From the start; before it, from the first delta's kind.
+    ty: Option<String>,
+    start: Option<Owned<ContentBlock<'static>>>,
+    text: Option<String>,
+    citations: Option<Vec<Owned<Citation<'static>>>>,
+    thinking: Option<String>,
+    signature: Option<String>,
+    input_json: Option<String>,
+    partial: PartialJson,
+    input: Option<String>,
+    input_error: Option<JsonError>,
+    content: Option<String>,
+    encrypted_content: Option<String>,
+    unknown_deltas: Vec<String>,
+    stopped: bool,
+}
+
+impl Block {
+    fn new(index: u64) -> Self {
+        Self {
+            index,
+            ty: None,
+            start: None,
+            text: None,
+            citations: None,
+            thinking: None,
+            signature: None,
+            input_json: None,
+            partial: PartialJson::new(),
+            input: None,
+            input_error: None,
+            content: None,
+            encrypted_content: None,
+            unknown_deltas: Vec::new(),
+            stopped: false,
+        }
+    }
+
+    fn open(&mut self, b: &mut Budget, block: &ContentBlock<'_>) -> Result<(), AssembleErrorKind> {
+        if self.start.is_some() {
+            return Ok(()); // a repeated start: the first one stands
+        }
+        let owned = block.to_owned();
+        let ty = block.ty();
+        b.charge(owned.as_str().len() + ty.len())?;
+        self.start = Some(owned);
+        self.ty = Some(String::from(ty));
+        let mut problem = None;
+        match block {
+            ContentBlock::Text(t) => {
+                if let Some(text) = t.text {
+                    note(&mut problem, prepend(b, &mut self.text, text));
+                }
+                if let Some(list) = t.citations {
+                    let mut kept = Vec::new();
+                    for c in list {
+                        let r = c.map_err(AssembleErrorKind::Decode).and_then(|c| {
+                            let owned = c.to_owned();
+                            b.charge(owned.as_str().len()).map(|()| kept.push(owned))
+                        });
+                        note(&mut problem, r);
+                    }
+                    let citations = self.citations.get_or_insert_with(Vec::new);
+                    kept.append(citations);
+                    *citations = kept;
+                }
+            }
+            ContentBlock::Thinking(t) => {
+                if let Some(thinking) = t.thinking {
+                    note(&mut problem, prepend(b, &mut self.thinking, thinking));
+                }
+                if let (None, Some(sig)) = (&self.signature, t.signature) {
+                    note(
+                        &mut problem,
+                        owned_str(b, sig).map(|s| self.signature = Some(s)),
+                    );
+                }
+            }
+            ContentBlock::Compaction(c) => {
+                if let Some(content) = c.content {
+                    note(&mut problem, prepend(b, &mut self.content, content));
+                }
+                if let Some(enc) = c.encrypted_content {
+                    note(&mut problem, prepend(b, &mut self.encrypted_content, enc));
+                }
+            }
+            _ => {}
+        }
+        problem.map_or(Ok(()), Err)
+    }
+
+    fn infer(&mut self, ty: &str) {
+        if self.ty.is_none() {
+            self.ty = Some(String::from(ty));
+        }
+    }
+
+    fn delta(&mut self, b: &mut Budget, delta: &BlockDelta<'_>) -> Result<(), AssembleErrorKind> {
+        match delta {
+            BlockDelta::Text(t) => {
+                self.infer("text");
+                append(b, &mut self.text, t.text, 1).map(drop)
+            }
+            BlockDelta::InputJson(j) => {
+                self.infer("tool_use");
+                // Counted twice: the text, and its live repair.
+                let start = append(b, &mut self.input_json, j.partial_json, 2)?;
+                if self.input_error.is_none() {
+                    let text = self.input_json.as_deref().unwrap_or_default();
+                    if let Err(e) = self.partial.push(text.get(start..).unwrap_or_default()) {
+                        self.input_error = Some(e);
+                    }
+                }
+                Ok(())
+            }
+            BlockDelta::Thinking(t) => {
+                self.infer("thinking");
+                append(b, &mut self.thinking, t.thinking, 1).map(drop)
+            }
+            BlockDelta::Signature(s) => {
+                self.infer("thinking");
+                append(b, &mut self.signature, s.signature, 1).map(drop)
+            }
+            BlockDelta::Citations(c) => {
+                self.infer("text");
+                let owned = c.citation.to_owned();
+                b.charge(owned.as_str().len())?;
+                self.citations.get_or_insert_with(Vec::new).push(owned);
+                Ok(())
+            }
+            BlockDelta::Compaction(c) => {
+                self.infer("compaction");
+                if let Some(content) = c.content {
+                    append(b, &mut self.content, content, 1)?;
+                }
+                if let Some(enc) = c.encrypted_content {
+                    append(b, &mut self.encrypted_content, enc, 1)?;
+                }
+                Ok(())
+            }
+            BlockDelta::Other { raw, .. } => {
+                b.charge(raw.get().len())?;
+                self.unknown_deltas.push(String::from(raw.get()));
+                Ok(())
+            }
+        }
+    }
+
+    fn stop(&mut self) -> Result<(), AssembleErrorKind> {
+        self.stopped = true;
+        self.finish_input()
+    }
+
+    /// Parses the input fragments, if there are any and they were not
+    /// parsed yet.
+    fn finish_input(&mut self) -> Result<(), AssembleErrorKind> {
+        let has_fragments = self
+            .input_json
+            .as_deref()
+            .is_some_and(|t| !t.trim_matches([' ', '\t', '\n', '\r']).is_empty());
+        if !has_fragments || self.input.is_some() {
+            return Ok(());
+        }
+        match self.partial.finish() {
+            Ok(text) => {
+                self.input = Some(String::from(text));
+                Ok(())
+            }
+            Err(error) => {
+                self.input_error.get_or_insert(error);
+                Err(AssembleErrorKind::InvalidInput {
+                    index: self.index,
+                    error,
+                })
+            }
+        }
+    }
+
+    /// The block's index.
+    pub fn index(&self) -> u64 {
+        self.index
+    }
+    /// The block's type: from `content_block_start`, or, before it, from
+    /// the kind of the first delta (`text`, `tool_use`, `thinking`,
+    /// `compaction`).
+    pub fn ty(&self) -> Option<&str> {
+        self.ty.as_deref()
+    }
+    /// The block as `content_block_start` opened it, as a view.
+    pub fn start(&self) -> Option<ContentBlock<'_>> {
+        self.start.as_ref().map(Owned::get)
+    }
+    /// The text of a text block: the start's, then the deltas'.
+    pub fn text(&self) -> Option<&str> {
+        self.text.as_deref()
+    }
+    /// The citations of a text block: the start's, then the deltas'.
+    pub fn citations(&self) -> &[Owned<Citation<'static>>] {
+        self.citations.as_deref().unwrap_or_default()
+    }
+    /// The thinking text of a thinking block.
+    pub fn thinking(&self) -> Option<&str> {
+        self.thinking.as_deref()
+    }
+    /// The signature of a thinking block.
+    pub fn signature(&self) -> Option<&str> {
+        self.signature.as_deref()
+    }
+    /// The ID of a `tool_use` / `server_tool_use` block (from its start).
+    pub fn id(&self) -> Option<JsonStr<'_>> {
+        match self.start()? {
+            ContentBlock::ToolUse(t) | ContentBlock::ServerToolUse(t) => t.id,
+            _ => None,
+        }
+    }
+    /// The tool's name of a `tool_use` / `server_tool_use` block.
+    pub fn name(&self) -> Option<JsonStr<'_>> {
+        match self.start()? {
+            ContentBlock::ToolUse(t) | ContentBlock::ServerToolUse(t) => t.name,
+            _ => None,
+        }
+    }
+    /// The encrypted data of a `redacted_thinking` block.
+    pub fn data(&self) -> Option<JsonStr<'_>> {
+        match self.start()? {
+            ContentBlock::RedactedThinking(r) => r.data,
+            _ => None,
+        }
+    }
+    /// The `input_json_delta` fragments so far, concatenated as sent.
+    pub fn input_json(&self) -> Option<&str> {
+        self.input_json.as_deref()
+    }
+    /// The best-effort value of the input so far, as complete JSON text
+    /// (see [`PartialJson`]): `{"city": "Par` → `{"city": "Par"}`. `None`
+    /// while no value has started. O(1). If the input stopped being valid
+    /// JSON, the repair of the text before the error.
+    pub fn partial_input(&self) -> Option<&str> {
+        self.partial.current()
+    }
+    /// The complete input, as JSON text: once the block stopped, the
+    /// fragments parsed (without surrounding whitespace), or, with no
+    /// fragments, the `input` of the start (`{}`). `None` before the stop,
+    /// for blocks with no input, and for input that is not valid JSON (see
+    /// [`input_error`](Self::input_error)).
+    pub fn input(&self) -> Option<&str> {
+        if let Some(input) = &self.input {
+            return Some(input);
+        }
+        if !self.stopped || self.input_error.is_some() {
+            return None;
+        }
+        let has_fragments = self.input_json.as_deref().is_some_and(|t| !t.is_empty());
+        if has_fragments {
+            return None;
+        }
+        self.start_input()
+    }
+    /// The first JSON error in the input fragments, if they are not valid JSON.
+    pub fn input_error(&self) -> Option<JsonError> {
+        self.input_error
+    }
+    /// The content of a compaction block: the start's, then the deltas'.
+    pub fn compaction_content(&self) -> Option<&str> {
+        self.content.as_deref()
+    }
+    /// The encrypted content of a compaction block.
+    pub fn encrypted_content(&self) -> Option<&str> {
+        self.encrypted_content.as_deref()
+    }
+    /// Deltas of a type this version does not model, as JSON text (not
+    /// applied to the block).
+    pub fn unknown_deltas(&self) -> &[String] {
+        &self.unknown_deltas
+    }
+    /// Whether `content_block_stop` arrived.
+    pub fn is_stopped(&self) -> bool {
+        self.stopped
+    }
+
+    fn start_input(&self) -> Option<&str> {
+        let start = self.start.as_ref()?;
+        let object = Value::parse(start.as_str()).ok()?.as_object()?;
+        object.get("input").map(|v| v.as_raw_json().get())
+    }
+
+    /// The block in the API's shape: the start member by member, with the
+    /// assembled fields in place of the start's and added after it.
+    fn write_json(&self, out: &mut String) {
+        let text = self.text.as_deref().map(json_str);
+        let citations = self.citations.as_ref().map(|list| {
+            let mut s = String::from("[");
+            for (i, c) in list.iter().enumerate() {
+                if i > 0 {
+                    s.push(',');
+                }
+                s.push_str(c.as_str());
+            }
+            s.push(']');
+            s
+        });
+        let thinking = self.thinking.as_deref().map(json_str);
+        let signature = self.signature.as_deref().map(json_str);
+        // Never invalid JSON: the parsed input, else its best repair.
+        let input = if self.input_json.as_deref().is_some_and(|t| !t.is_empty()) {
+            self.input.as_deref().or(self.partial.current())
+        } else {
+            None
+        };
+        let content = self.content.as_deref().map(json_str);
+        let encrypted = self.encrypted_content.as_deref().map(json_str);
+        let ty = match (&self.start, &self.ty) {
+            (None, Some(ty)) => Some(json_str(ty)),
+            (None, None) => Some(String::from("null")),
+            _ => None,
+        };
+        let start = self.start.as_ref().map(Owned::as_str);
+        write_merged(
+            out,
+            start,
+            &[
+                ("type", ty.as_deref()),
+                ("text", text.as_deref()),
+                ("citations", citations.as_deref()),
+                ("thinking", thinking.as_deref()),
+                ("signature", signature.as_deref()),
+                ("input", input),
+                ("content", content.as_deref()),
+                ("encrypted_content", encrypted.as_deref()),
+            ],
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::format;
+
+    fn run(acc: &mut MessageAccumulator, events: &[&str]) -> Vec<Result<(), AssembleError>> {
+        events
+            .iter()
+            .map(|e| acc.push(&MessageEvent::parse(e).expect("test event decodes")))
+            .collect()
+    }
+
+    const START: &str = r#"{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"c","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1,"service_tier":"standard"}}}"#;
+    const DELTA: &str = r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":9,"input_tokens":null}}"#;
+    const STOP: &str = r#"{"type":"message_stop"}"#;
+
+    fn block_delta(index: u64, delta: &str) -> String {
+        format!(r#"{{"type":"content_block_delta","index":{index},"delta":{delta}}}"#)
+    }
+
+    #[test]
+    fn deltas_before_their_start_are_kept_behind_it() {
+        let mut acc = MessageAccumulator::new();
+        let events = [
+            START.into(),
+            block_delta(1, r#"{"type":"text_delta","text":" world"}"#),
+            r#"{"type":"content_block_start","index":1,"content_block":{"type":"text","text":"hello"}}"#.into(),
+            r#"{"type":"content_block_stop","index":1}"#.into(),
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}"#.into(),
+            block_delta(0, r#"{"type":"thinking_delta","thinking":"hm"}"#),
+            block_delta(0, r#"{"type":"signature_delta","signature":"sig"}"#),
+            r#"{"type":"content_block_stop","index":0}"#.into(),
+            DELTA.into(),
+            STOP.into(),
+        ];
+        let refs: Vec<&str> = events.iter().map(String::as_str).collect();
+        assert!(run(&mut acc, &refs).iter().all(Result::is_ok));
+        let m = acc.finish();
+        assert_eq!(m.status(), StreamStatus::Completed);
+        assert_eq!(m.content()[0].thinking(), Some("hm"));
+        assert_eq!(m.content()[0].signature(), Some("sig"));
+        assert_eq!(m.content()[1].text(), Some("hello world"));
+        assert_eq!(
+            m.to_json(),
+            r#"{"id":"m","type":"message","role":"assistant","model":"c","content":[{"type":"thinking","thinking":"hm","signature":"sig"},{"type":"text","text":"hello world"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":9,"service_tier":"standard"}}"#
+        );
+    }
+
+    #[test]
+    fn no_message_stop_or_unstopped_block_is_truncated() {
+        let mut acc = MessageAccumulator::new();
+        run(&mut acc, &[START, DELTA]);
+        assert_eq!(acc.finish().status(), StreamStatus::Truncated);
+        let mut acc = MessageAccumulator::new();
+        let open =
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#;
+        run(&mut acc, &[START, open, DELTA, STOP]);
+        assert_eq!(acc.snapshot().status(), StreamStatus::InProgress);
+        assert_eq!(acc.finish().status(), StreamStatus::Truncated);
+        let mut acc = MessageAccumulator::new();
+        run(&mut acc, &[START, STOP]);
+        assert_eq!(
+            acc.finish().status(),
+            StreamStatus::Truncated,
+            "no stop reason"
+        );
+    }
+
+    #[test]
+    fn error_event_fails_the_stream() {
+        let mut acc = MessageAccumulator::new();
+        run(
+            &mut acc,
+            &[
+                START,
+                r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+            ],
+        );
+        let m = acc.finish();
+        assert_eq!(m.status(), StreamStatus::Failed);
+        assert_eq!(m.error().unwrap().get().ty.unwrap(), "overloaded_error");
+    }
+
+    #[test]
+    fn invalid_tool_input_is_an_error_at_stop_and_kept() {
+        let mut acc = MessageAccumulator::new();
+        let r = run(
+            &mut acc,
+            &[
+                START,
+                r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
+                &block_delta(
+                    0,
+                    r#"{"type":"input_json_delta","partial_json":"{\"a\": 1"}"#,
+                ),
+                r#"{"type":"content_block_stop","index":0}"#,
+            ],
+        );
+        let e = r[3].unwrap_err();
+        assert!(matches!(
+            e.kind(),
+            AssembleErrorKind::InvalidInput { index: 0, error } if error.is_eof()
+        ));
+        let block = &acc.snapshot().content()[0];
+        assert_eq!(block.input(), None);
+        assert_eq!(block.input_json(), Some(r#"{"a": 1"#));
+        assert_eq!(block.id().unwrap(), "t");
+        assert!(acc.snapshot().to_json().contains(r#""input":{}"#));
+    }
+
+    #[test]
+    fn empty_input_fragments_fall_back_to_the_start_input() {
+        let mut acc = MessageAccumulator::new();
+        run(
+            &mut acc,
+            &[
+                r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
+                &block_delta(0, r#"{"type":"input_json_delta","partial_json":""}"#),
+                r#"{"type":"content_block_stop","index":0}"#,
+            ],
+        );
+        assert_eq!(acc.snapshot().content()[0].input(), Some("{}"));
+    }
+
+    #[test]
+    fn limit_is_enforced() {
+        let mut acc = MessageAccumulator::with_max_bytes(size_of::<Block>() + 3);
+        let r = run(
+            &mut acc,
+            &[
+                &block_delta(0, r#"{"type":"text_delta","text":"abc"}"#),
+                &block_delta(0, r#"{"type":"text_delta","text":"d"}"#),
+            ],
+        );
+        assert!(r[0].is_ok());
+        assert!(matches!(
+            r[1].unwrap_err().kind(),
+            AssembleErrorKind::LimitExceeded { .. }
+        ));
+        let m = acc.finish();
+        assert!(m.limit_exceeded());
+        assert_eq!(m.content()[0].text(), Some("abc"));
+        assert_eq!(m.status(), StreamStatus::Truncated);
+    }
+
+    #[test]
+    fn without_message_start_the_shape_is_still_a_message() {
+        let mut acc = MessageAccumulator::new();
+        run(
+            &mut acc,
+            &[&block_delta(2, r#"{"type":"text_delta","text":"x"}"#)],
+        );
+        assert_eq!(
+            acc.finish().to_json(),
+            r#"{"id":null,"type":"message","role":null,"model":null,"content":[{"type":"text","text":"x"}],"stop_reason":null,"stop_sequence":null}"#
+        );
+    }
+}

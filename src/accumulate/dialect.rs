@@ -1,0 +1,459 @@
+//! What the Chat Completions and Anthropic Messages accumulators share: the
+//! error type, the stream status, the memory budget, and writing the final
+//! value as JSON text (and, with the `serde` feature, through any serde
+//! serializer).
+
+use alloc::string::String;
+use core::fmt;
+
+use crate::json::{JsonError, Value};
+use crate::responses::DecodeError;
+
+/// The default memory limit of an accumulator: 64 MiB of assembled text.
+pub(crate) const DEFAULT_MAX_BYTES: usize = 64 << 20;
+
+/// What went wrong while accumulating an event. See [`AssembleError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AssembleErrorKind {
+    /// Keeping the event would take the accumulator past its memory limit
+    /// (`with_max_bytes`). The fragment that did not fit was not kept, and
+    /// the final value is marked [`StreamStatus::Truncated`].
+    LimitExceeded {
+        /// The limit, in bytes.
+        limit: usize,
+    },
+    /// A part of the event decoded lazily (an element of `choices`, of
+    /// `tool_calls`, of a log probability list, a citation) failed to
+    /// decode. The offset is in the event's data. The rest of the event
+    /// was still applied.
+    Decode(DecodeError),
+    /// A tool use block's input, assembled from its `input_json_delta`
+    /// fragments, is not valid JSON at `content_block_stop` (Anthropic).
+    /// The fragments are kept as they came.
+    InvalidInput {
+        /// The content block's index.
+        index: u64,
+        /// The JSON error; its offset is in the assembled input text.
+        error: JsonError,
+    },
+}
+
+/// An event the accumulator could not fully keep: an [`AssembleErrorKind`]
+/// and the number of the event (counted from 0, in the order pushed, every
+/// event counted).
+///
+/// After an error the accumulator stays usable and consistent: it has kept
+/// what it could of the event, and later events are applied normally.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AssembleError {
+    kind: AssembleErrorKind,
+    event: u64,
+}
+
+impl AssembleError {
+    pub(crate) fn new(kind: AssembleErrorKind, event: u64) -> Self {
+        Self { kind, event }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> AssembleErrorKind {
+        self.kind
+    }
+
+    /// The number of the event (from 0, in the order pushed).
+    pub fn event(&self) -> u64 {
+        self.event
+    }
+}
+
+impl fmt::Display for AssembleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            AssembleErrorKind::LimitExceeded { limit } => {
+                write!(f, "accumulated stream exceeds the limit of {limit} bytes")?;
+            }
+            AssembleErrorKind::Decode(e) => write!(f, "{e}")?,
+            AssembleErrorKind::InvalidInput { index, error } => {
+                write!(
+                    f,
+                    "tool input of content block {index} is invalid json: {error}"
+                )?;
+            }
+        }
+        write!(f, " at event {}", self.event)
+    }
+}
+
+impl core::error::Error for AssembleError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match &self.kind {
+            AssembleErrorKind::Decode(e) => Some(e),
+            AssembleErrorKind::InvalidInput { error, .. } => Some(error),
+            AssembleErrorKind::LimitExceeded { .. } => None,
+        }
+    }
+}
+
+/// How a stream ended, as far as the accumulator can tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum StreamStatus {
+    /// Still accumulating: `finish` was not called yet.
+    #[default]
+    InProgress,
+    /// The stream ended as the dialect says a complete stream ends.
+    Completed,
+    /// The server sent an error in the stream.
+    Failed,
+    /// The stream ended early: its end marker or a finish (stop) reason is
+    /// missing, a part was never completed, or the memory limit dropped
+    /// data. Never reported as a success.
+    Truncated,
+}
+
+impl StreamStatus {
+    /// `completed`, `failed`, `truncated` or `in_progress`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::InProgress => "in_progress",
+            Self::Completed => "completed",
+            Self::Failed => "failed",
+            Self::Truncated => "truncated",
+        }
+    }
+}
+
+impl fmt::Display for StreamStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A memory budget: the bytes kept so far and the limit.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Budget {
+    used: usize,
+    max: usize,
+}
+
+impl Budget {
+    pub(crate) const fn new(max: usize) -> Self {
+        Self { used: 0, max }
+    }
+
+    pub(crate) fn used(&self) -> usize {
+        self.used
+    }
+
+    pub(crate) fn max(&self) -> usize {
+        self.max
+    }
+
+    /// Gives back `n` bytes (of something replaced).
+    pub(crate) fn release(&mut self, n: usize) {
+        self.used = self.used.saturating_sub(n);
+    }
+
+    /// Takes `n` more bytes, or fails leaving the budget as it was.
+    pub(crate) fn charge(&mut self, n: usize) -> Result<(), AssembleErrorKind> {
+        match self.used.checked_add(n) {
+            Some(next) if next <= self.max => {
+                self.used = next;
+                Ok(())
+            }
+            _ => Err(AssembleErrorKind::LimitExceeded { limit: self.max }),
+        }
+    }
+}
+
+/// Appends `s` to `out` as a JSON string literal (quotes included): `"`,
+/// `\` and control characters escaped, everything else as it is.
+pub(crate) fn push_json_str(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
+    out.push('"');
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let esc: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if esc.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(HEX[usize::from(b >> 4)] as char);
+            out.push(HEX[usize::from(b & 15)] as char);
+        } else {
+            out.push_str(esc);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// Writes one JSON object, member by member, into a `String`.
+pub(crate) struct ObjectWriter<'o> {
+    out: &'o mut String,
+    first: bool,
+}
+
+impl<'o> ObjectWriter<'o> {
+    pub(crate) fn new(out: &'o mut String) -> Self {
+        out.push('{');
+        Self { out, first: true }
+    }
+
+    /// Starts a member whose key is already a JSON string literal; the
+    /// caller writes the value into the returned string.
+    pub(crate) fn raw_key(&mut self, quoted: &str) -> &mut String {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        self.out.push_str(quoted);
+        self.out.push(':');
+        self.out
+    }
+
+    /// Starts a member; the caller writes the value.
+    pub(crate) fn key(&mut self, key: &str) -> &mut String {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        push_json_str(self.out, key);
+        self.out.push(':');
+        self.out
+    }
+
+    /// A member whose value is validated JSON text.
+    pub(crate) fn raw(&mut self, key: &str, json: &str) {
+        self.key(key).push_str(json);
+    }
+
+    /// A string member.
+    pub(crate) fn str(&mut self, key: &str, value: &str) {
+        let out = self.key(key);
+        push_json_str(out, value);
+    }
+
+    /// A string member, `null` when absent.
+    pub(crate) fn str_or_null(&mut self, key: &str, value: Option<&str>) {
+        match value {
+            Some(v) => self.str(key, v),
+            None => self.raw(key, "null"),
+        }
+    }
+
+    /// A string member, left out when absent.
+    pub(crate) fn opt_str(&mut self, key: &str, value: Option<&str>) {
+        if let Some(v) = value {
+            self.str(key, v);
+        }
+    }
+
+    /// A number member.
+    pub(crate) fn u64(&mut self, key: &str, value: u64) {
+        use core::fmt::Write;
+        let out = self.key(key);
+        let _ = write!(out, "{value}");
+    }
+
+    pub(crate) fn end(self) {
+        self.out.push('}');
+    }
+}
+
+/// Writes the object `base` (validated JSON text of an object, or `None`
+/// for `{}`) with its members named in `fields` replaced by the given JSON
+/// texts (members whose field is `None` are copied as they are), then the
+/// `fields` with a value that `base` lacks, in order.
+pub(crate) fn write_merged(out: &mut String, base: Option<&str>, fields: &[(&str, Option<&str>)]) {
+    let mut w = ObjectWriter::new(out);
+    let mut written = [false; 16];
+    debug_assert!(fields.len() <= written.len());
+    if let Some(object) = base
+        .and_then(|b| Value::parse(b).ok())
+        .and_then(|v| v.as_object())
+    {
+        for (key, value) in object.members() {
+            let replaced = fields
+                .iter()
+                .enumerate()
+                .find(|(_, (name, _))| key == *name);
+            match replaced {
+                Some((i, (_, Some(json)))) => {
+                    if let Some(done) = written.get_mut(i) {
+                        *done = true;
+                    }
+                    w.raw_key(key.as_raw_json().get()).push_str(json);
+                }
+                _ => w
+                    .raw_key(key.as_raw_json().get())
+                    .push_str(value.as_raw_json().get()),
+            }
+        }
+    }
+    for (i, (name, json)) in fields.iter().enumerate() {
+        if let (Some(json), false) = (json, written.get(i).copied().unwrap_or(false)) {
+            w.raw(name, json);
+        }
+    }
+    w.end();
+}
+
+/// `s` as a JSON string literal.
+pub(crate) fn json_str(s: &str) -> String {
+    let mut out = String::new();
+    push_json_str(&mut out, s);
+    out
+}
+
+/// Serializes validated JSON text through any serde serializer, value by
+/// value: objects as maps (keys unescaped), arrays as sequences, integers as
+/// `u64`/`i64` when they fit, other numbers as `f64`.
+#[cfg(feature = "serde")]
+pub(crate) struct RawSer<'a>(pub(crate) Value<'a>);
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for RawSer<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self.0 {
+            Value::Null => s.serialize_unit(),
+            Value::Bool(b) => s.serialize_bool(b),
+            Value::Number(n) => {
+                if let Some(u) = n.as_u64() {
+                    s.serialize_u64(u)
+                } else if let Some(i) = n.as_i64() {
+                    s.serialize_i64(i)
+                } else {
+                    match n.as_f64() {
+                        Some(x) => s.serialize_f64(x),
+                        None => Err(serde::ser::Error::custom("number out of range of f64")),
+                    }
+                }
+            }
+            Value::String(js) => s.serialize_str(&js.unescape()),
+            Value::Object(o) => {
+                let mut map = s.serialize_map(None)?;
+                for (k, v) in o.members() {
+                    map.serialize_entry(&*k.unescape(), &RawSer(v))?;
+                }
+                map.end()
+            }
+            Value::Array(a) => {
+                let mut seq = s.serialize_seq(None)?;
+                for v in a.iter() {
+                    seq.serialize_element(&RawSer(v))?;
+                }
+                seq.end()
+            }
+        }
+    }
+}
+
+/// Serializes JSON text that this module wrote (so valid) through serde.
+#[cfg(feature = "serde")]
+pub(crate) fn serialize_json_text<S: serde::Serializer>(
+    text: &str,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match Value::parse(text) {
+        Ok(v) => serde::Serialize::serialize(&RawSer(v), s),
+        Err(e) => Err(serde::ser::Error::custom(e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn json_strings_escape_quotes_backslashes_and_controls() {
+        let mut out = String::new();
+        push_json_str(&mut out, "a\"b\\c\nd\u{1}e\u{7f}é\t");
+        assert_eq!(out, r#""a\"b\\c\nd\u0001e"#.to_string() + "\u{7f}é\\t\"");
+        let v = Value::parse(&out).unwrap();
+        assert_eq!(
+            v.as_json_str().unwrap().unescape(),
+            "a\"b\\c\nd\u{1}e\u{7f}é\t"
+        );
+    }
+
+    #[test]
+    fn budget_refuses_past_the_limit_and_keeps_its_count() {
+        let mut b = Budget::new(10);
+        assert!(b.charge(6).is_ok());
+        assert_eq!(
+            b.charge(5),
+            Err(AssembleErrorKind::LimitExceeded { limit: 10 })
+        );
+        assert_eq!(b.used(), 6);
+        assert!(b.charge(4).is_ok());
+        assert!(b.charge(usize::MAX).is_err());
+        assert_eq!(b.used(), 10);
+    }
+
+    #[test]
+    fn object_writer_writes_members_in_order() {
+        let mut out = String::new();
+        let mut w = ObjectWriter::new(&mut out);
+        w.str("a", "x\"");
+        w.u64("n", 42);
+        w.str_or_null("c", None);
+        w.opt_str("d", None);
+        w.raw("e", "[1,2]");
+        w.end();
+        assert_eq!(out, r#"{"a":"x\"","n":42,"c":null,"e":[1,2]}"#);
+    }
+
+    #[test]
+    fn merged_objects_replace_in_place_and_append_the_rest() {
+        let mut out = String::new();
+        write_merged(
+            &mut out,
+            Some(r#"{"a": 1, "b\u0020": [2], "c": null}"#),
+            &[
+                ("c", Some("3")),
+                ("b ", None),
+                ("d", Some("\"x\"")),
+                ("e", None),
+            ],
+        );
+        assert_eq!(out, r#"{"a":1,"b\u0020":[2],"c":3,"d":"x"}"#);
+        out.clear();
+        write_merged(&mut out, None, &[("k", Some("true"))]);
+        assert_eq!(out, r#"{"k":true}"#);
+    }
+
+    #[test]
+    fn accumulators_and_their_results_are_send_and_sync() {
+        fn check<T: Send + Sync + Clone + fmt::Debug>() {}
+        check::<super::super::ChatAccumulator>();
+        check::<super::super::chat::ChatCompletion>();
+        check::<super::super::MessageAccumulator>();
+        check::<super::super::anthropic::Message>();
+        check::<AssembleError>();
+    }
+
+    #[test]
+    fn errors_display_tersely_with_the_event() {
+        let e = AssembleError::new(AssembleErrorKind::LimitExceeded { limit: 8 }, 3);
+        assert_eq!(
+            e.to_string(),
+            "accumulated stream exceeds the limit of 8 bytes at event 3"
+        );
+        assert_eq!(e.event(), 3);
+    }
+}
