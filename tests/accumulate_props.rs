@@ -36,7 +36,9 @@ fn approximates(partial: &Value, full: &Value) -> bool {
         }
         (Value::Object(p), Value::Object(f)) => {
             let growing = p.iter().filter(|(k, v)| f.get(*k) != Some(*v)).count();
-            growing <= 1 && p.iter().all(|(k, v)| f.get(k).is_some_and(|w| approximates(v, w)))
+            growing <= 1
+                && p.iter()
+                    .all(|(k, v)| f.get(k).is_some_and(|w| approximates(v, w)))
         }
         _ => partial == full,
     }
@@ -69,12 +71,17 @@ fn arb_arguments() -> impl Strategy<Value = Value> {
 /// `text` cut at the given char positions (fractions of its length).
 fn cut(text: &str, cuts: &[f64]) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
-    let mut at: Vec<usize> = cuts.iter().map(|f| (f * chars.len() as f64) as usize).collect();
+    let mut at: Vec<usize> = cuts
+        .iter()
+        .map(|f| (f * chars.len() as f64) as usize)
+        .collect();
     at.push(0);
     at.push(chars.len());
     at.sort_unstable();
     at.dedup();
-    at.windows(2).map(|w| chars[w[0]..w[1]].iter().collect()).collect()
+    at.windows(2)
+        .map(|w| chars[w[0]..w[1]].iter().collect())
+        .collect()
 }
 
 fn event(v: Value) -> String {
@@ -175,8 +182,14 @@ proptest! {
 
 #[test]
 fn approximates_is_what_it_says() {
-    assert!(approximates(&json!({"a": "x"}), &json!({"a": "xy", "b": 1})));
-    assert!(!approximates(&json!({"a": "x", "b": [1]}), &json!({"a": "xy", "b": [1, 2]})));
+    assert!(approximates(
+        &json!({"a": "x"}),
+        &json!({"a": "xy", "b": 1})
+    ));
+    assert!(!approximates(
+        &json!({"a": "x", "b": [1]}),
+        &json!({"a": "xy", "b": [1, 2]})
+    ));
     assert!(approximates(&json!([1, "a"]), &json!([1, "ab", 3])));
     assert!(!approximates(&json!([2]), &json!([1, 2])));
     assert!(!approximates(&json!({"c": 1}), &json!({"a": 1})));

@@ -3,6 +3,7 @@
 //! ```text
 //! ssekit frames [--chunk N] [FILE]
 //! ssekit events [--dialect responses|chat|anthropic|auto] [--chunk N] [FILE]
+//! ssekit assemble [--dialect responses|chat|anthropic|auto] [--chunk N] [FILE]
 //! ```
 //!
 //! Reads FILE (or standard input), parses it as an SSE stream and prints one
@@ -10,6 +11,8 @@
 //! its typed view decoded (`events`). Warnings go to standard error; the exit
 //! status is non-zero only for usage (2) and I/O (1) errors.
 
+#[path = "ssekit/assemble.rs"]
+mod assemble;
 #[path = "ssekit/events.rs"]
 mod events;
 #[path = "ssekit/view_json.rs"]
@@ -39,6 +42,13 @@ commands:
                               [DONE] as {\"type\": \"[DONE]\"}
                               --dialect responses|chat|anthropic|auto (default auto: from
                               the stream's first event)
+  assemble [--dialect D] [--chunk N] [FILE]
+                              print the final response assembled from the stream's events
+                              as one JSON object, in the API's shape (Responses only so far;
+                              chat and anthropic exit with status 2); findings such as
+                              skipped sequence numbers go to standard error; exit status 1
+                              when the stream ended without a terminal event (the response
+                              is still printed)
 
 FILE defaults to standard input. Warnings (limits, a truncated tail, an event that does not
 decode) go to standard error; the exit status is 2 for usage errors, 1 for I/O errors.
@@ -59,6 +69,7 @@ fn main() -> ExitCode {
             eprintln!("ssekit: {e}");
             ExitCode::from(2)
         }
+        Err(Failure::Exit(status)) => ExitCode::from(status),
         Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Io(e)) => {
             eprintln!("ssekit: {e}");
@@ -72,6 +83,8 @@ enum Failure {
     /// A dialect this build has no views for: exit status 2.
     Unavailable(Unavailable),
     Io(io::Error),
+    /// The message is out already: exit with this status.
+    Exit(u8),
 }
 
 impl From<Unavailable> for Failure {
@@ -99,6 +112,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
     match command.as_str() {
         "frames" => frames(rest),
         "events" => events(rest),
+        "assemble" => assemble::assemble(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(())
