@@ -401,10 +401,15 @@ pub struct ResponseAccumulator {
     config: AccumulatorConfig,
     /// Items sorted by `output_index`.
     items: Vec<ItemState>,
-    /// The response object of the latest lifecycle event (`output` kept:
-    /// the terminal one fills in items that were not streamed).
+    /// The response object of the latest lifecycle event, its `output`
+    /// left empty.
     response: Option<JsonValue>,
     response_len: usize,
+    /// The ids of the terminal response's `output` items, by position.
+    terminal_ids: Vec<Option<String>>,
+    /// The items of the terminal response's `output` that the stream had
+    /// not finished when it came (by position): only these are copied.
+    terminal_items: Vec<(usize, JsonValue)>,
     status: Option<String>,
     terminal: Option<Terminal>,
     /// The error of an `error` event: `{type, code, message, param}`.
@@ -863,7 +868,21 @@ impl ResponseAccumulator {
         terminal: Option<Terminal>,
     ) -> Result<(), AccumulateError> {
         let raw = response.raw();
-        let len = raw.get().len();
+        // The members but `output`, whose place is kept.
+        let mut members = Vec::new();
+        let mut output = None;
+        if let Some(obj) = raw.value().as_object() {
+            for (key, value) in obj.members() {
+                if key == "output" {
+                    output = Some(value);
+                    members.push(("output".into(), JsonValue::Array(Vec::new())));
+                } else {
+                    members.push((key.unescape().into_owned(), JsonValue::from_view(&value)));
+                }
+            }
+        }
+        let output_len = output.map_or(0, |o| o.as_raw_json().get().len());
+        let len = raw.get().len() - output_len;
         if len > self.response_len {
             self.grow(at, len - self.response_len)?;
         } else {
@@ -875,8 +894,26 @@ impl ResponseAccumulator {
         }
         if let Some(t) = terminal {
             self.terminal = Some(t);
+            if let Some(list) = output.and_then(|o| o.as_array()) {
+                self.terminal_ids.clear();
+                self.terminal_items.clear();
+                for (i, item) in list.iter().enumerate() {
+                    let id = item.get("id").and_then(|v| v.as_json_str());
+                    self.terminal_ids
+                        .push(id.map(|id| id.unescape().into_owned()));
+                    let finished = id.is_some_and(|id| {
+                        self.items
+                            .iter()
+                            .any(|it| it.done && it.id.as_deref().is_some_and(|x| id == x))
+                    });
+                    if !finished {
+                        self.grow(at, item.as_raw_json().get().len())?;
+                        self.terminal_items.push((i, JsonValue::from_view(&item)));
+                    }
+                }
+            }
         }
-        let value = JsonValue::from_view(&raw.value());
+        let value = JsonValue::Object(members);
         if let Some(s) = value.get("status").and_then(JsonValue::as_str) {
             self.status = Some(s.into());
         } else if let Some(t) = terminal {
@@ -887,8 +924,6 @@ impl ResponseAccumulator {
             };
             self.status = Some(s.into());
         }
-        // A terminal response without `output` (some proxies) keeps the
-        // items of an earlier one out of it.
         self.response = Some(value);
         Ok(())
     }
@@ -1378,19 +1413,9 @@ impl ResponseAccumulator {
             event_index: self.events,
             sequence_number: None,
         };
-        let terminal_output: Vec<JsonValue> = match (&self.terminal, &self.response) {
-            (Some(_), Some(r)) => r
-                .get("output")
-                .and_then(JsonValue::as_array)
-                .map(<[JsonValue]>::to_vec)
-                .unwrap_or_default(),
-            _ => Vec::new(),
-        };
-        let ids: Vec<Option<String>> = terminal_output
-            .iter()
-            .map(|v| v.get("id").and_then(JsonValue::as_str).map(Into::into))
-            .collect();
-        for (i, value) in terminal_output.into_iter().enumerate() {
+        let ids = core::mem::take(&mut self.terminal_ids);
+        let terminal_items = core::mem::take(&mut self.terminal_items);
+        for (i, value) in terminal_items {
             // Matched by id (a recording may leave out an item, so positions
             // in `output` need not be output indexes), else by position.
             let id = value.get("id").and_then(JsonValue::as_str);
