@@ -42,6 +42,12 @@
 //! [`json`], zero-allocation JSON primitives whose strings ([`json::JsonStr`])
 //! keep their escapes until you ask for the text.
 //!
+//! [`accumulate`] sits on top: [`accumulate::ResponseAccumulator`] turns the
+//! events of a Responses stream into the final response, in the API's shape,
+//! with live snapshots while it streams, and reports the faults of the
+//! stream (skipped sequence numbers, a missing terminal event) instead of
+//! hiding them.
+//!
 //! # What the parser guarantees
 //!
 //! * **The same frames however the input is chunked**, including a CR at the

@@ -1497,7 +1497,10 @@ impl ResponseAccumulator {
                 json.set("status", s.as_str().into());
             }
         }
-        let output = self.items.iter().map(ItemState::to_json).collect();
+        let output = core::mem::take(&mut self.items)
+            .into_iter()
+            .map(ItemState::into_json)
+            .collect();
         json.set("output", JsonValue::Array(output));
         FinalResponse {
             json,

@@ -159,61 +159,63 @@ impl ItemState {
     /// The item in the API's shape: the latest item object from the stream,
     /// with every member the accumulator built from events set from them.
     pub(super) fn to_json(&self) -> JsonValue {
-        let mut obj = match &self.base {
-            Some(b @ JsonValue::Object(_)) => b.clone(),
+        self.clone().into_json()
+    }
+
+    /// [`to_json`](Self::to_json), moving the texts instead of copying them.
+    pub(super) fn into_json(mut self) -> JsonValue {
+        let fresh = self.base.is_none();
+        let mut obj = match self.base.take() {
+            Some(b @ JsonValue::Object(_)) => b,
             _ => JsonValue::object(),
         };
-        let fresh = self.base.is_none();
         if let Some(ty) = &self.ty {
             obj.set("type", ty.as_str().into());
         }
-        if let Some(id) = &self.id {
-            obj.set("id", id.as_str().into());
+        if let Some(id) = self.id.take() {
+            obj.set("id", id.into());
         }
-        if let Some(status) = &self.status {
+        if let Some(status) = self.status.take() {
             if fresh || obj.has("status") {
-                obj.set("status", status.as_str().into());
+                obj.set("status", status.into());
             }
         }
         let ty = self.ty.as_deref().unwrap_or("");
         match ty {
             "message" => {
                 if !self.content.is_empty() || !obj.has("content") {
-                    let content = merge_parts(obj.get("content"), &self.content, message_part);
+                    let base = take(&mut obj, "content");
+                    let content = merge_parts(base, self.content, message_part);
                     obj.set("content", content);
                 }
             }
             "reasoning" => {
                 if !self.summary.is_empty() || !obj.has("summary") {
-                    let summary = merge_parts(obj.get("summary"), &self.summary, |p, b| {
-                        text_part(p, b, "summary_text")
-                    });
+                    let base = take(&mut obj, "summary");
+                    let summary =
+                        merge_parts(base, self.summary, |p, b| text_part(p, b, "summary_text"));
                     obj.set("summary", summary);
                 }
                 if !self.content.is_empty() {
-                    let content = merge_parts(obj.get("content"), &self.content, |p, b| {
-                        text_part(p, b, "reasoning_text")
-                    });
+                    let base = take(&mut obj, "content");
+                    let content =
+                        merge_parts(base, self.content, |p, b| text_part(p, b, "reasoning_text"));
                     obj.set("content", content);
                 }
             }
             "shell_call" if !self.commands.is_empty() => {
-                let mut action = obj.get("action").cloned().unwrap_or_else(JsonValue::object);
-                let commands = merge_parts(action.get("commands"), &self.commands, |p, _| {
-                    JsonValue::from(p.text.buf.as_str())
-                });
+                let mut action = take(&mut obj, "action").unwrap_or_else(JsonValue::object);
+                let base = take(&mut action, "commands");
+                let commands = merge_parts(base, self.commands, |p, _| JsonValue::from(p.text.buf));
                 action.set("commands", commands);
                 obj.set("action", action);
             }
             _ => {}
         }
         if let (Some(key), true) = (input_key(ty), self.input.seen) {
-            let text = JsonValue::from(self.input.buf.as_str());
+            let text = JsonValue::from(core::mem::take(&mut self.input.buf));
             if key == "diff" {
-                let mut op = obj
-                    .get("operation")
-                    .cloned()
-                    .unwrap_or_else(JsonValue::object);
+                let mut op = take(&mut obj, "operation").unwrap_or_else(JsonValue::object);
                 op.set("diff", text);
                 obj.set("operation", op);
             } else {
@@ -221,31 +223,39 @@ impl ItemState {
             }
         }
         if ty == "function_call" && !obj.has("name") {
-            if let Some(name) = &self.name {
-                obj.set("name", name.as_str().into());
+            if let Some(name) = self.name.take() {
+                obj.set("name", name.into());
             }
         }
         obj
     }
 }
 
+/// Takes the member `key` out of an object, leaving `null` in its place
+/// (so that setting it again keeps the member's position).
+fn take(obj: &mut JsonValue, key: &str) -> Option<JsonValue> {
+    obj.get_mut(key)
+        .map(core::mem::take)
+        .filter(|v| !v.is_null())
+}
+
 /// The parts of an array: the base array's elements by position, each part
 /// built from events laid over the element at its index (or appended, in
 /// index order, past the end).
 fn merge_parts(
-    base: Option<&JsonValue>,
-    parts: &[Part],
-    build: impl Fn(&Part, Option<&JsonValue>) -> JsonValue,
+    base: Option<JsonValue>,
+    parts: Vec<Part>,
+    build: impl Fn(Part, Option<JsonValue>) -> JsonValue,
 ) -> JsonValue {
-    let mut out: Vec<JsonValue> = base
-        .and_then(JsonValue::as_array)
-        .map(<[JsonValue]>::to_vec)
-        .unwrap_or_default();
+    let mut out: Vec<JsonValue> = match base {
+        Some(JsonValue::Array(a)) => a,
+        _ => Vec::new(),
+    };
     for p in parts {
         match usize::try_from(p.index).ok().filter(|&i| i < out.len()) {
             Some(i) => {
-                let v = build(p, out.get(i));
-                out[i] = v;
+                let old = core::mem::take(&mut out[i]);
+                out[i] = build(p, Some(old));
             }
             None => out.push(build(p, None)),
         }
@@ -255,30 +265,30 @@ fn merge_parts(
 
 /// The base object of a part: its own event's part, else the element of the
 /// item's array, else an empty object.
-fn part_base(p: &Part, in_item: Option<&JsonValue>) -> JsonValue {
-    match (&p.base, in_item) {
-        (Some(b @ JsonValue::Object(_)), _) => b.clone(),
-        (_, Some(b @ JsonValue::Object(_))) => b.clone(),
+fn part_base(p: &mut Part, in_item: Option<JsonValue>) -> JsonValue {
+    match (p.base.take(), in_item) {
+        (Some(b @ JsonValue::Object(_)), _) => b,
+        (_, Some(b @ JsonValue::Object(_))) => b,
         _ => JsonValue::object(),
     }
 }
 
 /// A reasoning `summary_text` or `reasoning_text` part.
-fn text_part(p: &Part, in_item: Option<&JsonValue>, default_ty: &'static str) -> JsonValue {
-    let mut obj = part_base(p, in_item);
+fn text_part(mut p: Part, in_item: Option<JsonValue>, default_ty: &'static str) -> JsonValue {
+    let mut obj = part_base(&mut p, in_item);
     if !obj.has("type") {
         obj.set("type", p.ty.unwrap_or(default_ty).into());
     }
     if p.text.seen || !obj.has("text") {
-        obj.set("text", p.text.buf.as_str().into());
+        obj.set("text", p.text.buf.into());
     }
     obj
 }
 
 /// A message part: `output_text` (text, annotations, logprobs) or
 /// `refusal`.
-fn message_part(p: &Part, in_item: Option<&JsonValue>) -> JsonValue {
-    let mut obj = part_base(p, in_item);
+fn message_part(mut p: Part, in_item: Option<JsonValue>) -> JsonValue {
+    let mut obj = part_base(&mut p, in_item);
     let ty = match (p.ty, obj.get("type").and_then(JsonValue::as_str)) {
         (Some(t), _) => t,
         (None, Some("refusal")) => "refusal",
@@ -287,21 +297,21 @@ fn message_part(p: &Part, in_item: Option<&JsonValue>) -> JsonValue {
     obj.set("type", ty.into());
     if ty == "refusal" {
         if p.text.seen || !obj.has("refusal") {
-            obj.set("refusal", p.text.buf.as_str().into());
+            obj.set("refusal", p.text.buf.into());
         }
         return obj;
     }
     if p.text.seen || !obj.has("text") {
-        obj.set("text", p.text.buf.as_str().into());
+        obj.set("text", p.text.buf.into());
     }
     if !p.annotations.is_empty() {
-        let list = p.annotations.iter().map(|(_, a)| a.clone()).collect();
+        let list = p.annotations.into_iter().map(|(_, a)| a).collect();
         obj.set("annotations", JsonValue::Array(list));
     } else if !obj.has("annotations") {
         obj.set("annotations", JsonValue::Array(Vec::new()));
     }
-    if let (Some(done), false) = (&p.done_logprobs, p.has_logprobs) {
-        obj.set("logprobs", done.clone());
+    if let (Some(done), false) = (p.done_logprobs, p.has_logprobs) {
+        obj.set("logprobs", done);
     } else if p.has_logprobs {
         let mut text = String::with_capacity(p.logprobs.len() + 2);
         text.push('[');
