@@ -126,6 +126,7 @@ impl core::error::Error for AccumulateError {}
 /// Something a stream did that a well-formed stream does not. Recorded by
 /// the accumulator, which carries on.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Finding {
     /// What.
     pub kind: FindingKind,

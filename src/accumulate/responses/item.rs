@@ -182,12 +182,10 @@ impl ItemState {
         }
         let ty = self.ty.as_deref().unwrap_or("");
         match ty {
-            "message" => {
-                if !self.content.is_empty() || !obj.has("content") {
-                    let base = take(&mut obj, "content");
-                    let content = merge_parts(base, self.content, message_part);
-                    obj.set("content", content);
-                }
+            "message" if !self.content.is_empty() || !obj.has("content") => {
+                let base = take(&mut obj, "content");
+                let content = merge_parts(base, self.content, message_part);
+                obj.set("content", content);
             }
             "reasoning" => {
                 if !self.summary.is_empty() || !obj.has("summary") {
