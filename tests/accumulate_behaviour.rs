@@ -286,35 +286,29 @@ fn web_and_file_search_status_from_progress_events_then_the_item() {
 fn code_interpreter_code_from_deltas_outputs_from_the_item() {
     let ci = |ty: &str| json!({"type": ty, "item_id": "ci_1", "output_index": 0});
     let code = |d: &str| json!({"type": "response.code_interpreter_call_code.delta", "item_id": "ci_1", "output_index": 0, "delta": d});
+    let events = numbered(vec![
+        created(),
+        added(
+            0,
+            json!({"type": "code_interpreter_call", "id": "ci_1", "status": "in_progress", "container_id": "c", "code": "", "outputs": null}),
+        ),
+        ci("response.code_interpreter_call.in_progress"),
+        code("print("),
+        code("1)\n"),
+        json!({"type": "response.code_interpreter_call_code.done", "item_id": "ci_1", "output_index": 0, "code": "print(1)\n"}),
+        ci("response.code_interpreter_call.interpreting"),
+        ci("response.code_interpreter_call.completed"),
+        done(
+            0,
+            json!({"type": "code_interpreter_call", "id": "ci_1", "status": "completed", "container_id": "c", "code": "print(1)\n", "outputs": [{"type": "logs", "logs": "1\n"}]}),
+        ),
+        completed(),
+    ]);
     let mut acc = ResponseAccumulator::new();
-    feed(
-        &mut acc,
-        &numbered(vec![
-            created(),
-            added(
-                0,
-                json!({"type": "code_interpreter_call", "id": "ci_1", "status": "in_progress", "container_id": "c", "code": "", "outputs": null}),
-            ),
-            ci("response.code_interpreter_call.in_progress"),
-            code("print("),
-            code("1)\n"),
-            json!({"type": "response.code_interpreter_call_code.done", "item_id": "ci_1", "output_index": 0, "code": "print(1)\n"}),
-            ci("response.code_interpreter_call.interpreting"),
-        ]),
-    );
+    feed(&mut acc, &events[..7]);
     assert_eq!(acc.item(0).unwrap().arguments(), Some("print(1)\n"));
     assert_eq!(acc.item(0).unwrap().status(), Some("interpreting"));
-    feed(
-        &mut acc,
-        &[
-            ci("response.code_interpreter_call.completed"),
-            done(
-                0,
-                json!({"type": "code_interpreter_call", "id": "ci_1", "status": "completed", "container_id": "c", "code": "print(1)\n", "outputs": [{"type": "logs", "logs": "1\n"}]}),
-            ),
-            completed(),
-        ],
-    );
+    feed(&mut acc, &events[7..]);
     let r = acc.finish();
     assert!(r.findings().is_empty(), "{:?}", r.findings());
     assert_eq!(
@@ -526,6 +520,16 @@ fn sequence_gaps_and_regressions_are_findings_not_failures() {
         ]
     );
     assert_eq!(r.sequence().missing, 4);
+    // An event without a number after numbered ones; `[DONE]` is exempt.
+    let mut unnumbered = events.clone();
+    unnumbered[2]
+        .as_object_mut()
+        .unwrap()
+        .remove("sequence_number");
+    let r = run(&unnumbered);
+    assert_eq!(kinds(&r)[0], FindingKind::MissingSequenceNumber);
+    assert_eq!(r.findings()[0].event_index, 2);
+    assert_eq!(r.sequence().unnumbered, 1);
     assert_eq!(r.sequence().regressions, 1);
     assert_eq!(r.output_text(), "abc");
 }
@@ -761,4 +765,15 @@ fn serialize_gives_the_same_json_as_display() {
     let via_serde = serde_json::to_value(&r).unwrap();
     assert_eq!(via_serde, json_of(&r));
     assert_eq!(via_serde["output"][0]["content"][0]["text"], "é\u{1}\"");
+}
+
+#[test]
+fn done_sentinel_needs_no_sequence_number() {
+    let mut acc = ResponseAccumulator::new();
+    feed(&mut acc, &numbered(vec![created(), completed()]));
+    acc.feed(&ResponseEvent::parse("[DONE]").unwrap()).unwrap();
+    let r = acc.finish();
+    assert!(r.findings().is_empty(), "{:?}", r.findings());
+    assert_eq!(r.sequence().unnumbered, 1);
+    assert_eq!(r.outcome(), Outcome::Completed);
 }

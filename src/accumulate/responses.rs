@@ -149,6 +149,10 @@ pub enum FindingKind {
         /// The number found.
         found: u64,
     },
+    /// An event without a sequence number after events with one (`[DONE]`
+    /// aside). Streams with no numbers at all (before mid-2025) make no
+    /// such finding.
+    MissingSequenceNumber,
     /// A sequence number not greater than the previous one.
     SequenceRegression {
         /// The previous number.
@@ -211,6 +215,9 @@ impl fmt::Display for Finding {
         match &self.kind {
             FindingKind::SequenceGap { expected, found } => {
                 write!(f, "sequence_number {found} where {expected} was expected")?
+            }
+            FindingKind::MissingSequenceNumber => {
+                f.write_str("event without a sequence_number after numbered events")?
             }
             FindingKind::SequenceRegression { previous, found } => {
                 write!(f, "sequence_number {found} after {previous}")?
@@ -304,7 +311,8 @@ enum Terminal {
 ///
 /// Feed it every event with [`feed`](Self::feed); read the state at any
 /// moment ([`item`](Self::item), [`items`](Self::items),
-/// [`status`](Self::status), …; these borrow and allocate nothing); call
+/// [`status`](Self::status), …; all but [`output_text`](Self::output_text)
+/// borrow and allocate nothing); call
 /// [`finish`](Self::finish) at the end of the stream for the
 /// [`FinalResponse`].
 ///
@@ -347,10 +355,12 @@ enum Terminal {
 /// its item, a `*.done` text that is not the concatenation of the deltas.
 /// The accumulator keeps going and records a [`Finding`]; where the stream
 /// disagrees with itself, the `*.done` event's text wins over the deltas,
-/// and the text built from events wins over the item object. A stream that
-/// ends without `response.completed`, `.incomplete` or `.failed` (or an
-/// `error` event) gives a response whose [`Outcome`] is
-/// [`Truncated`](Outcome::Truncated), never a silent success.
+/// and the text built from events wins over the item object (an item that
+/// the terminal response names with another id keeps its streamed id). A
+/// stream that ends without `response.completed`, `.incomplete` or
+/// `.failed` gives a response whose [`Outcome`] is
+/// [`Truncated`](Outcome::Truncated) (or [`Failed`](Outcome::Failed), when
+/// an `error` event came), never a silent success.
 ///
 /// # Bounded memory
 ///
@@ -468,7 +478,7 @@ impl ResponseAccumulator {
             sequence_number: event.sequence_number(),
         };
         self.events += 1;
-        self.track_sequence(at);
+        self.track_sequence(at, matches!(event, ResponseEvent::Done));
         if self.terminal.is_some() && !matches!(event, ResponseEvent::Done) {
             self.find(at, FindingKind::EventAfterTerminal);
         }
@@ -479,9 +489,12 @@ impl ResponseAccumulator {
         result
     }
 
-    fn track_sequence(&mut self, at: At) {
+    fn track_sequence(&mut self, at: At, done: bool) {
         let Some(n) = at.sequence_number else {
             self.sequence.unnumbered += 1;
+            if self.sequence.numbered > 0 && !done {
+                self.find(at, FindingKind::MissingSequenceNumber);
+            }
             return;
         };
         let seq = &mut self.sequence;
