@@ -542,3 +542,38 @@ fn every_stream_cut_before_its_terminal_event_is_truncated() {
         assert!(response.is_truncated());
     }
 }
+
+#[test]
+fn correlation_keys_equal_the_json_members() {
+    let Some(streams) = responses_streams() else {
+        return;
+    };
+    let mut checked = 0;
+    for (name, frames) in &streams {
+        for frame in frames {
+            let event = ResponseEvent::from_frame(frame).unwrap();
+            let Ok(data) = serde_json::from_str::<J>(frame.data()) else {
+                continue;
+            };
+            let item_id = event.item_id().map(|s| s.unescape().into_owned());
+            let modeled = !matches!(event, ResponseEvent::Unknown { .. });
+            // Where the accessor gives a key, it is the member; where the
+            // member is there on a modeled event, the accessor gives it
+            // (output_item events carry the id in their item instead).
+            for (key, got) in [
+                ("item_id", item_id.map(J::from)),
+                ("output_index", event.output_index().map(J::from)),
+                ("content_index", event.content_index().map(J::from)),
+                ("summary_index", event.summary_index().map(J::from)),
+            ] {
+                let want = data.get(key).filter(|v| !v.is_null()).cloned();
+                if got.is_some() || (modeled && want.is_some()) {
+                    checked += 1;
+                    assert_eq!(got, want, "{name}: {} {key}", event.ty());
+                }
+            }
+        }
+    }
+    eprintln!("{checked} correlation keys checked");
+    assert!(checked > 1000);
+}

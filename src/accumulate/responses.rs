@@ -685,7 +685,6 @@ impl ResponseAccumulator {
     }
 
     /// Appends a delta to a part's text.
-    #[allow(clippy::too_many_arguments)]
     fn push_part(
         &mut self,
         at: At,
@@ -693,13 +692,45 @@ impl ResponseAccumulator {
         part_ty: &'static str,
         delta: &JsonStr<'_>,
     ) -> Result<(), AccumulateError> {
-        self.grow(at, delta.len_hint())?;
+        self.push_text(at, key, part_ty, delta, None)
+    }
+
+    /// Appends a delta to a part's text and, when the delta has them, the
+    /// elements of its `logprobs` array to the part's (one lookup for both).
+    fn push_text(
+        &mut self,
+        at: At,
+        key: PartKey<'_>,
+        part_ty: &'static str,
+        delta: &JsonStr<'_>,
+        logprobs: Option<RawJson<'_>>,
+    ) -> Result<(), AccumulateError> {
+        let elements = logprobs.map(|raw| {
+            raw.get()
+                .trim()
+                .strip_prefix('[')
+                .and_then(|t| t.strip_suffix(']'))
+                .unwrap_or("")
+                .trim()
+        });
+        let extra = elements.map_or(0, |e| e.len() + 1);
+        self.grow(at, delta.len_hint() + extra)?;
         let idx = self.item_at(at, key.output_index, key.item_id, key.item_ty, false)?;
         let part = self.part_at(at, idx, key.list, key.index)?;
         part.ty.get_or_insert(part_ty);
         if !part.text.push(delta) {
             let output_index = key.output_index;
             self.find(at, FindingKind::DeltaAfterDone { output_index });
+            return Ok(());
+        }
+        if let Some(elements) = elements {
+            part.has_logprobs = true;
+            if !elements.is_empty() {
+                if !part.logprobs.is_empty() {
+                    part.logprobs.push(',');
+                }
+                part.logprobs.push_str(elements);
+            }
         }
         Ok(())
     }
@@ -987,11 +1018,8 @@ impl ResponseAccumulator {
             }
             E::OutputTextDelta(e) => {
                 let key = PartKey::content(e.output_index, e.item_id, "message", e.content_index);
-                self.push_part(at, key, "output_text", &e.delta)?;
-                if let Some(lp) = &e.logprobs {
-                    self.push_logprobs(at, key, lp.as_raw_json())?;
-                }
-                Ok(())
+                let logprobs = e.logprobs.as_ref().map(|l| l.as_raw_json());
+                self.push_text(at, key, "output_text", &e.delta, logprobs)
             }
             E::OutputTextDone(e) => {
                 let key = PartKey::content(e.output_index, e.item_id, "message", e.content_index);
@@ -1278,32 +1306,6 @@ impl ResponseAccumulator {
             // module docs).
             _ => Ok(()),
         }
-    }
-
-    /// Appends the elements of a delta's `logprobs` array.
-    fn push_logprobs(
-        &mut self,
-        at: At,
-        key: PartKey<'_>,
-        raw: RawJson<'_>,
-    ) -> Result<(), AccumulateError> {
-        let text = raw.get().trim();
-        let inner = text
-            .strip_prefix('[')
-            .and_then(|t| t.strip_suffix(']'))
-            .unwrap_or("")
-            .trim();
-        self.grow(at, inner.len() + 1)?;
-        let idx = self.item_at(at, key.output_index, None, "", false)?;
-        let p = self.part_at(at, idx, key.list, key.index)?;
-        p.has_logprobs = true;
-        if !inner.is_empty() {
-            if !p.logprobs.is_empty() {
-                p.logprobs.push(',');
-            }
-            p.logprobs.push_str(inner);
-        }
-        Ok(())
     }
 
     /// Records an annotation by its index.
