@@ -24,9 +24,12 @@ use crate::responses::{ContentPart, OutputItem, Response, ResponseEvent};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct AccumulatorConfig {
-    /// The bytes kept: delta text plus the JSON text of the response,
-    /// item and part objects kept (each counted once while it is kept).
-    /// Default 64 MiB.
+    /// The bytes kept, counted from the input as it arrives: delta text,
+    /// `*.done` texts that replace it, and the JSON text of the response,
+    /// item, part and annotation objects and partial images. A response or
+    /// item object that replaces an earlier one gives back the earlier
+    /// one's count; other replacements do not, so the count is an upper
+    /// bound of what is kept. Default 64 MiB.
     pub max_bytes: usize,
     /// Output items. Default 4096.
     pub max_items: usize,
