@@ -42,6 +42,14 @@
 //! [`json`], zero-allocation JSON primitives whose strings ([`json::JsonStr`])
 //! keep their escapes until you ask for the text.
 //!
+//! [`accumulate`] sits on top: [`accumulate::ResponseAccumulator`] turns the
+//! events of a Responses stream into the final response, in the API's shape,
+//! with live snapshots while it streams, and reports the faults of the
+//! stream (skipped sequence numbers, a missing terminal event) instead of
+//! hiding them; [`accumulate::ChatAccumulator`] and
+//! [`accumulate::MessageAccumulator`] do the same for Chat Completions and
+//! Anthropic Messages streams.
+//!
 //! # Example: writing a Responses stream
 //!
 //! [`encode::ResponsesWriter`] writes the events a Responses API server

@@ -4,6 +4,7 @@
 //! ssekit frames [--chunk N] [FILE]
 //! ssekit events [--dialect responses|chat|anthropic|auto] [--chunk N] [FILE]
 //! ssekit encode [FILE]
+//! ssekit assemble [--dialect responses|chat|anthropic|auto] [--chunk N] [FILE]
 //! ```
 //!
 //! Reads FILE (or standard input), parses it as an SSE stream and prints one
@@ -13,6 +14,8 @@
 //! the other way: it reads what `frames` prints and writes the SSE stream;
 //! a line it cannot read is an error (exit status 1).
 
+#[path = "ssekit/assemble.rs"]
+mod assemble;
 #[path = "ssekit/encode.rs"]
 mod encode;
 #[path = "ssekit/events.rs"]
@@ -47,6 +50,12 @@ commands:
   encode [FILE]               the reverse of frames: read its JSON lines and write the SSE
                               stream, so that `frames FILE | encode | frames` prints what
                               `frames FILE` prints; a bad line stops it (exit status 1)
+  assemble [--dialect D] [--chunk N] [FILE]
+                              print the final response assembled from the stream's events
+                              as one JSON object, in the API's shape (a Response, a Chat
+                              Completion or an Anthropic Message); findings such as
+                              skipped sequence numbers go to standard error; exit status 1
+                              when the stream ended early (the result is still printed)
 
 FILE defaults to standard input. Warnings (limits, a truncated tail, an event that does not
 decode) go to standard error; the exit status is 2 for usage errors, 1 for I/O errors.
@@ -67,6 +76,7 @@ fn main() -> ExitCode {
             eprintln!("ssekit: {e}");
             ExitCode::from(2)
         }
+        Err(Failure::Exit(status)) => ExitCode::from(status),
         Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Io(e)) => {
             eprintln!("ssekit: {e}");
@@ -80,6 +90,8 @@ enum Failure {
     /// A dialect this build has no views for: exit status 2.
     Unavailable(Unavailable),
     Io(io::Error),
+    /// The message is out already: exit with this status.
+    Exit(u8),
 }
 
 impl From<Unavailable> for Failure {
@@ -108,6 +120,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
         "frames" => frames(rest),
         "events" => events(rest),
         "encode" => encode::run(rest),
+        "assemble" => assemble::assemble(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(())

@@ -92,6 +92,7 @@
 
 #[macro_use]
 mod macros;
+mod accessors;
 mod events;
 mod items;
 mod owned;
