@@ -3,6 +3,7 @@
 //! ```text
 //! ssekit frames [--chunk N] [FILE]
 //! ssekit events [--dialect responses|chat|anthropic|auto] [--chunk N] [FILE]
+//! ssekit lint [--json] [--chunk N] [FILE]
 //! ```
 //!
 //! Reads FILE (or standard input), parses it as an SSE stream and prints one
@@ -12,6 +13,8 @@
 
 #[path = "ssekit/events.rs"]
 mod events;
+#[path = "ssekit/lint.rs"]
+mod lint;
 #[path = "ssekit/view_json.rs"]
 mod view_json;
 
@@ -39,6 +42,14 @@ commands:
                               [DONE] as {\"type\": \"[DONE]\"}
                               --dialect responses|chat|anthropic|auto (default auto: from
                               the stream's first event)
+  lint [--json] [--chunk N] [FILE]
+                              check a Responses stream against what real clients require
+                              (rules: see the docs of ssekit::lint); one line per finding
+                              (offset, seq, severity, rule, message) and a summary line;
+                              --json: one {\"rule\", \"severity\", \"offset\",
+                              \"sequence_number\", \"message\"} object per line, no summary.
+                              Exit status 0 with no error finding, 1 with one, 2 for usage
+                              and I/O errors
 
 FILE defaults to standard input. Warnings (limits, a truncated tail, an event that does not
 decode) go to standard error; the exit status is 2 for usage errors, 1 for I/O errors.
@@ -59,6 +70,7 @@ fn main() -> ExitCode {
             eprintln!("ssekit: {e}");
             ExitCode::from(2)
         }
+        Err(Failure::Exit(code)) => ExitCode::from(code),
         Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Io(e)) => {
             eprintln!("ssekit: {e}");
@@ -72,6 +84,8 @@ enum Failure {
     /// A dialect this build has no views for: exit status 2.
     Unavailable(Unavailable),
     Io(io::Error),
+    /// Exit with this status, all said (`lint`: 1 for error findings, 2 for I/O errors).
+    Exit(u8),
 }
 
 impl From<Unavailable> for Failure {
@@ -99,6 +113,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
     match command.as_str() {
         "frames" => frames(rest),
         "events" => events(rest),
+        "lint" => lint::lint(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(())

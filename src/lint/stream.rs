@@ -1,0 +1,185 @@
+//! `StreamLinter`: bytes in, findings out (parses, tracks offsets, lints).
+
+use alloc::collections::VecDeque;
+use alloc::vec::Vec;
+use bytes::Bytes;
+
+use super::linter::{LintConfig, Linter};
+use super::rule::{Finding, Severity};
+use crate::frame::{Item, Parser, ParserConfig};
+
+/// Lints a Responses API stream given as bytes: a [`Parser`] and a
+/// [`Linter`] together, which hands the linter each frame with the offset
+/// where its block begins.
+///
+/// Feed the chunks as they arrive ([`feed`](Self::feed)), call
+/// [`finish`](Self::finish) at the end, and take the findings out between
+/// ([`next_finding`](Self::next_finding), [`drain`](Self::drain)). The
+/// findings are the same however the input is chunked.
+///
+/// # Memory
+///
+/// The parser's ([`ParserConfig`]) and the linter's ([`LintConfig`]) caps,
+/// plus handles to the chunks that hold the event being parsed (which the
+/// parser holds anyway).
+///
+/// ```
+/// use ssekit::lint::{Rule, StreamLinter};
+/// use ssekit::Bytes;
+///
+/// let mut linter = StreamLinter::new();
+/// linter.feed(Bytes::from_static(b"event: response.created\ndata: {\"type\":\"response.cre"));
+/// linter.feed(Bytes::from_static(b"ated\",\"response\":{\"id\":\"r\"},\"sequence_number\":0}\n\n"));
+/// linter.finish();
+/// let found: Vec<_> = linter.drain().map(|f| (f.rule(), f.offset())).collect();
+/// assert_eq!(found, [(Rule::MissingTerminal, 101)]); // at the end of the stream
+/// ```
+#[derive(Debug)]
+pub struct StreamLinter {
+    parser: Parser,
+    linter: Linter,
+    /// Chunks fed that reach past `mark`, with the offset of each one's start.
+    chunks: VecDeque<(u64, Bytes)>,
+    /// Offset of the end of the last item the parser reported: the next
+    /// frame's block begins here or after blank lines.
+    mark: u64,
+    /// Bytes fed in all.
+    fed: u64,
+}
+
+impl Default for StreamLinter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl StreamLinter {
+    /// A stream linter with the default parser and linter configurations.
+    pub fn new() -> Self {
+        Self::with_config(ParserConfig::DEFAULT, LintConfig::DEFAULT)
+    }
+
+    /// A stream linter with these configurations.
+    pub fn with_config(parser: ParserConfig, lint: LintConfig) -> Self {
+        Self {
+            parser: Parser::with_config(parser),
+            linter: Linter::with_config(lint),
+            chunks: VecDeque::new(),
+            mark: 0,
+            fed: 0,
+        }
+    }
+
+    /// Parses and lints the next chunk of the stream. Chunks may split
+    /// anything anywhere.
+    pub fn feed(&mut self, chunk: Bytes) {
+        if chunk.is_empty() {
+            return;
+        }
+        self.chunks.push_back((self.fed, chunk.clone()));
+        self.fed += chunk.len() as u64;
+        self.parser.feed(chunk);
+        self.drain_parser();
+    }
+
+    /// Marks the end of the stream: reports a truncated tail and runs the
+    /// end-of-stream checks, at the offset of the stream's end. Calling it
+    /// again does nothing.
+    pub fn finish(&mut self) {
+        if let Err(e) = self.parser.finish() {
+            self.linter.frame_error(&e);
+        }
+        self.drain_parser();
+        self.linter.finish_at(self.fed);
+        self.chunks.clear();
+    }
+
+    /// The next finding not yet taken, oldest first.
+    pub fn next_finding(&mut self) -> Option<Finding> {
+        self.linter.next_finding()
+    }
+
+    /// Takes every finding not yet taken, oldest first.
+    pub fn drain(&mut self) -> impl Iterator<Item = Finding> + '_ {
+        self.linter.drain()
+    }
+
+    /// How many findings of this severity there were so far (see
+    /// [`Linter::count`]).
+    pub fn count(&self, severity: Severity) -> u64 {
+        self.linter.count(severity)
+    }
+
+    /// Whether any finding so far was an error.
+    pub fn has_errors(&self) -> bool {
+        self.linter.has_errors()
+    }
+
+    fn drain_parser(&mut self) {
+        loop {
+            match self.parser.next_item() {
+                Ok(Some(Item::Frame(frame))) => {
+                    let start = self.block_start();
+                    self.set_mark();
+                    self.linter.feed(&frame, start);
+                }
+                Ok(Some(_)) => self.set_mark(),
+                Ok(None) => return,
+                Err(e) => {
+                    self.set_mark();
+                    self.linter.frame_error(&e);
+                }
+            }
+        }
+    }
+
+    fn set_mark(&mut self) {
+        self.mark = self.parser.offset();
+        while let Some((start, chunk)) = self.chunks.front() {
+            if start + chunk.len() as u64 <= self.mark {
+                self.chunks.pop_front();
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// The offset of the first byte after `mark` that is not a line end (or
+    /// the stream's byte order mark): where the block of the frame the
+    /// parser just reported begins.
+    fn block_start(&self) -> u64 {
+        let mut at = self.mark;
+        let mut bom = 0;
+        for (start, chunk) in &self.chunks {
+            let end = start + chunk.len() as u64;
+            while at < end {
+                let b = chunk[(at - start) as usize];
+                let in_bom = at < 3 && b == [0xEF, 0xBB, 0xBF][at as usize] && bom == at;
+                if in_bom {
+                    bom += 1;
+                } else if b != b'\n' && b != b'\r' {
+                    return at;
+                }
+                at += 1;
+            }
+        }
+        at
+    }
+}
+
+/// Lints a whole Responses API stream held in memory, and returns every
+/// finding in stream order. See [`has_errors`](super::has_errors).
+///
+/// ```
+/// let stream = b"data: {\"type\":\"response.created\",\"response\":{\"id\":\"r\"}}\n\ndata: [DONE]\n\n";
+/// let findings = ssekit::lint::lint_bytes(stream);
+/// let rules: Vec<&str> = findings.iter().map(|f| f.rule().id()).collect();
+/// assert_eq!(rules, ["missing-sequence-number", "done-sentinel", "missing-terminal"]);
+/// assert!(ssekit::lint::has_errors(&findings));
+/// ```
+pub fn lint_bytes(input: &[u8]) -> Vec<Finding> {
+    let mut linter = StreamLinter::new();
+    linter.feed(Bytes::copy_from_slice(input));
+    linter.finish();
+    linter.drain().collect()
+}
