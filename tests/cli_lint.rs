@@ -72,18 +72,31 @@ fn errors_exit_1_one_line_per_finding() {
     assert_eq!(got.len(), 4);
     // offset, seq, severity, rule, message; by hand for the first.
     assert!(
-        got[0].starts_with("offset 101 seq 1: error unknown-item: `response.output_text.delta` for item m\"x"),
+        got[0].starts_with(
+            "offset 101 seq 1: error unknown-item: `response.output_text.delta` for item m\"x"
+        ),
         "{}",
         got[0]
     );
-    assert!(got[1].starts_with("offset 265 seq -: info done-sentinel: "), "{}", got[1]);
-    assert!(got[2].starts_with("offset 279 seq -: error missing-terminal: "), "{}", got[2]);
+    assert!(
+        got[1].starts_with("offset 265 seq -: info done-sentinel: "),
+        "{}",
+        got[1]
+    );
+    assert!(
+        got[2].starts_with("offset 279 seq -: error missing-terminal: "),
+        "{}",
+        got[2]
+    );
     for (line, f) in got.iter().zip(&expected) {
         assert_eq!(*line, f.to_string());
     }
     assert_eq!(got[3], "2 error(s), 0 warning(s), 1 info");
     // Stdin given as `-` is the same.
-    assert_eq!(run_stdin(&["lint", "-"], BROKEN.as_bytes()).stdout, out.stdout);
+    assert_eq!(
+        run_stdin(&["lint", "-"], BROKEN.as_bytes()).stdout,
+        out.stdout
+    );
 }
 
 #[test]
@@ -98,7 +111,10 @@ fn json_has_exactly_the_five_keys() {
         let obj = v.as_object().unwrap();
         let mut keys: Vec<&str> = obj.keys().map(String::as_str).collect();
         keys.sort_unstable();
-        assert_eq!(keys, ["message", "offset", "rule", "sequence_number", "severity"]);
+        assert_eq!(
+            keys,
+            ["message", "offset", "rule", "sequence_number", "severity"]
+        );
         assert_eq!(obj["rule"], f.rule().id());
         assert_eq!(obj["severity"], f.severity().as_str());
         assert_eq!(obj["offset"], f.offset());
@@ -135,7 +151,10 @@ fn usage_and_io_errors_exit_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/stream.sse"));
     assert_eq!(run(&["lint", "--bogus"]).status.code(), Some(2));
     assert_eq!(run(&["lint", SAMPLE, SAMPLE]).status.code(), Some(2));
-    assert_eq!(run(&["lint", "--chunk", "0", SAMPLE]).status.code(), Some(2));
+    assert_eq!(
+        run(&["lint", "--chunk", "0", SAMPLE]).status.code(),
+        Some(2)
+    );
 }
 
 #[test]
@@ -151,7 +170,12 @@ fn corpus_streams_with_and_without_recorded_faults() {
     assert_eq!(out.status.code(), Some(1));
     let rules: Vec<String> = lines(&out)
         .iter()
-        .map(|l| serde_json::from_str::<J>(l).unwrap()["rule"].as_str().unwrap().to_owned())
+        .map(|l| {
+            serde_json::from_str::<J>(l).unwrap()["rule"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
         .collect();
     assert_eq!(rules, ["terminal-output-mismatch", "done-sentinel"]);
 }

@@ -531,7 +531,8 @@ impl Linter {
                 Rule::DoneSentinel,
                 Severity::Info,
                 at,
-                "`data: [DONE]`: the Responses API sends no sentinel; clients must ignore it".into(),
+                "`data: [DONE]`: the Responses API sends no sentinel; clients must ignore it"
+                    .into(),
             );
             return;
         }
@@ -1044,8 +1045,16 @@ impl Linter {
         };
         let Some(index) = m.index(kind) else { return };
         let item = &self.items[idx];
-        if item.parts.iter().any(|p| p.kind == kind && p.index == index) {
-            let msg = format!("{} {index} of {} was already added", kind.name(), item.label());
+        if item
+            .parts
+            .iter()
+            .any(|p| p.kind == kind && p.index == index)
+        {
+            let msg = format!(
+                "{} {index} of {} was already added",
+                kind.name(),
+                item.label()
+            );
             self.report(Rule::DuplicateItem, Severity::Error, at, msg);
             return;
         }
@@ -1100,7 +1109,12 @@ impl Linter {
     /// Reports a missing part (once per text when `text` is given).
     fn require_part(&mut self, at: At, ty: &str, idx: usize, kind: PartKind, index: u64) -> bool {
         let item = &self.items[idx];
-        if item.parts_capped || item.parts.iter().any(|p| p.kind == kind && p.index == index) {
+        if item.parts_capped
+            || item
+                .parts
+                .iter()
+                .any(|p| p.kind == kind && p.index == index)
+        {
             return true;
         }
         let msg = format!(

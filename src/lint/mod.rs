@@ -25,11 +25,11 @@
 //! );
 //! let findings = lint_bytes(stream.as_bytes());
 //! for f in &findings {
-//!     println!("{f}"); // offset 142 seq 1: error unknown-item: `response.output_text.delta` for item msg_1, …
+//!     println!("{f}"); // offset 118 seq 1: error unknown-item: `response.output_text.delta` for item msg_1, …
 //! }
 //! let rules: Vec<Rule> = findings.iter().map(|f| f.rule()).collect();
 //! assert_eq!(rules, [Rule::UnknownItem, Rule::MissingTerminal]);
-//! assert_eq!((findings[0].offset(), findings[0].sequence_number()), (142, Some(1)));
+//! assert_eq!((findings[0].offset(), findings[0].sequence_number()), (118, Some(1)));
 //! assert!(has_errors(&findings));
 //! ```
 //!

@@ -231,7 +231,10 @@ mod tests {
     fn ids_are_unique_kebab_case_and_round_trip() {
         let mut ids: alloc::vec::Vec<_> = Rule::ALL.iter().map(|r| r.id()).collect();
         for id in &ids {
-            assert!(id.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'), "{id}");
+            assert!(
+                id.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{id}"
+            );
             assert_eq!(Rule::from_id(id).map(Rule::id), Some(*id));
         }
         ids.sort_unstable();

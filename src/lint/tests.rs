@@ -73,7 +73,10 @@ fn stream(events: &[J]) -> String {
         if let Some(J::String(name)) = name {
             out.push_str(&alloc::format!("event: {name}\n"));
         }
-        out.push_str(&alloc::format!("data: {}\n\n", serde_json::to_string(&e).unwrap()));
+        out.push_str(&alloc::format!(
+            "data: {}\n\n",
+            serde_json::to_string(&e).unwrap()
+        ));
     }
     out
 }
@@ -126,7 +129,10 @@ fn offsets_are_where_each_block_begins() {
         .find(|f| f.rule() == Rule::UnknownItem)
         .unwrap();
     let rest = &text[unknown.offset() as usize..];
-    assert!(rest.starts_with("event: response.output_text.delta\ndata: {"), "{rest:.60}");
+    assert!(
+        rest.starts_with("event: response.output_text.delta\ndata: {"),
+        "{rest:.60}"
+    );
     assert!(rest.contains("msg_x"));
     assert_eq!(unknown.sequence_number(), Some(d as u64));
     // With no findings before, the stream's first event would be at:
@@ -153,7 +159,10 @@ fn invalid_json_and_not_an_object() {
     events.insert(2, J::String("{\"type\":".into()));
     events.insert(2, J::String("[1,2]".into()));
     // The two raw events take sequence numbers 2 and 3 in `stream`.
-    assert_eq!(ids(&events), ["invalid-json", "invalid-json", "sequence-gap"]);
+    assert_eq!(
+        ids(&events),
+        ["invalid-json", "invalid-json", "sequence-gap"]
+    );
 }
 
 #[test]
@@ -190,7 +199,10 @@ fn unknown_event_type_and_done_sentinel_are_information() {
     events.insert(2, json!({"type":"response.future_thing"}));
     events.push(J::String("[DONE]".into()));
     let found = findings(&events);
-    let rules: Vec<_> = found.iter().map(|f| (f.rule().id(), f.severity())).collect();
+    let rules: Vec<_> = found
+        .iter()
+        .map(|f| (f.rule().id(), f.severity()))
+        .collect();
     assert_eq!(
         rules,
         [
@@ -229,10 +241,16 @@ fn sequence_not_increasing_and_gap() {
     events[2]["sequence_number"] = json!(3);
     events[3]["sequence_number"] = json!(2);
     let found = findings(&events);
-    let rules: Vec<_> = found.iter().map(|f| (f.rule().id(), f.sequence_number())).collect();
+    let rules: Vec<_> = found
+        .iter()
+        .map(|f| (f.rule().id(), f.sequence_number()))
+        .collect();
     assert_eq!(
         rules,
-        [("sequence-gap", Some(3)), ("sequence-not-increasing", Some(2))]
+        [
+            ("sequence-gap", Some(3)),
+            ("sequence-not-increasing", Some(2))
+        ]
     );
     let mut events = baseline();
     for (i, e) in events.iter_mut().enumerate().skip(4) {
@@ -328,7 +346,11 @@ fn part_not_added() {
     let rules: Vec<_> = found.iter().map(|f| f.rule().id()).collect();
     // The summary text is for part 0; part 1 is added and never done.
     assert_eq!(rules, ["part-not-added", "part-not-added", "item-not-done"]);
-    assert!(found[0].message().contains("summary part 0"), "{}", found[0]);
+    assert!(
+        found[0].message().contains("summary part 0"),
+        "{}",
+        found[0]
+    );
 }
 
 #[test]
@@ -339,7 +361,11 @@ fn done_mismatch_compares_unescaped_text() {
     let found = findings(&events);
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].rule(), Rule::DoneMismatch);
-    assert!(found[0].message().contains("from character 12"), "{}", found[0]);
+    assert!(
+        found[0].message().contains("from character 12"),
+        "{}",
+        found[0]
+    );
     // The same text written with other escapes is equal.
     let mut events = baseline();
     let d = at(&events, "response.output_text.done");
@@ -375,13 +401,19 @@ fn missing_terminal_and_error_event() {
     events.pop();
     let found = findings(&events);
     assert_eq!(found.len(), 1);
-    assert_eq!((found[0].rule(), found[0].severity()), (Rule::MissingTerminal, Severity::Error));
+    assert_eq!(
+        (found[0].rule(), found[0].severity()),
+        (Rule::MissingTerminal, Severity::Error)
+    );
     assert_eq!(found[0].offset(), stream(&events).len() as u64);
     // After an `error` event, only a warning: the client was told.
     events.push(json!({"type":"error","code":"server_error","message":"boom","param":null}));
     let found = findings(&events);
     assert_eq!(found.len(), 1);
-    assert_eq!((found[0].rule(), found[0].severity()), (Rule::MissingTerminal, Severity::Warning));
+    assert_eq!(
+        (found[0].rule(), found[0].severity()),
+        (Rule::MissingTerminal, Severity::Warning)
+    );
     assert!(!has_errors(&found));
     // `error` then `response.failed`, as the API sends, is clean.
     events.push(json!({"type":"response.failed","response":{"id":"resp_1","status":"failed","output":[
@@ -406,7 +438,10 @@ fn multiple_terminal_and_event_after_terminal() {
 fn terminal_output_mismatch() {
     let mut events = baseline();
     let last = events.len() - 1;
-    events[last]["response"]["output"].as_array_mut().unwrap().pop();
+    events[last]["response"]["output"]
+        .as_array_mut()
+        .unwrap()
+        .pop();
     assert_eq!(ids(&events), ["terminal-output-mismatch"]);
     let mut events = baseline();
     events[last]["response"]["output"]
@@ -415,7 +450,11 @@ fn terminal_output_mismatch() {
         .swap(0, 1);
     let found = findings(&events);
     assert_eq!(found.len(), 1, "{found:?}");
-    assert!(found[0].message().contains("output[0] is message `msg_1`"), "{}", found[0]);
+    assert!(
+        found[0].message().contains("output[0] is message `msg_1`"),
+        "{}",
+        found[0]
+    );
     assert!(found[0].message().contains("and 1 more"), "{}", found[0]);
     let mut events = baseline();
     events[last]["response"]
@@ -424,7 +463,10 @@ fn terminal_output_mismatch() {
         .remove("output");
     let found = findings(&events);
     assert_eq!(
-        found.iter().map(|f| (f.rule(), f.severity())).collect::<Vec<_>>(),
+        found
+            .iter()
+            .map(|f| (f.rule(), f.severity()))
+            .collect::<Vec<_>>(),
         [(Rule::TerminalOutputMismatch, Severity::Warning)]
     );
 }
@@ -454,8 +496,17 @@ fn limits_stop_checks_with_information_not_errors() {
     // Text: 8 bytes is less than the message's text.
     let found = lint_with(LintConfig::DEFAULT.with_max_text_bytes(8), &baseline());
     assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!((found[0].rule(), found[0].severity()), (Rule::LimitReached, Severity::Info));
-    assert!(found[0].message().contains("output_text text of item msg_1"), "{}", found[0]);
+    assert_eq!(
+        (found[0].rule(), found[0].severity()),
+        (Rule::LimitReached, Severity::Info)
+    );
+    assert!(
+        found[0]
+            .message()
+            .contains("output_text text of item msg_1"),
+        "{}",
+        found[0]
+    );
     // ...but a mismatch in a text that fits is still found.
     let mut events = baseline();
     let d = at(&events, "response.function_call_arguments.done");
@@ -465,7 +516,10 @@ fn limits_stop_checks_with_information_not_errors() {
     assert_eq!(rules, ["limit-reached", "done-mismatch"]);
     // Parts.
     let found = lint_with(LintConfig::DEFAULT.with_max_parts(1), &baseline());
-    assert!(found.iter().all(|f| f.rule() == Rule::LimitReached), "{found:?}");
+    assert!(
+        found.iter().all(|f| f.rule() == Rule::LimitReached),
+        "{found:?}"
+    );
     // Findings: the rest are summarised with the worst severity.
     let mut events = baseline();
     for e in &mut events {
@@ -473,8 +527,15 @@ fn limits_stop_checks_with_information_not_errors() {
     }
     let found = lint_with(LintConfig::DEFAULT.with_max_findings(2), &events);
     assert_eq!(found.len(), 3);
-    assert_eq!((found[2].rule(), found[2].severity()), (Rule::LimitReached, Severity::Error));
-    assert!(found[2].message().starts_with("19 more finding(s)"), "{}", found[2]);
+    assert_eq!(
+        (found[2].rule(), found[2].severity()),
+        (Rule::LimitReached, Severity::Error)
+    );
+    assert!(
+        found[2].message().starts_with("19 more finding(s)"),
+        "{}",
+        found[2]
+    );
 }
 
 #[test]
@@ -489,7 +550,9 @@ fn linter_counts_and_frame_errors() {
     assert_eq!(found[0].offset(), 9);
     assert_eq!(found[1].rule(), Rule::MissingTerminal);
     assert_eq!(found[1].offset(), 9);
-    assert!(found[0].to_string().contains("event data larger than 4 bytes at byte 9"));
+    assert!(found[0]
+        .to_string()
+        .contains("event data larger than 4 bytes at byte 9"));
     linter.finish();
     assert!(linter.next_finding().is_none());
 }
