@@ -777,6 +777,13 @@ impl Linter {
             _ => "response.failed",
         });
         self.lifecycle(at, ty, m);
+        // A failed response may stop anywhere, and clients read its `error`,
+        // not its items: what is unfinished or unlisted is only a warning.
+        let severity = if ty == "response.failed" {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
         for i in 0..self.items.len() {
             if !self.items[i].done {
                 let item = &self.items[i];
@@ -785,7 +792,7 @@ impl Linter {
                     item.label(),
                     item.ty
                 );
-                self.report(Rule::ItemNotDone, Severity::Error, at, msg);
+                self.report(Rule::ItemNotDone, severity, at, msg);
             }
         }
         let Some(response) = m.response.as_ref().and_then(Value::as_object) else {
@@ -846,13 +853,15 @@ impl Linter {
                 n => format!(" (and {} more difference(s))", n - 1),
             };
             let msg = format!("{first}{more}");
-            self.report(Rule::TerminalOutputMismatch, Severity::Error, at, msg);
+            self.report(Rule::TerminalOutputMismatch, severity, at, msg);
         }
     }
 
     fn item_added(&mut self, at: At, m: &Members<'_>) {
         let Some(item) = m.item.as_ref().and_then(Value::as_object) else {
-            return; // `invalid-event`
+            // `invalid-event`; the item still takes its index.
+            self.items_added += 1;
+            return;
         };
         let id = item.get("id").and_then(|v| v.as_json_str());
         let ty = item.get("type").and_then(|v| v.as_json_str());

@@ -58,11 +58,11 @@
 //! | `event-after-item-done` | error | an event about an item after its `response.output_item.done`, or a delta after its text's `*.done` |
 //! | `part-not-added` | error | an `output_text` / `refusal` / `reasoning_text` delta, done or annotation before `response.content_part.added` for its `content_index`; a `reasoning_summary_text` one before `response.reasoning_summary_part.added` for its `summary_index`; a shell-command delta before `response.shell_call_command.added`; a part done that was never added. Reported once per text |
 //! | `done-mismatch` | error | a `*.done` event's `text` / `refusal` / `arguments` / `input` / `code` / `diff` / `command` differs from the concatenation of its deltas (compared unescaped), or is non-empty after no deltas |
-//! | `item-not-done` | error | an item still open at the terminal event, or an item done while a part it added is not done or a text has deltas but no `*.done` |
+//! | `item-not-done` | error | an item still open at the terminal event, or an item done while a part it added is not done or a text has deltas but no `*.done`; a **warning** at `response.failed` |
 //! | `missing-terminal` | error | the stream ended without `response.completed`, `response.incomplete` or `response.failed`; a **warning** when an `error` event came before the end |
 //! | `multiple-terminal` | error | a second terminal event |
 //! | `event-after-terminal` | error | any other event after the terminal one (`[DONE]` is only `done-sentinel`) |
-//! | `terminal-output-mismatch` | error | the terminal response's `output` differs from the streamed items in count, or in `id` or `type` at some position (items in `output_index` order); a **warning** when `response.completed` has no `output` at all |
+//! | `terminal-output-mismatch` | error | the terminal response's `output` differs from the streamed items in count, or in `id` or `type` at some position (items in `output_index` order); a **warning** at `response.failed`, and when `response.completed` has no `output` at all |
 //! | `response-id-mismatch` | error | `response.in_progress` or a terminal event names another response `id` than the first lifecycle event |
 //! | `limit-reached` | info | a [`LintConfig`] cap was reached and a check stopped (for an item, its parts or its text); the summary of findings past `max_findings` has the severity of the worst one left out |
 //!
@@ -74,6 +74,10 @@
 //!   Codex CLI) still report a disconnect, so it is a `missing-terminal`
 //!   warning, not an error. An `error` after the terminal event is an
 //!   `event-after-terminal` error.
+//! * **A failed response may be unfinished.** At `response.failed`, open
+//!   items and an `output` that does not list the streamed items are
+//!   warnings: the server stopped, and clients read the `error` (Codex CLI,
+//!   Vercel AI SDK), not the items.
 //! * **Sequence numbers start anywhere**: a resumed stream begins past 0.
 //!   Only order and gaps are checked.
 //! * **One finding per cause**: an item the stream never added is reported

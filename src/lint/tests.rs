@@ -591,3 +591,42 @@ fn rule_table_in_the_docs_lists_every_rule() {
     assert_eq!(rows, Rule::ALL.len());
     let _ = "".to_string();
 }
+
+#[test]
+fn a_failed_response_may_leave_items_open_with_warnings() {
+    let mut events = baseline();
+    let d = at(&events, "response.function_call_arguments.delta");
+    events.truncate(d + 1);
+    let failed = json!({"type":"response.failed","response":{"id":"resp_1","status":"failed","output":[],
+        "error":{"code":"server_error","message":"boom"}}});
+    events.push(failed);
+    let found = findings(&events);
+    let got: Vec<_> = found
+        .iter()
+        .map(|f| (f.rule().id(), f.severity()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("item-not-done", Severity::Warning),
+            ("terminal-output-mismatch", Severity::Warning)
+        ]
+    );
+    assert!(!has_errors(&found));
+    // The same end as `response.completed` is an error.
+    let last = events.len() - 1;
+    events[last]["type"] = json!("response.completed");
+    let rules: Vec<_> = findings(&events).iter().map(|f| f.severity()).collect();
+    assert_eq!(rules, [Severity::Error, Severity::Error]);
+}
+
+#[test]
+fn an_added_event_without_item_still_takes_its_index() {
+    let mut events = baseline();
+    let a = at(&events, "response.output_item.added");
+    events[a].as_object_mut().unwrap().remove("item");
+    let rules = ids(&events);
+    // The item's events are unknown, but the next items' indexes are right.
+    assert_eq!(rules[0], "invalid-event");
+    assert!(!rules.contains(&"output-index-mismatch"), "{rules:?}");
+}
