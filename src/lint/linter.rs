@@ -35,10 +35,12 @@ pub struct LintConfig {
     /// all items. Default 65536. Past it, the part checks stop for the item
     /// that reached it.
     pub max_parts: usize,
-    /// Most bytes of delta text kept, over all open texts, to compare each
-    /// `*.done` event with its concatenated deltas. Default 64 MiB. A text
-    /// is dropped when its done event arrives; one that would pass the cap
-    /// is dropped at once and its done event not compared.
+    /// Most bytes of text kept: the ids and types of the tracked items, and
+    /// the delta text of the open texts, kept to compare each `*.done` event
+    /// with its concatenated deltas. Default 64 MiB. A text is dropped when
+    /// its done event arrives; one that would pass the cap is dropped at
+    /// once and its done event not compared; an item whose id would pass it
+    /// is not tracked (as past [`max_items`](Self::max_items)).
     pub max_text_bytes: usize,
     /// Most findings reported. Default 10000. Past it findings are counted
     /// (see [`Linter::count`]) and summarised in one last finding, at the
@@ -89,6 +91,9 @@ impl Default for LintConfig {
         Self::DEFAULT
     }
 }
+
+/// Longest finding message, in bytes (longer ones are cut, with `…`).
+const MAX_MESSAGE: usize = 400;
 
 /// The kind of part a delta belongs to, with the key of its index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -385,7 +390,10 @@ struct At {
 /// the findings out as they come ([`next_finding`](Self::next_finding),
 /// [`drain`](Self::drain)). The [module docs](super) list the rules.
 /// [`StreamLinter`](super::StreamLinter) does the parsing and the offsets
-/// for you, from bytes.
+/// for you, from bytes. Driving a [`Parser`](crate::Parser) yourself,
+/// [`Parser::offset`](crate::Parser::offset) read after the previous item
+/// it returned is where the next frame's block begins, up to blank lines
+/// (which `StreamLinter` skips).
 ///
 /// # Memory
 ///
@@ -697,7 +705,16 @@ impl Linter {
         }
     }
 
-    fn report(&mut self, rule: Rule, severity: Severity, at: At, message: String) {
+    fn report(&mut self, rule: Rule, severity: Severity, at: At, mut message: String) {
+        // Ids and types come from the input: keep messages to one short line.
+        if message.len() > MAX_MESSAGE {
+            let mut end = MAX_MESSAGE;
+            while !message.is_char_boundary(end) {
+                end -= 1;
+            }
+            message.truncate(end);
+            message.push('…');
+        }
         self.counts[severity as usize] += 1;
         if self.reported >= self.config.max_findings {
             self.suppressed += 1;
@@ -883,17 +900,31 @@ impl Linter {
                 self.report(Rule::OutputIndexMismatch, Severity::Error, at, msg);
             }
         }
-        if self.items.len() >= self.config.max_items {
+        // An item's id and type count against the text cap (they are kept
+        // to the end), so hostile ids cannot grow memory past it either.
+        let kept = id.len() + ty.len();
+        let full = self.text_bytes + kept > self.config.max_text_bytes;
+        if self.items.len() >= self.config.max_items || full {
             if !self.items_capped {
                 self.items_capped = true;
-                let msg = format!(
-                    "more than {} items: later items are not tracked and events about them not checked",
-                    self.config.max_items
-                );
+                let msg = if full {
+                    format!(
+                        "more than {} bytes of ids and text kept: later items are not tracked \
+                         and events about them not checked",
+                        self.config.max_text_bytes
+                    )
+                } else {
+                    format!(
+                        "more than {} items: later items are not tracked and events about them \
+                         not checked",
+                        self.config.max_items
+                    )
+                };
                 self.report(Rule::LimitReached, Severity::Info, at, msg);
             }
             return;
         }
+        self.text_bytes += kept;
         if !id.is_empty() {
             self.by_id.insert(id.clone(), self.items.len());
         }

@@ -493,27 +493,55 @@ fn limits_stop_checks_with_information_not_errors() {
     let rules: Vec<_> = found.iter().map(|f| f.rule().id()).collect();
     assert_eq!(rules, ["limit-reached", "limit-reached"], "{found:?}");
     assert!(!has_errors(&found));
-    // Text: 8 bytes is less than the message's text.
-    let found = lint_with(LintConfig::DEFAULT.with_max_text_bytes(8), &baseline());
-    assert_eq!(found.len(), 1, "{found:?}");
+    // Text. Kept: ids and types (rs_1 reasoning 13, msg_1 message 12,
+    // fc_1 function_call 17 bytes) and open delta text. Under a 42-byte cap
+    // the message's 18 bytes of text (13 + 12 + 18 = 43) and the call's 7
+    // (42 + 7) do not fit, the summary's 5 do.
+    let mut events = baseline();
+    let d = at(&events, "response.reasoning_summary_text.done");
+    events[d]["text"] = json!("Thinx");
+    let found = lint_with(LintConfig::DEFAULT.with_max_text_bytes(42), &events);
+    let got: Vec<_> = found
+        .iter()
+        .map(|f| (f.rule().id(), f.severity()))
+        .collect();
     assert_eq!(
-        (found[0].rule(), found[0].severity()),
-        (Rule::LimitReached, Severity::Info)
+        got,
+        [
+            ("done-mismatch", Severity::Error),
+            ("limit-reached", Severity::Info),
+            ("limit-reached", Severity::Info)
+        ],
+        "{found:?}"
     );
     assert!(
-        found[0]
+        found[1]
             .message()
             .contains("output_text text of item msg_1"),
         "{}",
+        found[1]
+    );
+    assert!(found[2]
+        .message()
+        .contains("function_call_arguments text of item fc_1"));
+    // Ids count too: past 20 bytes, msg_1 and fc_1 are not tracked.
+    let found = lint_with(LintConfig::DEFAULT.with_max_text_bytes(20), &baseline());
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found[0]
+            .message()
+            .contains("more than 20 bytes of ids and text"),
+        "{}",
         found[0]
     );
-    // ...but a mismatch in a text that fits is still found.
+    assert_eq!(found[1].rule(), Rule::LimitReached); // the output is not compared
+                                                     // A huge id is cut short in messages.
     let mut events = baseline();
-    let d = at(&events, "response.function_call_arguments.done");
-    events[d]["arguments"] = json!("{}");
-    let found = lint_with(LintConfig::DEFAULT.with_max_text_bytes(8), &events);
-    let rules: Vec<_> = found.iter().map(|f| f.rule().id()).collect();
-    assert_eq!(rules, ["limit-reached", "done-mismatch"]);
+    let d = at(&events, "response.output_text.delta");
+    events[d]["item_id"] = json!("x".repeat(100_000));
+    let found = findings(&events);
+    assert_eq!(found[0].rule(), Rule::UnknownItem);
+    assert!(found[0].message().len() < 500 && found[0].message().ends_with('…'));
     // Parts.
     let found = lint_with(LintConfig::DEFAULT.with_max_parts(1), &baseline());
     assert!(
