@@ -155,7 +155,10 @@ fn finding_offsets_point_at_an_event_block() {
             let at = f.offset() as usize;
             let rest = &bytes[at.min(bytes.len())..];
             assert!(
-                at == bytes.len() || rest.starts_with(b"event:") || rest.starts_with(b"data:"),
+                at == bytes.len()
+                    || rest.starts_with(b"event:")
+                    || rest.starts_with(b"data:")
+                    || rest.starts_with(b":"),
                 "{name}: {f} does not point at a block"
             );
         }

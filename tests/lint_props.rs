@@ -53,7 +53,7 @@ fn check(bytes: &[u8], cuts: &[usize]) -> Result<Vec<Finding>, TestCaseError> {
         if f.rule() != Rule::SseError && at < bytes.len() {
             let rest = &bytes[at..];
             prop_assert!(
-                rest.starts_with(b"event:") || rest.starts_with(b"data:"),
+                rest.starts_with(b"event:") || rest.starts_with(b"data:") || rest.starts_with(b":"),
                 "{f} not at a block"
             );
         }

@@ -7,6 +7,7 @@ use bytes::Bytes;
 use super::linter::{LintConfig, Linter};
 use super::rule::{Finding, Severity};
 use crate::frame::{Item, Parser, ParserConfig};
+use crate::framing::BOM;
 
 /// Lints a Responses API stream given as bytes: a [`Parser`] and a
 /// [`Linter`] together, which hands the linter each frame with the offset
@@ -17,11 +18,15 @@ use crate::frame::{Item, Parser, ParserConfig};
 /// ([`next_finding`](Self::next_finding), [`drain`](Self::drain)). The
 /// findings are the same however the input is chunked.
 ///
+/// An event's offset is that of the first line of its block: the lines
+/// since the blank line before it (comment lines included), as the SSE
+/// specification groups them.
+///
 /// # Memory
 ///
 /// The parser's ([`ParserConfig`]) and the linter's ([`LintConfig`]) caps,
-/// plus handles to the chunks that hold the event being parsed (which the
-/// parser holds anyway).
+/// plus handles to the chunks fed since the parser last reported an item
+/// (which the parser holds anyway).
 ///
 /// ```
 /// use ssekit::lint::{Rule, StreamLinter};
@@ -38,13 +43,102 @@ use crate::frame::{Item, Parser, ParserConfig};
 pub struct StreamLinter {
     parser: Parser,
     linter: Linter,
-    /// Chunks fed that reach past `mark`, with the offset of each one's start.
+    blocks: Blocks,
+}
+
+/// Finds where blocks begin: scans the bytes the parser has parsed, once,
+/// line by line, keeping handles to the chunks not yet scanned.
+#[derive(Debug, Default)]
+struct Blocks {
+    /// Chunks fed and not wholly scanned, with the offset of each one's start.
     chunks: VecDeque<(u64, Bytes)>,
-    /// Offset of the end of the last item the parser reported: the next
-    /// frame's block begins here or after blank lines.
-    mark: u64,
     /// Bytes fed in all.
     fed: u64,
+    /// Scanned up to here.
+    pos: u64,
+    at_line_start: bool,
+    /// The last byte scanned was a CR ending a line: an LF next is part of it.
+    after_cr: bool,
+    /// How many bytes of a byte order mark began the stream (3: all of it;
+    /// `None`: there is none, or it is over).
+    bom: Option<u8>,
+    /// Start of the first line of the block being scanned, if it has one.
+    block: Option<u64>,
+    /// Start of the last block a blank line ended.
+    ended: u64,
+}
+
+impl Blocks {
+    fn new() -> Self {
+        Self {
+            at_line_start: true,
+            bom: Some(0),
+            ..Self::default()
+        }
+    }
+
+    fn feed(&mut self, chunk: Bytes) {
+        self.chunks.push_back((self.fed, chunk.clone()));
+        self.fed += chunk.len() as u64;
+    }
+
+    /// Scans up to `to` (at most the bytes fed), and drops the chunks
+    /// wholly scanned. Linear in the bytes scanned.
+    fn scan_to(&mut self, to: u64) {
+        while self.pos < to {
+            let Some((start, chunk)) = self.chunks.front() else {
+                return;
+            };
+            let (start, chunk) = (*start, chunk.clone());
+            let end = start + chunk.len() as u64;
+            if self.pos >= end {
+                self.chunks.pop_front();
+                continue;
+            }
+            let stop = (to.min(end) - start) as usize;
+            let mut i = (self.pos - start) as usize;
+            while i < stop {
+                let b = chunk[i];
+                let at = start + i as u64;
+                i += 1;
+                if let Some(n) = self.bom {
+                    if at < 3 && b == BOM[n as usize] {
+                        self.bom = Some(n + 1);
+                        continue;
+                    }
+                    self.bom = None;
+                    if n > 0 && n < 3 {
+                        // Not a BOM after all: its bytes began the first line.
+                        self.block = Some(0);
+                        self.at_line_start = false;
+                    }
+                }
+                if core::mem::take(&mut self.after_cr) && b == b'\n' {
+                    continue;
+                }
+                match b {
+                    b'\n' | b'\r' => {
+                        if self.at_line_start {
+                            if let Some(block) = self.block.take() {
+                                self.ended = block;
+                            }
+                        }
+                        self.at_line_start = true;
+                        self.after_cr = b == b'\r';
+                    }
+                    _ => {
+                        if self.at_line_start && self.block.is_none() {
+                            self.block = Some(at);
+                        }
+                        self.at_line_start = false;
+                        // The rest of the line.
+                        i = memchr::memchr2(b'\n', b'\r', &chunk[i..stop]).map_or(stop, |k| i + k);
+                    }
+                }
+            }
+            self.pos = start + stop as u64;
+        }
+    }
 }
 
 impl Default for StreamLinter {
@@ -64,9 +158,7 @@ impl StreamLinter {
         Self {
             parser: Parser::with_config(parser),
             linter: Linter::with_config(lint),
-            chunks: VecDeque::new(),
-            mark: 0,
-            fed: 0,
+            blocks: Blocks::new(),
         }
     }
 
@@ -76,8 +168,7 @@ impl StreamLinter {
         if chunk.is_empty() {
             return;
         }
-        self.chunks.push_back((self.fed, chunk.clone()));
-        self.fed += chunk.len() as u64;
+        self.blocks.feed(chunk.clone());
         self.parser.feed(chunk);
         self.drain_parser();
     }
@@ -90,8 +181,8 @@ impl StreamLinter {
             self.linter.frame_error(&e);
         }
         self.drain_parser();
-        self.linter.finish_at(self.fed);
-        self.chunks.clear();
+        self.linter.finish_at(self.blocks.fed);
+        self.blocks.chunks.clear();
     }
 
     /// The next finding not yet taken, oldest first.
@@ -117,53 +208,17 @@ impl StreamLinter {
 
     fn drain_parser(&mut self) {
         loop {
-            match self.parser.next_item() {
-                Ok(Some(Item::Frame(frame))) => {
-                    let start = self.block_start();
-                    self.set_mark();
-                    self.linter.feed(&frame, start);
-                }
-                Ok(Some(_)) => self.set_mark(),
+            let item = self.parser.next_item();
+            // Items are reported at line ends: the scan stays on lines.
+            self.blocks.scan_to(self.parser.offset());
+            match item {
+                // The blank line that dispatched the frame ended its block.
+                Ok(Some(Item::Frame(frame))) => self.linter.feed(&frame, self.blocks.ended),
+                Ok(Some(_)) => {}
                 Ok(None) => return,
-                Err(e) => {
-                    self.set_mark();
-                    self.linter.frame_error(&e);
-                }
+                Err(e) => self.linter.frame_error(&e),
             }
         }
-    }
-
-    fn set_mark(&mut self) {
-        self.mark = self.parser.offset();
-        while let Some((start, chunk)) = self.chunks.front() {
-            if start + chunk.len() as u64 <= self.mark {
-                self.chunks.pop_front();
-            } else {
-                break;
-            }
-        }
-    }
-
-    /// The offset of the first byte after `mark` that is not a line end (or
-    /// the stream's byte order mark): where the block of the frame the
-    /// parser just reported begins.
-    fn block_start(&self) -> u64 {
-        let mut at = self.mark;
-        let mut bom = 0;
-        for (start, chunk) in &self.chunks {
-            let end = start + chunk.len() as u64;
-            while at < end {
-                let b = chunk[(at - start) as usize];
-                let in_bom = at < 3 && b == [0xEF, 0xBB, 0xBF][at as usize] && bom == at;
-                if in_bom {
-                    bom += 1;
-                } else if b != b'\n' && b != b'\r' {
-                    return at;
-                }
-                at += 1;
-            }
-        }
-        at
     }
 }
 

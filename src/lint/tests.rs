@@ -658,3 +658,52 @@ fn an_added_event_without_item_still_takes_its_index() {
     assert_eq!(rules[0], "invalid-event");
     assert!(!rules.contains(&"output-index-mismatch"), "{rules:?}");
 }
+
+#[test]
+fn a_block_begins_at_its_first_line_comments_and_all() {
+    // Found by the fuzzer: a comment inside a block (after its data line)
+    // moved the block's start for whole input but not byte by byte.
+    let text = "data: {oops\n: keep-alive\n\n\n\r\n: c\nevent: x\r\ndata: {\"type\":\"y\"}\r\r\u{feff}x: 1\ndata: [1]\n\n";
+    let whole = lint_bytes(text.as_bytes());
+    let offsets: Vec<_> = whole.iter().map(|f| (f.rule().id(), f.offset())).collect();
+    let second = text.find(": c").unwrap() as u64;
+    let third = text.rfind('\u{feff}').unwrap() as u64; // not a BOM here: a line
+    assert_eq!(
+        offsets,
+        [
+            ("invalid-json", 0),
+            ("missing-sequence-number", second),
+            ("event-name-mismatch", second),
+            ("unknown-event-type", second),
+            ("created-not-first", second),
+            ("invalid-json", third),
+            ("missing-terminal", text.len() as u64)
+        ]
+    );
+    for size in 1..8 {
+        let mut linter = StreamLinter::new();
+        for chunk in text.as_bytes().chunks(size) {
+            linter.feed(Bytes::copy_from_slice(chunk));
+        }
+        linter.finish();
+        assert_eq!(
+            linter.drain().collect::<Vec<_>>(),
+            whole,
+            "chunks of {size}"
+        );
+    }
+    // A BOM at the start is not part of the first line.
+    let text = "\u{feff}\ndata: {oops\n\n";
+    for size in 1..5 {
+        let mut linter = StreamLinter::new();
+        for chunk in text.as_bytes().chunks(size) {
+            linter.feed(Bytes::copy_from_slice(chunk));
+        }
+        linter.finish();
+        assert_eq!(
+            linter.next_finding().unwrap().offset(),
+            4,
+            "chunks of {size}"
+        );
+    }
+}
