@@ -390,10 +390,11 @@ struct At {
 /// the findings out as they come ([`next_finding`](Self::next_finding),
 /// [`drain`](Self::drain)). The [module docs](super) list the rules.
 /// [`StreamLinter`](super::StreamLinter) does the parsing and the offsets
-/// for you, from bytes. Driving a [`Parser`](crate::Parser) yourself,
-/// [`Parser::offset`](crate::Parser::offset) read after the previous item
-/// it returned is where the next frame's block begins, up to blank lines
-/// (which `StreamLinter` skips).
+/// for you, from bytes, and finds where each block begins exactly. Driving
+/// a [`Parser`](crate::Parser) yourself, [`Parser::offset`](crate::Parser::offset)
+/// read after the previous frame is a fair approximation: the next frame's
+/// block begins there or after blank lines, comments and blocks that
+/// dispatched nothing.
 ///
 /// # Memory
 ///

@@ -191,9 +191,11 @@ impl Finding {
         self.severity == Severity::Error
     }
 
-    /// Byte offset in the stream of the event's block (its first line after
-    /// any blank lines before it); for findings about the end of the
-    /// stream, the offset of its end.
+    /// Byte offset in the stream of the first line of the event's block
+    /// (the lines since the blank line before it, comments included, as
+    /// SSE groups them); for a framing error, where the bad line or the
+    /// truncated tail begins; for findings about the end of the stream, the
+    /// offset of its end.
     pub fn offset(&self) -> u64 {
         self.offset
     }
