@@ -707,3 +707,11 @@ fn a_block_begins_at_its_first_line_comments_and_all() {
         );
     }
 }
+
+#[test]
+fn linters_and_findings_are_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Linter>();
+    check::<StreamLinter>();
+    check::<Finding>();
+}
