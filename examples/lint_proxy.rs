@@ -4,11 +4,12 @@
 //!
 //! * an upstream server replays a captured Responses stream (the shipped
 //!   `samples/responses-text.sse`, or the file given as argument);
-//! * the proxy reads it with reqwest through the `stream` adapter, checks
-//!   each event (sequence numbers count up by one from 0, the `event:` name
-//!   is the data's `type`, the data decodes as a Responses event) and
-//!   forwards each frame, re-encoded with `encode::Encoder`, as soon as it
-//!   is parsed;
+//! * the proxy reads it with reqwest through the `stream` adapter, lints
+//!   each event with `ssekit::lint::Linter` (sequence numbers, `event:` name
+//!   equal to `type`, item ids, lifecycle order, done text against deltas,
+//!   the terminal response against the items) and forwards each frame,
+//!   re-encoded with `encode::Encoder`, as soon as it is parsed; a finding's
+//!   offset is where the event starts in the forwarded stream;
 //! * a client reads the proxied stream and compares it with the capture.
 //!
 //! ```sh
@@ -31,7 +32,7 @@ use hyper::Response;
 use hyper_util::rt::TokioIo;
 use ssekit::adapters::{SseStreamExt, StreamError};
 use ssekit::encode::Encoder;
-use ssekit::responses::ResponseEvent;
+use ssekit::lint::{Linter, Severity};
 use ssekit::{Bytes, Frame, Parser};
 use tokio::net::TcpListener;
 
@@ -41,38 +42,28 @@ const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/responses-tex
 #[derive(Debug, Default)]
 struct Report {
     forwarded: usize,
+    /// Bytes forwarded so far: the offset of the next event downstream.
+    written: u64,
     problems: Vec<String>,
-    /// The sequence number the next event should have.
-    next_seq: u64,
+    linter: Linter,
 }
 
 impl Report {
-    /// Checks one event before it is forwarded.
+    /// Lints one event before it is forwarded.
     fn check(&mut self, frame: &Frame) {
-        let at = self.forwarded;
-        // ---------------------------------------------------------------
-        // LINT HOOK: the stream linter (`ssekit::lint`) goes here; it will
-        // replace these hand-made checks with its rules.
-        // ---------------------------------------------------------------
-        match ResponseEvent::from_frame(frame) {
-            Ok(event) => match event.sequence_number() {
-                Some(n) if n == self.next_seq => self.next_seq += 1,
-                Some(n) => {
-                    self.problems.push(format!(
-                        "event {at} ({}): sequence_number {n}, expected {}",
-                        event.ty(),
-                        self.next_seq
-                    ));
-                    self.next_seq = n + 1;
-                }
-                None => self
-                    .problems
-                    .push(format!("event {at} ({}): no sequence_number", event.ty())),
-            },
-            // Includes an `event:` name that is not the data's `type`.
-            Err(e) => self.problems.push(format!("event {at}: {e}")),
-        }
+        self.linter.feed(frame, self.written);
         self.forwarded += 1;
+        self.collect();
+    }
+
+    /// Moves the linter's findings into the problems (info findings, such
+    /// as an unknown event type, are not problems).
+    fn collect(&mut self) {
+        for finding in self.linter.drain() {
+            if finding.severity() > Severity::Info {
+                self.problems.push(finding.to_string());
+            }
+        }
     }
 }
 
@@ -144,7 +135,10 @@ async fn proxy_body(
                 report.check(&frame);
                 let mut wire = Vec::new();
                 match encoder.frame(&mut wire, &frame) {
-                    Ok(()) => Some(Ok(BodyFrame::data(Bytes::from(wire)))),
+                    Ok(()) => {
+                        report.written += wire.len() as u64;
+                        Some(Ok(BodyFrame::data(Bytes::from(wire))))
+                    }
                     Err(e) => {
                         report.problems.push(format!("not forwarded: {e}"));
                         None
@@ -152,7 +146,8 @@ async fn proxy_body(
                 }
             }
             Err(StreamError::Frame(e)) => {
-                report.problems.push(format!("upstream: {e}"));
+                report.linter.frame_error(&e);
+                report.collect();
                 None
             }
             Err(e) => {
@@ -221,7 +216,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         servers.iter().for_each(|s| s.abort());
         result.map_err(|_| "timed out")?
     })?;
-    let report = report.lock().unwrap();
+    let mut report = report.lock().unwrap();
+    // The upstream stream has ended: the end-of-stream rules (every item
+    // done, one terminal event) apply now.
+    let end = report.written;
+    report.linter.finish_at(end);
+    report.collect();
     println!("{path}");
     println!(
         "forwarded {} events; the client received {}",

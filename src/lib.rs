@@ -216,6 +216,7 @@ pub mod encode;
 mod frame;
 pub mod framing;
 pub mod json;
+pub mod lint;
 pub mod responses;
 
 pub use bytes::Bytes;

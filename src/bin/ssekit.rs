@@ -5,6 +5,7 @@
 //! ssekit events [--dialect responses|chat|anthropic|auto] [--chunk N] [FILE]
 //! ssekit encode [FILE]
 //! ssekit assemble [--dialect responses|chat|anthropic|auto] [--chunk N] [FILE]
+//! ssekit lint [--json] [--chunk N] [FILE]
 //! ```
 //!
 //! Reads FILE (or standard input), parses it as an SSE stream and prints one
@@ -20,6 +21,8 @@ mod assemble;
 mod encode;
 #[path = "ssekit/events.rs"]
 mod events;
+#[path = "ssekit/lint.rs"]
+mod lint;
 #[path = "ssekit/view_json.rs"]
 mod view_json;
 
@@ -56,6 +59,14 @@ commands:
                               Completion or an Anthropic Message); findings such as
                               skipped sequence numbers go to standard error; exit status 1
                               when the stream ended early (the result is still printed)
+  lint [--json] [--chunk N] [FILE]
+                              check a Responses stream against what real clients require
+                              (rules: see the docs of ssekit::lint); one line per finding
+                              (offset, seq, severity, rule, message) and a summary line;
+                              --json: one {\"rule\", \"severity\", \"offset\",
+                              \"sequence_number\", \"message\"} object per line, no summary.
+                              Exit status 0 with no error finding, 1 with one, 2 for usage
+                              and I/O errors
 
 FILE defaults to standard input. Warnings (limits, a truncated tail, an event that does not
 decode) go to standard error; the exit status is 2 for usage errors, 1 for I/O errors.
@@ -121,6 +132,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
         "events" => events(rest),
         "encode" => encode::run(rest),
         "assemble" => assemble::assemble(rest),
+        "lint" => lint::lint(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(())

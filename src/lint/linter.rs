@@ -1,0 +1,1320 @@
+//! `Linter`: the checks, event by event, over frames the caller parsed.
+
+use alloc::collections::{BTreeMap, VecDeque};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::rule::{Finding, Rule, Severity};
+use crate::frame::{Frame, FrameError};
+use crate::json::{JsonStr, ObjectView, Value};
+use crate::responses::{DecodeErrorKind, ResponseEvent};
+
+/// Memory caps of a [`Linter`].
+///
+/// Everything the linter keeps grows with the stream only up to these caps:
+/// past one, an [`Info`](Severity::Info) finding of rule
+/// [`LimitReached`](Rule::LimitReached) says which check stopped, and the
+/// linter goes on with the others.
+///
+/// ```
+/// use ssekit::lint::{LintConfig, Linter};
+///
+/// let linter = Linter::with_config(LintConfig::DEFAULT.with_max_text_bytes(1 << 20));
+/// assert_eq!(linter.config().max_text_bytes, 1 << 20);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LintConfig {
+    /// Most output items tracked (each keeps its id, type and index, for
+    /// the item checks and the terminal-output comparison). Default 4096.
+    /// Past it, later items are not tracked and events about them are not
+    /// checked.
+    pub max_items: usize,
+    /// Most content parts, summary parts and streamed texts tracked, over
+    /// all items. Default 65536. Past it, the part checks stop for the item
+    /// that reached it.
+    pub max_parts: usize,
+    /// Most bytes of text kept: the ids and types of the tracked items, and
+    /// the delta text of the open texts, kept to compare each `*.done` event
+    /// with its concatenated deltas. Default 64 MiB. A text is dropped when
+    /// its done event arrives; one that would pass the cap is dropped at
+    /// once and its done event not compared; an item whose id would pass it
+    /// is not tracked (as past [`max_items`](Self::max_items)).
+    pub max_text_bytes: usize,
+    /// Most findings reported. Default 10000. Past it findings are counted
+    /// (see [`Linter::count`]) and summarised in one last finding, at the
+    /// end, with the severity of the worst one left out.
+    pub max_findings: usize,
+}
+
+impl LintConfig {
+    /// The default caps: 4096 items, 65536 parts, 64 MiB of text, 10000 findings.
+    pub const DEFAULT: Self = Self {
+        max_items: 4096,
+        max_parts: 1 << 16,
+        max_text_bytes: 64 << 20,
+        max_findings: 10_000,
+    };
+
+    /// This configuration with another [`max_items`](Self::max_items).
+    #[must_use]
+    pub const fn with_max_items(mut self, items: usize) -> Self {
+        self.max_items = items;
+        self
+    }
+
+    /// This configuration with another [`max_parts`](Self::max_parts).
+    #[must_use]
+    pub const fn with_max_parts(mut self, parts: usize) -> Self {
+        self.max_parts = parts;
+        self
+    }
+
+    /// This configuration with another [`max_text_bytes`](Self::max_text_bytes).
+    #[must_use]
+    pub const fn with_max_text_bytes(mut self, bytes: usize) -> Self {
+        self.max_text_bytes = bytes;
+        self
+    }
+
+    /// This configuration with another [`max_findings`](Self::max_findings).
+    #[must_use]
+    pub const fn with_max_findings(mut self, findings: usize) -> Self {
+        self.max_findings = findings;
+        self
+    }
+}
+
+impl Default for LintConfig {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// Longest finding message, in bytes (longer ones are cut, with `…`).
+const MAX_MESSAGE: usize = 400;
+
+/// The kind of part a delta belongs to, with the key of its index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PartKind {
+    /// `response.content_part.added` / `.done`, by `content_index`.
+    Content,
+    /// `response.reasoning_summary_part.added` / `.done`, by `summary_index`.
+    Summary,
+    /// `response.shell_call_command.added` / `.done`, by `command_index`.
+    Command,
+}
+
+impl PartKind {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Content => "content part",
+            Self::Summary => "summary part",
+            Self::Command => "shell command",
+        }
+    }
+
+    fn added_event(self) -> &'static str {
+        match self {
+            Self::Content => "response.content_part.added",
+            Self::Summary => "response.reasoning_summary_part.added",
+            Self::Command => "response.shell_call_command.added",
+        }
+    }
+}
+
+/// A streamed text: deltas, then a done event carrying the whole text.
+#[derive(Debug)]
+struct TextSpec {
+    /// Names the text in messages and keys it (with its index) in an item.
+    name: &'static str,
+    /// The member of the done event that holds the whole text.
+    done_field: &'static str,
+    /// The part the text belongs to, by whose index it is keyed.
+    part: Option<PartKind>,
+    /// Whether that part must be added before the text's events.
+    needs_part: bool,
+    /// Whether the events name their item by `output_index` (they carry no
+    /// `item_id`).
+    by_output_index: bool,
+}
+
+macro_rules! text_specs {
+    ($( $c:ident = $name:literal, $field:literal, $part:expr, $needs:literal, $by_index:literal; )*) => {
+        $( static $c: TextSpec = TextSpec {
+            name: $name,
+            done_field: $field,
+            part: $part,
+            needs_part: $needs,
+            by_output_index: $by_index,
+        }; )*
+    };
+}
+
+text_specs! {
+    OUTPUT_TEXT = "output_text", "text", Some(PartKind::Content), true, false;
+    REFUSAL = "refusal", "refusal", Some(PartKind::Content), true, false;
+    REASONING_TEXT = "reasoning_text", "text", Some(PartKind::Content), true, false;
+    LEGACY_REASONING = "reasoning", "text", Some(PartKind::Content), false, false;
+    SUMMARY_TEXT = "reasoning_summary_text", "text", Some(PartKind::Summary), true, false;
+    LEGACY_SUMMARY = "reasoning_summary", "text", Some(PartKind::Summary), false, false;
+    FUNCTION_ARGUMENTS = "function_call_arguments", "arguments", None, false, false;
+    CUSTOM_INPUT = "custom_tool_call_input", "input", None, false, false;
+    CODE = "code_interpreter_call_code", "code", None, false, false;
+    LEGACY_CODE = "code_interpreter_call.code", "code", None, false, true;
+    MCP_ARGUMENTS = "mcp_call_arguments", "arguments", None, false, false;
+    LEGACY_MCP_ARGUMENTS = "mcp_call.arguments", "arguments", None, false, false;
+    PATCH_DIFF = "apply_patch_call_operation_diff", "diff", None, false, false;
+    SHELL_COMMAND = "shell_call_command", "command", Some(PartKind::Command), true, true;
+}
+
+/// What an event type does in the stream's lifecycle.
+#[derive(Clone, Copy)]
+enum Role {
+    /// `response.created`, `response.in_progress`, `response.queued`.
+    Lifecycle,
+    /// `response.completed`, `response.incomplete`, `response.failed`.
+    Terminal,
+    ItemAdded,
+    ItemDone,
+    PartAdded(PartKind),
+    PartDone(PartKind),
+    Delta(&'static TextSpec),
+    TextDone(&'static TextSpec),
+    /// Another event about one item (tool status, annotation, partial
+    /// image); with the part it needs, if any.
+    ItemEvent(Option<PartKind>),
+    /// `error`: not terminal, but the stream may end after it.
+    Error,
+    /// Events about no item (`keepalive`, audio, backend extensions) and
+    /// unknown types.
+    Other,
+}
+
+fn role(ty: &str) -> Role {
+    use Role::*;
+    match ty {
+        "response.created" | "response.in_progress" | "response.queued" => Lifecycle,
+        "response.completed" | "response.incomplete" | "response.failed" => Terminal,
+        "response.output_item.added" => ItemAdded,
+        "response.output_item.done" => ItemDone,
+        "response.content_part.added" => PartAdded(PartKind::Content),
+        "response.content_part.done" => PartDone(PartKind::Content),
+        "response.reasoning_summary_part.added" => PartAdded(PartKind::Summary),
+        "response.reasoning_summary_part.done" => PartDone(PartKind::Summary),
+        "response.shell_call_command.added" => PartAdded(PartKind::Command),
+        "response.output_text.delta" => Delta(&OUTPUT_TEXT),
+        "response.output_text.done" => TextDone(&OUTPUT_TEXT),
+        "response.refusal.delta" => Delta(&REFUSAL),
+        "response.refusal.done" => TextDone(&REFUSAL),
+        "response.reasoning_text.delta" => Delta(&REASONING_TEXT),
+        "response.reasoning_text.done" => TextDone(&REASONING_TEXT),
+        "response.reasoning.delta" => Delta(&LEGACY_REASONING),
+        "response.reasoning.done" => TextDone(&LEGACY_REASONING),
+        "response.reasoning_summary_text.delta" => Delta(&SUMMARY_TEXT),
+        "response.reasoning_summary_text.done" => TextDone(&SUMMARY_TEXT),
+        "response.reasoning_summary.delta" => Delta(&LEGACY_SUMMARY),
+        "response.reasoning_summary.done" => TextDone(&LEGACY_SUMMARY),
+        "response.function_call_arguments.delta" => Delta(&FUNCTION_ARGUMENTS),
+        "response.function_call_arguments.done" => TextDone(&FUNCTION_ARGUMENTS),
+        "response.custom_tool_call_input.delta" => Delta(&CUSTOM_INPUT),
+        "response.custom_tool_call_input.done" => TextDone(&CUSTOM_INPUT),
+        "response.code_interpreter_call_code.delta" => Delta(&CODE),
+        "response.code_interpreter_call_code.done" => TextDone(&CODE),
+        "response.code_interpreter_call.code.delta" => Delta(&LEGACY_CODE),
+        "response.code_interpreter_call.code.done" => TextDone(&LEGACY_CODE),
+        "response.mcp_call_arguments.delta" => Delta(&MCP_ARGUMENTS),
+        "response.mcp_call_arguments.done" => TextDone(&MCP_ARGUMENTS),
+        "response.mcp_call.arguments_delta" => Delta(&LEGACY_MCP_ARGUMENTS),
+        "response.mcp_call.arguments_done" => TextDone(&LEGACY_MCP_ARGUMENTS),
+        "response.apply_patch_call_operation_diff.delta" => Delta(&PATCH_DIFF),
+        "response.apply_patch_call_operation_diff.done" => TextDone(&PATCH_DIFF),
+        "response.shell_call_command.delta" => Delta(&SHELL_COMMAND),
+        "response.shell_call_command.done" => TextDone(&SHELL_COMMAND),
+        "response.output_text.annotation.added" | "response.output_text_annotation.added" => {
+            ItemEvent(Some(PartKind::Content))
+        }
+        "response.code_interpreter_call.in_progress"
+        | "response.code_interpreter_call.interpreting"
+        | "response.code_interpreter_call.completed"
+        | "response.file_search_call.in_progress"
+        | "response.file_search_call.searching"
+        | "response.file_search_call.completed"
+        | "response.web_search_call.in_progress"
+        | "response.web_search_call.searching"
+        | "response.web_search_call.completed"
+        | "response.image_generation_call.in_progress"
+        | "response.image_generation_call.generating"
+        | "response.image_generation_call.partial_image"
+        | "response.image_generation_call.completed"
+        | "response.mcp_call.in_progress"
+        | "response.mcp_call.completed"
+        | "response.mcp_call.failed"
+        | "response.mcp_list_tools.in_progress"
+        | "response.mcp_list_tools.completed"
+        | "response.mcp_list_tools.failed"
+        | "response.shell_call_output_content.delta"
+        | "response.shell_call_output_content.done"
+        | "response.compaction.compacting" => ItemEvent(None),
+        "error" => Error,
+        _ => Other,
+    }
+}
+
+/// The members of an event the checks read, from one walk over it.
+#[derive(Default)]
+struct Members<'a> {
+    ty: Option<Value<'a>>,
+    sequence_number: Option<Value<'a>>,
+    item_id: Option<Value<'a>>,
+    output_index: Option<Value<'a>>,
+    content_index: Option<Value<'a>>,
+    summary_index: Option<Value<'a>>,
+    command_index: Option<Value<'a>>,
+    delta: Option<Value<'a>>,
+    item: Option<Value<'a>>,
+    response: Option<Value<'a>>,
+    object: Option<ObjectView<'a>>,
+}
+
+impl<'a> Members<'a> {
+    fn read(object: ObjectView<'a>) -> Self {
+        let mut m = Self {
+            object: Some(object),
+            ..Self::default()
+        };
+        for (key, value) in object.members() {
+            let key = key.unescape();
+            let slot = match &*key {
+                "type" => &mut m.ty,
+                "sequence_number" => &mut m.sequence_number,
+                "item_id" => &mut m.item_id,
+                "output_index" => &mut m.output_index,
+                "content_index" => &mut m.content_index,
+                "summary_index" => &mut m.summary_index,
+                "command_index" => &mut m.command_index,
+                "delta" => &mut m.delta,
+                "item" => &mut m.item,
+                "response" => &mut m.response,
+                _ => continue,
+            };
+            // The first of duplicate keys, as `ObjectView::get`; null is absent.
+            if slot.is_none() && !value.is_null() {
+                *slot = Some(value);
+            }
+        }
+        m
+    }
+
+    fn index(&self, kind: PartKind) -> Option<u64> {
+        match kind {
+            PartKind::Content => &self.content_index,
+            PartKind::Summary => &self.summary_index,
+            PartKind::Command => &self.command_index,
+        }
+        .as_ref()?
+        .as_u64()
+    }
+
+    fn output_index(&self) -> Option<u64> {
+        self.output_index.as_ref()?.as_u64()
+    }
+
+    fn str(value: &Option<Value<'a>>) -> Option<JsonStr<'a>> {
+        value.as_ref()?.as_json_str()
+    }
+
+    fn get_str(&self, key: &str) -> Option<JsonStr<'a>> {
+        self.object?.get(key)?.as_json_str()
+    }
+}
+
+#[derive(Debug)]
+struct PartState {
+    kind: PartKind,
+    index: u64,
+    done: bool,
+}
+
+#[derive(Debug)]
+struct TextState {
+    spec: &'static TextSpec,
+    index: Option<u64>,
+    /// The concatenated deltas; `None` once dropped at the text cap.
+    text: Option<String>,
+    deltas: u64,
+    done: bool,
+    /// A missing part was reported for this text already.
+    part_reported: bool,
+}
+
+#[derive(Debug)]
+struct ItemState {
+    id: String,
+    ty: String,
+    output_index: Option<u64>,
+    done: bool,
+    parts: Vec<PartState>,
+    texts: Vec<TextState>,
+    /// The part cap was reached while tracking this item: its part checks stopped.
+    parts_capped: bool,
+}
+
+impl ItemState {
+    /// `item msg_1` or `item at output_index 2` (for an item with no id).
+    fn label(&self) -> String {
+        if self.id.is_empty() {
+            match self.output_index {
+                Some(i) => format!("the {} item at output_index {i}", self.ty),
+                None => format!("a {} item", self.ty),
+            }
+        } else {
+            format!("item {}", self.id)
+        }
+    }
+}
+
+/// Where an event is: for each finding about it.
+#[derive(Clone, Copy)]
+struct At {
+    offset: u64,
+    seq: Option<u64>,
+}
+
+/// Lints a Responses API stream given as frames.
+///
+/// Feed it every frame of one stream in order with the byte offset where
+/// the frame's block begins ([`feed`](Self::feed)), the parser's errors
+/// ([`frame_error`](Self::frame_error)), then [`finish`](Self::finish); take
+/// the findings out as they come ([`next_finding`](Self::next_finding),
+/// [`drain`](Self::drain)). The [module docs](super) list the rules.
+/// [`StreamLinter`](super::StreamLinter) does the parsing and the offsets
+/// for you, from bytes, and finds where each block begins exactly. Driving
+/// a [`Parser`](crate::Parser) yourself, [`Parser::offset`](crate::Parser::offset)
+/// read after the previous frame is a fair approximation: the next frame's
+/// block begins there or after blank lines, comments and blocks that
+/// dispatched nothing.
+///
+/// # Memory
+///
+/// Bounded by [`LintConfig`]: the tracked items, parts and delta text have
+/// caps, and the findings queue holds what the caller has not yet taken
+/// (drain it after each frame to keep it small).
+///
+/// # Example
+///
+/// ```
+/// use ssekit::lint::{Linter, Rule};
+/// use ssekit::Frame;
+///
+/// let mut linter = Linter::new();
+/// let frame = Frame::new(r#"{"type":"response.created","response":{"id":"r"},"sequence_number":0}"#)
+///     .with_event("response.in_progress");
+/// linter.feed(&frame, 0);
+/// linter.finish();
+/// let rules: Vec<Rule> = linter.drain().map(|f| f.rule()).collect();
+/// assert_eq!(rules, [Rule::EventNameMismatch, Rule::MissingTerminal]);
+/// assert!(linter.has_errors());
+/// ```
+#[derive(Debug)]
+pub struct Linter {
+    config: LintConfig,
+    queue: VecDeque<Finding>,
+    reported: usize,
+    /// Findings past `max_findings`, and the worst of them.
+    suppressed: u64,
+    suppressed_worst: Option<Severity>,
+    counts: [u64; 3],
+    /// JSON events seen (`[DONE]` not counted).
+    events: u64,
+    last_seq: Option<u64>,
+    /// An event without `sequence_number` was reported while no event had one.
+    missing_seq_reported: bool,
+    items: Vec<ItemState>,
+    by_id: BTreeMap<String, usize>,
+    /// Items added in all, tracked or not.
+    items_added: u64,
+    items_capped: bool,
+    parts_tracked: usize,
+    text_bytes: usize,
+    response_id: Option<String>,
+    terminal: Option<&'static str>,
+    saw_error_event: bool,
+    end_offset: u64,
+    finished: bool,
+}
+
+impl Default for Linter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Linter {
+    /// A linter with the default [`LintConfig`].
+    pub fn new() -> Self {
+        Self::with_config(LintConfig::DEFAULT)
+    }
+
+    /// A linter with these caps.
+    pub fn with_config(config: LintConfig) -> Self {
+        Self {
+            config,
+            queue: VecDeque::new(),
+            reported: 0,
+            suppressed: 0,
+            suppressed_worst: None,
+            counts: [0; 3],
+            events: 0,
+            last_seq: None,
+            missing_seq_reported: false,
+            items: Vec::new(),
+            by_id: BTreeMap::new(),
+            items_added: 0,
+            items_capped: false,
+            parts_tracked: 0,
+            text_bytes: 0,
+            response_id: None,
+            terminal: None,
+            saw_error_event: false,
+            end_offset: 0,
+            finished: false,
+        }
+    }
+
+    /// The caps this linter was made with.
+    pub fn config(&self) -> &LintConfig {
+        &self.config
+    }
+
+    /// The next finding not yet taken, oldest first.
+    pub fn next_finding(&mut self) -> Option<Finding> {
+        self.queue.pop_front()
+    }
+
+    /// Takes every finding not yet taken, oldest first.
+    pub fn drain(&mut self) -> impl Iterator<Item = Finding> + '_ {
+        self.queue.drain(..)
+    }
+
+    /// How many findings of this severity there were so far, taken or not,
+    /// those past [`LintConfig::max_findings`] included.
+    pub fn count(&self, severity: Severity) -> u64 {
+        self.counts[severity as usize]
+    }
+
+    /// Whether any finding so far was an error.
+    pub fn has_errors(&self) -> bool {
+        self.count(Severity::Error) > 0
+    }
+
+    /// Reports a framing error of the parser that read the stream (a limit
+    /// exceeded, a truncated tail) as an [`SseError`](Rule::SseError) at its offset.
+    pub fn frame_error(&mut self, error: &FrameError) {
+        self.end_offset = self.end_offset.max(error.offset());
+        let at = At {
+            offset: error.offset(),
+            seq: None,
+        };
+        self.report(
+            Rule::SseError,
+            Severity::Error,
+            at,
+            format!("sse framing: {error}"),
+        );
+    }
+
+    /// Checks one event. `offset` is the byte offset in the stream where the
+    /// frame's block begins; it is what the findings about the event report.
+    ///
+    /// Cost: one pass over the event's JSON to validate it and find its
+    /// members, one more to decode its typed view, and, for a terminal
+    /// event, one over its `output`; the text of deltas is copied once.
+    pub fn feed(&mut self, frame: &Frame, offset: u64) {
+        self.end_offset = self.end_offset.max(offset);
+        let data = frame.data();
+        if data.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r')) == "[DONE]" {
+            let at = At { offset, seq: None };
+            self.report(
+                Rule::DoneSentinel,
+                Severity::Info,
+                at,
+                "`data: [DONE]`: the Responses API sends no sentinel; clients must ignore it"
+                    .into(),
+            );
+            return;
+        }
+        let object = match ObjectView::parse(data) {
+            Ok(o) => o,
+            Err(e) => {
+                let at = At { offset, seq: None };
+                self.report(
+                    Rule::InvalidJson,
+                    Severity::Error,
+                    at,
+                    format!("the event's data is not a JSON object: {e} (offset in the data)"),
+                );
+                return;
+            }
+        };
+        let m = Members::read(object);
+        let seq = m.sequence_number.as_ref().and_then(Value::as_u64);
+        let at = At { offset, seq };
+        self.events += 1;
+        self.check_sequence(at, &m);
+        let Some(ty) = Members::str(&m.ty) else {
+            self.report(
+                Rule::MissingType,
+                Severity::Error,
+                at,
+                "the event has no string `type` member".into(),
+            );
+            return;
+        };
+        let ty = ty.unescape();
+        if frame.has_event_type() && frame.event() != ty {
+            self.report(
+                Rule::EventNameMismatch,
+                Severity::Error,
+                at,
+                format!(
+                    "the sse `event:` name is `{}` but the data's `type` is `{ty}`",
+                    frame.event()
+                ),
+            );
+        }
+        let role = role(&ty);
+        match ResponseEvent::parse(data) {
+            Ok(ResponseEvent::Unknown { .. }) => self.report(
+                Rule::UnknownEventType,
+                Severity::Info,
+                at,
+                format!("unknown event type `{ty}`: not checked further"),
+            ),
+            Ok(_) => {}
+            Err(e) if e.kind() == (DecodeErrorKind::MissingField { field: "item_id" }) => {}
+            Err(e) => self.report(
+                Rule::InvalidEvent,
+                Severity::Error,
+                at,
+                format!("`{ty}` does not decode: {e}"),
+            ),
+        }
+        if self.events == 1 && ty != "response.created" {
+            self.report(
+                Rule::CreatedNotFirst,
+                Severity::Warning,
+                at,
+                format!("the first event is `{ty}`, not `response.created` (a resumed stream?)"),
+            );
+        }
+        if let Some(terminal) = self.terminal {
+            let (rule, what) = match role {
+                Role::Terminal => (Rule::MultipleTerminal, "a second terminal event"),
+                _ => (Rule::EventAfterTerminal, "an event"),
+            };
+            self.report(
+                rule,
+                Severity::Error,
+                at,
+                format!("{what}, `{ty}`, after `{terminal}`"),
+            );
+            return;
+        }
+        match role {
+            Role::Lifecycle => self.lifecycle(at, &ty, &m),
+            Role::Terminal => self.terminal(at, &ty, &m),
+            Role::ItemAdded => self.item_added(at, &m),
+            Role::ItemDone => self.item_done(at, &m),
+            Role::PartAdded(kind) => self.part_added(at, &ty, &m, kind),
+            Role::PartDone(kind) => self.part_done(at, &ty, &m, kind),
+            Role::Delta(spec) => self.delta(at, &ty, &m, spec),
+            Role::TextDone(spec) => self.text_done(at, &ty, &m, spec),
+            Role::ItemEvent(part) => {
+                if let Some(idx) = self.resolve(at, &ty, &m, false) {
+                    if let Some(kind) = part {
+                        if let Some(index) = m.index(kind) {
+                            self.require_part(at, &ty, idx, kind, index);
+                        }
+                    }
+                }
+            }
+            Role::Error => self.saw_error_event = true,
+            Role::Other => {}
+        }
+    }
+
+    /// Marks the end of the stream and runs the end-of-stream checks; their
+    /// findings report the offset of the last event fed (or error seen).
+    /// Calling it again does nothing.
+    pub fn finish(&mut self) {
+        self.finish_at(self.end_offset);
+    }
+
+    /// As [`finish`](Self::finish), with the stream's length as the offset
+    /// of the end-of-stream findings.
+    pub fn finish_at(&mut self, end_offset: u64) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        let at = At {
+            offset: end_offset,
+            seq: None,
+        };
+        if self.terminal.is_none() {
+            let open = self.items.iter().filter(|i| !i.done).count();
+            let open = match open {
+                0 => String::new(),
+                n => format!("; {n} item(s) still open"),
+            };
+            if self.saw_error_event {
+                self.report(
+                    Rule::MissingTerminal,
+                    Severity::Warning,
+                    at,
+                    format!(
+                        "the stream ended after an `error` event without `response.failed`: \
+                         clients that wait for a terminal event report a disconnect{open}"
+                    ),
+                );
+            } else {
+                self.report(
+                    Rule::MissingTerminal,
+                    Severity::Error,
+                    at,
+                    format!(
+                        "the stream ended without `response.completed`, `response.incomplete` \
+                         or `response.failed` (clients report a disconnect){open}"
+                    ),
+                );
+            }
+        }
+        if let Some(worst) = self.suppressed_worst {
+            let n = self.suppressed;
+            self.queue.push_back(Finding::new(
+                Rule::LimitReached,
+                worst,
+                at.offset,
+                None,
+                format!(
+                    "{n} more finding(s) not reported (cap {}), the worst of severity {worst}",
+                    self.config.max_findings
+                ),
+            ));
+        }
+    }
+
+    fn report(&mut self, rule: Rule, severity: Severity, at: At, mut message: String) {
+        // Ids and types come from the input: keep messages to one short line.
+        if message.len() > MAX_MESSAGE {
+            let mut end = MAX_MESSAGE;
+            while !message.is_char_boundary(end) {
+                end -= 1;
+            }
+            message.truncate(end);
+            message.push('…');
+        }
+        self.counts[severity as usize] += 1;
+        if self.reported >= self.config.max_findings {
+            self.suppressed += 1;
+            self.suppressed_worst = self.suppressed_worst.max(Some(severity));
+            return;
+        }
+        self.reported += 1;
+        self.queue
+            .push_back(Finding::new(rule, severity, at.offset, at.seq, message));
+    }
+
+    fn check_sequence(&mut self, at: At, m: &Members<'_>) {
+        let Some(value) = &m.sequence_number else {
+            if let Some(last) = self.last_seq {
+                self.report(
+                    Rule::MissingSequenceNumber,
+                    Severity::Warning,
+                    at,
+                    format!("no `sequence_number`, after events numbered up to {last}"),
+                );
+            } else if !self.missing_seq_reported {
+                self.missing_seq_reported = true;
+                self.report(
+                    Rule::MissingSequenceNumber,
+                    Severity::Warning,
+                    at,
+                    "no `sequence_number` (older streams and some proxies omit it; \
+                     further events without one are not reported until one has it)"
+                        .into(),
+                );
+            }
+            return;
+        };
+        // A value that is not an integer is an `invalid-event` from the typed view.
+        let Some(n) = value.as_u64() else { return };
+        if let Some(last) = self.last_seq {
+            if n <= last {
+                self.report(
+                    Rule::SequenceNotIncreasing,
+                    Severity::Error,
+                    at,
+                    format!("`sequence_number` {n} after {last}"),
+                );
+            } else if n > last + 1 {
+                self.report(
+                    Rule::SequenceGap,
+                    Severity::Warning,
+                    at,
+                    format!(
+                        "`sequence_number` jumps from {last} to {n}: {} number(s) missing",
+                        n - last - 1
+                    ),
+                );
+            }
+        }
+        self.last_seq = Some(self.last_seq.map_or(n, |last| last.max(n)));
+    }
+
+    fn lifecycle(&mut self, at: At, ty: &str, m: &Members<'_>) {
+        let Some(id) = m.response.as_ref().and_then(|r| r.get("id")?.as_json_str()) else {
+            return;
+        };
+        match &self.response_id {
+            None => self.response_id = Some(id.unescape().into_owned()),
+            Some(known) if id == known.as_str() => {}
+            Some(known) => {
+                let msg = format!("`{ty}` is for response `{id}`, the stream's is `{known}`");
+                self.report(Rule::ResponseIdMismatch, Severity::Error, at, msg);
+            }
+        }
+    }
+
+    fn terminal(&mut self, at: At, ty: &str, m: &Members<'_>) {
+        self.terminal = Some(match ty {
+            "response.completed" => "response.completed",
+            "response.incomplete" => "response.incomplete",
+            _ => "response.failed",
+        });
+        self.lifecycle(at, ty, m);
+        // A failed response may stop anywhere, and clients read its `error`,
+        // not its items: what is unfinished or unlisted is only a warning.
+        let severity = if ty == "response.failed" {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
+        for i in 0..self.items.len() {
+            if !self.items[i].done {
+                let item = &self.items[i];
+                let msg = format!(
+                    "{} ({}) was added but not done before `{ty}`",
+                    item.label(),
+                    item.ty
+                );
+                self.report(Rule::ItemNotDone, severity, at, msg);
+            }
+        }
+        let Some(response) = m.response.as_ref().and_then(Value::as_object) else {
+            return;
+        };
+        let Some(output) = response.get("output").and_then(|o| o.as_array()) else {
+            if ty == "response.completed" {
+                let msg = format!("`{ty}` has no `output` array to check against the items");
+                self.report(Rule::TerminalOutputMismatch, Severity::Warning, at, msg);
+            }
+            return;
+        };
+        if self.items_capped {
+            let msg = format!(
+                "`{ty}` output not compared: more than {} items were added",
+                self.config.max_items
+            );
+            self.report(Rule::LimitReached, Severity::Info, at, msg);
+            return;
+        }
+        let mut streamed: Vec<&ItemState> = self.items.iter().collect();
+        streamed.sort_by_key(|i| i.output_index.unwrap_or(u64::MAX));
+        let listed: Vec<(Option<JsonStr<'_>>, Option<JsonStr<'_>>)> = output
+            .iter()
+            .map(|v| {
+                let s = |k| v.get(k).and_then(|x| x.as_json_str());
+                (s("id"), s("type"))
+            })
+            .collect();
+        let mut problems = Vec::new();
+        if listed.len() != streamed.len() {
+            problems.push(format!(
+                "`{ty}` output has {} item(s), the stream added {}",
+                listed.len(),
+                streamed.len()
+            ));
+        }
+        for (i, ((id, kind), item)) in listed.iter().zip(&streamed).enumerate() {
+            let id_differs = id.is_some_and(|id| id != item.id.as_str()) && !item.id.is_empty();
+            let kind_differs = kind.is_some_and(|k| k != item.ty.as_str());
+            if id_differs || kind_differs {
+                let show = |s: &Option<JsonStr<'_>>| match s {
+                    Some(s) => format!("{s}"),
+                    None => "(none)".into(),
+                };
+                problems.push(format!(
+                    "output[{i}] is {} `{}`, the stream's item there is {} `{}`",
+                    show(kind),
+                    show(id),
+                    item.ty,
+                    item.id
+                ));
+            }
+        }
+        if let Some(first) = problems.first() {
+            let more = match problems.len() {
+                1 => String::new(),
+                n => format!(" (and {} more difference(s))", n - 1),
+            };
+            let msg = format!("{first}{more}");
+            self.report(Rule::TerminalOutputMismatch, severity, at, msg);
+        }
+    }
+
+    fn item_added(&mut self, at: At, m: &Members<'_>) {
+        let Some(item) = m.item.as_ref().and_then(Value::as_object) else {
+            // `invalid-event`; the item still takes its index.
+            self.items_added += 1;
+            return;
+        };
+        let id = item.get("id").and_then(|v| v.as_json_str());
+        let ty = item.get("type").and_then(|v| v.as_json_str());
+        let id = id.map(|s| s.unescape().into_owned()).unwrap_or_default();
+        let ty = ty.map(|s| s.unescape().into_owned()).unwrap_or_default();
+        if !id.is_empty() && self.by_id.contains_key(&id) {
+            let msg = format!("item {id} was already added");
+            self.report(Rule::DuplicateItem, Severity::Error, at, msg);
+            return;
+        }
+        let expected = self.items_added;
+        self.items_added += 1;
+        let output_index = m.output_index();
+        if let Some(index) = output_index {
+            if index != expected {
+                let msg = format!(
+                    "item {id} added at output_index {index}, but {expected} item(s) came before it"
+                );
+                self.report(Rule::OutputIndexMismatch, Severity::Error, at, msg);
+            }
+        }
+        // An item's id and type count against the text cap (they are kept
+        // to the end), so hostile ids cannot grow memory past it either.
+        let kept = id.len() + ty.len();
+        let full = self.text_bytes + kept > self.config.max_text_bytes;
+        if self.items.len() >= self.config.max_items || full {
+            if !self.items_capped {
+                self.items_capped = true;
+                let msg = if full {
+                    format!(
+                        "more than {} bytes of ids and text kept: later items are not tracked \
+                         and events about them not checked",
+                        self.config.max_text_bytes
+                    )
+                } else {
+                    format!(
+                        "more than {} items: later items are not tracked and events about them \
+                         not checked",
+                        self.config.max_items
+                    )
+                };
+                self.report(Rule::LimitReached, Severity::Info, at, msg);
+            }
+            return;
+        }
+        self.text_bytes += kept;
+        if !id.is_empty() {
+            self.by_id.insert(id.clone(), self.items.len());
+        }
+        self.items.push(ItemState {
+            id,
+            ty,
+            output_index,
+            done: false,
+            parts: Vec::new(),
+            texts: Vec::new(),
+            parts_capped: false,
+        });
+    }
+
+    fn item_done(&mut self, at: At, m: &Members<'_>) {
+        let Some(item) = m.item.as_ref().and_then(Value::as_object) else {
+            return; // `invalid-event`
+        };
+        let id = item.get("id").and_then(|v| v.as_json_str());
+        let idx = match id {
+            Some(id) => self.by_id.get(&*id.unescape()).copied(),
+            None => self.by_output_index(m.output_index()),
+        };
+        let Some(idx) = idx else {
+            if !self.items_capped {
+                let what = match id {
+                    Some(id) => format!("item {id}"),
+                    None => "an item with no id".into(),
+                };
+                let msg = format!("`response.output_item.done` for {what}, which was never added");
+                self.report(Rule::UnknownItem, Severity::Error, at, msg);
+            }
+            return;
+        };
+        if self.items[idx].done {
+            let msg = format!("{} is done a second time", self.items[idx].label());
+            self.report(Rule::DuplicateItem, Severity::Error, at, msg);
+            return;
+        }
+        self.check_output_index(at, "response.output_item.done", idx, m);
+        let item = &self.items[idx];
+        let mut open = Vec::new();
+        for p in item.parts.iter().filter(|p| !p.done) {
+            open.push(format!("{} {}", p.kind.name(), p.index));
+        }
+        for t in item.texts.iter().filter(|t| !t.done && t.deltas > 0) {
+            open.push(format!("{} (deltas without `.done`)", t.spec.name));
+        }
+        if !open.is_empty() {
+            let msg = format!(
+                "{} is done with unfinished parts: {}",
+                item.label(),
+                open.join(", ")
+            );
+            self.report(Rule::ItemNotDone, Severity::Error, at, msg);
+        }
+        let item = &mut self.items[idx];
+        item.done = true;
+        for t in &mut item.texts {
+            if let Some(text) = t.text.take() {
+                self.text_bytes -= text.len();
+            }
+        }
+    }
+
+    fn by_output_index(&self, index: Option<u64>) -> Option<usize> {
+        let index = index?;
+        self.items
+            .iter()
+            .rposition(|i| i.output_index == Some(index))
+    }
+
+    fn check_output_index(&mut self, at: At, ty: &str, idx: usize, m: &Members<'_>) {
+        let item = &self.items[idx];
+        if let (Some(got), Some(known)) = (m.output_index(), item.output_index) {
+            if got != known {
+                let msg = format!(
+                    "`{ty}` for {} has output_index {got}, the item was added at {known}",
+                    item.label()
+                );
+                self.report(Rule::OutputIndexMismatch, Severity::Error, at, msg);
+            }
+        }
+    }
+
+    /// The item an event is about, after the item checks: by `item_id`, or
+    /// by `output_index` for the events that carry no `item_id`. `None`
+    /// when it is unknown (reported), untracked, or already done (reported).
+    fn resolve(&mut self, at: At, ty: &str, m: &Members<'_>, by_index: bool) -> Option<usize> {
+        let idx = if by_index {
+            let idx = self.by_output_index(m.output_index());
+            if idx.is_none() && !self.items_capped {
+                let msg = match m.output_index() {
+                    Some(i) => format!("`{ty}` for output_index {i}, where no item was added"),
+                    None => format!("`{ty}` has no `output_index`"),
+                };
+                self.report(Rule::UnknownItem, Severity::Error, at, msg);
+            }
+            idx?
+        } else {
+            match Members::str(&m.item_id) {
+                None => {
+                    let msg = format!("`{ty}` has no `item_id`");
+                    self.report(Rule::MissingItemId, Severity::Error, at, msg);
+                    self.by_output_index(m.output_index())?
+                }
+                Some(id) => match self.by_id.get(&*id.unescape()) {
+                    Some(&idx) => idx,
+                    None => {
+                        if !self.items_capped {
+                            let msg = format!(
+                                "`{ty}` for item {id}, which no earlier \
+                                 `response.output_item.added` introduced"
+                            );
+                            self.report(Rule::UnknownItem, Severity::Error, at, msg);
+                        }
+                        return None;
+                    }
+                },
+            }
+        };
+        self.check_output_index(at, ty, idx, m);
+        if self.items[idx].done {
+            let msg = format!(
+                "`{ty}` for {} after its `response.output_item.done`",
+                self.items[idx].label()
+            );
+            self.report(Rule::EventAfterItemDone, Severity::Error, at, msg);
+            return None;
+        }
+        Some(idx)
+    }
+
+    /// Counts one more tracked part or text against the cap; false (and
+    /// the item's part checks stop) past it.
+    fn track_part(&mut self, at: At, idx: usize) -> bool {
+        if self.items[idx].parts_capped {
+            return false;
+        }
+        if self.parts_tracked >= self.config.max_parts {
+            self.items[idx].parts_capped = true;
+            let msg = format!(
+                "more than {} parts and texts tracked: part and done checks stop for {}",
+                self.config.max_parts,
+                self.items[idx].label()
+            );
+            self.report(Rule::LimitReached, Severity::Info, at, msg);
+            return false;
+        }
+        self.parts_tracked += 1;
+        true
+    }
+
+    fn part_added(&mut self, at: At, ty: &str, m: &Members<'_>, kind: PartKind) {
+        let by_index = kind == PartKind::Command;
+        let Some(idx) = self.resolve(at, ty, m, by_index) else {
+            return;
+        };
+        let Some(index) = m.index(kind) else { return };
+        let item = &self.items[idx];
+        if item
+            .parts
+            .iter()
+            .any(|p| p.kind == kind && p.index == index)
+        {
+            let msg = format!(
+                "{} {index} of {} was already added",
+                kind.name(),
+                item.label()
+            );
+            self.report(Rule::DuplicateItem, Severity::Error, at, msg);
+            return;
+        }
+        if !self.track_part(at, idx) {
+            return;
+        }
+        self.items[idx].parts.push(PartState {
+            kind,
+            index,
+            done: false,
+        });
+        if kind == PartKind::Command {
+            // The command's text starts with the value `added` carries.
+            let initial = m.get_str("command");
+            if let Some(t) = self.text_state(at, idx, &SHELL_COMMAND, Some(index)) {
+                if let Some(initial) = initial {
+                    self.append(at, idx, t, initial, false);
+                }
+            }
+        }
+    }
+
+    fn part_done(&mut self, at: At, ty: &str, m: &Members<'_>, kind: PartKind) {
+        let Some(idx) = self.resolve(at, ty, m, false) else {
+            return;
+        };
+        let Some(index) = m.index(kind) else { return };
+        let item = &mut self.items[idx];
+        match item
+            .parts
+            .iter_mut()
+            .find(|p| p.kind == kind && p.index == index)
+        {
+            Some(part) if part.done => {
+                let msg = format!("{} {index} of {} is done twice", kind.name(), item.label());
+                self.report(Rule::DuplicateItem, Severity::Error, at, msg);
+            }
+            Some(part) => part.done = true,
+            None if item.parts_capped => {}
+            None => {
+                let msg = format!(
+                    "`{ty}` for {} {index} of {}, which `{}` never added",
+                    kind.name(),
+                    item.label(),
+                    kind.added_event()
+                );
+                self.report(Rule::PartNotAdded, Severity::Error, at, msg);
+            }
+        }
+    }
+
+    /// Reports a missing part (once per text when `text` is given).
+    fn require_part(&mut self, at: At, ty: &str, idx: usize, kind: PartKind, index: u64) -> bool {
+        let item = &self.items[idx];
+        if item.parts_capped
+            || item
+                .parts
+                .iter()
+                .any(|p| p.kind == kind && p.index == index)
+        {
+            return true;
+        }
+        let msg = format!(
+            "`{ty}` for {} {index} of {} before `{}`",
+            kind.name(),
+            item.label(),
+            kind.added_event()
+        );
+        self.report(Rule::PartNotAdded, Severity::Error, at, msg);
+        false
+    }
+
+    /// The position of the text state for this spec and index in the
+    /// item's texts, made if needed; `None` past the part cap.
+    fn text_state(
+        &mut self,
+        at: At,
+        idx: usize,
+        spec: &'static TextSpec,
+        index: Option<u64>,
+    ) -> Option<usize> {
+        let found = self.items[idx]
+            .texts
+            .iter()
+            .position(|t| core::ptr::eq(t.spec, spec) && t.index == index);
+        if found.is_some() {
+            return found;
+        }
+        if !self.track_part(at, idx) {
+            return None;
+        }
+        let texts = &mut self.items[idx].texts;
+        texts.push(TextState {
+            spec,
+            index,
+            text: Some(String::new()),
+            deltas: 0,
+            done: false,
+            part_reported: false,
+        });
+        Some(texts.len() - 1)
+    }
+
+    /// The part checks of a delta or done event; the text state, if tracked.
+    fn text_for_event(
+        &mut self,
+        at: At,
+        ty: &str,
+        m: &Members<'_>,
+        spec: &'static TextSpec,
+    ) -> Option<(usize, usize)> {
+        let idx = self.resolve(at, ty, m, spec.by_output_index)?;
+        let index = match spec.part {
+            Some(kind) => Some(m.index(kind)?),
+            None => None,
+        };
+        let t = self.text_state(at, idx, spec, index)?;
+        if let (Some(kind), Some(index)) = (spec.part, index) {
+            if spec.needs_part && !self.items[idx].texts[t].part_reported {
+                let ok = self.require_part(at, ty, idx, kind, index);
+                self.items[idx].texts[t].part_reported = !ok;
+            }
+        }
+        Some((idx, t))
+    }
+
+    fn append(&mut self, at: At, idx: usize, t: usize, piece: JsonStr<'_>, is_delta: bool) {
+        let max = self.config.max_text_bytes;
+        let item = &mut self.items[idx];
+        let text = &mut item.texts[t];
+        if is_delta {
+            text.deltas += 1;
+        }
+        let Some(buf) = &mut text.text else { return };
+        if self.text_bytes + piece.len_hint() > max {
+            self.text_bytes -= buf.len();
+            text.text = None;
+            let msg = format!(
+                "{} text of {} is not compared with its done event: \
+                 more than {max} bytes of delta text kept",
+                text.spec.name,
+                item.label()
+            );
+            self.report(Rule::LimitReached, Severity::Info, at, msg);
+            return;
+        }
+        let before = buf.len();
+        piece.unescape_into(buf);
+        self.text_bytes += buf.len() - before;
+    }
+
+    fn delta(&mut self, at: At, ty: &str, m: &Members<'_>, spec: &'static TextSpec) {
+        let Some((idx, t)) = self.text_for_event(at, ty, m, spec) else {
+            return;
+        };
+        if self.items[idx].texts[t].done {
+            let msg = format!(
+                "`{ty}` for {} after its `.done` event",
+                self.items[idx].label()
+            );
+            self.report(Rule::EventAfterItemDone, Severity::Error, at, msg);
+            return;
+        }
+        // A delta that is not a string is an `invalid-event` from the typed view.
+        if let Some(delta) = Members::str(&m.delta) {
+            self.append(at, idx, t, delta, true);
+        }
+    }
+
+    fn text_done(&mut self, at: At, ty: &str, m: &Members<'_>, spec: &'static TextSpec) {
+        let Some((idx, t)) = self.text_for_event(at, ty, m, spec) else {
+            return;
+        };
+        let item = &mut self.items[idx];
+        let text = &mut item.texts[t];
+        if text.done {
+            let msg = format!("`{ty}` for {} a second time", item.label());
+            self.report(Rule::DuplicateItem, Severity::Error, at, msg);
+            return;
+        }
+        text.done = true;
+        let kept = text.text.take();
+        let deltas = text.deltas;
+        if let (Some(PartKind::Command), Some(index)) = (spec.part, text.index) {
+            // `response.shell_call_command.done` ends the command as well as its text.
+            if let Some(part) = item
+                .parts
+                .iter_mut()
+                .find(|p| p.kind == PartKind::Command && p.index == index)
+            {
+                part.done = true;
+            }
+        }
+        if let Some(kept) = &kept {
+            self.text_bytes -= kept.len();
+        }
+        let (Some(kept), Some(done)) = (kept, m.get_str(spec.done_field)) else {
+            return;
+        };
+        if done == kept.as_str() {
+            return;
+        }
+        let label = self.items[idx].label();
+        let field = spec.done_field;
+        let msg = if deltas == 0 {
+            format!("`{ty}` for {label} has a non-empty `{field}` but no deltas came before it")
+        } else {
+            let at_char = done
+                .chars()
+                .zip(kept.chars())
+                .take_while(|(a, b)| a == b)
+                .count();
+            let done_len: usize = done.chars().map(char::len_utf8).sum();
+            format!(
+                "`{ty}` for {label}: `{field}` ({done_len} bytes) differs from its {deltas} \
+                 concatenated deltas ({} bytes) from character {at_char} on",
+                kept.len()
+            )
+        };
+        self.report(Rule::DoneMismatch, Severity::Error, at, msg);
+    }
+}

@@ -1,0 +1,117 @@
+//! L4: checks a Responses API stream against what real clients require. May
+//! depend on: `responses`, `frame`, `json`, `alloc`.
+//!
+//! Gateways and proxies that re-emit Responses streams break real clients
+//! when an event, a field or an order is missing: the Codex CLI reports
+//! "ReasoningSummaryDelta without active item" or "stream closed before
+//! response.completed", the Vercel AI SDK keys tool calls by
+//! `output_index`, SDK accumulators look items up by `item_id`. The linter
+//! replays the processing flow those clients implement and reports each
+//! departure as a [`Finding`]: a [`Rule`] with a stable id, a [`Severity`],
+//! the byte offset of the event's block in the stream and the event's
+//! `sequence_number`.
+//!
+//! # Example
+//!
+//! ```
+//! use ssekit::lint::{has_errors, lint_bytes, Rule};
+//!
+//! let stream = concat!(
+//!     "event: response.created\n",
+//!     "data: {\"type\":\"response.created\",\"sequence_number\":0,\"response\":{\"id\":\"resp_1\",\"output\":[]}}\n\n",
+//!     "event: response.output_text.delta\n",
+//!     "data: {\"type\":\"response.output_text.delta\",\"sequence_number\":1,\"item_id\":\"msg_1\",",
+//!     "\"output_index\":0,\"content_index\":0,\"delta\":\"Hi\"}\n\n",
+//! );
+//! let findings = lint_bytes(stream.as_bytes());
+//! for f in &findings {
+//!     println!("{f}"); // offset 118 seq 1: error unknown-item: `response.output_text.delta` for item msg_1, …
+//! }
+//! let rules: Vec<Rule> = findings.iter().map(|f| f.rule()).collect();
+//! assert_eq!(rules, [Rule::UnknownItem, Rule::MissingTerminal]);
+//! assert_eq!((findings[0].offset(), findings[0].sequence_number()), (118, Some(1)));
+//! assert!(has_errors(&findings));
+//! ```
+//!
+//! For a stream parsed elsewhere, feed a [`Linter`] frames with their
+//! offsets; for bytes arriving in chunks, a [`StreamLinter`].
+//!
+//! # Rules
+//!
+//! | id | severity | reported when |
+//! | --- | --- | --- |
+//! | `sse-error` | error | the SSE framing failed: a parser limit was exceeded (the event is lost) or the stream ended inside an event |
+//! | `invalid-json` | error | an event's data is not JSON, or not a JSON object (the message has the offset in the data) |
+//! | `missing-type` | error | the data has no string `type` |
+//! | `event-name-mismatch` | error | the SSE `event:` name is not the data's `type` (a stream with no `event:` lines is fine: clients read `type`) |
+//! | `invalid-event` | error | a known event type lacks a field its type requires or has one of the wrong kind (as [`ResponseEvent::parse`](crate::responses::ResponseEvent::parse) decides; it already tolerates what real streams omit) |
+//! | `unknown-event-type` | info | a type this version does not know; it is not checked further |
+//! | `done-sentinel` | info | `data: [DONE]`, which the Responses API does not send (OpenRouter does); clients must skip it |
+//! | `missing-sequence-number` | warning | no `sequence_number`: once while no event had one (early-2025 streams), then each event that lacks one after numbered events |
+//! | `sequence-not-increasing` | error | a `sequence_number` not greater than the highest before it |
+//! | `sequence-gap` | warning | a `sequence_number` more than one past the one before (events lost) |
+//! | `created-not-first` | warning | the first event is not `response.created` (a stream resumed with `starting_after` begins later) |
+//! | `missing-item-id` | error | a delta, done, part or tool-status event has no `item_id` (the shell-command and legacy code events, which carry none by design, are matched by `output_index`) |
+//! | `unknown-item` | error | such an event, or `response.output_item.done`, names an item no earlier `response.output_item.added` introduced (the Codex CLI's "… without active item") |
+//! | `duplicate-item` | error | an item, part or streamed text added or done twice |
+//! | `output-index-mismatch` | error | an item added at an `output_index` other than the number of items before it, or an event whose `output_index` differs from its item's |
+//! | `event-after-item-done` | error | an event about an item after its `response.output_item.done`, or a delta after its text's `*.done` |
+//! | `part-not-added` | error | an `output_text` / `refusal` / `reasoning_text` delta, done or annotation before `response.content_part.added` for its `content_index`; a `reasoning_summary_text` one before `response.reasoning_summary_part.added` for its `summary_index`; a shell-command delta before `response.shell_call_command.added`; a part done that was never added. Reported once per text |
+//! | `done-mismatch` | error | a `*.done` event's `text` / `refusal` / `arguments` / `input` / `code` / `diff` / `command` differs from the concatenation of its deltas (compared unescaped), or is non-empty after no deltas |
+//! | `item-not-done` | error | an item still open at the terminal event, or an item done while a part it added is not done or a text has deltas but no `*.done`; a **warning** at `response.failed` |
+//! | `missing-terminal` | error | the stream ended without `response.completed`, `response.incomplete` or `response.failed`; a **warning** when an `error` event came before the end |
+//! | `multiple-terminal` | error | a second terminal event |
+//! | `event-after-terminal` | error | any other event after the terminal one (`[DONE]` is only `done-sentinel`) |
+//! | `terminal-output-mismatch` | error | the terminal response's `output` differs from the streamed items in count, or in `id` or `type` at some position (items in `output_index` order); a **warning** at `response.failed`, and when `response.completed` has no `output` at all |
+//! | `response-id-mismatch` | error | `response.in_progress` or a terminal event names another response `id` than the first lifecycle event |
+//! | `limit-reached` | info | a [`LintConfig`] cap was reached and a check stopped (for an item, its parts or its text); the summary of findings past `max_findings` has the severity of the worst one left out |
+//!
+//! ## Decisions
+//!
+//! * **`error` is not a terminal event.** The API sends `error` and then
+//!   `response.failed`; a stream that ends after `error` alone has told the
+//!   client it failed, but clients that wait for a terminal event (the
+//!   Codex CLI) still report a disconnect, so it is a `missing-terminal`
+//!   warning, not an error. An `error` after the terminal event is an
+//!   `event-after-terminal` error.
+//! * **A failed response may be unfinished.** At `response.failed`, open
+//!   items and an `output` that does not list the streamed items are
+//!   warnings: the server stopped, and clients read the `error` (Codex CLI,
+//!   Vercel AI SDK), not the items.
+//! * **Sequence numbers start anywhere**: a resumed stream begins past 0.
+//!   Only order and gaps are checked.
+//! * **One finding per cause**: an item the stream never added is reported
+//!   at each event about it (each is a client failure), but a missing part
+//!   once per text, and a stream without any sequence numbers once.
+//! * **After the terminal event** only `event-after-terminal` /
+//!   `multiple-terminal` and the per-event checks (JSON, `type`, name,
+//!   sequence) run.
+//!
+//! # Memory
+//!
+//! The linter keeps, per output item, its id, type, index and the state of
+//! its parts, and for each open streamed text the concatenated deltas until
+//! the done event; [`LintConfig`] caps each. Findings wait in a queue until
+//! taken. [`lint_bytes`] returns them all (at most
+//! [`LintConfig::max_findings`] plus one summary).
+
+mod linter;
+mod rule;
+mod stream;
+#[cfg(test)]
+mod tests;
+
+pub use linter::{LintConfig, Linter};
+pub use rule::{Finding, Rule, Severity};
+pub use stream::{lint_bytes, StreamLinter};
+
+/// Whether any of these findings is an error (a stream that lints clean has
+/// none; warnings and information do not count).
+///
+/// ```
+/// let clean = ssekit::lint::lint_bytes(b"");
+/// assert!(ssekit::lint::has_errors(&clean)); // an empty stream has no terminal event
+/// ```
+pub fn has_errors(findings: &[Finding]) -> bool {
+    findings.iter().any(Finding::is_error)
+}
