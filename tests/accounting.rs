@@ -34,18 +34,23 @@ fn oracle(input: &[u8]) -> Expected {
     let mut e = Expected::default();
     let len = input.len();
     // A leading BOM is not a line; it goes with the first block.
-    let mut i = if input.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let mut i = if input.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
     let mut unit_start = 0; // where the current block's bytes begin
     let mut comments = 0; // bytes of the current block's comment lines
     let mut has_data = false;
     let mut first_field_block: Option<usize> = None; // first line, once a field is seen
     let mut first_line: Option<usize> = None;
-    loop {
-        let Some(rel) = input[i..].iter().position(|&b| b == b'\n' || b == b'\r') else {
-            break;
-        };
+    while let Some(rel) = input[i..].iter().position(|&b| b == b'\n' || b == b'\r') {
         let end = i + rel;
-        let term = if input[end] == b'\r' && input.get(end + 1) == Some(&b'\n') { 2 } else { 1 };
+        let term = if input[end] == b'\r' && input.get(end + 1) == Some(&b'\n') {
+            2
+        } else {
+            1
+        };
         let line = &input[i..end];
         let line_end = end + term;
         if line.is_empty() {
@@ -122,11 +127,31 @@ fn oracle_by_hand() {
     // A BOM goes with the first block; a comment-only block at the end of
     // the stream is no tail; an unfinished line after it is.
     let input = b"\xEF\xBB\xBFdata: a\n\n: c\n";
-    assert_eq!(oracle(input), Expected { dispatched: 12, comments: 4, ..Default::default() });
-    assert_eq!(expected(drive(ParserConfig::DEFAULT, input, &[], true).tally), oracle(input));
+    assert_eq!(
+        oracle(input),
+        Expected {
+            dispatched: 12,
+            comments: 4,
+            ..Default::default()
+        }
+    );
+    assert_eq!(
+        expected(drive(ParserConfig::DEFAULT, input, &[], true).tally),
+        oracle(input)
+    );
     let input = b": c\nxy";
-    assert_eq!(oracle(input), Expected { comments: 4, truncated: 2, ..Default::default() });
-    assert_eq!(expected(drive(ParserConfig::DEFAULT, input, &[], true).tally), oracle(input));
+    assert_eq!(
+        oracle(input),
+        Expected {
+            comments: 4,
+            truncated: 2,
+            ..Default::default()
+        }
+    );
+    assert_eq!(
+        expected(drive(ParserConfig::DEFAULT, input, &[], true).tally),
+        oracle(input)
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -233,7 +258,11 @@ fn small_config() -> impl Strategy<Value = ParserConfig> {
         ParserConfig::DEFAULT
             .with_max_line_len(line)
             .with_max_event_len(event)
-            .with_utf8(if strict { Utf8Mode::Strict } else { Utf8Mode::Replace })
+            .with_utf8(if strict {
+                Utf8Mode::Strict
+            } else {
+                Utf8Mode::Replace
+            })
     })
 }
 
@@ -339,7 +368,8 @@ fn frames_of(chunks: &[&'static [u8]]) -> Vec<Frame> {
 
 #[test]
 fn raw_is_the_block_with_its_comments_and_fields() {
-    let input: &'static [u8] = b"\n\n: hi\nevent: e\nid: 3\nx: y\ndata: a\ndata: b\r\n\r\ndata: c\r\r";
+    let input: &'static [u8] =
+        b"\n\n: hi\nevent: e\nid: 3\nx: y\ndata: a\ndata: b\r\n\r\ndata: c\r\r";
     let f = frames_of(&[input]);
     assert_eq!(f.len(), 2);
     assert_eq!(
@@ -354,7 +384,10 @@ fn raw_is_the_block_with_its_comments_and_fields() {
         let r = frame.raw().unwrap().as_ptr_range();
         assert!(whole.start <= r.start && r.end <= whole.end);
     }
-    assert_eq!(f[1].raw().unwrap().as_ptr(), input[input.len() - 9..].as_ptr());
+    assert_eq!(
+        f[1].raw().unwrap().as_ptr(),
+        input[input.len() - 9..].as_ptr()
+    );
 }
 
 #[test]
@@ -402,7 +435,11 @@ fn tally_counts_a_split_crlf_with_its_line() {
     }
     assert_eq!(
         oracle(input),
-        Expected { dispatched: 11, comments: 10, ..Default::default() }
+        Expected {
+            dispatched: 11,
+            comments: 10,
+            ..Default::default()
+        }
     );
 }
 
@@ -415,7 +452,11 @@ fn tally_of_a_dropped_block() {
     for cut in 0..=input.len() {
         let run = drive(config, input, &[cut], false);
         let t = run.tally;
-        assert_eq!((t.dropped, t.dispatched, t.total()), (26, 10, 36), "cut at {cut}");
+        assert_eq!(
+            (t.dropped, t.dispatched, t.total()),
+            (26, 10, 36),
+            "cut at {cut}"
+        );
         assert_eq!(run.errors, [(FrameErrorKind::LineTooLong { limit: 10 }, 0)]);
     }
 }

@@ -108,7 +108,9 @@ fn diff_view(view: &dyn Fields<'_>, json: &J, path: &str) {
 /// As `diff_view`; `named`: the view's type may come from the SSE event
 /// name, so a top-level `type` absent from the data is not a difference.
 fn diff_fields(view: &dyn Fields<'_>, json: &J, path: &str, named: bool) {
-    let obj = json.as_object().unwrap_or_else(|| panic!("{path}: view of a non-object {json}"));
+    let obj = json
+        .as_object()
+        .unwrap_or_else(|| panic!("{path}: view of a non-object {json}"));
     let mut seen = BTreeSet::new();
     view.for_each_field(&mut |name, value| {
         seen.insert(name);
@@ -145,7 +147,9 @@ fn diff_value(value: FieldValue<'_, '_>, j: &J, at: &str) {
             true
         }
         FieldValue::Array(a) => {
-            let arr = j.as_array().unwrap_or_else(|| panic!("{at}: array view of {j}"));
+            let arr = j
+                .as_array()
+                .unwrap_or_else(|| panic!("{at}: array view of {j}"));
             let mut i = 0;
             a.for_each_element(&mut |e| {
                 let here = format!("{at}[{i}]");
@@ -210,7 +214,11 @@ fuzz_target!(|input: &[u8]| {
 
     // Responses.
     let parsed = ResponseEvent::parse(data);
-    for ev in [&parsed, &ResponseEvent::parse_named(name, data), &ResponseEvent::from_frame(&frame)] {
+    for ev in [
+        &parsed,
+        &ResponseEvent::parse_named(name, data),
+        &ResponseEvent::from_frame(&frame),
+    ] {
         match ev {
             Ok(ev) => {
                 touch(ev);
@@ -248,7 +256,11 @@ fuzz_target!(|input: &[u8]| {
     let _ = ssekit::chat::OwnedChatEvent::parse(data);
 
     // Anthropic Messages.
-    for ev in [MessageEvent::parse(data), MessageEvent::parse_named(name, data), MessageEvent::from_frame(&frame)] {
+    for ev in [
+        MessageEvent::parse(data),
+        MessageEvent::parse_named(name, data),
+        MessageEvent::from_frame(&frame),
+    ] {
         match ev {
             Ok(ev) => {
                 touch(&ev);

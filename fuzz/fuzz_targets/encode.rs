@@ -42,10 +42,27 @@ fn op(u: &mut Unstructured<'_>) -> Result<Op> {
         1 => Op::Retry(u64::arbitrary(u)?),
         _ => {
             let data = text(u)?;
-            let event = if u.ratio(1, 2)? { text(u)? } else { String::new() };
-            let id = if u.ratio(1, 3)? { text(u)? } else { String::new() };
-            let retry = if u.ratio(1, 5)? { Some(u64::arbitrary(u)?) } else { None };
-            Op::Frame(Frame::new(data).with_event(event).with_id(id).with_retry(retry))
+            let event = if u.ratio(1, 2)? {
+                text(u)?
+            } else {
+                String::new()
+            };
+            let id = if u.ratio(1, 3)? {
+                text(u)?
+            } else {
+                String::new()
+            };
+            let retry = if u.ratio(1, 5)? {
+                Some(u64::arbitrary(u)?)
+            } else {
+                None
+            };
+            Op::Frame(
+                Frame::new(data)
+                    .with_event(event)
+                    .with_id(id)
+                    .with_retry(retry),
+            )
         }
     })
 }
@@ -53,7 +70,10 @@ fn op(u: &mut Unstructured<'_>) -> Result<Op> {
 /// What the reader sees: SSE turns CR and CRLF in data into LF.
 fn normalized(f: &Frame) -> Frame {
     let data = f.data().replace("\r\n", "\n").replace('\r', "\n");
-    Frame::new(data).with_event(f.event()).with_id(f.id()).with_retry(f.retry())
+    Frame::new(data)
+        .with_event(f.event())
+        .with_id(f.id())
+        .with_retry(f.retry())
 }
 
 #[derive(Debug, PartialEq)]
@@ -67,7 +87,10 @@ fn parse(wire: &Bytes, cuts: &[usize]) -> Vec<Seen> {
     let mut seen = Vec::new();
     let mut start = 0;
     let drain = |parser: &mut Parser, seen: &mut Vec<Seen>| {
-        while let Some(item) = parser.next_item().expect("encoded bytes parse without error") {
+        while let Some(item) = parser
+            .next_item()
+            .expect("encoded bytes parse without error")
+        {
             match item {
                 Item::Frame(f) => {
                     if let Some(ms) = f.retry() {
@@ -117,7 +140,10 @@ fuzz_target!(|data: &[u8]| {
                             EncodeErrorKind::IdNul => (f.id(), b"\0"),
                             other => panic!("unknown error kind {other:?}"),
                         };
-                        assert!(crlf_nul.contains(&field.as_bytes()[e.position()]), "{e:?} in {field:?}");
+                        assert!(
+                            crlf_nul.contains(&field.as_bytes()[e.position()]),
+                            "{e:?} in {field:?}"
+                        );
                     }
                 }
             }

@@ -104,7 +104,10 @@ fn check(v: Value<'_>, j: &J) {
             for (k, jv) in m {
                 check(*last.get(k.as_str()).expect("key present"), jv);
                 let got = o.get(k).expect("get finds the key");
-                assert_eq!(got.as_raw_json().get(), first[k.as_str()].as_raw_json().get());
+                assert_eq!(
+                    got.as_raw_json().get(),
+                    first[k.as_str()].as_raw_json().get()
+                );
             }
             assert_eq!(o.is_empty(), m.is_empty());
             // The validating scanner walks the same members.
@@ -112,7 +115,10 @@ fn check(v: Value<'_>, j: &J) {
                 .map(|m| m.expect("a valid object scans"))
                 .map(|(k, v)| (k.raw(), v.as_raw_json().get()))
                 .collect();
-            let walked: Vec<_> = o.members().map(|(k, v)| (k.raw(), v.as_raw_json().get())).collect();
+            let walked: Vec<_> = o
+                .members()
+                .map(|(k, v)| (k.raw(), v.as_raw_json().get()))
+                .collect();
             assert_eq!(scanned, walked);
             for (k, _) in m.iter().take(4) {
                 let found = find_key(o.as_raw_json().get(), k).expect("valid object");
@@ -155,7 +161,10 @@ fuzz_target!(|data: &[u8]| {
     if ours.is_ok() {
         let n = s.len();
         for cut in [n / 3, n / 2, n.saturating_sub(1)] {
-            if cut < n && s.is_char_boundary(cut) && !s[cut..].trim_matches([' ', '\t', '\n', '\r']).is_empty() {
+            if cut < n
+                && s.is_char_boundary(cut)
+                && !s[cut..].trim_matches([' ', '\t', '\n', '\r']).is_empty()
+            {
                 if let Err(e) = Value::parse(&s[..cut]) {
                     assert!(
                         e.is_eof() || s[..cut].trim().is_empty(),

@@ -61,7 +61,10 @@ fuzz_target!(|data: &[u8]| {
         match pushed {
             Ok(()) => {
                 assert!(failed.is_none(), "errors are sticky");
-                let whole = fresh.repair(prefix).expect("the same prefix repairs").map(str::to_owned);
+                let whole = fresh
+                    .repair(prefix)
+                    .expect("the same prefix repairs")
+                    .map(str::to_owned);
                 assert_eq!(p.current(), whole.as_deref(), "pieces vs whole at {end}");
                 if let Some(cur) = p.current() {
                     if !surrogates {
@@ -93,7 +96,10 @@ fuzz_target!(|data: &[u8]| {
     match p.finish() {
         Ok(done) => {
             let done = done.to_owned();
-            assert!(validated.is_ok(), "finish accepted {text:?}, validator: {validated:?}");
+            assert!(
+                validated.is_ok(),
+                "finish accepted {text:?}, validator: {validated:?}"
+            );
             assert_eq!(done, text.trim_matches([' ', '\t', '\n', '\r']));
             if let Ok(j) = serde_json::from_str::<J>(text) {
                 assert_eq!(serde_json::from_str::<J>(&done).ok(), Some(j));
@@ -104,7 +110,10 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(e, first);
             } else {
                 assert!(e.is_eof(), "finish of a text with no error so far: {e:?}");
-                assert!(validated.is_err(), "validator accepted {text:?}, finish: {e:?}");
+                assert!(
+                    validated.is_err(),
+                    "validator accepted {text:?}, finish: {e:?}"
+                );
             }
         }
     }
