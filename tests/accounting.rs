@@ -157,6 +157,9 @@ fn oracle_by_hand() {
 // ---------------------------------------------------------------------------
 // Driving the parser.
 
+/// Default limits, frames keeping their raw bytes.
+const RAW: ParserConfig = ParserConfig::DEFAULT.with_raw(true);
+
 #[derive(Debug)]
 struct Driven {
     tally: Tally,
@@ -254,8 +257,9 @@ fn cuts() -> impl Strategy<Value = Vec<usize>> {
 }
 
 fn small_config() -> impl Strategy<Value = ParserConfig> {
-    (1usize..24, 1usize..24, any::<bool>()).prop_map(|(line, event, strict)| {
+    (1usize..24, 1usize..24, any::<bool>(), any::<bool>()).prop_map(|(line, event, strict, raw)| {
         ParserConfig::DEFAULT
+            .with_raw(raw)
             .with_max_line_len(line)
             .with_max_event_len(event)
             .with_utf8(if strict {
@@ -267,7 +271,7 @@ fn small_config() -> impl Strategy<Value = ParserConfig> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2048))]
+    #![proptest_config(ProptestConfig::with_cases(512))]
 
     #[test]
     fn every_byte_is_accounted_for(input in stream(), cuts in cuts(), items in any::<bool>()) {
@@ -313,7 +317,7 @@ proptest! {
 
     #[test]
     fn raw_bytes_reparse_to_the_same_frame(input in stream(), cuts in cuts()) {
-        let run = drive(ParserConfig::DEFAULT, &input, &cuts, true);
+        let run = drive(RAW, &input, &cuts, true);
         let mut raw_total = 0;
         for frame in &run.frames {
             let Some(raw) = frame.raw() else { continue };
@@ -331,7 +335,7 @@ proptest! {
             prop_assert!(matches!(raw.last(), Some(b'\n' | b'\r')));
             // At the very start of a stream, a leading U+FEFF would be read
             // as a byte order mark: reparse behind a blank line.
-            let again = drive(ParserConfig::DEFAULT, &[b"\n", &raw[..]].concat(), &[], true);
+            let again = drive(RAW, &[b"\n", &raw[..]].concat(), &[], true);
             prop_assert_eq!(again.frames.len(), 1, "{:?}", raw);
             prop_assert!(again.errors.is_empty());
             let f = &again.frames[0];
@@ -343,7 +347,7 @@ proptest! {
         }
         // Whole, every block is contiguous: the raw bytes of the frames are
         // their blocks, without the bytes before each block's first line.
-        let whole = drive(ParserConfig::DEFAULT, &input, &[], true);
+        let whole = drive(RAW, &input, &[], true);
         prop_assert!(whole.frames.iter().all(|f| f.raw().is_some()));
         let sum: u64 = whole.frames.iter().map(|f| f.raw().unwrap().len() as u64).sum();
         prop_assert!(sum <= whole.tally.dispatched + whole.tally.comments);
@@ -355,7 +359,7 @@ proptest! {
 // Raw bytes, case by case.
 
 fn frames_of(chunks: &[&'static [u8]]) -> Vec<Frame> {
-    let mut p = Parser::new();
+    let mut p = Parser::with_config(RAW);
     let mut out = Vec::new();
     for c in chunks {
         p.feed(Bytes::from_static(c));
@@ -416,6 +420,10 @@ fn raw_of_a_split_crlf_ends_at_the_cr() {
 #[test]
 fn frames_built_or_changed_by_hand_have_no_raw() {
     assert_eq!(Frame::new("x").raw(), None);
+    // Nor do frames of a parser not asked to keep them (the default).
+    let mut p = Parser::new();
+    p.feed(Bytes::from_static(b"data: a\n\n"));
+    assert_eq!(p.next_frame().unwrap().unwrap().raw(), None);
     let parsed = frames_of(&[b"data: a\n\n"]).remove(0);
     assert!(parsed.raw().is_some());
     assert_eq!(parsed.clone().with_event("e").raw(), None);

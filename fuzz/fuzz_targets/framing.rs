@@ -7,7 +7,8 @@
 //! | bytes     | meaning                                                          |
 //! | --------- | ---------------------------------------------------------------- |
 //! | 0         | flags: bit 0 small `max_line_len`, bit 1 small `max_event_len`,  |
-//! |           | bit 2 strict UTF-8, bit 3 limits x16, bit 4 chunk-pattern mode    |
+//! |           | bit 2 strict UTF-8, bit 3 limits x16, bit 4 chunk-pattern mode,   |
+//! |           | bit 5 frames without raw bytes (`keep_raw` off)                   |
 //! | 1         | `max_line_len` (when bit 0)                                      |
 //! | 2         | `max_event_len` (when bit 1)                                     |
 //! | 3         | `n = byte % 16`: how many split points follow                    |
@@ -86,6 +87,7 @@ impl PartialEq for Trace {
 /// configuration into the same event type, data and retry.
 fn check_raw(f: &Frame, cfg: ParserConfig) {
     let Some(raw) = f.raw() else { return };
+    assert!(cfg.keep_raw, "raw bytes kept unasked");
     assert!(matches!(raw.last(), Some(b'\n' | b'\r')), "raw {raw:?}");
     let mut p = Parser::with_config(cfg);
     p.feed(Bytes::from_static(b"\n"));
@@ -496,7 +498,7 @@ struct Input<'a> {
 }
 
 fn parse_input(data: &[u8]) -> Input<'_> {
-    let mut cfg = ParserConfig::default();
+    let mut cfg = ParserConfig::default().with_raw(true);
     if data.len() < 4 {
         return Input {
             cfg,
@@ -516,6 +518,9 @@ fn parse_input(data: &[u8]) -> Input<'_> {
     }
     if flags & 4 != 0 {
         cfg.utf8 = Utf8Mode::Strict;
+    }
+    if flags & 32 != 0 {
+        cfg.keep_raw = false;
     }
     let splits = data[4..4 + 2 * n]
         .chunks_exact(2)

@@ -15,7 +15,8 @@ use core::fmt;
 /// chunk, [`data_bytes`](Self::data_bytes) is a slice of that chunk and
 /// nothing was copied ([`is_zero_copy`](Self::is_zero_copy)). When the
 /// whole event block lay inside one chunk, [`raw`](Self::raw) is its wire
-/// bytes, for a proxy to forward unchanged without encoding it again.
+/// bytes (if the parser is configured to keep them), for a proxy to forward
+/// unchanged without encoding it again.
 #[derive(Clone)]
 pub struct Frame {
     pub(crate) event: Bytes,
@@ -23,9 +24,8 @@ pub struct Frame {
     pub(crate) id: Bytes,
     pub(crate) retry: Option<u64>,
     pub(crate) zero_copy: bool,
-    /// The block's wire bytes, or empty when they were not contiguous (no
-    /// block that dispatches is empty: it holds at least `data` and a blank line).
-    pub(crate) raw: Bytes,
+    /// The block's wire bytes, when kept and contiguous.
+    pub(crate) raw: Option<Bytes>,
 }
 
 /// Views bytes the parser has already validated as UTF-8.
@@ -50,7 +50,7 @@ impl Frame {
             id: Bytes::new(),
             retry: None,
             zero_copy: false,
-            raw: Bytes::new(),
+            raw: None,
         }
     }
 
@@ -60,7 +60,7 @@ impl Frame {
     #[must_use]
     pub fn with_event(mut self, event: impl Into<String>) -> Self {
         self.event = Bytes::from(event.into());
-        self.raw = Bytes::new();
+        self.raw = None;
         self
     }
 
@@ -68,7 +68,7 @@ impl Frame {
     #[must_use]
     pub fn with_id(mut self, id: impl Into<String>) -> Self {
         self.id = Bytes::from(id.into());
-        self.raw = Bytes::new();
+        self.raw = None;
         self
     }
 
@@ -76,7 +76,7 @@ impl Frame {
     #[must_use]
     pub fn with_retry(mut self, retry: Option<u64>) -> Self {
         self.retry = retry;
-        self.raw = Bytes::new();
+        self.raw = None;
         self
     }
 
@@ -142,8 +142,11 @@ impl Frame {
 
     /// The event's wire bytes as they were parsed, from the first line of
     /// its block through the blank line that dispatched it (terminator
-    /// included), when the whole block lay inside one input chunk; `None`
-    /// when it spanned chunks, and for frames built by hand.
+    /// included), when the parser keeps them
+    /// ([`ParserConfig::keep_raw`](crate::ParserConfig::keep_raw)) and the
+    /// whole block lay inside one input chunk; `None` when it spanned
+    /// chunks, when the parser does not keep them, and for frames built by
+    /// hand.
     ///
     /// A proxy that forwards a frame unchanged can write these bytes instead
     /// of encoding the frame again: they are a slice of the input chunk (no
@@ -160,9 +163,9 @@ impl Frame {
     ///
     /// ```
     /// use bytes::Bytes;
-    /// use ssekit::Parser;
+    /// use ssekit::{Parser, ParserConfig};
     ///
-    /// let mut parser = Parser::new();
+    /// let mut parser = Parser::with_config(ParserConfig::DEFAULT.with_raw(true));
     /// parser.feed(Bytes::from_static(b": hi\nevent: note\ndata: x\n\ndata: y"));
     /// let frame = parser.next_frame()?.unwrap();
     /// assert_eq!(frame.raw().unwrap().as_ref(), b": hi\nevent: note\ndata: x\n\n");
@@ -172,11 +175,7 @@ impl Frame {
     /// ```
     #[inline]
     pub fn raw(&self) -> Option<&Bytes> {
-        if self.raw.is_empty() {
-            None
-        } else {
-            Some(&self.raw)
-        }
+        self.raw.as_ref()
     }
 }
 

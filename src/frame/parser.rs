@@ -104,8 +104,9 @@ pub struct Parser {
     last_event_id: Bytes,
     reconnection: Option<u64>,
 
-    // Byte accounting (see `Tally`): blocks are counted when they end.
-    tally: Tally,
+    // Byte accounting (see `Tally`): blocks are counted when they end, in
+    // `counts` indexed by `Settle`.
+    counts: [u64; 4],
     /// Stream offset up to which bytes are counted in `tally`.
     settled: u64,
     /// What the block that ended at `settled` was counted as.
@@ -116,12 +117,15 @@ pub struct Parser {
     last_comment_end: u64,
 }
 
-/// What the bytes of an ended block are counted as.
+/// What the bytes of an ended block are counted as (an index of `counts`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Settle {
     Dispatched,
     Ignored,
     Dropped,
+    /// Not a kind of block: the comment lines of dispatched and ignored
+    /// blocks.
+    Comments,
 }
 
 /// The data buffer of the current block.
@@ -205,7 +209,7 @@ impl Parser {
             last_known: "",
             last_event_id: Bytes::new(),
             reconnection: None,
-            tally: Tally::default(),
+            counts: [0; 4],
             settled: 0,
             last_settle: Settle::Ignored,
             block_comments: 0,
@@ -234,6 +238,7 @@ impl Parser {
             self.cur_offset += self.cur.len() as u64;
             self.cur = chunk;
             self.pos = 0;
+            self.check_split_crlf();
         } else {
             self.queue.push_back(chunk);
         }
@@ -372,7 +377,14 @@ impl Parser {
     ///
     /// Keeping the tally costs a few additions per block, not per byte.
     pub fn tally(&self) -> Tally {
-        let mut t = self.tally;
+        let [dispatched, ignored, dropped, comments] = self.counts;
+        let mut t = Tally {
+            dispatched,
+            comments,
+            ignored,
+            dropped,
+            truncated: 0,
+        };
         if self.eof && !self.has_pending_input() {
             let end = self.cur_offset + self.cur.len() as u64;
             let comments = self.block_comments;
@@ -405,6 +417,7 @@ impl Parser {
                         self.cur_offset += self.cur.len() as u64;
                         self.cur = chunk;
                         self.pos = 0;
+                        self.check_split_crlf();
                     }
                     None => {
                         if self.eof {
@@ -417,9 +430,6 @@ impl Parser {
                 }
             }
             let base = self.pos;
-            if base == 0 && self.lines.after_cr() && self.cur.first() == Some(&b'\n') {
-                self.split_crlf();
-            }
             match self.lines.next_line(&self.cur[base..]) {
                 Step::Replay(held) => {
                     // Held BOM bytes always stand at the start of the stream.
@@ -719,12 +729,15 @@ impl Parser {
         let event = core::mem::take(&mut self.event);
         let id_in_block = self.id_in_block;
         let data = core::mem::replace(&mut self.data, Data::None);
-        let raw = if matches!(data, Data::None) || self.block_offset < self.cur_offset {
-            Bytes::new()
+        let raw = if !self.config.keep_raw
+            || matches!(data, Data::None)
+            || self.block_offset < self.cur_offset
+        {
+            None
         } else {
             // The whole block lies in this chunk.
             let from = (self.block_offset - self.cur_offset) as usize;
-            self.cur.slice(from..(line_end - self.cur_offset) as usize)
+            Some(self.cur.slice(from..(line_end - self.cur_offset) as usize))
         };
         let settle = match data {
             Data::None => Settle::Ignored,
@@ -756,6 +769,14 @@ impl Parser {
         }))
     }
 
+    /// A new chunk became current, after the last one was parsed whole.
+    #[inline]
+    fn check_split_crlf(&mut self) {
+        if self.lines.after_cr() && self.cur.first() == Some(&b'\n') {
+            self.split_crlf();
+        }
+    }
+
     /// The LF that starts this chunk completes the CR that ended the last
     /// one: it belongs to that line, so it is counted as the line was.
     #[cold]
@@ -764,11 +785,7 @@ impl Parser {
         if self.settled == at {
             // The CR was a blank line that ended a block.
             self.settled += 1;
-            match self.last_settle {
-                Settle::Dispatched => self.tally.dispatched += 1,
-                Settle::Ignored => self.tally.ignored += 1,
-                Settle::Dropped => self.tally.dropped += 1,
-            }
+            self.counts[self.last_settle as usize] += 1;
         } else if self.last_comment_end == at {
             self.block_comments += 1;
             self.last_comment_end += 1;
@@ -789,19 +806,11 @@ impl Parser {
     /// `settle` says, the last event ID buffer is committed (also for blocks
     /// that dispatch nothing) and the block's buffers are emptied.
     fn end_block(&mut self, line_end: u64, settle: Settle) {
-        let unit = line_end - self.settled;
+        // (A dropped block has no comments to count: `drop_block` folded
+        // them into the block's bytes.)
         let comments = core::mem::take(&mut self.block_comments);
-        match settle {
-            Settle::Dispatched => {
-                self.tally.dispatched += unit - comments;
-                self.tally.comments += comments;
-            }
-            Settle::Ignored => {
-                self.tally.ignored += unit - comments;
-                self.tally.comments += comments;
-            }
-            Settle::Dropped => self.tally.dropped += unit,
-        }
+        self.counts[settle as usize] += line_end - self.settled - comments;
+        self.counts[Settle::Comments as usize] += comments;
         self.settled = line_end;
         self.last_settle = settle;
         if self.id_dirty {
@@ -826,6 +835,8 @@ impl Parser {
     /// Drops the current block after an error and skips to its end.
     fn drop_block(&mut self, skip: Skip) {
         self.clear_block();
+        // Its comment lines are dropped with it.
+        self.block_comments = 0;
         self.data_buf.clear();
         self.skip = skip;
     }
