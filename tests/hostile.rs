@@ -195,6 +195,29 @@ fn a_million_tiny_events_hold_nothing() {
 }
 
 #[test]
+fn raw_bytes_kept_for_tiny_events_allocate_nothing_per_frame() {
+    // `keep_raw`: each frame holds a slice of the chunk, a reference count,
+    // not an allocation. The chunk is one shared buffer fed again and again.
+    let chunk = Bytes::from(b"data: x\n\n".repeat(7000));
+    let mut parser = Parser::with_config(ParserConfig::DEFAULT.with_raw(true));
+    let ((frames, raw_bytes), allocs) = counting::allocations(|| {
+        let (mut frames, mut raw_bytes) = (0u64, 0u64);
+        for _ in 0..20 {
+            parser.feed(chunk.clone());
+            while let Some(f) = parser.next_frame().unwrap() {
+                frames += 1;
+                raw_bytes += f.raw().map_or(0, |r| r.len() as u64);
+            }
+        }
+        (frames, raw_bytes)
+    });
+    println!("{frames} frames with raw bytes: {allocs} allocations");
+    assert_eq!((frames, raw_bytes), (140_000, 140_000 * 9));
+    // At most one: the chunk's buffer becoming shared at its first slice.
+    assert!(allocs <= 1, "{allocs} allocations");
+}
+
+#[test]
 #[ignore = "10^7 events: run in release by .ci/run"]
 fn full_size_ten_million_tiny_events() {
     tiny_events(10_003_000);
