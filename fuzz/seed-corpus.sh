@@ -4,9 +4,18 @@
 #   fuzz/seed-corpus.sh [target]      (default target: framing)
 #
 # Source: $SSEKIT_CORPUS, else ../shared/corpus beside the repository.
-# Each *.sse file is copied as is, and once more behind a 4-byte all-zero
-# header (default limits, no extra split points) so the fuzzer also starts
-# from the intact stream; see the input layout in fuzz_targets/framing.rs.
+#
+# framing, encode: each *.sse file is copied as is, and once more behind a
+#   4-byte all-zero header (default limits, no extra split points) so the
+#   framing fuzzer also starts from the intact stream; see the input layout
+#   in fuzz_targets/framing.rs.
+# decode, json, partial_json: the data of the events, one file each (the
+#   first two events of each `type` in each stream, so the seeds cover every
+#   event kind without thousands of near-duplicate deltas). decode seeds get
+#   a leading byte (the event name picker), partial_json seeds a leading
+#   0x03 and three cut points (see the input layouts in those targets).
+# accumulate: each *.sse file behind a 2-byte header (its dialect, a memory
+#   limit), twice: a roomy and a tight limit.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 target="${1:-framing}"
@@ -17,12 +26,52 @@ if [ ! -d "$src" ]; then
     exit 1
 fi
 mkdir -p "$dst"
+
+# Writes the selected event data of stream $1 to $dst/seed-<name>-<n>, with
+# the prefix $2 (printf format) before each.
+event_seeds() {
+    local f="$1" prefix="$2" name n=0 data
+    name="$(basename "$f" .sse)"
+    while IFS= read -r data; do
+        { printf "$prefix"; printf '%s' "$data"; } >"$dst/seed-$name-$n"
+        n=$((n + 1))
+    done < <(awk '
+        /^data:/ {
+            d = substr($0, 6); sub(/^ /, "", d); sub(/\r$/, "", d)
+            t = ""
+            if (match(d, /"type" *: *"[^"]*"/)) t = substr(d, RSTART, RLENGTH)
+            if (seen[t]++ < 2) print d
+        }' "$f")
+    echo "$n"
+}
+
 n=0
 for f in "$src"/*.sse; do
     [ -e "$f" ] || continue
     name="$(basename "$f" .sse)"
-    cp "$f" "$dst/seed-$name"
-    { printf '\0\0\0\0'; cat "$f"; } > "$dst/seed-h0-$name"
+    case "$target" in
+    decode)
+        printf -v pick '\\%03o' "$(((n * 37) % 256))"
+        event_seeds "$f" "$pick" >/dev/null
+        ;;
+    json) event_seeds "$f" '' >/dev/null ;;
+    accumulate)
+        # Byte 0: the dialect (0 Responses, 1 Chat, 2 Anthropic); byte 1:
+        # the memory limit (0xff: 16 KiB; 0x08: 576 B, to reach the limit).
+        case "$name" in
+        *-chat-*) d='\001' ;;
+        *-anthropic-*) d='\002' ;;
+        *) d='\000' ;;
+        esac
+        { printf "$d\377"; cat "$f"; } >"$dst/seed-$name"
+        { printf "$d\010"; cat "$f"; } >"$dst/seed-small-$name"
+        ;;
+    partial_json) event_seeds "$f" '\003\100\200\300' >/dev/null ;;
+    *)
+        cp "$f" "$dst/seed-$name"
+        { printf '\0\0\0\0'; cat "$f"; } >"$dst/seed-h0-$name"
+        ;;
+    esac
     n=$((n + 1))
 done
-echo "seed-corpus: $n streams from $src -> $dst"
+echo "seed-corpus: $n streams from $src -> $dst ($(find "$dst" -maxdepth 1 -type f | wc -l) files)"

@@ -7,7 +7,8 @@
 //! | bytes     | meaning                                                          |
 //! | --------- | ---------------------------------------------------------------- |
 //! | 0         | flags: bit 0 small `max_line_len`, bit 1 small `max_event_len`,  |
-//! |           | bit 2 strict UTF-8, bit 3 limits x16, bit 4 chunk-pattern mode    |
+//! |           | bit 2 strict UTF-8, bit 3 limits x16, bit 4 chunk-pattern mode,   |
+//! |           | bit 5 frames without raw bytes (`keep_raw` off)                   |
 //! | 1         | `max_line_len` (when bit 0)                                      |
 //! | 2         | `max_event_len` (when bit 1)                                     |
 //! | 3         | `n = byte % 16`: how many split points follow                    |
@@ -20,13 +21,17 @@
 //! after every chunk or only after `finish`, and after a `reset` of a parser
 //! left mid-stream. Every run must give the same items, errors (kind and
 //! offset), `finish` result, `last_event_id` and `reconnection_time`; the
-//! whole-stream run must equal the reference parser's.
+//! whole-stream run must equal the reference parser's. Every parser run
+//! must account for every byte (`Parser::tally` adds up to the stream's
+//! length, its truncated count is the reported tail, and it is the same
+//! however the stream is chunked), and every frame's raw wire bytes
+//! (`Frame::raw`) must parse again into the same frame.
 #![no_main]
 
 use bytes::Bytes;
 use libfuzzer_sys::fuzz_target;
 use ssekit::framing::{LineSplitter, Step, BOM};
-use ssekit::{FrameError, FrameErrorKind, Item, Parser, ParserConfig, Utf8Mode};
+use ssekit::{Frame, FrameError, FrameErrorKind, Item, Parser, ParserConfig, Tally, Utf8Mode};
 
 /// One outcome of `next_item` / `next_frame`, owned and comparable field by field.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,12 +52,58 @@ enum Ev {
 }
 
 /// Everything observable about one parse of a stream.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 struct Trace {
     events: Vec<Ev>,
     finish: Result<(), Ev>,
     last_event_id: String,
     reconnection_time: Option<u64>,
+    /// `Parser::tally` at the end (the reference parser keeps none).
+    tally: Option<Tally>,
+}
+
+impl PartialEq for Trace {
+    /// Tallies are compared when both runs kept one.
+    fn eq(&self, other: &Self) -> bool {
+        (
+            &self.events,
+            &self.finish,
+            &self.last_event_id,
+            self.reconnection_time,
+        ) == (
+            &other.events,
+            &other.finish,
+            &other.last_event_id,
+            other.reconnection_time,
+        ) && match (self.tally, other.tally) {
+            (Some(a), Some(b)) => a == b,
+            _ => true,
+        }
+    }
+}
+
+/// A frame's raw wire bytes, when it has them, parse again (behind a blank
+/// line, so that a leading U+FEFF is not a byte order mark) under the same
+/// configuration into the same event type, data and retry.
+fn check_raw(f: &Frame, cfg: ParserConfig) {
+    let Some(raw) = f.raw() else { return };
+    assert!(cfg.keep_raw, "raw bytes kept unasked");
+    assert!(matches!(raw.last(), Some(b'\n' | b'\r')), "raw {raw:?}");
+    let mut p = Parser::with_config(cfg);
+    p.feed(Bytes::from_static(b"\n"));
+    p.feed(raw.clone());
+    let again = p
+        .next_frame()
+        .expect("raw bytes parse")
+        .expect("raw bytes hold a frame");
+    assert_eq!(
+        (again.event(), again.data(), again.retry()),
+        (f.event(), f.data(), f.retry()),
+        "raw {raw:?}"
+    );
+    assert_eq!(again.raw(), Some(raw));
+    assert_eq!(p.next_frame(), Ok(None));
+    assert_eq!(p.finish(), Ok(()));
 }
 
 impl Trace {
@@ -104,7 +155,12 @@ fn drain(p: &mut Parser, items: bool, out: &mut Vec<Ev>, total: usize) {
             p.next_frame().map(|f| f.map(Item::Frame))
         };
         match r {
-            Ok(Some(i)) => out.push(item(i)),
+            Ok(Some(i)) => {
+                if let Item::Frame(f) = &i {
+                    check_raw(f, *p.config());
+                }
+                out.push(item(i))
+            }
             Ok(None) => return,
             Err(e) => out.push(err(e)),
         }
@@ -139,11 +195,35 @@ fn run_on(p: &mut Parser, chunks: &[&[u8]], items: bool, drain_each: bool) -> Tr
         p.bytes_scanned() <= total as u64,
         "line search examined a byte twice"
     );
+    // Every byte is accounted for, the truncated tail as reported.
+    let tally = p.tally();
+    assert_eq!(tally.total(), total as u64, "{tally:?}");
+    let tail = finish
+        .as_ref()
+        .err()
+        .into_iter()
+        .chain(&events)
+        .find_map(|e| match e {
+            Ev::Error(FrameErrorKind::TruncatedTail { len }, _) => Some(*len),
+            _ => None,
+        });
+    assert_eq!(tally.truncated, tail.unwrap_or(0), "{tally:?}");
+    let dropping = events.iter().any(
+        |e| matches!(e, Ev::Error(k, _) if !matches!(k, FrameErrorKind::TruncatedTail { .. })),
+    );
+    assert!(
+        tally.dropped + tally.truncated > 0 || !dropping,
+        "{tally:?}"
+    );
+    if !dropping {
+        assert_eq!(tally.dropped, 0);
+    }
     Trace {
         events,
         finish,
         last_event_id: p.last_event_id().into(),
         reconnection_time: p.reconnection_time(),
+        tally: Some(tally),
     }
 }
 
@@ -344,6 +424,7 @@ fn reference(input: &[u8], cfg: &ParserConfig) -> Trace {
         finish,
         last_event_id: last_id,
         reconnection_time: reconnection,
+        tally: None,
     }
 }
 
@@ -417,7 +498,7 @@ struct Input<'a> {
 }
 
 fn parse_input(data: &[u8]) -> Input<'_> {
-    let mut cfg = ParserConfig::default();
+    let mut cfg = ParserConfig::default().with_raw(true);
     if data.len() < 4 {
         return Input {
             cfg,
@@ -437,6 +518,9 @@ fn parse_input(data: &[u8]) -> Input<'_> {
     }
     if flags & 4 != 0 {
         cfg.utf8 = Utf8Mode::Strict;
+    }
+    if flags & 32 != 0 {
+        cfg.keep_raw = false;
     }
     let splits = data[4..4 + 2 * n]
         .chunks_exact(2)

@@ -47,14 +47,20 @@ pub struct ParserConfig {
     /// What to do with invalid UTF-8. Default [`Utf8Mode::Replace`], as the
     /// specification requires.
     pub utf8: Utf8Mode,
+    /// Whether frames keep their wire bytes ([`Frame::raw`](crate::Frame::raw)),
+    /// for proxies that forward frames unchanged. Default `false`: keeping
+    /// them costs a reference count per frame (no copy, no allocation).
+    pub keep_raw: bool,
 }
 
 impl ParserConfig {
-    /// The default limits: 16 MiB lines, 32 MiB events, UTF-8 replacement.
+    /// The default limits: 16 MiB lines, 32 MiB events, UTF-8 replacement,
+    /// no raw bytes kept.
     pub const DEFAULT: Self = Self {
         max_line_len: 16 << 20,
         max_event_len: 32 << 20,
         utf8: Utf8Mode::Replace,
+        keep_raw: false,
     };
 
     /// This configuration with another [`max_line_len`](Self::max_line_len).
@@ -85,6 +91,14 @@ impl ParserConfig {
     #[must_use]
     pub const fn with_utf8(mut self, mode: Utf8Mode) -> Self {
         self.utf8 = mode;
+        self
+    }
+
+    /// This configuration with frames keeping their wire bytes, or not
+    /// (see [`keep_raw`](Self::keep_raw)).
+    #[must_use]
+    pub const fn with_raw(mut self, keep: bool) -> Self {
+        self.keep_raw = keep;
         self
     }
 }

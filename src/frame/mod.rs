@@ -5,9 +5,11 @@ mod error;
 mod names;
 mod output;
 mod parser;
+mod tally;
 
 pub use config::{ParserConfig, Utf8Mode};
 pub use error::{FrameError, FrameErrorKind};
 pub(crate) use output::validated_str;
 pub use output::{Frame, Item};
 pub use parser::Parser;
+pub use tally::Tally;

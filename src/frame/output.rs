@@ -13,7 +13,10 @@ use core::fmt;
 ///
 /// When the event's data is a single `data:` line that lay inside one input
 /// chunk, [`data_bytes`](Self::data_bytes) is a slice of that chunk and
-/// nothing was copied ([`is_zero_copy`](Self::is_zero_copy)).
+/// nothing was copied ([`is_zero_copy`](Self::is_zero_copy)). When the
+/// whole event block lay inside one chunk, [`raw`](Self::raw) is its wire
+/// bytes (if the parser is configured to keep them), for a proxy to forward
+/// unchanged without encoding it again.
 #[derive(Clone)]
 pub struct Frame {
     pub(crate) event: Bytes,
@@ -21,6 +24,8 @@ pub struct Frame {
     pub(crate) id: Bytes,
     pub(crate) retry: Option<u64>,
     pub(crate) zero_copy: bool,
+    /// The block's wire bytes, when kept and contiguous.
+    pub(crate) raw: Option<Bytes>,
 }
 
 /// Views bytes the parser has already validated as UTF-8.
@@ -45,13 +50,17 @@ impl Frame {
             id: Bytes::new(),
             retry: None,
             zero_copy: false,
+            raw: None,
         }
     }
 
-    /// This frame with another event type (`""` means `message`).
+    /// This frame with another event type (`""` means `message`). Like the
+    /// other `with_` methods, it drops the [`raw`](Self::raw) bytes, which
+    /// no longer describe the frame.
     #[must_use]
     pub fn with_event(mut self, event: impl Into<String>) -> Self {
         self.event = Bytes::from(event.into());
+        self.raw = None;
         self
     }
 
@@ -59,6 +68,7 @@ impl Frame {
     #[must_use]
     pub fn with_id(mut self, id: impl Into<String>) -> Self {
         self.id = Bytes::from(id.into());
+        self.raw = None;
         self
     }
 
@@ -66,6 +76,7 @@ impl Frame {
     #[must_use]
     pub fn with_retry(mut self, retry: Option<u64>) -> Self {
         self.retry = retry;
+        self.raw = None;
         self
     }
 
@@ -128,11 +139,50 @@ impl Frame {
     pub fn is_zero_copy(&self) -> bool {
         self.zero_copy
     }
+
+    /// The event's wire bytes as they were parsed, from the first line of
+    /// its block through the blank line that dispatched it (terminator
+    /// included), when the parser keeps them
+    /// ([`ParserConfig::keep_raw`](crate::ParserConfig::keep_raw)) and the
+    /// whole block lay inside one input chunk; `None` when it spanned
+    /// chunks, when the parser does not keep them, and for frames built by
+    /// hand.
+    ///
+    /// A proxy that forwards a frame unchanged can write these bytes instead
+    /// of encoding the frame again: they are a slice of the input chunk (no
+    /// copy), and parsing them gives back this frame's event type, data and
+    /// `retry` (anywhere but at the very start of a stream if they begin
+    /// with U+FEFF, which a reader takes there for a byte order mark; a
+    /// proxy that may forward such a frame first writes a comment or blank
+    /// line before it). They may hold comment lines and fields that the frame does
+    /// not show (an `id`, unknown fields), exactly as received. Two things
+    /// they do not carry: the last event ID when it was set by an earlier
+    /// block (see [`id`](Self::id)), and the LF of a CRLF blank line whose LF
+    /// arrived in the next chunk (the bytes then end in the CR, which ends
+    /// the event just as well).
+    ///
+    /// ```
+    /// use bytes::Bytes;
+    /// use ssekit::{Parser, ParserConfig};
+    ///
+    /// let mut parser = Parser::with_config(ParserConfig::DEFAULT.with_raw(true));
+    /// parser.feed(Bytes::from_static(b": hi\nevent: note\ndata: x\n\ndata: y"));
+    /// let frame = parser.next_frame()?.unwrap();
+    /// assert_eq!(frame.raw().unwrap().as_ref(), b": hi\nevent: note\ndata: x\n\n");
+    /// parser.feed(Bytes::from_static(b"\n\n")); // this block spans two chunks
+    /// assert_eq!(parser.next_frame()?.unwrap().raw(), None);
+    /// # Ok::<(), ssekit::FrameError>(())
+    /// ```
+    #[inline]
+    pub fn raw(&self) -> Option<&Bytes> {
+        self.raw.as_ref()
+    }
 }
 
 impl PartialEq for Frame {
     /// Frames are equal when their event type, data, id and retry are;
-    /// how the data was stored does not matter.
+    /// how the data was stored, and whether the raw bytes are known, does
+    /// not matter.
     fn eq(&self, other: &Self) -> bool {
         self.event() == other.event()
             && self.data == other.data

@@ -23,6 +23,7 @@ use bytes::{Bytes, BytesMut};
 use super::config::{ParserConfig, Utf8Mode};
 use super::error::{FrameError, FrameErrorKind};
 use super::output::{Frame, Item};
+use super::tally::Tally;
 use crate::framing::{LineSplitter, Step};
 
 /// An incremental, sans-IO Server-Sent Events parser.
@@ -102,6 +103,29 @@ pub struct Parser {
     last_known: &'static str,
     last_event_id: Bytes,
     reconnection: Option<u64>,
+
+    // Byte accounting (see `Tally`): blocks are counted when they end, in
+    // `counts` indexed by `Settle`.
+    counts: [u64; 4],
+    /// Stream offset up to which bytes are counted in `tally`.
+    settled: u64,
+    /// What the block that ended at `settled` was counted as.
+    last_settle: Settle,
+    /// Bytes of the comment lines of the current block.
+    block_comments: u64,
+    /// Stream offset just past the last comment line.
+    last_comment_end: u64,
+}
+
+/// What the bytes of an ended block are counted as (an index of `counts`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Settle {
+    Dispatched,
+    Ignored,
+    Dropped,
+    /// Not a kind of block: the comment lines of dispatched and ignored
+    /// blocks.
+    Comments,
 }
 
 /// The data buffer of the current block.
@@ -185,6 +209,11 @@ impl Parser {
             last_known: "",
             last_event_id: Bytes::new(),
             reconnection: None,
+            counts: [0; 4],
+            settled: 0,
+            last_settle: Settle::Ignored,
+            block_comments: 0,
+            last_comment_end: 0,
         }
     }
 
@@ -209,6 +238,7 @@ impl Parser {
             self.cur_offset += self.cur.len() as u64;
             self.cur = chunk;
             self.pos = 0;
+            self.check_split_crlf();
         } else {
             self.queue.push_back(chunk);
         }
@@ -338,6 +368,47 @@ impl Parser {
         self.lines.scanned()
     }
 
+    /// Where the bytes parsed so far went: in dispatched frames, comments,
+    /// ignored blocks, blocks dropped after an error, or the truncated tail
+    /// (see [`Tally`]). The fields add up to the bytes of every block that
+    /// has ended; once the stream is [finished](Self::finish) and drained
+    /// (`next_frame` returned `Ok(None)` or the truncated-tail error), to the
+    /// length of the whole stream, so nothing was lost unaccounted.
+    ///
+    /// Keeping the tally costs a few additions per block, not per byte.
+    pub fn tally(&self) -> Tally {
+        let [dispatched, ignored, dropped, comments] = self.counts;
+        let mut t = Tally {
+            dispatched,
+            comments,
+            ignored,
+            dropped,
+            truncated: 0,
+        };
+        if self.eof && !self.has_pending_input() {
+            let end = self.cur_offset + self.cur.len() as u64;
+            let comments = self.block_comments;
+            match self.tail_start() {
+                // The tail is the whole open block, its comments included.
+                Some(start) if self.tail_is_block() => {
+                    t.ignored += start - self.settled;
+                    t.truncated += end - start;
+                }
+                // An unfinished line after the block's comments.
+                Some(start) => {
+                    t.comments += comments;
+                    t.ignored += start - self.settled - comments;
+                    t.truncated += end - start;
+                }
+                None => {
+                    t.comments += comments;
+                    t.ignored += end - self.settled - comments;
+                }
+            }
+        }
+        t
+    }
+
     fn advance(&mut self, items: bool) -> Result<Option<Item>, FrameError> {
         loop {
             if self.pos >= self.cur.len() {
@@ -346,6 +417,7 @@ impl Parser {
                         self.cur_offset += self.cur.len() as u64;
                         self.cur = chunk;
                         self.pos = 0;
+                        self.check_split_crlf();
                     }
                     None => {
                         if self.eof {
@@ -390,7 +462,9 @@ impl Parser {
                     if !items && self.cur[start] == b':' && self.config.utf8 == Utf8Mode::Replace {
                         // A comment (a keep-alive) that nobody asked to see.
                         if end - start <= self.config.max_line_len {
-                            self.note_line_start(self.cur_offset + start as u64);
+                            let offset = self.cur_offset + start as u64;
+                            self.note_line_start(offset);
+                            self.count_comment(offset, line_end);
                             continue;
                         }
                     }
@@ -420,7 +494,7 @@ impl Parser {
                     if self.skip != Skip::No {
                         if self.skip == Skip::Block && !open && start == end {
                             self.skip = Skip::No;
-                            self.end_block(line_end);
+                            self.end_block(line_end, Settle::Dropped);
                         } else {
                             self.skip = Skip::Block;
                         }
@@ -556,7 +630,10 @@ impl Parser {
         let (field, value_start) = classify(line);
         let len = line.len();
         let item = match field {
-            Field::Comment => items.then(|| Item::Comment(self.take_value(src, 1, len))),
+            Field::Comment => {
+                self.count_comment(offset, line_end);
+                items.then(|| Item::Comment(self.take_value(src, 1, len)))
+            }
             Field::Data => {
                 let value_len = len - value_start;
                 let new_len = match self.data {
@@ -652,7 +729,21 @@ impl Parser {
         let event = core::mem::take(&mut self.event);
         let id_in_block = self.id_in_block;
         let data = core::mem::replace(&mut self.data, Data::None);
-        self.end_block(line_end);
+        let raw = if !self.config.keep_raw
+            || matches!(data, Data::None)
+            || self.block_offset < self.cur_offset
+        {
+            None
+        } else {
+            // The whole block lies in this chunk.
+            let from = (self.block_offset - self.cur_offset) as usize;
+            Some(self.cur.slice(from..(line_end - self.cur_offset) as usize))
+        };
+        let settle = match data {
+            Data::None => Settle::Ignored,
+            _ => Settle::Dispatched,
+        };
+        self.end_block(line_end, settle);
         let (data, zero_copy) = match data {
             Data::None => {
                 return (items && id_in_block)
@@ -674,13 +765,54 @@ impl Parser {
             id: self.id_buf.clone(),
             retry,
             zero_copy,
+            raw,
         }))
     }
 
-    /// Ends the current block at a blank line: the last event ID buffer is
-    /// committed (also for blocks that dispatch nothing) and the block's
-    /// buffers are emptied.
-    fn end_block(&mut self, line_end: u64) {
+    /// A new chunk became current, after the last one was parsed whole.
+    #[inline]
+    fn check_split_crlf(&mut self) {
+        if self.lines.after_cr() && self.cur.first() == Some(&b'\n') {
+            self.split_crlf();
+        }
+    }
+
+    /// The LF that starts this chunk completes the CR that ended the last
+    /// one: it belongs to that line, so it is counted as the line was.
+    #[cold]
+    fn split_crlf(&mut self) {
+        let at = self.cur_offset;
+        if self.settled == at {
+            // The CR was a blank line that ended a block.
+            self.settled += 1;
+            self.counts[self.last_settle as usize] += 1;
+        } else if self.last_comment_end == at {
+            self.block_comments += 1;
+            self.last_comment_end += 1;
+        }
+        // Otherwise it ends a field line of the open block, whose bytes are
+        // counted with the block.
+    }
+
+    /// A comment line `offset..line_end` (terminator included) of the
+    /// current block.
+    #[inline]
+    fn count_comment(&mut self, offset: u64, line_end: u64) {
+        self.block_comments += line_end - offset;
+        self.last_comment_end = line_end;
+    }
+
+    /// Ends the current block at a blank line: its bytes are counted as
+    /// `settle` says, the last event ID buffer is committed (also for blocks
+    /// that dispatch nothing) and the block's buffers are emptied.
+    fn end_block(&mut self, line_end: u64, settle: Settle) {
+        // (A dropped block has no comments to count: `drop_block` folded
+        // them into the block's bytes.)
+        let comments = core::mem::take(&mut self.block_comments);
+        self.counts[settle as usize] += line_end - self.settled - comments;
+        self.counts[Settle::Comments as usize] += comments;
+        self.settled = line_end;
+        self.last_settle = settle;
         if self.id_dirty {
             self.last_event_id = self.id_buf.clone();
             self.id_dirty = false;
@@ -703,8 +835,28 @@ impl Parser {
     /// Drops the current block after an error and skips to its end.
     fn drop_block(&mut self, skip: Skip) {
         self.clear_block();
+        // Its comment lines are dropped with it.
+        self.block_comments = 0;
         self.data_buf.clear();
         self.skip = skip;
+    }
+
+    /// Whether a truncated tail is the whole open block.
+    fn tail_is_block(&self) -> bool {
+        self.block_fields || self.skip != Skip::No
+    }
+
+    /// At end of stream: where the truncated tail starts, if there is one.
+    fn tail_start(&self) -> Option<u64> {
+        if self.tail_is_block() {
+            Some(self.block_offset)
+        } else if !self.lines.held().is_empty() {
+            Some(0)
+        } else if self.line_open {
+            Some(self.line_offset)
+        } else {
+            None
+        }
     }
 
     /// At end of stream, once: the discarded tail, if any.
@@ -713,16 +865,7 @@ impl Parser {
             return None;
         }
         self.tail_checked = true;
-        let held = !self.lines.held().is_empty();
-        let start = if self.block_fields || self.skip != Skip::No {
-            self.block_offset
-        } else if held {
-            0
-        } else if self.line_open {
-            self.line_offset
-        } else {
-            return None;
-        };
+        let start = self.tail_start()?;
         let end = self.cur_offset + self.cur.len() as u64;
         Some(FrameError::new(
             FrameErrorKind::TruncatedTail { len: end - start },

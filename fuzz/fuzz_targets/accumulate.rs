@@ -1,0 +1,96 @@
+//! The accumulators over arbitrary event sequences: never panic, keep their
+//! memory count within the configured limit, and always produce valid JSON.
+//!
+//! Input layout: byte 0 picks the dialect (`% 3`: Responses, Chat
+//! Completions, Anthropic Messages) and byte 1 the memory limit (small, so
+//! the limit paths are reached); the rest is an SSE stream, parsed whole,
+//! each frame decoded as an event of that dialect and fed to its
+//! accumulator. Frames that do not decode are skipped, as a client would.
+//! Seeds: the corpus streams behind a two-byte header (`seed-corpus.sh`).
+#![no_main]
+
+use bytes::Bytes;
+use libfuzzer_sys::fuzz_target;
+use ssekit::accumulate::{
+    AccumulatorConfig, ChatAccumulator, MessageAccumulator, ResponseAccumulator,
+};
+use ssekit::anthropic::MessageEvent;
+use ssekit::chat::ChatEvent;
+use ssekit::responses::ResponseEvent;
+use ssekit::{Frame, Parser, ParserConfig};
+
+fn frames(stream: &[u8]) -> Vec<Frame> {
+    let config = ParserConfig::default()
+        .with_max_line_len(1 << 16)
+        .with_max_event_len(1 << 16);
+    let mut parser = Parser::with_config(config);
+    parser.feed(Bytes::copy_from_slice(stream));
+    let mut out = Vec::new();
+    loop {
+        match parser.next_frame() {
+            Ok(Some(frame)) => out.push(frame),
+            Ok(None) => break,
+            Err(_) => continue,
+        }
+    }
+    let _ = parser.finish();
+    out
+}
+
+fn valid_json(text: &str) {
+    if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
+        panic!("assembled JSON does not parse: {e}: {text}");
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    if data.len() < 2 {
+        return;
+    }
+    let max_bytes = 64 + usize::from(data[1]) * 64;
+    let frames = frames(&data[2..]);
+    match data[0] % 3 {
+        0 => {
+            let mut config = AccumulatorConfig::default();
+            config.max_bytes = max_bytes;
+            config.max_items = 8;
+            config.max_parts = 8;
+            config.max_findings = 16;
+            let mut acc = ResponseAccumulator::with_config(config);
+            for frame in &frames {
+                if let Ok(event) = ResponseEvent::from_frame(frame) {
+                    let _ = acc.feed(&event);
+                    assert!(acc.bytes() <= max_bytes, "{} > {max_bytes}", acc.bytes());
+                    // Snapshots are always readable.
+                    for item in acc.items() {
+                        let _ = item.partial_arguments();
+                        let _ = item.text();
+                    }
+                }
+            }
+            let done = acc.finish();
+            assert!(done.findings().len() <= 16);
+            valid_json(&done.json().to_string());
+        }
+        1 => {
+            let mut acc = ChatAccumulator::with_max_bytes(max_bytes);
+            for frame in &frames {
+                if let Ok(event) = ChatEvent::from_frame(frame) {
+                    let _ = acc.push(&event);
+                    assert!(acc.used_bytes() <= max_bytes);
+                }
+            }
+            valid_json(&acc.finish().to_json());
+        }
+        _ => {
+            let mut acc = MessageAccumulator::with_max_bytes(max_bytes);
+            for frame in &frames {
+                if let Ok(event) = MessageEvent::from_frame(frame) {
+                    let _ = acc.push(&event);
+                    assert!(acc.used_bytes() <= max_bytes);
+                }
+            }
+            valid_json(&acc.finish().to_json());
+        }
+    }
+});
