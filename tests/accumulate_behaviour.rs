@@ -777,3 +777,31 @@ fn done_sentinel_needs_no_sequence_number() {
     assert_eq!(r.sequence().unnumbered, 1);
     assert_eq!(r.outcome(), Outcome::Completed);
 }
+
+/// Found by the `accumulate` fuzz target: an `output_item.added` after the
+/// item's `output_item.done` kept the old item object but still changed the
+/// byte count, so a second one subtracted past zero (a panic in debug
+/// builds, a wrapped count in release).
+#[test]
+fn added_after_done_keeps_the_byte_count_consistent() {
+    let big = r#"{"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"m","role":"assistant","status":"completed","content":[{"type":"output_text","text":"a long text, longer than the added item","annotations":[]}]}}"#;
+    let small = r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"m","role":"assistant","content":[]}}"#;
+    let mut acc = ResponseAccumulator::new();
+    acc.feed(&ResponseEvent::parse(big).unwrap()).unwrap();
+    let after_done = acc.bytes();
+    for _ in 0..3 {
+        acc.feed(&ResponseEvent::parse(small).unwrap()).unwrap();
+        // The done item is what is kept: the count does not move.
+        assert_eq!(acc.bytes(), after_done);
+    }
+    let response = acc.finish();
+    let output = response
+        .json()
+        .get("output")
+        .and_then(|o| o.as_array())
+        .unwrap();
+    assert_eq!(
+        output[0].get("status").and_then(|s| s.as_str()),
+        Some("completed")
+    );
+}

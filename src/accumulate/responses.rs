@@ -832,10 +832,16 @@ impl ResponseAccumulator {
         let idx = self.item_at(at, output_index, None, implied, true)?;
         let old_len = self.items[idx].base_len;
         let len = raw.get().len();
-        if len > old_len {
-            self.grow(at, len - old_len)?;
-        } else {
-            self.bytes -= old_len - len;
+        // The item object is kept (replacing the one before) unless an
+        // `added` comes after the item's `done`; only then does the count
+        // change, so that it always matches the `base_len`s it sums.
+        let replaces = done || !self.items[idx].done;
+        if replaces {
+            if len > old_len {
+                self.grow(at, len - old_len)?;
+            } else {
+                self.bytes -= old_len - len;
+            }
         }
         let partial_arguments = self.config.partial_arguments;
         let it = &mut self.items[idx];
@@ -872,7 +878,7 @@ impl ResponseAccumulator {
         } else {
             it.added = true;
         }
-        if done || !it.done {
+        if replaces {
             it.base = Some(value);
             it.base_len = len;
         }
