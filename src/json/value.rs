@@ -429,13 +429,32 @@ impl<'a> Iterator for ObjectScanner<'a> {
             Err(e) => return self.fail(e),
         };
         let key = JsonStr::new(sub(self.src, i, close + 1), escaped);
-        // The object itself is one level.
-        let span = match scan::validate_value(b, at, super::MAX_DEPTH - 1) {
-            Ok(span) => span,
-            Err(e) => return self.fail(e),
+        // Strings and numbers, the common values, are validated here; the
+        // rest by the general validator. The object itself is one level.
+        let value = match b.get(at) {
+            Some(b'"') => match scan::validate_string(b, at + 1) {
+                Ok((close, escaped)) => {
+                    self.pos = close + 1;
+                    Value::String(JsonStr::new(sub(self.src, at, close + 1), escaped))
+                }
+                Err(e) => return self.fail(e),
+            },
+            Some(b'-' | b'0'..=b'9') => match scan::validate_number(b, at) {
+                Ok(end) => {
+                    self.pos = end;
+                    Value::Number(RawNumber::new(sub(self.src, at, end)))
+                }
+                Err(e) => return self.fail(e),
+            },
+            _ => match scan::validate_value(b, at, super::MAX_DEPTH - 1) {
+                Ok(span) => {
+                    self.pos = span.end;
+                    Value::from_validated(self.src, span)
+                }
+                Err(e) => return self.fail(e),
+            },
         };
-        self.pos = span.end;
-        Some(Ok((key, Value::from_validated(self.src, span))))
+        Some(Ok((key, value)))
     }
 }
 
