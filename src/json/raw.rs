@@ -126,6 +126,20 @@ impl<'a> RawNumber<'a> {
     /// in the range of `u64`. `-0` is not (it has a sign).
     #[inline]
     pub fn as_u64(&self) -> Option<u64> {
+        // Up to 19 digits cannot overflow: add them up directly (the usual
+        // case: indexes and sequence numbers). The rest goes to `parse`.
+        let b = self.0.as_bytes();
+        if b.len() <= 19 {
+            let mut n = 0u64;
+            for &c in b {
+                let d = c.wrapping_sub(b'0');
+                if d > 9 {
+                    return None;
+                }
+                n = n * 10 + u64::from(d);
+            }
+            return (!b.is_empty()).then_some(n);
+        }
         self.0.parse().ok()
     }
 

@@ -366,7 +366,7 @@ fn expect_digits(b: &[u8], i: usize) -> Result<usize, JsonError> {
 
 /// Validates a number starting at `i` and returns the index after it:
 /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-#[inline]
+#[inline(always)]
 pub(crate) fn validate_number(b: &[u8], mut i: usize) -> Result<usize, JsonError> {
     if b.get(i) == Some(&b'-') {
         i += 1;

@@ -394,6 +394,9 @@ impl<'a> ObjectScanner<'a> {
 impl<'a> Iterator for ObjectScanner<'a> {
     type Item = Result<(JsonStr<'a>, Value<'a>), JsonError>;
 
+    // Inlined into the decoders, so that the member is not passed through
+    // memory.
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
         let b = self.src.as_bytes();
         let mut i = skip_ws(b, self.pos);
@@ -446,6 +449,14 @@ impl<'a> Iterator for ObjectScanner<'a> {
                 }
                 Err(e) => return self.fail(e),
             },
+            // Empty arrays (`"logprobs":[]`) are common enough to skip
+            // the general validator for.
+            Some(b'[') if b.get(at + 1) == Some(&b']') => {
+                self.pos = at + 2;
+                Value::Array(ArrayView {
+                    raw: sub(self.src, at, at + 2),
+                })
+            }
             _ => match scan::validate_value(b, at, super::MAX_DEPTH - 1) {
                 Ok(span) => {
                     self.pos = span.end;
