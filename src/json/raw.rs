@@ -180,6 +180,26 @@ mod tests {
     type NumberCase = (&'static str, Option<u64>, Option<i64>, Option<f64>, bool);
 
     #[test]
+    fn as_u64_agrees_with_parse() {
+        // The digit loop (up to 19 digits) and `parse` (longer) must agree
+        // with `str::parse` on every integer text JSON can hold, around the
+        // 19/20-digit hand-over and `u64::MAX`.
+        let mut texts: alloc::vec::Vec<alloc::string::String> = alloc::vec::Vec::new();
+        for n in [0u64, 1, 9, 10, 99, 12345, u64::MAX / 10, u64::MAX - 1, u64::MAX] {
+            texts.push(alloc::format!("{n}"));
+            texts.push(alloc::format!("-{n}"));
+        }
+        for digits in 1..=21 {
+            texts.push("9".repeat(digits));
+            texts.push(alloc::format!("1{}", "0".repeat(digits - 1)));
+        }
+        texts.extend(["1.0", "1e5", "-0", "12a"].map(Into::into));
+        for t in &texts {
+            assert_eq!(RawNumber::new(t).as_u64(), t.parse::<u64>().ok(), "{t}");
+        }
+    }
+
+    #[test]
     fn numbers() {
         let table: &[NumberCase] = &[
             ("0", Some(0), Some(0), Some(0.0), true),

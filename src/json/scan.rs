@@ -254,26 +254,21 @@ fn specials<const CONTROL: bool>(x: u64) -> u64 {
     t & !x & HIGHS
 }
 
-/// The eight bytes at `j` as a little-endian word; past the end of `b`,
-/// zero bytes (which count as control characters). `j < b.len()`.
-#[inline(always)]
-fn word_at(b: &[u8], j: usize) -> u64 {
-    if let Some(chunk) = b.get(j..).and_then(<[u8]>::first_chunk::<8>) {
-        return u64::from_le_bytes(*chunk);
-    }
-    // Fewer than eight bytes left: the last eight of the input, shifted so
-    // that byte `j` comes first (zeros shift in at the top).
+/// The bytes from `j` (`j < b.len()`, fewer than eight left) as a
+/// little-endian word, zero bytes (control characters) past the end.
+#[inline(never)]
+fn tail_word(b: &[u8], j: usize) -> u64 {
+    let rest = b.get(j..).unwrap_or_default();
     match b.len().checked_sub(8).and_then(|s| b.get(s..)) {
-        Some(last) => {
+        // The last eight bytes of the input, shifted so that byte `j` comes
+        // first (zeros shift in at the top).
+        Some(last) if !rest.is_empty() => {
             let last = u64::from_le_bytes(last.first_chunk::<8>().copied().unwrap_or_default());
-            last >> (8 * (j + 8 - b.len()))
+            last >> (8 * (8 - rest.len()))
         }
-        None => {
+        _ => {
             let mut w = [0u8; 8];
-            let rest = b.get(j..).unwrap_or_default();
-            w.get_mut(..rest.len())
-                .unwrap_or_default()
-                .copy_from_slice(rest);
+            w.iter_mut().zip(rest).for_each(|(w, &c)| *w = c);
             u64::from_le_bytes(w)
         }
     }
@@ -292,23 +287,27 @@ fn find_special<const VALIDATE: bool>(b: &[u8], i: usize) -> usize {
     // Short runs: eight bytes at a time, quote, backslash and (when
     // validating) control characters found in one pass.
     let mut j = i;
-    while j < b.len() {
-        let m = specials::<VALIDATE>(word_at(b, j));
+    loop {
+        let m = match b.get(j..).and_then(<[u8]>::first_chunk::<8>) {
+            Some(chunk) => specials::<VALIDATE>(u64::from_le_bytes(*chunk)),
+            None if j < b.len() => specials::<VALIDATE>(tail_word(b, j)),
+            None => return b.len(),
+        };
         if m != 0 {
             return (j + (m.trailing_zeros() / 8) as usize).min(b.len());
         }
         j += 8;
-        if j >= i + SHORT_RUN {
+        if j - i >= SHORT_RUN {
             return find_long::<VALIDATE>(b, j);
         }
     }
-    b.len()
 }
 
 /// [`find_special`] for the rest of a long string: `memchr2`, then (when
 /// validating) a vectorised check of the run for control characters.
 #[inline(never)]
 fn find_long<const VALIDATE: bool>(b: &[u8], j: usize) -> usize {
+    let j = j.min(b.len());
     let rest = b.get(j..).unwrap_or_default();
     let n = memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
     if VALIDATE {
@@ -614,6 +613,95 @@ mod tests {
             let text = alloc::format!("\"{body}");
             assert_eq!(check(&text), Err((Eof, text.len())), "{len}");
             assert_eq!(string_end(text.as_bytes(), 1), (text.len(), false));
+        }
+    }
+
+    /// The first `"`, `\\` or (validating) control byte, one at a time.
+    fn naive_special(b: &[u8], i: usize, validate: bool) -> usize {
+        (i..b.len())
+            .find(|&k| b[k] == b'"' || b[k] == b'\\' || (validate && b[k] < 0x20))
+            .unwrap_or(b.len())
+    }
+
+    #[test]
+    fn word_scan_matches_a_byte_at_a_time_scan() {
+        // Fillers next to the special bytes, and the special bytes with the
+        // high bit set (UTF-8 continuation and lead bytes), which a word scan
+        // must not confuse with them.
+        let fillers: &[u8] = &[
+            b'a', b' ', b'!', b'#', b'[', b']', 0x7f, 0x80, 0xa0, 0xa2, 0xdc, 0xc3, 0xff, 0x21,
+        ];
+        let specials: &[u8] = &[b'"', b'\\', 0x00, 0x01, 0x0a, 0x1f];
+        for len in 0..=40 {
+            for &fill in fillers {
+                let mut b = alloc::vec![fill; len];
+                for i in 0..=len.min(9) {
+                    // No special byte at all.
+                    assert_eq!(find_special::<true>(&b, i), len, "{len} {fill:#x} {i}");
+                    assert_eq!(find_special::<false>(&b, i), len, "{len} {fill:#x} {i}");
+                    for p in i..len {
+                        for &sp in specials {
+                            b[p] = sp;
+                            // A second special byte further on must not win.
+                            if p + 3 < len {
+                                b[p + 3] = b'"';
+                            }
+                            for validate in [true, false] {
+                                let got = if validate {
+                                    find_special::<true>(&b, i)
+                                } else {
+                                    find_special::<false>(&b, i)
+                                };
+                                assert_eq!(
+                                    got,
+                                    naive_special(&b, i, validate),
+                                    "len {len} fill {fill:#x} start {i} at {p} byte {sp:#x} {validate}"
+                                );
+                            }
+                            b[p] = fill;
+                            if p + 3 < len {
+                                b[p + 3] = fill;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn long_strings_hand_over_to_memchr_at_every_offset() {
+        // Past `SHORT_RUN`, the scan continues with `memchr2`: a special byte
+        // on either side of the hand-over, and a control byte before a quote.
+        for p in 0..3 * SHORT_RUN {
+            let mut b = alloc::vec![b'x'; 3 * SHORT_RUN + 5];
+            b[p] = b'"';
+            assert_eq!(find_special::<true>(&b, 0), p, "{p}");
+            assert_eq!(string_end(&b, 0), (p, false), "{p}");
+            b[p] = b'\\';
+            assert_eq!(find_special::<false>(&b, 0), p, "{p}");
+            b[p] = 0x1f;
+            assert_eq!(find_special::<true>(&b, 0), p, "{p}");
+            assert_eq!(find_special::<false>(&b, 0), b.len(), "{p}");
+            assert_eq!(validate_string(&b, 0), Err(JsonError::new(ControlCharacter, p)));
+        }
+    }
+
+    #[test]
+    fn escapes_at_every_offset() {
+        // `\\"` and `\\\\` at every position of strings around the word size:
+        // the escaped quote is not the end, the flag is set, the end is right.
+        for len in 0..24 {
+            for p in 0..=len {
+                for esc in [r#"\""#, r"\\", r"\n", r"\u00e9"] {
+                    let body = "a".repeat(p) + esc + &"é".repeat((len - p) / 2);
+                    let text = alloc::format!("\"{body}\"");
+                    let b = text.as_bytes();
+                    let close = b.len() - 1;
+                    assert_eq!(validate_string(b, 1), Ok((close, true)), "{text}");
+                    assert_eq!(string_end(b, 1), (close, true), "{text}");
+                }
+            }
         }
     }
 

@@ -205,30 +205,37 @@ macro_rules! view {
                 $( let mut $field: ::core::option::Option<$fty> = None; )*
                 for member in members {
                     let (key, value) = member.map_err($crate::views::DecodeError::json)?;
-                    let key = match key.as_str() {
-                        Some(k) => k,
-                        None => $crate::views::match_escaped(key, Self::FIELDS),
+                    // Keys are matched as bytes (no `str` slicing); escaped
+                    // keys are unescaped and matched by name.
+                    let escaped = key.has_escapes();
+                    let unescaped = if escaped {
+                        $crate::views::match_escaped(key, Self::FIELDS)
+                    } else {
+                        ""
                     };
-                    match key {
-                        "type" if expect.is_some() => {
-                            if let Some(expect) = expect {
-                                $crate::views::check_type(expect, value, base)?;
-                            }
+                    let k = key.raw_bytes();
+                    let is = |name: &str| {
+                        if escaped {
+                            unescaped == name
+                        } else {
+                            k == name.as_bytes()
                         }
-                        $(
-                            field_key!($field $($key)?) => {
-                                $field = if value.is_null() {
-                                    None
-                                } else {
-                                    Some(
-                                        <$fty as $crate::views::Field<'a>>::from_value(value, base)
-                                            .map_err(|e| e.in_field(field_key!($field $($key)?)))?,
-                                    )
-                                };
-                            }
-                        )*
-                        _ => {}
+                    };
+                    if let (Some(expect), true) = (expect, is("type")) {
+                        $crate::views::check_type(expect, value, base)?;
                     }
+                    $(
+                        else if is(field_key!($field $($key)?)) {
+                            $field = if value.is_null() {
+                                None
+                            } else {
+                                Some(
+                                    <$fty as $crate::views::Field<'a>>::from_value(value, base)
+                                        .map_err(|e| e.in_field(field_key!($field $($key)?)))?,
+                                )
+                            };
+                        }
+                    )*
                 }
                 Ok(Self {
                     $( $field: field_finish!($kind $field, field_key!($field $($key)?), at), )*
