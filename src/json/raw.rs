@@ -185,7 +185,17 @@ mod tests {
         // with `str::parse` on every integer text JSON can hold, around the
         // 19/20-digit hand-over and `u64::MAX`.
         let mut texts: alloc::vec::Vec<alloc::string::String> = alloc::vec::Vec::new();
-        for n in [0u64, 1, 9, 10, 99, 12345, u64::MAX / 10, u64::MAX - 1, u64::MAX] {
+        for n in [
+            0u64,
+            1,
+            9,
+            10,
+            99,
+            12345,
+            u64::MAX / 10,
+            u64::MAX - 1,
+            u64::MAX,
+        ] {
             texts.push(alloc::format!("{n}"));
             texts.push(alloc::format!("-{n}"));
         }

@@ -688,7 +688,10 @@ mod tests {
             b[p] = 0x1f;
             assert_eq!(find_special::<true>(&b, 0), p, "{p}");
             assert_eq!(find_special::<false>(&b, 0), b.len(), "{p}");
-            assert_eq!(validate_string(&b, 0), Err(JsonError::new(ControlCharacter, p)));
+            assert_eq!(
+                validate_string(&b, 0),
+                Err(JsonError::new(ControlCharacter, p))
+            );
         }
     }
 
