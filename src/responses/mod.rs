@@ -169,15 +169,16 @@ macro_rules! response_events {
             /// (every known name is ASCII).
             fn kind_of(ty: &[u8]) -> Option<Kind> {
                 // The deltas first: they are nearly every event of a stream.
-                match ty {
-                    b"response.output_text.delta" => return Some(Kind::OutputTextDelta),
-                    b"response.function_call_arguments.delta" => {
-                        return Some(Kind::FunctionCallArgumentsDelta)
-                    }
-                    b"response.reasoning_summary_text.delta" => {
-                        return Some(Kind::ReasoningSummaryTextDelta)
-                    }
-                    _ => {}
+                // (`==` on slices, not byte-string patterns, which compile
+                // to one comparison per byte.)
+                if ty == b"response.output_text.delta" {
+                    return Some(Kind::OutputTextDelta);
+                }
+                if ty == b"response.function_call_arguments.delta" {
+                    return Some(Kind::FunctionCallArgumentsDelta);
+                }
+                if ty == b"response.reasoning_summary_text.delta" {
+                    return Some(Kind::ReasoningSummaryTextDelta);
                 }
                 $( if ty == $ty.as_bytes() { return Some(Kind::$variant); } )*
                 None
