@@ -120,11 +120,11 @@ impl<'a> ChatEvent<'a> {
         let mut has_error = false;
         let mut members = ObjectScanner::new(data);
         let chunk = ChatChunk::decode_members(
-            members.by_ref().inspect(|m| {
+            crate::json::IterMembers::new(members.by_ref().inspect(|m| {
                 if let Ok((key, value)) = m {
                     has_error |= *key == "error" && !value.is_null();
                 }
-            }),
+            })),
             data,
             text,
             None,
@@ -137,7 +137,7 @@ impl<'a> ChatEvent<'a> {
                 let object = ObjectView::parse(data).map_err(DecodeError::json)?;
                 match object.get("error") {
                     Some(e) if !e.is_null() => {
-                        ChatErrorChunk::decode_members(object.members().map(Ok), data, text, None)
+                        ChatErrorChunk::decode_members(object.members(), data, text, None)
                             .map(Self::Error)
                     }
                     _ => result.map(Self::Chunk),

@@ -126,6 +126,20 @@ impl<'a> RawNumber<'a> {
     /// in the range of `u64`. `-0` is not (it has a sign).
     #[inline]
     pub fn as_u64(&self) -> Option<u64> {
+        // Up to 19 digits cannot overflow: add them up directly (the usual
+        // case: indexes and sequence numbers). The rest goes to `parse`.
+        let b = self.0.as_bytes();
+        if b.len() <= 19 {
+            let mut n = 0u64;
+            for &c in b {
+                let d = c.wrapping_sub(b'0');
+                if d > 9 {
+                    return None;
+                }
+                n = n * 10 + u64::from(d);
+            }
+            return (!b.is_empty()).then_some(n);
+        }
         self.0.parse().ok()
     }
 
@@ -164,6 +178,36 @@ mod tests {
 
     /// Text, then `as_u64`, `as_i64`, `as_f64` and `is_integer`.
     type NumberCase = (&'static str, Option<u64>, Option<i64>, Option<f64>, bool);
+
+    #[test]
+    fn as_u64_agrees_with_parse() {
+        // The digit loop (up to 19 digits) and `parse` (longer) must agree
+        // with `str::parse` on every integer text JSON can hold, around the
+        // 19/20-digit hand-over and `u64::MAX`.
+        let mut texts: alloc::vec::Vec<alloc::string::String> = alloc::vec::Vec::new();
+        for n in [
+            0u64,
+            1,
+            9,
+            10,
+            99,
+            12345,
+            u64::MAX / 10,
+            u64::MAX - 1,
+            u64::MAX,
+        ] {
+            texts.push(alloc::format!("{n}"));
+            texts.push(alloc::format!("-{n}"));
+        }
+        for digits in 1..=21 {
+            texts.push("9".repeat(digits));
+            texts.push(alloc::format!("1{}", "0".repeat(digits - 1)));
+        }
+        texts.extend(["1.0", "1e5", "-0", "12a"].map(Into::into));
+        for t in &texts {
+            assert_eq!(RawNumber::new(t).as_u64(), t.parse::<u64>().ok(), "{t}");
+        }
+    }
 
     #[test]
     fn numbers() {

@@ -14,9 +14,14 @@
 //! container in one bit of a `u128` (hence [`MAX_DEPTH`]); the walker only
 //! counts brackets, since the text is known to be balanced.
 //!
-//! Strings are skipped with `memchr2` for `"` and `\`; the validator then
-//! checks the skipped run for control characters with a branch-free loop
-//! that the compiler vectorises.
+//! Strings are scanned eight bytes at a time (SWAR: `"`, `\` and, when
+//! validating, control characters found in one word operation; the last
+//! bytes of the input are read as a shifted word, never one at a time). The
+//! input is a `&str`, so UTF-8 is not checked again. Past 64 bytes the scan
+//! hands over to `memchr2` for `"` and `\`, and the validator checks the
+//! skipped run for control characters with a branch-free loop that the
+//! compiler vectorises. Only what follows a backslash, a control character
+//! or the end of input leaves the inlined fast path.
 
 use memchr::{memchr, memchr2};
 
@@ -169,137 +174,156 @@ fn validate_key(b: &[u8], i: usize) -> Result<usize, JsonError> {
 /// Validates `"key"` `:` at `i`, the start of an object member. Returns the
 /// index of the key's closing quote, whether the key has escapes, and the
 /// index of the member's value (whitespace skipped).
-#[inline]
+#[inline(always)]
 pub(crate) fn validate_member_key(b: &[u8], i: usize) -> Result<(usize, bool, usize), JsonError> {
-    match b.get(i) {
-        Some(b'"') => {}
-        // `{}` was handled by the caller, so a `}` here follows a comma.
-        Some(b'}') => return err(JsonErrorKind::TrailingComma, i),
-        Some(_) => return err(JsonErrorKind::ExpectedKey, i),
-        None => return err(JsonErrorKind::Eof, i),
+    if b.get(i) != Some(&b'"') {
+        return key_error(b, i);
     }
     let (close, escaped) = validate_string(b, i + 1)?;
-    let j = skip_ws(b, close + 1);
-    match b.get(j) {
-        Some(b':') => Ok((close, escaped, skip_ws(b, j + 1))),
-        Some(_) => err(JsonErrorKind::ExpectedColon, j),
-        None => err(JsonErrorKind::Eof, j),
+    let mut j = close + 1;
+    // Compact text has the colon right after the key.
+    if b.get(j) != Some(&b':') {
+        j = skip_ws(b, j);
+        match b.get(j) {
+            Some(b':') => {}
+            Some(_) => return err(JsonErrorKind::ExpectedColon, j),
+            None => return err(JsonErrorKind::Eof, j),
+        }
+    }
+    Ok((close, escaped, skip_ws(b, j + 1)))
+}
+
+/// The error for a member that does not start with a key.
+#[cold]
+fn key_error<T>(b: &[u8], i: usize) -> Result<T, JsonError> {
+    match b.get(i) {
+        // `{}` was handled by the caller, so a `}` here follows a comma.
+        Some(b'}') => err(JsonErrorKind::TrailingComma, i),
+        Some(_) => err(JsonErrorKind::ExpectedKey, i),
+        None => err(JsonErrorKind::Eof, i),
     }
 }
 
 /// Validates the rest of a string whose opening quote is just before `i`.
 /// Returns the index of the closing quote and whether there were escapes.
-#[inline]
-pub(crate) fn validate_string(b: &[u8], mut i: usize) -> Result<(usize, bool), JsonError> {
+///
+/// The common case (no escape before the closing quote) is inlined into the
+/// caller; escapes, errors and the end of input go to [`string_rest`].
+#[inline(always)]
+pub(crate) fn validate_string(b: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
+    let k = find_special::<true>(b, i);
+    if b.get(k) == Some(&b'"') {
+        return Ok((k, false));
+    }
+    string_rest(b, k)
+}
+
+/// [`validate_string`] from `i`, the first `\\`, control character or end
+/// of input in the string.
+#[inline(never)]
+fn string_rest(b: &[u8], mut i: usize) -> Result<(usize, bool), JsonError> {
     let mut escaped = false;
     loop {
-        i = find_quote_or_backslash::<true>(b, i)?;
-        if b.get(i) == Some(&b'"') {
-            return Ok((i, escaped));
+        match b.get(i) {
+            Some(b'"') => return Ok((i, escaped)),
+            Some(b'\\') => {
+                escaped = true;
+                i = validate_escape(b, i)?;
+            }
+            Some(_) => return err(JsonErrorKind::ControlCharacter, i),
+            None => return err(JsonErrorKind::Eof, b.len()),
         }
-        escaped = true;
-        i = validate_escape(b, i)?;
+        i = find_special::<true>(b, i);
     }
 }
 
 const ONES: u64 = u64::from_le_bytes([0x01; 8]);
 const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+const QUOTES: u64 = u64::from_le_bytes([b'"'; 8]);
+const BACKSLASHES: u64 = u64::from_le_bytes([b'\\'; 8]);
+const SPACES: u64 = u64::from_le_bytes([0x20; 8]);
 
-/// High bit set in each byte of `x` that equals `byte`. Only the lowest set
-/// bit is exact (a borrow can flag a byte above a match), which is all the
-/// callers use.
+/// High bit set in each byte of `x` that is `"` or `\\` or (with
+/// `CONTROL`) below 0x20. Only the lowest set bit is exact (a borrow can flag
+/// a byte above a match), which is all the callers use.
+///
+/// All three bytes are ASCII, so a byte with its high bit set never matches
+/// (`& !x`); for the others, `(x ^ c) - 1` and `x - 0x20` borrow out of the
+/// byte exactly when it equals `c` or is below 0x20.
 #[inline(always)]
-fn bytes_equal(x: u64, byte: u8) -> u64 {
-    let y = x ^ (ONES * u64::from(byte));
-    y.wrapping_sub(ONES) & !y & HIGHS
+fn specials<const CONTROL: bool>(x: u64) -> u64 {
+    let mut t = (x ^ QUOTES).wrapping_sub(ONES) | (x ^ BACKSLASHES).wrapping_sub(ONES);
+    if CONTROL {
+        t |= x.wrapping_sub(SPACES);
+    }
+    t & !x & HIGHS
 }
 
-/// High bit set in each byte of `x` below 0x20 (lowest set bit exact).
-#[inline(always)]
-fn bytes_control(x: u64) -> u64 {
-    x.wrapping_sub(ONES * 0x20) & !x & HIGHS
+/// The bytes from `j` (`j < b.len()`, fewer than eight left) as a
+/// little-endian word, zero bytes (control characters) past the end.
+#[inline(never)]
+fn tail_word(b: &[u8], j: usize) -> u64 {
+    let rest = b.get(j..).unwrap_or_default();
+    match b.len().checked_sub(8).and_then(|s| b.get(s..)) {
+        // The last eight bytes of the input, shifted so that byte `j` comes
+        // first (zeros shift in at the top).
+        Some(last) if !rest.is_empty() => {
+            let last = u64::from_le_bytes(last.first_chunk::<8>().copied().unwrap_or_default());
+            last >> (8 * (8 - rest.len()))
+        }
+        _ => {
+            let mut w = [0u8; 8];
+            w.iter_mut().zip(rest).for_each(|(w, &c)| *w = c);
+            u64::from_le_bytes(w)
+        }
+    }
 }
 
 /// How many bytes of a string are examined eight at a time before the scan
 /// hands over to `memchr2`: most strings in events (keys, ids, short deltas)
 /// end within them, and for those a call into `memchr2` costs more than the
 /// scan itself.
-const SHORT_RUN: usize = 32;
+const SHORT_RUN: usize = 64;
 
-/// Index of the first `"` or `\\` at or after `i`. With `VALIDATE`, fails
-/// on a control character before it or on the end of input; without, returns
-/// `b.len()` if there is none.
+/// Index of the first `"` or `\\` (or, with `VALIDATE`, control character)
+/// at or after `i`, or `b.len()` if there is none.
 #[inline(always)]
-fn find_quote_or_backslash<const VALIDATE: bool>(b: &[u8], i: usize) -> Result<usize, JsonError> {
+fn find_special<const VALIDATE: bool>(b: &[u8], i: usize) -> usize {
     // Short runs: eight bytes at a time, quote, backslash and (when
     // validating) control characters found in one pass.
     let mut j = i;
-    while j < i + SHORT_RUN {
-        let Some(chunk) = b.get(j..).and_then(<[u8]>::first_chunk::<8>) else {
-            // Fewer than eight bytes left in the input.
-            return find_in_tail::<VALIDATE>(b, j);
+    loop {
+        let m = match b.get(j..).and_then(<[u8]>::first_chunk::<8>) {
+            Some(chunk) => specials::<VALIDATE>(u64::from_le_bytes(*chunk)),
+            None if j < b.len() => specials::<VALIDATE>(tail_word(b, j)),
+            None => return b.len(),
         };
-        let x = u64::from_le_bytes(*chunk);
-        let mut m = bytes_equal(x, b'"') | bytes_equal(x, b'\\');
-        if VALIDATE {
-            m |= bytes_control(x);
-        }
         if m != 0 {
-            let k = j + (m.trailing_zeros() / 8) as usize;
-            if VALIDATE && b.get(k).is_some_and(|&c| c < 0x20) {
-                return err(JsonErrorKind::ControlCharacter, k);
-            }
-            return Ok(k);
+            return (j + (m.trailing_zeros() / 8) as usize).min(b.len());
         }
         j += 8;
+        if j - i >= SHORT_RUN {
+            return find_long::<VALIDATE>(b, j);
+        }
     }
-    // Long runs: `memchr2`, then (when validating) a vectorised check of
-    // the run for control characters.
+}
+
+/// [`find_special`] for the rest of a long string: `memchr2`, then (when
+/// validating) a vectorised check of the run for control characters.
+#[inline(never)]
+fn find_long<const VALIDATE: bool>(b: &[u8], j: usize) -> usize {
+    let j = j.min(b.len());
     let rest = b.get(j..).unwrap_or_default();
-    match memchr2(b'"', b'\\', rest) {
-        Some(n) => {
-            if VALIDATE {
-                check_no_control(&rest[..n], j)?;
-            }
-            Ok(j + n)
-        }
-        None if VALIDATE => {
-            check_no_control(rest, j)?;
-            err(JsonErrorKind::Eof, b.len())
-        }
-        None => Ok(b.len()),
-    }
-}
-
-#[cold]
-fn find_in_tail<const VALIDATE: bool>(b: &[u8], mut j: usize) -> Result<usize, JsonError> {
-    while let Some(&c) = b.get(j) {
-        if c == b'"' || c == b'\\' {
-            return Ok(j);
-        }
-        if VALIDATE && c < 0x20 {
-            return err(JsonErrorKind::ControlCharacter, j);
-        }
-        j += 1;
-    }
+    let n = memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
     if VALIDATE {
-        err(JsonErrorKind::Eof, b.len())
-    } else {
-        Ok(b.len())
+        let run = rest.get(..n).unwrap_or_default();
+        // No early exit, so the loop vectorises; the position is only
+        // looked for when there is one.
+        if run.iter().fold(false, |any, &c| any | (c < 0x20)) {
+            return j + run.iter().position(|&c| c < 0x20).unwrap_or(0);
+        }
     }
-}
-
-/// Fails with [`JsonErrorKind::ControlCharacter`] if `run` (which starts at
-/// offset `at`) holds a byte below 0x20.
-#[inline(always)]
-fn check_no_control(run: &[u8], at: usize) -> Result<(), JsonError> {
-    // No early exit, so the loop vectorises; the position is only looked for
-    // on the error path.
-    if run.iter().fold(false, |any, &c| any | (c < 0x20)) {
-        let p = run.iter().position(|&c| c < 0x20).unwrap_or(0);
-        return err(JsonErrorKind::ControlCharacter, at + p);
-    }
-    Ok(())
+    j + n
 }
 
 /// Validates the escape whose backslash is at `i`; returns the index after it.
@@ -346,8 +370,8 @@ fn expect_digits(b: &[u8], i: usize) -> Result<usize, JsonError> {
 
 /// Validates a number starting at `i` and returns the index after it:
 /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-#[inline]
-fn validate_number(b: &[u8], mut i: usize) -> Result<usize, JsonError> {
+#[inline(always)]
+pub(crate) fn validate_number(b: &[u8], mut i: usize) -> Result<usize, JsonError> {
     if b.get(i) == Some(&b'-') {
         i += 1;
     }
@@ -393,18 +417,17 @@ fn validate_literal(b: &[u8], i: usize, literal: &[u8]) -> Result<usize, JsonErr
 /// Index of the closing quote of the string whose opening quote is just
 /// before `i`, and whether the string holds escapes.
 #[inline]
-pub(crate) fn string_end(b: &[u8], mut i: usize) -> (usize, bool) {
+pub(crate) fn string_end(b: &[u8], i: usize) -> (usize, bool) {
+    let mut i = find_special::<false>(b, i);
     let mut escaped = false;
     loop {
-        // Without validation this cannot fail; `b.len()` means no end.
-        i = find_quote_or_backslash::<false>(b, i).unwrap_or(b.len());
         match b.get(i) {
             Some(b'"') => return (i, escaped),
             // A backslash: whatever it escapes (a `"`, another `\\`, or the
             // `u` of four hex digits) is not a string end.
             Some(_) => {
                 escaped = true;
-                i += 2;
+                i = find_special::<false>(b, i + 2);
             }
             None => return (b.len(), escaped),
         }
@@ -595,6 +618,98 @@ mod tests {
             let text = alloc::format!("\"{body}");
             assert_eq!(check(&text), Err((Eof, text.len())), "{len}");
             assert_eq!(string_end(text.as_bytes(), 1), (text.len(), false));
+        }
+    }
+
+    /// The first `"`, `\\` or (validating) control byte, one at a time.
+    fn naive_special(b: &[u8], i: usize, validate: bool) -> usize {
+        (i..b.len())
+            .find(|&k| b[k] == b'"' || b[k] == b'\\' || (validate && b[k] < 0x20))
+            .unwrap_or(b.len())
+    }
+
+    #[test]
+    fn word_scan_matches_a_byte_at_a_time_scan() {
+        // Fillers next to the special bytes, and the special bytes with the
+        // high bit set (UTF-8 continuation and lead bytes), which a word scan
+        // must not confuse with them.
+        let fillers: &[u8] = &[
+            b'a', b' ', b'!', b'#', b'[', b']', 0x7f, 0x80, 0xa0, 0xa2, 0xdc, 0xc3, 0xff, 0x21,
+        ];
+        let specials: &[u8] = &[b'"', b'\\', 0x00, 0x01, 0x0a, 0x1f];
+        for len in 0..=40 {
+            for &fill in fillers {
+                let mut b = alloc::vec![fill; len];
+                for i in 0..=len.min(9) {
+                    // No special byte at all.
+                    assert_eq!(find_special::<true>(&b, i), len, "{len} {fill:#x} {i}");
+                    assert_eq!(find_special::<false>(&b, i), len, "{len} {fill:#x} {i}");
+                    for p in i..len {
+                        for &sp in specials {
+                            b[p] = sp;
+                            // A second special byte further on must not win.
+                            if p + 3 < len {
+                                b[p + 3] = b'"';
+                            }
+                            for validate in [true, false] {
+                                let got = if validate {
+                                    find_special::<true>(&b, i)
+                                } else {
+                                    find_special::<false>(&b, i)
+                                };
+                                assert_eq!(
+                                    got,
+                                    naive_special(&b, i, validate),
+                                    "len {len} fill {fill:#x} start {i} at {p} byte {sp:#x} {validate}"
+                                );
+                            }
+                            b[p] = fill;
+                            if p + 3 < len {
+                                b[p + 3] = fill;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn long_strings_hand_over_to_memchr_at_every_offset() {
+        // Past `SHORT_RUN`, the scan continues with `memchr2`: a special byte
+        // on either side of the hand-over, and a control byte before a quote.
+        for p in 0..3 * SHORT_RUN {
+            let mut b = alloc::vec![b'x'; 3 * SHORT_RUN + 5];
+            b[p] = b'"';
+            assert_eq!(find_special::<true>(&b, 0), p, "{p}");
+            assert_eq!(string_end(&b, 0), (p, false), "{p}");
+            b[p] = b'\\';
+            assert_eq!(find_special::<false>(&b, 0), p, "{p}");
+            b[p] = 0x1f;
+            assert_eq!(find_special::<true>(&b, 0), p, "{p}");
+            assert_eq!(find_special::<false>(&b, 0), b.len(), "{p}");
+            assert_eq!(
+                validate_string(&b, 0),
+                Err(JsonError::new(ControlCharacter, p))
+            );
+        }
+    }
+
+    #[test]
+    fn escapes_at_every_offset() {
+        // `\\"` and `\\\\` at every position of strings around the word size:
+        // the escaped quote is not the end, the flag is set, the end is right.
+        for len in 0..24 {
+            for p in 0..=len {
+                for esc in [r#"\""#, r"\\", r"\n", r"\u00e9"] {
+                    let body = "a".repeat(p) + esc + &"é".repeat((len - p) / 2);
+                    let text = alloc::format!("\"{body}\"");
+                    let b = text.as_bytes();
+                    let close = b.len() - 1;
+                    assert_eq!(validate_string(b, 1), Ok((close, true)), "{text}");
+                    assert_eq!(string_end(b, 1), (close, true), "{text}");
+                }
+            }
         }
     }
 

@@ -290,6 +290,15 @@ impl<'a> Iterator for Members<'a> {
     type Item = (JsonStr<'a>, Value<'a>);
 
     fn next(&mut self) -> Option<Self::Item> {
+        let key = self.key()?;
+        Some((key.json_str(), self.walk_value()))
+    }
+}
+
+impl<'a> Members<'a> {
+    /// The next key; `pos` is then at its value.
+    #[inline]
+    fn key(&mut self) -> Option<Key<'a>> {
         let b = self.src.as_bytes();
         let mut i = skip_ws(b, self.pos);
         match b.get(i) {
@@ -301,12 +310,33 @@ impl<'a> Iterator for Members<'a> {
             }
         }
         let (close, escaped) = scan::string_end(b, i + 1);
-        let key = JsonStr::new(sub(self.src, i, close + 1), escaped);
         // Past the key, the colon and whitespace; compact text has none.
-        i = skip_ws(b, close + 1) + 1;
-        let (value, end) = Value::walk(self.src, skip_ws(b, i));
+        self.pos = skip_ws(b, skip_ws(b, close + 1) + 1);
+        Some(Key {
+            src: self.src,
+            start: i,
+            close,
+            escaped,
+        })
+    }
+
+    /// The value at `pos`.
+    #[inline]
+    fn walk_value(&mut self) -> Value<'a> {
+        let (value, end) = Value::walk(self.src, self.pos);
         self.pos = end;
-        Some((key, value))
+        value
+    }
+}
+
+impl<'a> MemberSource<'a> for Members<'a> {
+    #[inline]
+    fn next_key(&mut self) -> Option<Result<Key<'a>, JsonError>> {
+        self.key().map(Ok)
+    }
+    #[inline]
+    fn value(&mut self) -> Result<Value<'a>, JsonError> {
+        Ok(self.walk_value())
     }
 }
 
@@ -375,13 +405,19 @@ impl<'a> ObjectScanner<'a> {
     }
 
     #[cold]
-    fn fail(&mut self, e: JsonError) -> Option<Result<(JsonStr<'a>, Value<'a>), JsonError>> {
+    fn fail_value(&mut self, e: JsonError) -> JsonError {
+        self.state = ScanState::Done;
+        e
+    }
+
+    #[cold]
+    fn fail<T>(&mut self, e: JsonError) -> Option<Result<T, JsonError>> {
         self.state = ScanState::Done;
         Some(Err(e))
     }
 
     /// The object closed just before `i`: only whitespace may follow.
-    fn finish(&mut self, i: usize) -> Option<Result<(JsonStr<'a>, Value<'a>), JsonError>> {
+    fn finish<T>(&mut self, i: usize) -> Option<Result<T, JsonError>> {
         self.state = ScanState::Done;
         let after = skip_ws(self.src.as_bytes(), i);
         if after < self.src.len() {
@@ -394,7 +430,21 @@ impl<'a> ObjectScanner<'a> {
 impl<'a> Iterator for ObjectScanner<'a> {
     type Item = Result<(JsonStr<'a>, Value<'a>), JsonError>;
 
+    // Inlined into the decoders, so that the member is not passed through
+    // memory.
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
+        let key = match self.next_key()? {
+            Ok(key) => key,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(self.value().map(|value| (key.json_str(), value)))
+    }
+}
+
+impl<'a> MemberSource<'a> for ObjectScanner<'a> {
+    #[inline(always)]
+    fn next_key(&mut self) -> Option<Result<Key<'a>, JsonError>> {
         let b = self.src.as_bytes();
         let mut i = skip_ws(b, self.pos);
         match self.state {
@@ -428,14 +478,67 @@ impl<'a> Iterator for ObjectScanner<'a> {
             Ok(key) => key,
             Err(e) => return self.fail(e),
         };
-        let key = JsonStr::new(sub(self.src, i, close + 1), escaped);
-        // The object itself is one level.
-        let span = match scan::validate_value(b, at, super::MAX_DEPTH - 1) {
-            Ok(span) => span,
-            Err(e) => return self.fail(e),
+        self.pos = at;
+        Some(Ok(Key {
+            src: self.src,
+            start: i,
+            close,
+            escaped,
+        }))
+    }
+
+    #[inline(always)]
+    fn value(&mut self) -> Result<Value<'a>, JsonError> {
+        let b = self.src.as_bytes();
+        let at = self.pos;
+        // Strings and numbers, the common values, are validated here; the
+        // rest by the general validator. The object itself is one level.
+        let value = match b.get(at) {
+            Some(b'"') => match scan::validate_string(b, at + 1) {
+                Ok((close, escaped)) => {
+                    self.pos = close + 1;
+                    Value::String(JsonStr::new(sub(self.src, at, close + 1), escaped))
+                }
+                Err(e) => return Err(self.fail_value(e)),
+            },
+            Some(b'-' | b'0'..=b'9') => match scan::validate_number(b, at) {
+                Ok(end) => {
+                    self.pos = end;
+                    Value::Number(RawNumber::new(sub(self.src, at, end)))
+                }
+                Err(e) => return Err(self.fail_value(e)),
+            },
+            // Empty arrays (`"logprobs":[]`) are common enough to skip
+            // the general validator for.
+            Some(b'[') if b.get(at + 1) == Some(&b']') => {
+                self.pos = at + 2;
+                Value::Array(ArrayView {
+                    raw: sub(self.src, at, at + 2),
+                })
+            }
+            _ => match scan::validate_value(b, at, super::MAX_DEPTH - 1) {
+                Ok(span) => {
+                    self.pos = span.end;
+                    Value::from_validated(self.src, span)
+                }
+                Err(e) => return Err(self.fail_value(e)),
+            },
         };
-        self.pos = span.end;
-        Some(Ok((key, Value::from_validated(self.src, span))))
+        Ok(value)
+    }
+
+    #[inline(always)]
+    fn value_is_str(&mut self, text: &[u8]) -> bool {
+        let b = self.src.as_bytes();
+        let at = self.pos;
+        let end = at + text.len() + 2;
+        let found = b.get(at) == Some(&b'"')
+            && b.get(at + 1..end - 1) == Some(text)
+            && b.get(end - 1) == Some(&b'"');
+        if found {
+            self.pos = end;
+        }
+        found
     }
 }
 
@@ -539,6 +642,116 @@ impl<'a> Iterator for Elements<'a> {
 }
 
 impl FusedIterator for Elements<'_> {}
+
+/// The key of an object member, as scanned: where it lies in the text.
+#[derive(Clone, Copy)]
+pub(crate) struct Key<'a> {
+    src: &'a str,
+    /// The opening quote.
+    start: usize,
+    /// The closing quote.
+    close: usize,
+    escaped: bool,
+}
+
+impl<'a> Key<'a> {
+    /// The raw bytes between the quotes (escapes as written): for matching
+    /// names without slicing a `str`.
+    #[inline(always)]
+    pub(crate) fn bytes(&self) -> &'a [u8] {
+        self.src
+            .as_bytes()
+            .get(self.start + 1..self.close)
+            .unwrap_or_default()
+    }
+
+    /// Whether the key holds escapes.
+    #[inline(always)]
+    pub(crate) fn has_escapes(&self) -> bool {
+        self.escaped
+    }
+
+    /// The key as a [`JsonStr`].
+    #[inline]
+    pub(crate) fn json_str(&self) -> JsonStr<'a> {
+        JsonStr::new(sub(self.src, self.start, self.close + 1), self.escaped)
+    }
+
+    #[inline]
+    fn from_json_str(key: JsonStr<'a>) -> Self {
+        let quoted = key.as_raw_json().get();
+        Self {
+            src: quoted,
+            start: 0,
+            close: quoted.len().saturating_sub(1),
+            escaped: key.has_escapes(),
+        }
+    }
+}
+
+/// What the view decoders read an object's members from: a key, then its
+/// value. [`ObjectScanner`] validates as it goes; [`Members`] walks text
+/// already validated; [`IterMembers`] adapts any iterator of members.
+pub(crate) trait MemberSource<'a> {
+    /// The next member's key; `None` after the last member. After an
+    /// error, the source is done.
+    fn next_key(&mut self) -> Option<Result<Key<'a>, JsonError>>;
+
+    /// The value of the member whose key was just read.
+    fn value(&mut self) -> Result<Value<'a>, JsonError>;
+
+    /// Whether the value of the member whose key was just read is the string
+    /// `text` as written, without escapes; if so, it is consumed (else
+    /// nothing is). `text` must hold no `"`, `\\` or control character.
+    #[inline(always)]
+    fn value_is_str(&mut self, text: &[u8]) -> bool {
+        let _ = text;
+        false
+    }
+}
+
+impl<'a, M: MemberSource<'a>> MemberSource<'a> for &mut M {
+    #[inline(always)]
+    fn next_key(&mut self) -> Option<Result<Key<'a>, JsonError>> {
+        (**self).next_key()
+    }
+    #[inline(always)]
+    fn value(&mut self) -> Result<Value<'a>, JsonError> {
+        (**self).value()
+    }
+    #[inline(always)]
+    fn value_is_str(&mut self, text: &[u8]) -> bool {
+        (**self).value_is_str(text)
+    }
+}
+
+/// A [`MemberSource`] over any iterator of members (the slow path, for
+/// decoders that watch the members go by).
+pub(crate) struct IterMembers<'a, I> {
+    iter: I,
+    value: Option<Value<'a>>,
+}
+
+impl<'a, I> IterMembers<'a, I> {
+    pub(crate) fn new(iter: I) -> Self {
+        Self { iter, value: None }
+    }
+}
+
+impl<'a, I> MemberSource<'a> for IterMembers<'a, I>
+where
+    I: Iterator<Item = Result<(JsonStr<'a>, Value<'a>), JsonError>>,
+{
+    fn next_key(&mut self) -> Option<Result<Key<'a>, JsonError>> {
+        Some(self.iter.next()?.map(|(key, value)| {
+            self.value = Some(value);
+            Key::from_json_str(key)
+        }))
+    }
+    fn value(&mut self) -> Result<Value<'a>, JsonError> {
+        Ok(self.value.take().unwrap_or(Value::Null))
+    }
+}
 
 /// Validates `obj` as a JSON object and returns the value of its first
 /// top-level member named `key` (compared unescaped), if there is one.

@@ -160,11 +160,29 @@ macro_rules! response_events {
             }
 
             /// The variant of a known event type.
+            #[inline]
             fn kind(ty: &str) -> Option<Kind> {
-                match ty {
-                    $( $ty => Some(Kind::$variant), )*
-                    _ => None,
+                Self::kind_of(ty.as_bytes())
+            }
+
+            /// The variant of a known event type, given as bytes: the SSE
+            /// event name is matched without checking it is UTF-8 first
+            /// (every known name is ASCII).
+            fn kind_of(ty: &[u8]) -> Option<Kind> {
+                // The deltas first: they are nearly every event of a stream.
+                // (`==` on slices, not byte-string patterns, which compile
+                // to one comparison per byte.)
+                if ty == b"response.output_text.delta" {
+                    return Some(Kind::OutputTextDelta);
                 }
+                if ty == b"response.function_call_arguments.delta" {
+                    return Some(Kind::FunctionCallArgumentsDelta);
+                }
+                if ty == b"response.reasoning_summary_text.delta" {
+                    return Some(Kind::ReasoningSummaryTextDelta);
+                }
+                $( if ty == $ty.as_bytes() { return Some(Kind::$variant); } )*
+                None
             }
 
             /// The JSON keys of the fields of a known event type's view
@@ -181,7 +199,7 @@ macro_rules! response_events {
             /// whether a `type` member must match.
             fn decode_kind(
                 kind: Kind,
-                members: &mut ObjectScanner<'a>,
+                members: ObjectScanner<'a>,
                 data: &'a str,
                 text: &'a str,
                 check: bool,
@@ -449,9 +467,9 @@ impl<'a> ResponseEvent<'a> {
             first = false;
         };
         match ty.as_str().and_then(Self::kind) {
-            Some(kind) if first => Self::decode_kind(kind, &mut members, data, text, false),
+            Some(kind) if first => Self::decode_kind(kind, members, data, text, false),
             // Slow path: members before `type` were skipped; walk again.
-            Some(kind) => Self::decode_kind(kind, &mut ObjectScanner::new(data), data, text, true),
+            Some(kind) => Self::decode_kind(kind, ObjectScanner::new(data), data, text, true),
             None => {
                 // Unknown: validate the rest, keep the text.
                 for member in members {
@@ -477,7 +495,7 @@ impl<'a> ResponseEvent<'a> {
         match Self::kind(event) {
             Some(kind) => Self::decode_kind(
                 kind,
-                &mut ObjectScanner::new(data),
+                ObjectScanner::new(data),
                 data,
                 trim_json_ws(data),
                 true,
@@ -496,10 +514,20 @@ impl<'a> ResponseEvent<'a> {
     ///
     /// As [`parse_named`](Self::parse_named).
     pub fn from_frame(frame: &'a Frame) -> Result<Self, DecodeError> {
-        if frame.has_event_type() {
-            Self::parse_named(frame.event(), frame.data())
-        } else {
-            Self::parse(frame.data())
+        // The event name is matched as bytes: a known name is ASCII, and an
+        // unknown one is not read (the data's `type` decides).
+        match Self::kind_of(&frame.event) {
+            Some(kind) => {
+                let data = frame.data();
+                Self::decode_kind(
+                    kind,
+                    ObjectScanner::new(data),
+                    data,
+                    trim_json_ws(data),
+                    true,
+                )
+            }
+            None => Self::parse(frame.data()),
         }
     }
 }

@@ -142,6 +142,42 @@ fn errors_name_the_event_field_and_offset() {
 }
 
 #[test]
+fn the_expected_type_compared_in_place_agrees_with_decoding_it() {
+    // With an event name, the data's `type` is compared as written before it
+    // is scanned; near misses must still be scanned and judged as before.
+    let rest = r#","item_id":"m","output_index":0,"content_index":0,"delta":"x"}"#;
+    let named = |ty: &str| {
+        let data = alloc::format!(r#"{{"type":{ty}{rest}"#);
+        ResponseEvent::parse_named("response.output_text.delta", &data)
+            .map(|e| matches!(e, ResponseEvent::OutputTextDelta(_)))
+            .map_err(|e| (e.kind(), e.offset()))
+    };
+    assert_eq!(named(r#""response.output_text.delta""#), Ok(true));
+    // The same text with an escape is the same type.
+    assert_eq!(named(r#""response.output_text.delt\u0061""#), Ok(true));
+    // A longer or shorter type, or one that is not a string.
+    assert_eq!(
+        named(r#""response.output_text.deltaX""#),
+        Err((DecodeErrorKind::TypeMismatch, 8))
+    );
+    assert_eq!(
+        named(r#""response.output_text.delt""#),
+        Err((DecodeErrorKind::TypeMismatch, 8))
+    );
+    assert!(matches!(
+        named("1"),
+        Err((DecodeErrorKind::WrongType { field: "type" }, 8))
+    ));
+    // Cut inside the type: a JSON error at the end of the data.
+    let cut = r#"{"type":"response.output_text.delta"#;
+    let e = ResponseEvent::parse_named("response.output_text.delta", cut).unwrap_err();
+    assert!(matches!(e.kind(), DecodeErrorKind::Json(_)), "{e}");
+    assert_eq!(e.offset(), cut.len());
+    let cut = r#"{"type":"response.output_text.delta""#;
+    assert!(ResponseEvent::parse_named("response.output_text.delta", cut).is_err());
+}
+
+#[test]
 fn event_names_are_checked_against_type() {
     let data = r#"{"type":"response.output_text.done","item_id":"m","output_index":0,"content_index":0,"text":"t"}"#;
     let e = ResponseEvent::parse_named("response.output_text.delta", data).unwrap_err();

@@ -140,7 +140,7 @@ macro_rules! view {
             ) -> ::core::result::Result<Self, $crate::views::DecodeError> {
                 match value {
                     $crate::json::Value::Object(o) => {
-                        Self::decode_members(o.members().map(Ok), base, o.as_raw_json().get(), None)
+                        Self::decode_members(o.members(), base, o.as_raw_json().get(), None)
                     }
                     _ => Err($crate::views::wrong_type(base, &value)),
                 }
@@ -187,47 +187,55 @@ macro_rules! view {
             /// a slice of `base` (the event's data); `expect` is the `type`
             /// the object must have, if it is checked here.
             #[allow(unused_mut, unused_variables)]
-            pub(crate) fn decode_members<I>(
-                members: I,
+            pub(crate) fn decode_members<M: $crate::json::MemberSource<'a>>(
+                mut members: M,
                 base: &'a str,
                 raw: &'a str,
                 expect: ::core::option::Option<&str>,
-            ) -> ::core::result::Result<Self, $crate::views::DecodeError>
-            where
-                I: ::core::iter::Iterator<
-                    Item = ::core::result::Result<
-                        ($crate::json::JsonStr<'a>, $crate::json::Value<'a>),
-                        $crate::json::JsonError,
-                    >,
-                >,
-            {
+            ) -> ::core::result::Result<Self, $crate::views::DecodeError> {
                 let at = $crate::views::offset_in(base, raw);
                 $( let mut $field: ::core::option::Option<$fty> = None; )*
-                for member in members {
-                    let (key, value) = member.map_err($crate::views::DecodeError::json)?;
-                    let key = match key.as_str() {
-                        Some(k) => k,
-                        None => $crate::views::match_escaped(key, Self::FIELDS),
+                while let Some(key) = members.next_key() {
+                    let key = key.map_err($crate::views::DecodeError::json)?;
+                    // Keys are matched as bytes (no `str` slicing); escaped
+                    // keys are unescaped and matched by name.
+                    let escaped = key.has_escapes();
+                    let unescaped = if escaped {
+                        $crate::views::match_escaped(key.json_str(), Self::FIELDS)
+                    } else {
+                        ""
                     };
-                    match key {
-                        "type" if expect.is_some() => {
-                            if let Some(expect) = expect {
-                                $crate::views::check_type(expect, value, base)?;
-                            }
+                    let k = key.bytes();
+                    let is = |name: &str| {
+                        if escaped {
+                            unescaped == name
+                        } else {
+                            k == name.as_bytes()
                         }
-                        $(
-                            field_key!($field $($key)?) => {
-                                $field = if value.is_null() {
-                                    None
-                                } else {
-                                    Some(
-                                        <$fty as $crate::views::Field<'a>>::from_value(value, base)
-                                            .map_err(|e| e.in_field(field_key!($field $($key)?)))?,
-                                    )
-                                };
-                            }
-                        )*
-                        _ => {}
+                    };
+                    if let (Some(expect), true) = (expect, is("type")) {
+                        // The expected type as written is the common case:
+                        // compared in place, not scanned first.
+                        if !members.value_is_str(expect.as_bytes()) {
+                            let value = members.value().map_err($crate::views::DecodeError::json)?;
+                            $crate::views::check_type(expect, value, base)?;
+                        }
+                    }
+                    $(
+                        else if is(field_key!($field $($key)?)) {
+                            let value = members.value().map_err($crate::views::DecodeError::json)?;
+                            $field = if value.is_null() {
+                                None
+                            } else {
+                                Some(
+                                    <$fty as $crate::views::Field<'a>>::from_value(value, base)
+                                        .map_err(|e| e.in_field(field_key!($field $($key)?)))?,
+                                )
+                            };
+                        }
+                    )*
+                    else {
+                        members.value().map_err($crate::views::DecodeError::json)?;
                     }
                 }
                 Ok(Self {
@@ -327,7 +335,7 @@ macro_rules! tagged {
                 };
                 match ty.as_str() {
                     $(
-                        Some($ty) => $view::decode_members(members.map(Ok), base, o.as_raw_json().get(), None)
+                        Some($ty) => $view::decode_members(members, base, o.as_raw_json().get(), None)
                             .map(Self::$variant),
                     )*
                     _ => Ok(Self::Other { ty, raw: o.as_raw_json() }),
