@@ -65,7 +65,10 @@ fuzz_target!(|input: &[u8]| {
     }
     if whole.len() <= config.max_findings {
         // Nothing was left out: the counts are the findings'.
-        for (i, s) in [Severity::Info, Severity::Warning, Severity::Error].into_iter().enumerate() {
+        for (i, s) in [Severity::Info, Severity::Warning, Severity::Error]
+            .into_iter()
+            .enumerate()
+        {
             let n = whole.iter().filter(|f| f.severity() == s).count() as u64;
             assert_eq!(counts[i], n, "{s} count");
         }
