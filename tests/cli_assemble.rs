@@ -14,39 +14,19 @@
 
 mod responses_common;
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value as J;
 
-const BIN: &str = env!("CARGO_BIN_EXE_ssekit");
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/responses-text.sse");
-
-fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run ssekit");
-    let input = child.stdin.take().unwrap();
-    if let Some(bytes) = stdin {
-        let mut input = input;
-        input.write_all(bytes).unwrap();
-    }
-    child.wait_with_output().unwrap()
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::*;
 
 /// The one JSON object printed.
 fn printed(out: &Output) -> J {
     let text = String::from_utf8(out.stdout.clone()).expect("UTF-8");
     assert_eq!(text.lines().count(), 1, "one line: {text}");
     serde_json::from_str(&text).expect("a JSON object")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// The `response` of the stream's `response.completed` event.
@@ -65,12 +45,12 @@ fn the_sample_assembles_to_its_completed_response() {
     let bytes = std::fs::read(SAMPLE).unwrap();
     let want = completed_response(&bytes);
     for out in [
-        run(&["assemble", SAMPLE], None),
-        run(
+        run(&["assemble", SAMPLE]),
+        run_stdin(
             &["assemble", "--dialect", "responses", "--chunk", "7"],
-            Some(&bytes),
+            &bytes,
         ),
-        run(&["assemble", "-"], Some(&bytes)),
+        run_stdin(&["assemble", "-"], &bytes),
     ] {
         assert!(out.status.success(), "{}", stderr(&out));
         assert_eq!(stderr(&out), "");
@@ -91,10 +71,10 @@ fn corpus_streams_assemble_to_their_completed_response() {
     ] {
         let path = dir.join(name);
         let bytes = std::fs::read(&path).unwrap();
-        let out = run(&["assemble", path.to_str().unwrap()], None);
+        let out = run(&["assemble", path.to_str().unwrap()]);
         assert!(out.status.success(), "{name}: {}", stderr(&out));
         assert_eq!(printed(&out), completed_response(&bytes), "{name}");
-        let out = run(&["assemble", "--chunk", "7"], Some(&bytes));
+        let out = run_stdin(&["assemble", "--chunk", "7"], &bytes);
         assert_eq!(
             printed(&out),
             completed_response(&bytes),
@@ -110,7 +90,7 @@ fn a_cut_stream_prints_its_response_and_exits_1() {
     let cut = &cut[..cut
         .find("event: response.completed")
         .expect("a completed event")];
-    let out = run(&["assemble"], Some(cut.as_bytes()));
+    let out = run_stdin(&["assemble"], cut.as_bytes());
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("truncated"), "{}", stderr(&out));
     let got = printed(&out);
@@ -140,7 +120,7 @@ fn chat_streams_assemble_to_a_chat_completion() {
     );
     let whole = format!("{chat}data: [DONE]\n\n");
     for args in [&["assemble"][..], &["assemble", "--dialect", "chat"]] {
-        let out = run(args, Some(whole.as_bytes()));
+        let out = run_stdin(args, whole.as_bytes());
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
         let got = printed(&out);
         assert_eq!(got["id"], "c1");
@@ -155,7 +135,7 @@ fn chat_streams_assemble_to_a_chat_completion() {
         assert_eq!(call["function"]["arguments"], "{\"a\":1}");
     }
     // Without `[DONE]` the stream was cut: the result is printed, exit 1.
-    let out = run(&["assemble"], Some(chat.as_bytes()));
+    let out = run_stdin(&["assemble"], chat.as_bytes());
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_eq!(
         printed(&out)["choices"][0]["message"]["content"],
@@ -183,7 +163,7 @@ fn anthropic_streams_assemble_to_a_message() {
     );
     let whole = format!("{events}event: message_stop\ndata: {{\"type\":\"message_stop\"}}\n\n");
     for args in [&["assemble"][..], &["assemble", "--dialect", "anthropic"]] {
-        let out = run(args, Some(whole.as_bytes()));
+        let out = run_stdin(args, whole.as_bytes());
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
         let got = printed(&out);
         assert_eq!(got["id"], "msg_1");
@@ -194,14 +174,14 @@ fn anthropic_streams_assemble_to_a_message() {
         assert_eq!(got["usage"]["input_tokens"], 5);
         assert_eq!(got["usage"]["output_tokens"], 9);
     }
-    let out = run(&["assemble"], Some(events.as_bytes()));
+    let out = run_stdin(&["assemble"], events.as_bytes());
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_eq!(printed(&out)["content"][0]["text"], "Bonjour\n");
 }
 
 #[test]
 fn a_bad_dialect_is_a_usage_error() {
-    let out = run(&["assemble", "--dialect", "klingon", SAMPLE], None);
+    let out = run(&["assemble", "--dialect", "klingon", SAMPLE]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--dialect takes"));
 }

@@ -7,30 +7,14 @@
 #[path = "support/corpus.rs"]
 mod corpus;
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value as J;
 use ssekit::lint::lint_bytes;
 
-const BIN: &str = env!("CARGO_BIN_EXE_ssekit");
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/responses-text.sse");
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("run ssekit")
-}
-
-fn run_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run ssekit");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::*;
 
 fn lines(out: &Output) -> Vec<String> {
     String::from_utf8(out.stdout.clone())

@@ -224,15 +224,9 @@ fn read_chunks(
     }
 }
 
-fn frames(args: &[String]) -> Result<(), Failure> {
-    let input = parse_input(args, |_, _| Ok(false))?;
-    let mut out = BufWriter::new(io::stdout().lock());
-    each_frame(&input, |_, frame| Ok(write_frame(&mut out, &frame)?))?;
-    out.flush()?;
-    Ok(())
-}
-
-fn events(args: &[String]) -> Result<(), Failure> {
+/// The input options plus `--dialect D` (default `auto`), for `events` and
+/// `assemble`.
+fn parse_dialect_input(args: &[String]) -> Result<(Input, Choice), Usage> {
     let mut choice = Choice::Auto;
     let input = parse_input(args, |opt, rest| {
         if opt != "--dialect" {
@@ -248,6 +242,19 @@ fn events(args: &[String]) -> Result<(), Failure> {
         })?;
         Ok(true)
     })?;
+    Ok((input, choice))
+}
+
+fn frames(args: &[String]) -> Result<(), Failure> {
+    let input = parse_input(args, |_, _| Ok(false))?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    each_frame(&input, |_, frame| Ok(write_frame(&mut out, &frame)?))?;
+    out.flush()?;
+    Ok(())
+}
+
+fn events(args: &[String]) -> Result<(), Failure> {
+    let (input, choice) = parse_dialect_input(args)?;
     let mut events = Events::new(choice, BufWriter::new(io::stdout().lock()))?;
     each_frame(&input, |start, frame| events.frame(start, frame))?;
     events.finish()

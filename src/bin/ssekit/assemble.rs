@@ -16,25 +16,11 @@ use ssekit::responses::ResponseEvent;
 use ssekit::Frame;
 
 use crate::events::{detect, Choice, Dialect};
-use crate::{each_frame, parse_input, Failure, Usage};
+use crate::{each_frame, parse_dialect_input, Failure};
 
 /// Runs `ssekit assemble [--dialect D] [--chunk N] [FILE]`.
 pub(crate) fn assemble(args: &[String]) -> Result<(), Failure> {
-    let mut choice = Choice::Auto;
-    let input = parse_input(args, |opt, rest| {
-        if opt != "--dialect" {
-            return Ok(false);
-        }
-        let value = rest
-            .next()
-            .ok_or_else(|| Usage("--dialect needs a value".into()))?;
-        choice = Choice::parse(value).ok_or_else(|| {
-            Usage(format!(
-                "--dialect takes responses, chat, anthropic or auto, not '{value}'"
-            ))
-        })?;
-        Ok(true)
-    })?;
+    let (input, choice) = parse_dialect_input(args)?;
     let mut assembler = Assembler {
         acc: match choice {
             Choice::Fixed(d) => Some(Acc::new(d)),
