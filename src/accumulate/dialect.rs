@@ -6,7 +6,7 @@
 use alloc::string::String;
 use core::fmt;
 
-use crate::json::{JsonError, Value};
+use crate::json::{push_json_str, JsonError, Value};
 use crate::responses::DecodeError;
 
 /// The default memory limit of an accumulator: 64 MiB of assembled text.
@@ -165,39 +165,6 @@ impl Budget {
             _ => Err(AssembleErrorKind::LimitExceeded { limit: self.max }),
         }
     }
-}
-
-/// Appends `s` to `out` as a JSON string literal (quotes included): `"`,
-/// `\` and control characters escaped, everything else as it is.
-pub(crate) fn push_json_str(out: &mut String, s: &str) {
-    out.reserve(s.len() + 2);
-    out.push('"');
-    let mut start = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let esc: &str = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0..=0x1f => "",
-            _ => continue,
-        };
-        out.push_str(&s[start..i]);
-        if esc.is_empty() {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("\\u00");
-            out.push(HEX[usize::from(b >> 4)] as char);
-            out.push(HEX[usize::from(b & 15)] as char);
-        } else {
-            out.push_str(esc);
-        }
-        start = i + 1;
-    }
-    out.push_str(&s[start..]);
-    out.push('"');
 }
 
 /// Writes one JSON object, member by member, into a `String`.

@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::{self, Write as _};
 
-use crate::json::{JsonError, Value};
+use crate::json::{write_json_str, JsonError, Value};
 
 /// An owned JSON value: the form of the assembled response and its items.
 ///
@@ -153,7 +153,7 @@ impl JsonValue {
             Self::Null => out.write_str("null"),
             Self::Bool(b) => out.write_str(if *b { "true" } else { "false" }),
             Self::Number(n) => out.write_str(n),
-            Self::String(s) => write_str(s, out),
+            Self::String(s) => write_json_str(out, s),
             Self::Array(a) => {
                 out.write_char('[')?;
                 for (i, v) in a.iter().enumerate() {
@@ -170,7 +170,7 @@ impl JsonValue {
                     if i > 0 {
                         out.write_char(',')?;
                     }
-                    write_str(k, out)?;
+                    write_json_str(out, k)?;
                     out.write_char(':')?;
                     v.write_to(out)?;
                 }
@@ -178,35 +178,6 @@ impl JsonValue {
             }
         }
     }
-}
-
-/// Writes `s` as a JSON string: `"` and `\` escaped, control characters as
-/// short escapes or `\u00XX`.
-fn write_str(s: &str, out: &mut impl fmt::Write) -> fmt::Result {
-    out.write_char('"')?;
-    let mut start = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let esc = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0..=0x1f => "",
-            _ => continue,
-        };
-        out.write_str(&s[start..i])?;
-        if esc.is_empty() {
-            write!(out, "\\u{b:04x}")?;
-        } else {
-            out.write_str(esc)?;
-        }
-        start = i + 1;
-    }
-    out.write_str(&s[start..])?;
-    out.write_char('"')
 }
 
 impl fmt::Display for JsonValue {

@@ -91,6 +91,7 @@ mod raw;
 mod scan;
 mod string;
 mod value;
+mod write;
 
 #[cfg(test)]
 mod tests;
@@ -101,3 +102,4 @@ pub use scan::MAX_DEPTH;
 pub use string::{Chars, JsonStr};
 pub use value::{find_key, ArrayView, Elements, Members, ObjectScanner, ObjectView, Value};
 pub(crate) use value::{IterMembers, MemberSource};
+pub(crate) use write::{push_json_str, write_json_str};

@@ -20,7 +20,7 @@ use core::fmt::{self, Write as _};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::{DecodeError, Field, Owned, ViewFamily};
-use crate::json::Value;
+use crate::json::{push_json_str, Value};
 
 /// The name under which `serde_json` (feature `raw_value`) hands out a
 /// value's raw text.
@@ -133,7 +133,7 @@ impl<'de> Visitor<'de> for AnyText {
             return Ok(raw.0);
         }
         out.push('{');
-        write_str(&mut out, &first.0);
+        push_json_str(&mut out, &first.0);
         out.push(':');
         map.next_value_seed(WriteJson(&mut out))?;
         write_members(&mut out, map)?;
@@ -141,7 +141,7 @@ impl<'de> Visitor<'de> for AnyText {
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
         let mut out = String::new();
-        write_str(&mut out, v);
+        push_json_str(&mut out, v);
         Ok(out)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<String, A::Error> {
@@ -178,29 +178,10 @@ pub(crate) fn deserialize_text<'de, D: Deserializer<'de>>(d: D) -> Result<String
     d.deserialize_newtype_struct(RAW_TOKEN, AnyText)
 }
 
-/// Writes a JSON string literal.
-fn write_str(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
 fn write_members<'de, A: MapAccess<'de>>(out: &mut String, mut map: A) -> Result<(), A::Error> {
     while let Some(key) = map.next_key::<KeyText>()? {
         out.push(',');
-        write_str(out, &key.0);
+        push_json_str(out, &key.0);
         out.push(':');
         map.next_value_seed(WriteJson(out))?;
     }
@@ -246,7 +227,7 @@ impl<'de> Visitor<'de> for WriteJson<'_> {
         Ok(())
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        write_str(self.0, v);
+        push_json_str(self.0, v);
         Ok(())
     }
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
@@ -288,7 +269,7 @@ impl<'de> Visitor<'de> for WriteJson<'_> {
             }
             Some(key) => {
                 self.0.push('{');
-                write_str(self.0, &key.0);
+                push_json_str(self.0, &key.0);
                 self.0.push(':');
                 map.next_value_seed(WriteJson(self.0))?;
                 write_members(self.0, map)
