@@ -628,6 +628,60 @@ fn misuse_is_an_error_and_writes_nothing() {
 }
 
 #[test]
+fn the_kept_text_limit_refuses_and_writes_nothing() {
+    // Each item id is counted twice as a JSON literal ("m1": 4 bytes), a
+    // function call's call id and name once, every delta once.
+    let mut w = ResponsesWriter::new("resp_8", "m", 0).with_max_kept_bytes(40);
+    w.start_message("m1").unwrap(); // 8
+    w.text_delta("0123456789").unwrap(); // 18
+    let (seq, len) = (w.sequence_number(), w.buffered().len());
+    let e = w.text_delta(&"x".repeat(23)).unwrap_err(); // 41 > 40
+    assert_eq!(e.kind(), WriterErrorKind::LimitExceeded { limit: 40 });
+    assert_eq!(e.sequence_number(), seq);
+    assert_eq!(
+        e.to_string(),
+        format!("kept text over the limit of 40 bytes at event {seq}")
+    );
+    assert_eq!((w.sequence_number(), w.buffered().len()), (seq, len));
+    assert_eq!(w.kept_bytes(), 18);
+    w.text_delta(&"y".repeat(22)).unwrap(); // exactly 40
+    assert_eq!(w.kept_bytes(), 40);
+    // No room for another item: refused before the open message is finished.
+    let len = w.buffered().len();
+    let e = w.start_function_call("f", "c", "n").unwrap_err();
+    assert_eq!(e.kind(), WriterErrorKind::LimitExceeded { limit: 40 });
+    assert_eq!(w.buffered().len(), len, "the open message stays open");
+    w.complete().unwrap();
+    let frames = read_frames(&w.take());
+    let json = check_stream(&frames);
+    let done = json
+        .iter()
+        .find(|e| e["type"] == "response.output_text.done")
+        .unwrap();
+    assert_eq!(done["text"], format!("0123456789{}", "y".repeat(22)));
+
+    // Arguments and summary deltas are counted the same way.
+    let mut w = ResponsesWriter::new("resp_9", "m", 0).with_max_kept_bytes(20);
+    w.start_function_call("f", "c", "n").unwrap(); // 3 + 3 + 3 + 3 = 12
+    assert_eq!(w.kept_bytes(), 12);
+    assert_eq!(
+        w.arguments_delta("{\"ab\":12}").unwrap_err().kind(),
+        WriterErrorKind::LimitExceeded { limit: 20 }
+    );
+    w.arguments_delta("{}").unwrap();
+    w.start_reasoning("r").unwrap(); // 20
+    let len = w.buffered().len();
+    assert_eq!(
+        w.summary_delta("s").unwrap_err().kind(),
+        WriterErrorKind::LimitExceeded { limit: 20 }
+    );
+    assert_eq!(w.buffered().len(), len, "no summary part opened either");
+    w.summary_delta("").unwrap();
+    w.complete().unwrap();
+    check_stream(&read_frames(&w.take()));
+}
+
+#[test]
 fn forward_stamps_sequence_numbers_and_keeps_members() {
     let mut w = ResponsesWriter::new("resp_8", "m", 0);
     // Members after `type` keep their order and text; nested line breaks

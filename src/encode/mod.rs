@@ -27,7 +27,9 @@ mod json;
 mod responses;
 
 pub use json::push_json_str;
-pub use responses::{ResponsesWriter, TokenUsage, WriterError, WriterErrorKind};
+pub use responses::{
+    ResponsesWriter, TokenUsage, WriterError, WriterErrorKind, DEFAULT_MAX_KEPT_BYTES,
+};
 
 /// Why a frame or comment cannot be written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -44,6 +44,12 @@ pub enum WriterErrorKind {
     /// [`forward`](ResponsesWriter::forward): the `type` contains a line
     /// break (or NUL), which the `event:` line cannot carry.
     TypeLineBreak,
+    /// Keeping this item's ids or this delta would take the text the writer
+    /// keeps past its limit (see [`ResponsesWriter::with_max_kept_bytes`]).
+    LimitExceeded {
+        /// The limit, in bytes.
+        limit: usize,
+    },
 }
 
 /// An error of [`ResponsesWriter`]: the event was not written, and the
@@ -94,6 +100,13 @@ impl fmt::Display for WriterError {
             WriterErrorKind::NotAnObject => "event is not a json object",
             WriterErrorKind::MissingType => "event has no type",
             WriterErrorKind::TypeLineBreak => "line break in event type",
+            WriterErrorKind::LimitExceeded { limit } => {
+                return write!(
+                    f,
+                    "kept text over the limit of {limit} bytes at event {}",
+                    self.sequence_number
+                )
+            }
         };
         write!(f, "{what} at event {}", self.sequence_number)
     }
@@ -294,7 +307,14 @@ enum Phase {
 /// has one `output_text` part. The writer keeps each item's text until its
 /// done events are written, and each finished item's JSON until the terminal
 /// event, which lists them all: memory grows with the response, as the
-/// response itself does.
+/// response itself does, up to a limit. The limit counts the item ids,
+/// call ids and names and every delta the writer keeps (64 MiB by default,
+/// [`with_max_kept_bytes`](Self::with_max_kept_bytes)); a call that would
+/// pass it returns [`LimitExceeded`](WriterErrorKind::LimitExceeded) and
+/// writes nothing. What the writer holds is a small multiple of that count
+/// (an item's text is kept as text while it is open and as JSON once it is
+/// done; escaping makes a control character six bytes). The bytes written
+/// and not yet [`take`](Self::take)n are the caller's to drain.
 ///
 /// For gateways that pass events on, [`forward`](Self::forward) writes any
 /// event JSON with the next sequence number stamped in. Comments and
@@ -359,7 +379,13 @@ pub struct ResponsesWriter {
     /// The id of every item started, as a JSON literal.
     item_ids: Vec<String>,
     usage: Option<TokenUsage>,
+    /// Bytes of ids, names and deltas kept, and their limit.
+    kept: usize,
+    max_kept: usize,
 }
+
+/// The default limit of [`ResponsesWriter::with_max_kept_bytes`]: 64 MiB.
+pub const DEFAULT_MAX_KEPT_BYTES: usize = 64 << 20;
 
 impl ResponsesWriter {
     /// A writer for the response `id` of `model`, created at `created_at`
@@ -375,7 +401,36 @@ impl ResponsesWriter {
             output: Vec::new(),
             item_ids: Vec::new(),
             usage: None,
+            kept: 0,
+            max_kept: DEFAULT_MAX_KEPT_BYTES,
         }
+    }
+
+    /// Sets the limit on the text the writer keeps for the done events and
+    /// the terminal response, in bytes ([`DEFAULT_MAX_KEPT_BYTES`] by
+    /// default). It counts each item id twice (as a JSON literal: quotes
+    /// included), the call id and name of function calls, and every delta.
+    ///
+    /// ```
+    /// use ssekit::encode::{ResponsesWriter, WriterErrorKind};
+    ///
+    /// let mut w = ResponsesWriter::new("resp_1", "m", 0).with_max_kept_bytes(16);
+    /// w.start_message("msg_1")?; // "msg_1" twice: 14 bytes
+    /// let err = w.text_delta("abc").unwrap_err(); // 17 > 16
+    /// assert_eq!(err.kind(), WriterErrorKind::LimitExceeded { limit: 16 });
+    /// w.text_delta("ab")?; // 16: fits
+    /// assert_eq!(w.kept_bytes(), 16);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_max_kept_bytes(mut self, max: usize) -> Self {
+        self.max_kept = max;
+        self
+    }
+
+    /// The bytes of ids, names and deltas kept so far (what
+    /// [`with_max_kept_bytes`](Self::with_max_kept_bytes) limits).
+    pub fn kept_bytes(&self) -> usize {
+        self.kept
     }
 
     /// The sequence number the next event will have (the number of events
@@ -435,7 +490,7 @@ impl ResponsesWriter {
     /// terminal event.
     pub fn start_message(&mut self, item_id: &str) -> Result<(), WriterError> {
         let id = literal(item_id);
-        self.begin_item(&id)?;
+        self.begin_item(&id, 0)?;
         let index = self.output_index();
         self.sink.event("response.output_item.added", |s| {
             field_u64(s, "output_index", index);
@@ -464,10 +519,15 @@ impl ResponsesWriter {
     /// open; [`Finished`](WriterErrorKind::Finished) after the terminal event.
     pub fn text_delta(&mut self, delta: &str) -> Result<(), WriterError> {
         self.check_open()?;
+        if !matches!(self.open, Open::Message { .. }) {
+            return Err(self.error(WriterErrorKind::NoOpenMessage));
+        }
+        self.check_room(delta.len())?;
         let index = self.output_index();
         let Open::Message { id, text } = &mut self.open else {
             return Err(self.error(WriterErrorKind::NoOpenMessage));
         };
+        self.kept += delta.len();
         text.push_str(delta);
         self.sink.event("response.output_text.delta", |s| {
             field_raw(s, "item_id", id);
@@ -512,7 +572,7 @@ impl ResponsesWriter {
         name: &str,
     ) -> Result<(), WriterError> {
         let (id, call_id, name) = (literal(item_id), literal(call_id), literal(name));
-        self.begin_item(&id)?;
+        self.begin_item(&id, call_id.len() + name.len())?;
         let index = self.output_index();
         self.sink.event("response.output_item.added", |s| {
             field_u64(s, "output_index", index);
@@ -538,10 +598,15 @@ impl ResponsesWriter {
     /// the terminal event.
     pub fn arguments_delta(&mut self, delta: &str) -> Result<(), WriterError> {
         self.check_open()?;
+        if !matches!(self.open, Open::FunctionCall { .. }) {
+            return Err(self.error(WriterErrorKind::NoOpenFunctionCall));
+        }
+        self.check_room(delta.len())?;
         let index = self.output_index();
         let Open::FunctionCall { id, arguments, .. } = &mut self.open else {
             return Err(self.error(WriterErrorKind::NoOpenFunctionCall));
         };
+        self.kept += delta.len();
         arguments.push_str(delta);
         self.sink
             .event("response.function_call_arguments.delta", |s| {
@@ -580,7 +645,7 @@ impl ResponsesWriter {
     /// terminal event.
     pub fn start_reasoning(&mut self, item_id: &str) -> Result<(), WriterError> {
         let id = literal(item_id);
-        self.begin_item(&id)?;
+        self.begin_item(&id, 0)?;
         let index = self.output_index();
         self.sink.event("response.output_item.added", |s| {
             field_u64(s, "output_index", index);
@@ -625,10 +690,11 @@ impl ResponsesWriter {
     /// the terminal event.
     pub fn summary_delta(&mut self, delta: &str) -> Result<(), WriterError> {
         self.check_open()?;
+        if !matches!(self.open, Open::Reasoning { .. }) {
+            return Err(self.error(WriterErrorKind::NoOpenReasoning));
+        }
+        self.check_room(delta.len())?;
         if !matches!(self.open, Open::Reasoning { part: Some(_), .. }) {
-            if !matches!(self.open, Open::Reasoning { .. }) {
-                return Err(self.error(WriterErrorKind::NoOpenReasoning));
-            }
             self.open_summary_part();
         }
         let index = self.output_index();
@@ -640,6 +706,7 @@ impl ResponsesWriter {
         else {
             unreachable!("a summary part was opened above");
         };
+        self.kept += delta.len();
         text.push_str(delta);
         let summary_index = summary.len() as u64;
         self.sink
@@ -887,15 +954,29 @@ impl ResponsesWriter {
 
     /// Prepares for a new item with this id (a JSON literal): checks that
     /// it is new, starts the stream, finishes the open item.
-    fn begin_item(&mut self, id: &str) -> Result<(), WriterError> {
+    fn begin_item(&mut self, id: &str, extra: usize) -> Result<(), WriterError> {
         self.check_open()?;
         if self.item_ids.iter().any(|known| known == id) {
             return Err(self.error(WriterErrorKind::DuplicateItemId));
         }
+        // The id is kept twice: in `item_ids` and in the item.
+        let n = id.len().saturating_mul(2).saturating_add(extra);
+        self.check_room(n)?;
+        self.kept += n;
         self.item_ids.push(id.into());
         self.start()?;
         self.finish_item("completed");
         Ok(())
+    }
+
+    /// Whether `n` more bytes may be kept.
+    fn check_room(&self, n: usize) -> Result<(), WriterError> {
+        match self.kept.checked_add(n) {
+            Some(total) if total <= self.max_kept => Ok(()),
+            _ => Err(self.error(WriterErrorKind::LimitExceeded {
+                limit: self.max_kept,
+            })),
+        }
     }
 
     /// The `output_index` of the open (or next) item.
