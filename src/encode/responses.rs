@@ -4,6 +4,7 @@
 //! for [`ResponsesWriter::forward`] only (to find `type` and replace
 //! `sequence_number` in an event it is handed).
 
+use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 use bytes::{BufMut, Bytes, BytesMut};
@@ -377,7 +378,7 @@ pub struct ResponsesWriter {
     /// The JSON of each finished item, in order.
     output: Vec<String>,
     /// The id of every item started, as a JSON literal.
-    item_ids: Vec<String>,
+    item_ids: BTreeSet<String>,
     usage: Option<TokenUsage>,
     /// Bytes of ids, names and deltas kept, and their limit.
     kept: usize,
@@ -399,7 +400,7 @@ impl ResponsesWriter {
             created_at,
             open: Open::None,
             output: Vec::new(),
-            item_ids: Vec::new(),
+            item_ids: BTreeSet::new(),
             usage: None,
             kept: 0,
             max_kept: DEFAULT_MAX_KEPT_BYTES,
@@ -956,14 +957,14 @@ impl ResponsesWriter {
     /// it is new, starts the stream, finishes the open item.
     fn begin_item(&mut self, id: &str, extra: usize) -> Result<(), WriterError> {
         self.check_open()?;
-        if self.item_ids.iter().any(|known| known == id) {
+        if self.item_ids.contains(id) {
             return Err(self.error(WriterErrorKind::DuplicateItemId));
         }
         // The id is kept twice: in `item_ids` and in the item.
         let n = id.len().saturating_mul(2).saturating_add(extra);
         self.check_room(n)?;
         self.kept += n;
-        self.item_ids.push(id.into());
+        self.item_ids.insert(id.into());
         self.start()?;
         self.finish_item("completed");
         Ok(())
