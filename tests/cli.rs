@@ -216,7 +216,7 @@ fn events_usage_and_io_errors() {
         assert_eq!(run(args).status.code(), Some(2), "{args:?}");
     }
     let out = run(&["events", "/nonexistent/stream.sse"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/stream.sse"));
 }
 
@@ -256,7 +256,7 @@ fn frames_usage_and_io_errors() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("usage:"));
     }
     let out = run(&["frames", "/nonexistent/stream.sse"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
 }
 

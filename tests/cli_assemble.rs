@@ -185,3 +185,10 @@ fn a_bad_dialect_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--dialect takes"));
 }
+
+#[test]
+fn an_unreadable_file_is_status_2_not_the_truncated_status_1() {
+    let out = run(&["assemble", "/nonexistent/stream.sse"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("/nonexistent/stream.sse"));
+}

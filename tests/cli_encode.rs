@@ -164,5 +164,5 @@ fn usage_errors_exit_with_2() {
         assert_eq!(run_stdin(args, b"").status.code(), Some(2), "{args:?}");
     }
     let missing = run_stdin(&["encode", "/nonexistent/ssekit.ndjson"], b"");
-    assert_eq!(missing.status.code(), Some(1));
+    assert_eq!(missing.status.code(), Some(2));
 }

@@ -10,10 +10,14 @@
 //!
 //! Reads FILE (or standard input), parses it as an SSE stream and prints one
 //! JSON object per dispatched event: its SSE fields (`frames`), or the fields
-//! its typed view decoded (`events`). Warnings go to standard error; the exit
-//! status is non-zero only for usage (2) and I/O (1) errors. `encode` goes
-//! the other way: it reads what `frames` prints and writes the SSE stream;
-//! a line it cannot read is an error (exit status 1).
+//! its typed view decoded (`events`). Warnings go to standard error. `encode`
+//! goes the other way: it reads what `frames` prints and writes the SSE
+//! stream.
+//!
+//! Exit status, the same for every command: 0 when all went well; 1 when the
+//! command found a problem in the input it is there to report (`lint`: an
+//! error finding; `assemble`: a stream that ended early; `encode`: a line it
+//! cannot read); 2 for usage and I/O errors.
 
 #[path = "ssekit/assemble.rs"]
 mod assemble;
@@ -69,7 +73,8 @@ commands:
                               and I/O errors
 
 FILE defaults to standard input. Warnings (limits, a truncated tail, an event that does not
-decode) go to standard error; the exit status is 2 for usage errors, 1 for I/O errors.
+decode) go to standard error. Exit status: 0 on success; 1 for the problems listed above
+(lint errors, a stream that ended early, a bad encode line); 2 for usage and I/O errors.
 ";
 
 /// A usage error: exit status 2.
@@ -91,7 +96,7 @@ fn main() -> ExitCode {
         Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Io(e)) => {
             eprintln!("ssekit: {e}");
-            ExitCode::from(1)
+            ExitCode::from(2)
         }
     }
 }

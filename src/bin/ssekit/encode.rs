@@ -44,17 +44,38 @@ pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
         None => Box::new(io::stdin().lock()),
     };
     let mut out = BufWriter::new(io::stdout().lock());
-    encode(reader, &mut out)?;
+    let done = encode(reader, &mut out);
+    // The frames before a bad line are written either way.
     out.flush()?;
-    Ok(())
+    match done {
+        Ok(()) => Ok(()),
+        Err(Stop::Io(e)) => Err(e.into()),
+        Err(Stop::BadLine(message)) => {
+            eprintln!("ssekit: {message}");
+            Err(Failure::Exit(1))
+        }
+    }
 }
 
-/// A bad input line: an `InvalidData` I/O error (exit status 1) that names it.
-fn bad_line(line: usize, what: impl std::fmt::Display) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, format!("line {line}: {what}"))
+/// Why encoding stopped.
+enum Stop {
+    /// Reading or writing failed (exit status 2).
+    Io(io::Error),
+    /// A line is not what `frames` prints (exit status 1); the message names it.
+    BadLine(String),
 }
 
-fn encode(mut reader: impl BufRead, out: &mut impl Write) -> io::Result<()> {
+impl From<io::Error> for Stop {
+    fn from(e: io::Error) -> Self {
+        Self::Io(e)
+    }
+}
+
+fn bad_line(line: usize, what: impl std::fmt::Display) -> Stop {
+    Stop::BadLine(format!("line {line}: {what}"))
+}
+
+fn encode(mut reader: impl BufRead, out: &mut impl Write) -> Result<(), Stop> {
     let mut encoder = Encoder::new();
     let mut last_id = String::new();
     let mut buf = Vec::new();

@@ -22,14 +22,10 @@ pub(crate) fn lint(args: &[String]) -> Result<(), Failure> {
         linter.feed(chunk);
         write_all(&mut out, &mut linter, json)
     });
-    match read {
-        Ok(()) => {}
-        Err(Failure::Io(e)) if e.kind() != io::ErrorKind::BrokenPipe => {
-            out.flush().ok();
-            eprintln!("ssekit: {e}");
-            return Err(Failure::Exit(2));
-        }
-        Err(e) => return Err(e),
+    if let Err(e) = read {
+        // What was found before the error is still worth printing.
+        out.flush().ok();
+        return Err(e);
     }
     linter.finish();
     write_all(&mut out, &mut linter, json)?;
