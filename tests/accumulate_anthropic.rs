@@ -21,12 +21,12 @@ use std::collections::BTreeMap;
 use json_diff::{diff, frames};
 use serde_json::{json, Map, Value as J};
 use ssekit::accumulate::anthropic::Message;
-use ssekit::accumulate::{AssembleErrorKind, MessageAccumulator, StreamStatus};
+use ssekit::accumulate::{AccumulateErrorKind, MessageAccumulator, Outcome};
 use ssekit::anthropic::MessageEvent;
 
 struct Expected {
     json: J,
-    status: StreamStatus,
+    status: Outcome,
     error: Option<J>,
     /// Per block index: the final text, for the snapshot checks.
     texts: BTreeMap<u64, String>,
@@ -178,15 +178,15 @@ fn reference(datas: &[&str]) -> Expected {
         }
     }
     let status = if error.is_some() {
-        StreamStatus::Failed
+        Outcome::Failed
     } else if message.is_none()
         || !stopped
         || stop_reason.is_none()
         || blocks.values().any(|b| !b.stopped)
     {
-        StreamStatus::Truncated
+        Outcome::Truncated
     } else {
-        StreamStatus::Completed
+        Outcome::Completed
     };
     let texts = blocks
         .iter()
@@ -252,11 +252,11 @@ fn check(name: &str, datas: &[&str], failures: &mut Vec<String>) -> usize {
         }
     }
     let message = acc.finish();
-    if message.status() != expected.status {
+    if message.outcome() != expected.status {
         failures.push(format!(
             "{name}: status {} expected, got {}",
             expected.status,
-            message.status()
+            message.outcome()
         ));
     }
     let got_error = message
@@ -349,7 +349,7 @@ fn every_corpus_anthropic_stream_assembles_as_the_reference_does() {
                 .entry(b["type"].as_str().unwrap().to_owned())
                 .or_insert(0) += 1;
         }
-        assert_eq!(reference(&datas).status, StreamStatus::Completed, "{name}");
+        assert_eq!(reference(&datas).status, Outcome::Completed, "{name}");
     }
     assert!(
         failures.is_empty(),
@@ -398,7 +398,7 @@ fn out_of_order_blocks_and_parallel_tool_uses() {
         END[1],
     ];
     let m = check_ok("out-of-order", &datas);
-    assert_eq!(m.status(), StreamStatus::Completed);
+    assert_eq!(m.outcome(), Outcome::Completed);
     let ids: Vec<String> = m.content()[1..]
         .iter()
         .map(|b| b.id().unwrap().unescape().into_owned())
@@ -441,7 +441,7 @@ fn thinking_signature_citations_and_redacted_thinking() {
         END[1],
     ];
     let m = check_ok("thinking", &datas);
-    assert_eq!(m.status(), StreamStatus::Completed);
+    assert_eq!(m.outcome(), Outcome::Completed);
     assert_eq!(m.content()[0].thinking(), Some("Hmm, yes."));
     assert_eq!(m.content()[0].signature(), Some("EqQBCgIYAh"));
     assert_eq!(m.content()[1].data().unwrap(), "EmwKAhgB");
@@ -477,14 +477,14 @@ fn cut_streams_are_truncated_never_completed() {
             assert_eq!(live, Some(r#"{"q": "abc"}"#));
         }
         let m = acc.finish();
-        assert_eq!(m.status(), StreamStatus::Truncated, "cut at {cut}");
+        assert_eq!(m.outcome(), Outcome::Truncated, "cut at {cut}");
         if cut == 3 {
             // Never invalid JSON out: the best repair of the input so far.
             let json: J = serde_json::from_str(&m.to_json()).unwrap();
             assert_eq!(json["content"][0]["input"], json!({"q": "abc"}));
         }
     }
-    assert_eq!(check_ok("whole", &datas).status(), StreamStatus::Completed);
+    assert_eq!(check_ok("whole", &datas).outcome(), Outcome::Completed);
 }
 
 #[test]
@@ -496,7 +496,7 @@ fn error_event_is_recorded_and_fails_the_stream() {
         r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
     ];
     let m = check_ok("error", &datas);
-    assert_eq!(m.status(), StreamStatus::Failed);
+    assert_eq!(m.outcome(), Outcome::Failed);
     let e = m.error().unwrap().get();
     assert_eq!(e.ty.unwrap(), "overloaded_error");
     assert_eq!(e.message.unwrap(), "Overloaded");
@@ -516,12 +516,12 @@ fn invalid_tool_input_is_a_typed_error_at_stop() {
     let e = acc
         .push(&MessageEvent::parse(r#"{"type":"content_block_stop","index":3}"#).unwrap())
         .unwrap_err();
-    let AssembleErrorKind::InvalidInput { index, error } = e.kind() else {
+    let AccumulateErrorKind::InvalidInput { index, error } = e.kind() else {
         panic!("{e:?}")
     };
     assert_eq!(index, 3);
     assert_eq!(error.offset(), 8, "the second `}}`");
-    assert_eq!(e.event(), 3);
+    assert_eq!(e.event_index(), 3);
     let block = &acc.snapshot().content()[0];
     assert_eq!(block.input_json(), Some(r#"{"a": 1}}"#));
     assert_eq!(block.input(), None);
@@ -541,7 +541,7 @@ fn memory_limit_is_a_typed_error_and_truncates() {
         if let Err(e) = acc.push(&MessageEvent::parse(&delta).unwrap()) {
             assert!(matches!(
                 e.kind(),
-                AssembleErrorKind::LimitExceeded { limit: 8192 }
+                AccumulateErrorKind::TooManyBytes { limit: 8192 }
             ));
             limited += 1;
         }
@@ -553,7 +553,7 @@ fn memory_limit_is_a_typed_error_and_truncates() {
     }
     let m = acc.finish();
     assert!(m.limit_exceeded());
-    assert_eq!(m.status(), StreamStatus::Truncated);
+    assert_eq!(m.outcome(), Outcome::Truncated);
     // Sparse block indexes cost memory too.
     let mut acc = MessageAccumulator::with_max_bytes(50_000);
     let mut refused = 0;
@@ -640,11 +640,11 @@ mod hostile {
             let m = acc.finish();
             let json: J = serde_json::from_str(&m.to_json()).map_err(|e| TestCaseError::fail(format!("{e}: {}", m.to_json())))?;
             prop_assert_eq!(json["content"].as_array().unwrap().len(), m.content().len());
-            if m.status() == StreamStatus::Completed {
+            if m.outcome() == Outcome::Completed {
                 prop_assert!(saw_stop && !saw_error);
                 prop_assert!(m.content().iter().all(|b| b.is_stopped()));
             }
-            prop_assert_eq!(m.status() == StreamStatus::Failed, saw_error);
+            prop_assert_eq!(m.outcome() == Outcome::Failed, saw_error);
         }
     }
 }

@@ -701,7 +701,7 @@ fn limits_are_typed_errors_and_sticky() {
     assert_eq!(err.event_index(), 2);
     assert_eq!(
         err.to_string(),
-        "accumulated response exceeds 25 bytes at event 2"
+        "accumulated stream exceeds 25 bytes at event 2"
     );
     assert_eq!(acc.feed(&delta).unwrap_err(), err, "sticky");
     assert_eq!(

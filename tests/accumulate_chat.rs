@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use json_diff::{diff, frames};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value as J};
-use ssekit::accumulate::{AssembleErrorKind, ChatAccumulator, StreamStatus};
+use ssekit::accumulate::{AccumulateErrorKind, ChatAccumulator, Outcome};
 use ssekit::chat::ChatEvent;
 
 #[derive(Default)]
@@ -50,7 +50,7 @@ type RefLogprobs = (Option<Vec<J>>, Option<Vec<J>>);
 /// What the reference expects: the completion object and the status.
 struct Expected {
     json: J,
-    status: StreamStatus,
+    status: Outcome,
     error: Option<J>,
     contents: BTreeMap<u64, Option<String>>,
 }
@@ -162,11 +162,11 @@ fn reference(datas: &[&str]) -> Expected {
         }
     }
     let status = if error.is_some() {
-        StreamStatus::Failed
+        Outcome::Failed
     } else if !done || choices.is_empty() || choices.values().any(|c| c.finish_reason.is_none()) {
-        StreamStatus::Truncated
+        Outcome::Truncated
     } else {
-        StreamStatus::Completed
+        Outcome::Completed
     };
     let contents = choices
         .iter()
@@ -266,11 +266,11 @@ fn check(name: &str, datas: &[&str], failures: &mut Vec<String>) -> usize {
         }
     }
     let completion = acc.finish();
-    if completion.status() != expected.status {
+    if completion.outcome() != expected.status {
         failures.push(format!(
             "{name}: status {} expected, got {}",
             expected.status,
-            completion.status()
+            completion.outcome()
         ));
     }
     let got_error = completion
@@ -356,7 +356,7 @@ fn accumulate(
     body: &[u8],
 ) -> (
     ssekit::accumulate::chat::ChatCompletion,
-    Vec<AssembleErrorKind>,
+    Vec<AccumulateErrorKind>,
 ) {
     let mut acc = ChatAccumulator::new();
     let mut errors = Vec::new();
@@ -387,7 +387,7 @@ fn out_of_order_choice_and_tool_call_indexes() {
     check_ok("out-of-order", &datas);
     let (c, errors) = accumulate(&sse(&datas));
     assert!(errors.is_empty());
-    assert_eq!(c.status(), StreamStatus::Completed);
+    assert_eq!(c.outcome(), Outcome::Completed);
     let indexes: Vec<u64> = c.choices().iter().map(|c| c.index()).collect();
     assert_eq!(indexes, [0, 1, 2]);
     assert_eq!(c.choice(2).unwrap().content(), Some("two"));
@@ -411,7 +411,7 @@ fn multiple_choices_and_parallel_tool_calls() {
     ];
     check_ok("parallel", &datas);
     let (c, _) = accumulate(&sse(&datas));
-    assert_eq!(c.status(), StreamStatus::Completed);
+    assert_eq!(c.outcome(), Outcome::Completed);
     assert_eq!(c.choice(0).unwrap().content(), Some("Hé \"q\"\n"));
     let calls = c.choice(1).unwrap().tool_calls();
     assert_eq!(calls[0].arguments(), r#"{"k": "\u00e9"}"#);
@@ -431,14 +431,14 @@ fn cut_streams_are_truncated_never_completed() {
     for cut in 0..full.len() {
         check_ok(&format!("cut at {cut}"), &full[..cut]);
         let (c, _) = accumulate(&sse(&full[..cut]));
-        assert_eq!(c.status(), StreamStatus::Truncated, "cut at {cut}");
+        assert_eq!(c.outcome(), Outcome::Truncated, "cut at {cut}");
         assert!(c.is_truncated());
     }
     // [DONE] without a finish reason is truncated too.
     let (c, _) = accumulate(&sse(&[full[0], full[3]]));
-    assert_eq!(c.status(), StreamStatus::Truncated);
+    assert_eq!(c.outcome(), Outcome::Truncated);
     let (c, _) = accumulate(&sse(&full));
-    assert_eq!(c.status(), StreamStatus::Completed);
+    assert_eq!(c.outcome(), Outcome::Completed);
 }
 
 #[test]
@@ -449,7 +449,7 @@ fn error_chunk_is_recorded_and_fails_the_stream() {
     ];
     check_ok("error", &datas);
     let (c, _) = accumulate(&sse(&datas));
-    assert_eq!(c.status(), StreamStatus::Failed);
+    assert_eq!(c.outcome(), Outcome::Failed);
     let e = c.error().unwrap().get();
     assert_eq!(e.message.unwrap(), "The server had an error");
     assert_eq!(e.ty.unwrap(), "server_error");
@@ -466,7 +466,7 @@ fn memory_limit_is_a_typed_error_and_truncates() {
         if let Err(e) = acc.push(&ChatEvent::parse(&chunk).unwrap()) {
             assert!(matches!(
                 e.kind(),
-                AssembleErrorKind::LimitExceeded { limit: 4096 }
+                AccumulateErrorKind::TooManyBytes { limit: 4096 }
             ));
             limited += 1;
         }
@@ -481,7 +481,7 @@ fn memory_limit_is_a_typed_error_and_truncates() {
     acc.push(&ChatEvent::Done).unwrap();
     let c = acc.finish();
     assert!(c.limit_exceeded());
-    assert_eq!(c.status(), StreamStatus::Truncated);
+    assert_eq!(c.outcome(), Outcome::Truncated);
     // Tool call arguments count twice (text and live repair); sparse
     // indexes cost memory too.
     let mut acc = ChatAccumulator::with_max_bytes(100_000);
@@ -617,8 +617,8 @@ proptest! {
                 prop_assert_eq!(choice.tool_calls()[t].arguments(), args.concat());
             }
         }
-        let status = if plan.done { StreamStatus::Completed } else { StreamStatus::Truncated };
-        prop_assert_eq!(c.status(), status);
+        let status = if plan.done { Outcome::Completed } else { Outcome::Truncated };
+        prop_assert_eq!(c.outcome(), status);
     }
 }
 
@@ -675,8 +675,8 @@ mod hostile {
             let c = acc.finish();
             let json: J = serde_json::from_str(&c.to_json()).map_err(|e| TestCaseError::fail(format!("{e}: {}", c.to_json())))?;
             prop_assert_eq!(json["choices"].as_array().unwrap().len(), c.choices().len());
-            prop_assert_eq!(c.status() == StreamStatus::Failed, saw_error);
-            if c.status() == StreamStatus::Completed {
+            prop_assert_eq!(c.outcome() == Outcome::Failed, saw_error);
+            if c.outcome() == Outcome::Completed {
                 prop_assert!(c.saw_done() && !c.limit_exceeded());
             }
         }

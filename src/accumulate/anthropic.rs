@@ -15,11 +15,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::mem::size_of;
 
-use super::dialect::{
-    json_str, write_merged, AssembleError, AssembleErrorKind, Budget, StreamStatus,
-    DEFAULT_MAX_BYTES,
-};
-use super::PartialJson;
+use super::dialect::{json_str, write_merged, Budget, DEFAULT_MAX_BYTES};
+use super::{AccumulateError, AccumulateErrorKind, Outcome, PartialJson};
 use crate::anthropic::{
     ApiError, BlockDelta, Citation, ContentBlock, MessageDelta, MessageEvent, MessageStart, Owned,
     Usage,
@@ -31,10 +28,10 @@ use crate::json::{JsonError, JsonStr, RawJson, Value};
 /// Feed it every event with [`push`](Self::push); read the message so far at
 /// any time with [`snapshot`](Self::snapshot) (borrowed, nothing copied); at
 /// the end of the stream call [`finish`](Self::finish), which decides the
-/// [`StreamStatus`]: [`Completed`](StreamStatus::Completed) only when
+/// [`Outcome`]: [`Completed`](Outcome::Completed) only when
 /// `message_start`, a stop reason and `message_stop` arrived and every block
-/// that started also stopped; [`Failed`](StreamStatus::Failed) when an
-/// `error` event arrived; otherwise [`Truncated`](StreamStatus::Truncated) —
+/// that started also stopped; [`Failed`](Outcome::Failed) when an
+/// `error` event arrived; otherwise [`Truncated`](Outcome::Truncated) —
 /// a cut stream is never reported as a success.
 ///
 /// # What it keeps
@@ -63,13 +60,13 @@ use crate::json::{JsonError, JsonStr, RawJson, Value};
 /// [`with_max_bytes`](Self::with_max_bytes)): the text and JSON kept, tool
 /// input twice (it is also repaired live), and a fixed amount per block. A
 /// fragment that does not fit is dropped with
-/// [`AssembleErrorKind::LimitExceeded`] and the message ends
-/// [`Truncated`](StreamStatus::Truncated).
+/// [`AccumulateErrorKind::TooManyBytes`] and the message ends
+/// [`Truncated`](Outcome::Truncated).
 ///
 /// # Example
 ///
 /// ```
-/// use ssekit::accumulate::{MessageAccumulator, StreamStatus};
+/// use ssekit::accumulate::{MessageAccumulator, Outcome};
 /// use ssekit::anthropic::MessageEvent;
 /// use ssekit::{Bytes, Parser};
 ///
@@ -96,7 +93,7 @@ use crate::json::{JsonError, JsonStr, RawJson, Value};
 /// assert_eq!(live[..3], ["…", r#"{"city": "Par"}"#, r#"{"city": "Paris"}"#]);
 ///
 /// let message = acc.finish();
-/// assert_eq!(message.status(), StreamStatus::Completed);
+/// assert_eq!(message.outcome(), Outcome::Completed);
 /// assert_eq!(message.content()[0].input(), Some(r#"{"city": "Paris"}"#));
 /// assert_eq!(message.usage().unwrap().get().output_tokens, Some(20));
 /// assert_eq!(
@@ -156,15 +153,15 @@ impl MessageAccumulator {
     ///
     /// # Errors
     ///
-    /// An [`AssembleError`] when part of the event could not be kept: a
-    /// citation that does not decode ([`AssembleErrorKind::Decode`]), a
+    /// An [`AccumulateError`] when part of the event could not be kept: a
+    /// citation that does not decode ([`AccumulateErrorKind::Decode`]), a
     /// fragment past the memory limit
-    /// ([`AssembleErrorKind::LimitExceeded`]), or, at
+    /// ([`AccumulateErrorKind::TooManyBytes`]), or, at
     /// `content_block_stop`, tool input that is not valid JSON
-    /// ([`AssembleErrorKind::InvalidInput`]; the fragments are kept as
+    /// ([`AccumulateErrorKind::InvalidInput`]; the fragments are kept as
     /// sent). The rest of the event is applied and the accumulator stays
     /// usable.
-    pub fn push(&mut self, event: &MessageEvent<'_>) -> Result<(), AssembleError> {
+    pub fn push(&mut self, event: &MessageEvent<'_>) -> Result<(), AccumulateError> {
         let number = self.events;
         self.events += 1;
         let b = &mut self.budget;
@@ -195,23 +192,23 @@ impl MessageAccumulator {
         match first {
             None => Ok(()),
             Some(kind) => {
-                if matches!(kind, AssembleErrorKind::LimitExceeded { .. }) {
+                if matches!(kind, AccumulateErrorKind::TooManyBytes { .. }) {
                     m.limit_hit = true;
                 }
-                Err(AssembleError::new(kind, number))
+                Err(AccumulateError::new(kind, number, None))
             }
         }
     }
 
     /// The message so far. Borrowed: nothing is copied. Its
-    /// [`status`](Message::status) is
-    /// [`InProgress`](StreamStatus::InProgress).
+    /// [`outcome`](Message::outcome) is
+    /// [`InProgress`](Outcome::InProgress).
     pub fn snapshot(&self) -> &Message {
         &self.message
     }
 
     /// Ends the stream and returns the message, with its
-    /// [`status`](Message::status) decided (see the [type docs](Self)).
+    /// [`outcome`](Message::outcome) decided (see the [type docs](Self)).
     /// The input of a tool use block that never stopped is parsed here if
     /// it is complete.
     #[must_use]
@@ -222,23 +219,23 @@ impl MessageAccumulator {
             let _ = block.finish_input();
         }
         m.status = if m.error.is_some() {
-            StreamStatus::Failed
+            Outcome::Failed
         } else if m.limit_hit
             || !m.started
             || !m.stopped
             || m.stop_reason.is_none()
             || m.blocks.iter().any(|b| !b.stopped)
         {
-            StreamStatus::Truncated
+            Outcome::Truncated
         } else {
-            StreamStatus::Completed
+            Outcome::Completed
         };
         m
     }
 }
 
 /// Keeps the first problem of an event.
-fn note(first: &mut Option<AssembleErrorKind>, r: Result<(), AssembleErrorKind>) {
+fn note(first: &mut Option<AccumulateErrorKind>, r: Result<(), AccumulateErrorKind>) {
     if let Err(e) = r {
         first.get_or_insert(e);
     }
@@ -249,7 +246,7 @@ fn by_index<'v>(
     b: &mut Budget,
     blocks: &'v mut Vec<Block>,
     index: u64,
-) -> Result<&'v mut Block, AssembleErrorKind> {
+) -> Result<&'v mut Block, AccumulateErrorKind> {
     let at = match blocks.binary_search_by_key(&index, |bl| bl.index) {
         Ok(at) => at,
         Err(at) => {
@@ -262,7 +259,7 @@ fn by_index<'v>(
 }
 
 /// Unescapes `v` and charges it.
-fn owned_str(b: &mut Budget, v: JsonStr<'_>) -> Result<String, AssembleErrorKind> {
+fn owned_str(b: &mut Budget, v: JsonStr<'_>) -> Result<String, AccumulateErrorKind> {
     let s = v.unescape();
     b.charge(s.len())?;
     Ok(s.into_owned())
@@ -274,7 +271,7 @@ fn append(
     slot: &mut Option<String>,
     v: JsonStr<'_>,
     factor: usize,
-) -> Result<usize, AssembleErrorKind> {
+) -> Result<usize, AccumulateErrorKind> {
     let text = slot.get_or_insert_with(String::new);
     let start = text.len();
     v.unescape_into(text);
@@ -293,7 +290,7 @@ fn prepend(
     b: &mut Budget,
     slot: &mut Option<String>,
     v: JsonStr<'_>,
-) -> Result<(), AssembleErrorKind> {
+) -> Result<(), AccumulateErrorKind> {
     let s = v.unescape();
     b.charge(s.len())?;
     let text = slot.get_or_insert_with(String::new);
@@ -306,7 +303,7 @@ fn keep_raw(
     b: &mut Budget,
     slot: &mut Option<String>,
     raw: RawJson<'_>,
-) -> Result<(), AssembleErrorKind> {
+) -> Result<(), AccumulateErrorKind> {
     b.charge(raw.get().len())?;
     if let Some(old) = slot.replace(String::from(raw.get())) {
         b.release(old.len());
@@ -340,7 +337,7 @@ pub struct Message {
     started: bool,
     stopped: bool,
     limit_hit: bool,
-    status: StreamStatus,
+    status: Outcome,
 }
 
 impl Message {
@@ -348,7 +345,7 @@ impl Message {
         &mut self,
         b: &mut Budget,
         start: &MessageStart<'_>,
-        first: &mut Option<AssembleErrorKind>,
+        first: &mut Option<AccumulateErrorKind>,
     ) {
         self.started = true;
         let msg = &start.message;
@@ -395,7 +392,7 @@ impl Message {
                             by_index(b, &mut self.blocks, index).and_then(Block::stop),
                         );
                     }
-                    Err(e) => note(first, Err(AssembleErrorKind::Decode(e))),
+                    Err(e) => note(first, Err(AccumulateErrorKind::Decode(e))),
                 }
             }
         }
@@ -406,7 +403,7 @@ impl Message {
         b: &mut Budget,
         index: u64,
         block: &ContentBlock<'_>,
-    ) -> Result<(), AssembleErrorKind> {
+    ) -> Result<(), AccumulateErrorKind> {
         by_index(b, &mut self.blocks, index)?.open(b, block)
     }
 
@@ -414,7 +411,7 @@ impl Message {
         &mut self,
         b: &mut Budget,
         d: &MessageDelta<'_>,
-        first: &mut Option<AssembleErrorKind>,
+        first: &mut Option<AccumulateErrorKind>,
     ) {
         let body = &d.delta;
         if let Some(reason) = body.stop_reason {
@@ -445,7 +442,11 @@ impl Message {
 
     /// Replaces the usage members that `usage` sends (non-null), adds the
     /// new ones, and rewrites the usage.
-    fn merge_usage(&mut self, b: &mut Budget, usage: RawJson<'_>) -> Result<(), AssembleErrorKind> {
+    fn merge_usage(
+        &mut self,
+        b: &mut Budget,
+        usage: RawJson<'_>,
+    ) -> Result<(), AccumulateErrorKind> {
         let Some(object) = usage.value().as_object() else {
             return Ok(());
         };
@@ -548,14 +549,15 @@ impl Message {
     pub fn limit_exceeded(&self) -> bool {
         self.limit_hit
     }
-    /// How the stream ended: [`InProgress`](StreamStatus::InProgress) until
+
+    /// How the stream ended: [`InProgress`](Outcome::InProgress) until
     /// [`MessageAccumulator::finish`], then as its docs say.
-    pub fn status(&self) -> StreamStatus {
+    pub fn outcome(&self) -> Outcome {
         self.status
     }
-    /// Whether the stream ended early ([`StreamStatus::Truncated`]).
+    /// Whether the stream ended early ([`Outcome::Truncated`]).
     pub fn is_truncated(&self) -> bool {
-        self.status == StreamStatus::Truncated
+        self.status == Outcome::Truncated
     }
 
     /// The message as compact JSON text, in the shape of the API's `message`
@@ -566,7 +568,7 @@ impl Message {
     /// are added after (`context_management` only when sent). Without a
     /// `message_start`, `id`, `type`, `role` and `model` come first, `null`
     /// when unknown. The stream's status and error are not part of this
-    /// object (see [`status`](Self::status) and [`error`](Self::error)).
+    /// object (see [`outcome`](Self::outcome) and [`error`](Self::error)).
     pub fn to_json(&self) -> String {
         let mut out = String::new();
         self.write_json(&mut out);
@@ -668,7 +670,11 @@ impl Block {
         }
     }
 
-    fn open(&mut self, b: &mut Budget, block: &ContentBlock<'_>) -> Result<(), AssembleErrorKind> {
+    fn open(
+        &mut self,
+        b: &mut Budget,
+        block: &ContentBlock<'_>,
+    ) -> Result<(), AccumulateErrorKind> {
         if self.start.is_some() {
             return Ok(()); // a repeated start: the first one stands
         }
@@ -686,7 +692,7 @@ impl Block {
                 if let Some(list) = t.citations {
                     let mut kept = Vec::new();
                     for c in list {
-                        let r = c.map_err(AssembleErrorKind::Decode).and_then(|c| {
+                        let r = c.map_err(AccumulateErrorKind::Decode).and_then(|c| {
                             let owned = c.to_owned();
                             b.charge(owned.as_str().len()).map(|()| kept.push(owned))
                         });
@@ -727,7 +733,7 @@ impl Block {
         }
     }
 
-    fn delta(&mut self, b: &mut Budget, delta: &BlockDelta<'_>) -> Result<(), AssembleErrorKind> {
+    fn delta(&mut self, b: &mut Budget, delta: &BlockDelta<'_>) -> Result<(), AccumulateErrorKind> {
         match delta {
             BlockDelta::Text(t) => {
                 self.infer("text");
@@ -778,14 +784,14 @@ impl Block {
         }
     }
 
-    fn stop(&mut self) -> Result<(), AssembleErrorKind> {
+    fn stop(&mut self) -> Result<(), AccumulateErrorKind> {
         self.stopped = true;
         self.finish_input()
     }
 
     /// Parses the input fragments, if there are any and they were not
     /// parsed yet.
-    fn finish_input(&mut self) -> Result<(), AssembleErrorKind> {
+    fn finish_input(&mut self) -> Result<(), AccumulateErrorKind> {
         let has_fragments = self
             .input_json
             .as_deref()
@@ -800,7 +806,7 @@ impl Block {
             }
             Err(error) => {
                 self.input_error.get_or_insert(error);
-                Err(AssembleErrorKind::InvalidInput {
+                Err(AccumulateErrorKind::InvalidInput {
                     index: self.index,
                     error,
                 })
@@ -969,7 +975,7 @@ mod tests {
     use super::*;
     use alloc::format;
 
-    fn run(acc: &mut MessageAccumulator, events: &[&str]) -> Vec<Result<(), AssembleError>> {
+    fn run(acc: &mut MessageAccumulator, events: &[&str]) -> Vec<Result<(), AccumulateError>> {
         events
             .iter()
             .map(|e| acc.push(&MessageEvent::parse(e).expect("test event decodes")))
@@ -1002,7 +1008,7 @@ mod tests {
         let refs: Vec<&str> = events.iter().map(String::as_str).collect();
         assert!(run(&mut acc, &refs).iter().all(Result::is_ok));
         let m = acc.finish();
-        assert_eq!(m.status(), StreamStatus::Completed);
+        assert_eq!(m.outcome(), Outcome::Completed);
         assert_eq!(m.content()[0].thinking(), Some("hm"));
         assert_eq!(m.content()[0].signature(), Some("sig"));
         assert_eq!(m.content()[1].text(), Some("hello world"));
@@ -1016,20 +1022,16 @@ mod tests {
     fn no_message_stop_or_unstopped_block_is_truncated() {
         let mut acc = MessageAccumulator::new();
         run(&mut acc, &[START, DELTA]);
-        assert_eq!(acc.finish().status(), StreamStatus::Truncated);
+        assert_eq!(acc.finish().outcome(), Outcome::Truncated);
         let mut acc = MessageAccumulator::new();
         let open =
             r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#;
         run(&mut acc, &[START, open, DELTA, STOP]);
-        assert_eq!(acc.snapshot().status(), StreamStatus::InProgress);
-        assert_eq!(acc.finish().status(), StreamStatus::Truncated);
+        assert_eq!(acc.snapshot().outcome(), Outcome::InProgress);
+        assert_eq!(acc.finish().outcome(), Outcome::Truncated);
         let mut acc = MessageAccumulator::new();
         run(&mut acc, &[START, STOP]);
-        assert_eq!(
-            acc.finish().status(),
-            StreamStatus::Truncated,
-            "no stop reason"
-        );
+        assert_eq!(acc.finish().outcome(), Outcome::Truncated, "no stop reason");
     }
 
     #[test]
@@ -1043,7 +1045,7 @@ mod tests {
             ],
         );
         let m = acc.finish();
-        assert_eq!(m.status(), StreamStatus::Failed);
+        assert_eq!(m.outcome(), Outcome::Failed);
         assert_eq!(m.error().unwrap().get().ty.unwrap(), "overloaded_error");
     }
 
@@ -1065,7 +1067,7 @@ mod tests {
         let e = r[3].unwrap_err();
         assert!(matches!(
             e.kind(),
-            AssembleErrorKind::InvalidInput { index: 0, error } if error.is_eof()
+            AccumulateErrorKind::InvalidInput { index: 0, error } if error.is_eof()
         ));
         let block = &acc.snapshot().content()[0];
         assert_eq!(block.input(), None);
@@ -1101,12 +1103,12 @@ mod tests {
         assert!(r[0].is_ok());
         assert!(matches!(
             r[1].unwrap_err().kind(),
-            AssembleErrorKind::LimitExceeded { .. }
+            AccumulateErrorKind::TooManyBytes { .. }
         ));
         let m = acc.finish();
         assert!(m.limit_exceeded());
         assert_eq!(m.content()[0].text(), Some("abc"));
-        assert_eq!(m.status(), StreamStatus::Truncated);
+        assert_eq!(m.outcome(), Outcome::Truncated);
     }
 
     #[test]

@@ -16,8 +16,9 @@ use alloc::vec::Vec;
 use core::mem::size_of;
 
 use super::dialect::DEFAULT_MAX_BYTES;
-use super::dialect::{AssembleError, AssembleErrorKind, Budget, ObjectWriter, StreamStatus};
+use super::dialect::{Budget, ObjectWriter};
 use super::PartialJson;
+use super::{AccumulateError, AccumulateErrorKind, Outcome};
 use crate::chat::{
     ChatChunk, ChatError, ChatErrorChunk, ChatEvent, ChatUsage, ChoiceDelta, List, Owned,
     TokenLogprob,
@@ -29,10 +30,10 @@ use crate::json::{JsonError, JsonStr, ObjectView, Value};
 /// Feed it every event with [`push`](Self::push); read the completion so
 /// far at any time with [`snapshot`](Self::snapshot) (borrowed, nothing
 /// copied); at the end of the stream call [`finish`](Self::finish), which
-/// decides the [`StreamStatus`]: [`Completed`](StreamStatus::Completed) only
+/// decides the [`Outcome`]: [`Completed`](Outcome::Completed) only
 /// when `[DONE]` arrived and every choice has a `finish_reason`;
-/// [`Failed`](StreamStatus::Failed) when an error chunk arrived; otherwise
-/// [`Truncated`](StreamStatus::Truncated) — a cut stream is never reported as
+/// [`Failed`](Outcome::Failed) when an error chunk arrived; otherwise
+/// [`Truncated`](Outcome::Truncated) — a cut stream is never reported as
 /// a success.
 ///
 /// # What it keeps
@@ -61,13 +62,13 @@ use crate::json::{JsonError, JsonStr, ObjectView, Value};
 /// call arguments twice (they are also repaired live), and a fixed amount per
 /// choice and tool call, so a stream of sparse indexes cannot exhaust memory
 /// either. A fragment that does not fit is dropped with
-/// [`AssembleErrorKind::LimitExceeded`] and the completion ends
-/// [`Truncated`](StreamStatus::Truncated).
+/// [`AccumulateErrorKind::TooManyBytes`] and the completion ends
+/// [`Truncated`](Outcome::Truncated).
 ///
 /// # Example
 ///
 /// ```
-/// use ssekit::accumulate::{ChatAccumulator, StreamStatus};
+/// use ssekit::accumulate::{ChatAccumulator, Outcome};
 /// use ssekit::chat::ChatEvent;
 /// use ssekit::{Bytes, Parser};
 ///
@@ -92,7 +93,7 @@ use crate::json::{JsonError, JsonStr, ObjectView, Value};
 /// assert_eq!(live, ["…", r#"{"city": "Par"}"#, r#"{"city": "Paris"}"#, r#"{"city": "Paris"}"#, r#"{"city": "Paris"}"#]);
 ///
 /// let completion = acc.finish();
-/// assert_eq!(completion.status(), StreamStatus::Completed);
+/// assert_eq!(completion.outcome(), Outcome::Completed);
 /// assert_eq!(completion.usage().unwrap().get().total_tokens, Some(14));
 /// assert_eq!(
 ///     completion.to_json(),
@@ -151,13 +152,13 @@ impl ChatAccumulator {
     ///
     /// # Errors
     ///
-    /// An [`AssembleError`] when part of the event could not be kept: an
-    /// element that does not decode ([`AssembleErrorKind::Decode`]) or a
+    /// An [`AccumulateError`] when part of the event could not be kept: an
+    /// element that does not decode ([`AccumulateErrorKind::Decode`]) or a
     /// fragment past the memory limit
-    /// ([`AssembleErrorKind::LimitExceeded`]). The rest of the event is
+    /// ([`AccumulateErrorKind::TooManyBytes`]). The rest of the event is
     /// applied, the accumulator stays usable, and the first such problem of
     /// the event is returned.
-    pub fn push(&mut self, event: &ChatEvent<'_>) -> Result<(), AssembleError> {
+    pub fn push(&mut self, event: &ChatEvent<'_>) -> Result<(), AccumulateError> {
         let number = self.events;
         self.events += 1;
         let mut first = None;
@@ -169,42 +170,42 @@ impl ChatAccumulator {
         match first {
             None => Ok(()),
             Some(kind) => {
-                if matches!(kind, AssembleErrorKind::LimitExceeded { .. }) {
+                if matches!(kind, AccumulateErrorKind::TooManyBytes { .. }) {
                     self.completion.limit_hit = true;
                 }
-                Err(AssembleError::new(kind, number))
+                Err(AccumulateError::new(kind, number, None))
             }
         }
     }
 
     /// The completion so far. Borrowed: nothing is copied. Its
-    /// [`status`](ChatCompletion::status) is
-    /// [`InProgress`](StreamStatus::InProgress).
+    /// [`outcome`](ChatCompletion::outcome) is
+    /// [`InProgress`](Outcome::InProgress).
     pub fn snapshot(&self) -> &ChatCompletion {
         &self.completion
     }
 
     /// Ends the stream and returns the completion, with its
-    /// [`status`](ChatCompletion::status) decided (see the
+    /// [`outcome`](ChatCompletion::outcome) decided (see the
     /// [type docs](Self)).
     #[must_use]
     pub fn finish(self) -> ChatCompletion {
         let mut c = self.completion;
         c.status = if c.error.is_some() {
-            StreamStatus::Failed
+            Outcome::Failed
         } else if c.limit_hit
             || !c.done
             || c.choices.is_empty()
             || c.choices.iter().any(|ch| ch.finish_reason.is_none())
         {
-            StreamStatus::Truncated
+            Outcome::Truncated
         } else {
-            StreamStatus::Completed
+            Outcome::Completed
         };
         c
     }
 
-    fn chunk(&mut self, chunk: &ChatChunk<'_>, first: &mut Option<AssembleErrorKind>) {
+    fn chunk(&mut self, chunk: &ChatChunk<'_>, first: &mut Option<AccumulateErrorKind>) {
         let b = &mut self.budget;
         let c = &mut self.completion;
         c.chunks += 1;
@@ -228,12 +229,12 @@ impl ChatAccumulator {
         for choice in chunk.choices {
             match choice {
                 Ok(choice) => apply_choice(b, &mut c.choices, &choice, first),
-                Err(e) => note(first, Err(AssembleErrorKind::Decode(e))),
+                Err(e) => note(first, Err(AccumulateErrorKind::Decode(e))),
             }
         }
     }
 
-    fn error(&mut self, error: &ChatErrorChunk<'_>, first: &mut Option<AssembleErrorKind>) {
+    fn error(&mut self, error: &ChatErrorChunk<'_>, first: &mut Option<AccumulateErrorKind>) {
         let b = &mut self.budget;
         let c = &mut self.completion;
         // Kept whatever the limit (it replaces the last one, so it is
@@ -247,14 +248,14 @@ impl ChatAccumulator {
         if let Some(u) = usage {
             match Owned::<ChatUsage<'static>>::parse(u.as_raw_json().get()) {
                 Ok(owned) => note(first, replace_usage(b, &mut c.usage, owned)),
-                Err(e) => note(first, Err(AssembleErrorKind::Decode(e))),
+                Err(e) => note(first, Err(AccumulateErrorKind::Decode(e))),
             }
         }
     }
 }
 
 /// Keeps the first problem of an event.
-fn note(first: &mut Option<AssembleErrorKind>, r: Result<(), AssembleErrorKind>) {
+fn note(first: &mut Option<AccumulateErrorKind>, r: Result<(), AccumulateErrorKind>) {
     if let Err(e) = r {
         first.get_or_insert(e);
     }
@@ -265,7 +266,7 @@ fn set_once(
     b: &mut Budget,
     slot: &mut Option<String>,
     value: Option<JsonStr<'_>>,
-) -> Result<(), AssembleErrorKind> {
+) -> Result<(), AccumulateErrorKind> {
     if let (None, Some(v)) = (&slot, value) {
         let s = v.unescape();
         b.charge(s.len())?;
@@ -280,7 +281,7 @@ fn append(
     b: &mut Budget,
     slot: &mut Option<String>,
     value: Option<JsonStr<'_>>,
-) -> Result<(), AssembleErrorKind> {
+) -> Result<(), AccumulateErrorKind> {
     let Some(v) = value else { return Ok(()) };
     let text = slot.get_or_insert_with(String::new);
     append_str(b, text, v).map(drop)
@@ -293,7 +294,7 @@ fn append_counted(
     text: &mut String,
     v: JsonStr<'_>,
     factor: usize,
-) -> Result<usize, AssembleErrorKind> {
+) -> Result<usize, AccumulateErrorKind> {
     let start = text.len();
     v.unescape_into(text);
     let added = text.len() - start;
@@ -310,7 +311,7 @@ fn append_str(
     b: &mut Budget,
     text: &mut String,
     v: JsonStr<'_>,
-) -> Result<usize, AssembleErrorKind> {
+) -> Result<usize, AccumulateErrorKind> {
     append_counted(b, text, v, 1)
 }
 
@@ -318,7 +319,7 @@ fn replace_raw(
     b: &mut Budget,
     slot: &mut Option<String>,
     raw: &str,
-) -> Result<(), AssembleErrorKind> {
+) -> Result<(), AccumulateErrorKind> {
     b.charge(raw.len())?;
     if let Some(old) = slot.replace(String::from(raw)) {
         b.release(old.len());
@@ -330,7 +331,7 @@ fn replace_usage(
     b: &mut Budget,
     slot: &mut Option<Owned<ChatUsage<'static>>>,
     usage: Owned<ChatUsage<'static>>,
-) -> Result<(), AssembleErrorKind> {
+) -> Result<(), AccumulateErrorKind> {
     b.charge(usage.as_str().len())?;
     if let Some(old) = slot.replace(usage) {
         b.release(old.as_str().len());
@@ -346,7 +347,7 @@ fn by_index<'v, T>(
     index: u64,
     key: impl Fn(&T) -> u64,
     make: impl FnOnce() -> T,
-) -> Result<&'v mut T, AssembleErrorKind> {
+) -> Result<&'v mut T, AccumulateErrorKind> {
     let at = match items.binary_search_by_key(&index, key) {
         Ok(at) => at,
         Err(at) => {
@@ -362,7 +363,7 @@ fn apply_choice(
     b: &mut Budget,
     choices: &mut Vec<Choice>,
     delta: &ChoiceDelta<'_>,
-    first: &mut Option<AssembleErrorKind>,
+    first: &mut Option<AccumulateErrorKind>,
 ) {
     let choice = match by_index(
         b,
@@ -397,7 +398,7 @@ fn apply_choice(
                 let call = match call {
                     Ok(call) => call,
                     Err(e) => {
-                        note(first, Err(AssembleErrorKind::Decode(e)));
+                        note(first, Err(AccumulateErrorKind::Decode(e)));
                         continue;
                     }
                 };
@@ -440,7 +441,7 @@ fn apply_choice(
     }
 }
 
-fn note_all(first: &mut Option<AssembleErrorKind>, r: Option<AssembleErrorKind>) {
+fn note_all(first: &mut Option<AccumulateErrorKind>, r: Option<AccumulateErrorKind>) {
     if let Some(e) = r {
         first.get_or_insert(e);
     }
@@ -452,7 +453,7 @@ fn extend_tokens(
     b: &mut Budget,
     slot: &mut Option<Vec<Owned<TokenLogprob<'static>>>>,
     list: List<'_, TokenLogprob<'_>>,
-) -> Option<AssembleErrorKind> {
+) -> Option<AccumulateErrorKind> {
     let tokens = slot.get_or_insert_with(Vec::new);
     let mut problem = None;
     for token in list {
@@ -462,7 +463,7 @@ fn extend_tokens(
                 b.charge(owned.as_str().len() + size_of::<Owned<TokenLogprob<'static>>>())
                     .map(|()| tokens.push(owned))
             }
-            Err(e) => Err(AssembleErrorKind::Decode(e)),
+            Err(e) => Err(AccumulateErrorKind::Decode(e)),
         };
         if let Err(e) = r {
             problem.get_or_insert(e);
@@ -493,7 +494,7 @@ pub struct ChatCompletion {
     done: bool,
     chunks: u64,
     limit_hit: bool,
-    status: StreamStatus,
+    status: Outcome,
 }
 
 impl ChatCompletion {
@@ -557,14 +558,15 @@ impl ChatCompletion {
     pub fn limit_exceeded(&self) -> bool {
         self.limit_hit
     }
-    /// How the stream ended: [`InProgress`](StreamStatus::InProgress) until
+
+    /// How the stream ended: [`InProgress`](Outcome::InProgress) until
     /// [`ChatAccumulator::finish`], then as its docs say.
-    pub fn status(&self) -> StreamStatus {
+    pub fn outcome(&self) -> Outcome {
         self.status
     }
-    /// Whether the stream ended early ([`StreamStatus::Truncated`]).
+    /// Whether the stream ended early ([`Outcome::Truncated`]).
     pub fn is_truncated(&self) -> bool {
-        self.status == StreamStatus::Truncated
+        self.status == Outcome::Truncated
     }
 
     /// The completion as compact JSON text, in the shape of the API's
@@ -577,7 +579,7 @@ impl ChatCompletion {
     /// and `refusal` (`null` when absent), then `reasoning_content`,
     /// `reasoning`, `tool_calls` and `function_call` when present. The
     /// stream's status and error are not part of this object (see
-    /// [`status`](Self::status) and [`error`](Self::error)).
+    /// [`outcome`](Self::outcome) and [`error`](Self::error)).
     pub fn to_json(&self) -> String {
         let mut out = String::new();
         self.write_json(&mut out);
@@ -792,7 +794,7 @@ impl ToolCall {
         &mut self,
         b: &mut Budget,
         args: JsonStr<'_>,
-    ) -> Result<(), AssembleErrorKind> {
+    ) -> Result<(), AccumulateErrorKind> {
         // Counted twice: the text, and its live repair.
         let start = append_counted(b, &mut self.arguments, args, 2)?;
         if self.partial_error.is_none() {
@@ -884,7 +886,7 @@ mod tests {
     use super::*;
     use crate::json::Value;
 
-    fn run(acc: &mut ChatAccumulator, events: &[&str]) -> Vec<Result<(), AssembleError>> {
+    fn run(acc: &mut ChatAccumulator, events: &[&str]) -> Vec<Result<(), AccumulateError>> {
         events
             .iter()
             .map(|e| acc.push(&ChatEvent::parse(e).expect("test event decodes")))
@@ -906,7 +908,7 @@ mod tests {
         );
         assert!(r.iter().all(Result::is_ok));
         let c = acc.finish();
-        assert_eq!(c.status(), StreamStatus::Completed);
+        assert_eq!(c.outcome(), Outcome::Completed);
         assert_eq!(
             c.choices().iter().map(Choice::index).collect::<Vec<_>>(),
             [0, 1]
@@ -926,17 +928,17 @@ mod tests {
         let open = r#"{"choices":[{"index":1,"delta":{"content":"y"}}]}"#;
         let mut no_done = ChatAccumulator::new();
         run(&mut no_done, &[chunk]);
-        assert_eq!(no_done.finish().status(), StreamStatus::Truncated);
+        assert_eq!(no_done.finish().outcome(), Outcome::Truncated);
         let mut unfinished = ChatAccumulator::new();
         run(&mut unfinished, &[chunk, open, "[DONE]"]);
-        assert_eq!(unfinished.finish().status(), StreamStatus::Truncated);
+        assert_eq!(unfinished.finish().outcome(), Outcome::Truncated);
         let mut empty = ChatAccumulator::new();
         run(&mut empty, &["[DONE]"]);
-        assert_eq!(empty.finish().status(), StreamStatus::Truncated);
+        assert_eq!(empty.finish().outcome(), Outcome::Truncated);
         let mut ok = ChatAccumulator::new();
         run(&mut ok, &[chunk, "[DONE]"]);
-        assert_eq!(ok.snapshot().status(), StreamStatus::InProgress);
-        assert_eq!(ok.finish().status(), StreamStatus::Completed);
+        assert_eq!(ok.snapshot().outcome(), Outcome::InProgress);
+        assert_eq!(ok.finish().outcome(), Outcome::Completed);
     }
 
     #[test]
@@ -951,7 +953,7 @@ mod tests {
             ],
         );
         let c = acc.finish();
-        assert_eq!(c.status(), StreamStatus::Failed);
+        assert_eq!(c.outcome(), Outcome::Failed);
         assert_eq!(c.error().unwrap().get().message.unwrap(), "boom");
         assert_eq!(c.usage().unwrap().get().total_tokens, Some(3));
     }
@@ -972,14 +974,14 @@ mod tests {
         let e = r[1].unwrap_err();
         assert_eq!(
             e.kind(),
-            AssembleErrorKind::LimitExceeded {
+            AccumulateErrorKind::TooManyBytes {
                 limit: size_of::<Choice>() + 4
             }
         );
-        assert_eq!(e.event(), 1);
+        assert_eq!(e.event_index(), 1);
         assert!(r[2].is_err(), "the finish reason does not fit either");
         assert_eq!(acc.snapshot().choice(0).unwrap().content(), Some("abcf"));
-        assert_eq!(acc.finish().status(), StreamStatus::Truncated);
+        assert_eq!(acc.finish().outcome(), Outcome::Truncated);
     }
 
     #[test]
@@ -1003,7 +1005,7 @@ mod tests {
         );
         assert!(matches!(
             r[0].unwrap_err().kind(),
-            AssembleErrorKind::Decode(_)
+            AccumulateErrorKind::Decode(_)
         ));
         assert_eq!(acc.snapshot().choice(2).unwrap().content(), Some("ok"));
     }

@@ -1,134 +1,14 @@
 //! What the Chat Completions and Anthropic Messages accumulators share: the
-//! error type, the stream status, the memory budget, and writing the final
+//! memory budget, and writing the final
 //! value as JSON text (and, with the `serde` feature, through any serde
 //! serializer).
 
+use super::AccumulateErrorKind;
+use crate::json::{push_json_str, Value};
 use alloc::string::String;
-use core::fmt;
-
-use crate::json::{push_json_str, JsonError, Value};
-use crate::responses::DecodeError;
 
 /// The default memory limit of an accumulator: 64 MiB of assembled text.
 pub(crate) const DEFAULT_MAX_BYTES: usize = 64 << 20;
-
-/// What went wrong while accumulating an event. See [`AssembleError`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum AssembleErrorKind {
-    /// Keeping the event would take the accumulator past its memory limit
-    /// (`with_max_bytes`). The fragment that did not fit was not kept, and
-    /// the final value is marked [`StreamStatus::Truncated`].
-    LimitExceeded {
-        /// The limit, in bytes.
-        limit: usize,
-    },
-    /// A part of the event decoded lazily (an element of `choices`, of
-    /// `tool_calls`, of a log probability list, a citation) failed to
-    /// decode. The offset is in the event's data. The rest of the event
-    /// was still applied.
-    Decode(DecodeError),
-    /// A tool use block's input, assembled from its `input_json_delta`
-    /// fragments, is not valid JSON at `content_block_stop` (Anthropic).
-    /// The fragments are kept as they came.
-    InvalidInput {
-        /// The content block's index.
-        index: u64,
-        /// The JSON error; its offset is in the assembled input text.
-        error: JsonError,
-    },
-}
-
-/// An event the accumulator could not fully keep: an [`AssembleErrorKind`]
-/// and the number of the event (counted from 0, in the order pushed, every
-/// event counted).
-///
-/// After an error the accumulator stays usable and consistent: it has kept
-/// what it could of the event, and later events are applied normally.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AssembleError {
-    kind: AssembleErrorKind,
-    event: u64,
-}
-
-impl AssembleError {
-    pub(crate) fn new(kind: AssembleErrorKind, event: u64) -> Self {
-        Self { kind, event }
-    }
-
-    /// What went wrong.
-    pub fn kind(&self) -> AssembleErrorKind {
-        self.kind
-    }
-
-    /// The number of the event (from 0, in the order pushed).
-    pub fn event(&self) -> u64 {
-        self.event
-    }
-}
-
-impl fmt::Display for AssembleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
-            AssembleErrorKind::LimitExceeded { limit } => {
-                write!(f, "accumulated stream exceeds the limit of {limit} bytes")?;
-            }
-            AssembleErrorKind::Decode(e) => write!(f, "{e}")?,
-            AssembleErrorKind::InvalidInput { index, error } => {
-                write!(
-                    f,
-                    "tool input of content block {index} is invalid json: {error}"
-                )?;
-            }
-        }
-        write!(f, " at event {}", self.event)
-    }
-}
-
-impl core::error::Error for AssembleError {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        match &self.kind {
-            AssembleErrorKind::Decode(e) => Some(e),
-            AssembleErrorKind::InvalidInput { error, .. } => Some(error),
-            AssembleErrorKind::LimitExceeded { .. } => None,
-        }
-    }
-}
-
-/// How a stream ended, as far as the accumulator can tell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[non_exhaustive]
-pub enum StreamStatus {
-    /// Still accumulating: `finish` was not called yet.
-    #[default]
-    InProgress,
-    /// The stream ended as the dialect says a complete stream ends.
-    Completed,
-    /// The server sent an error in the stream.
-    Failed,
-    /// The stream ended early: its end marker or a finish (stop) reason is
-    /// missing, a part was never completed, or the memory limit dropped
-    /// data. Never reported as a success.
-    Truncated,
-}
-
-impl StreamStatus {
-    /// `completed`, `failed`, `truncated` or `in_progress`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::InProgress => "in_progress",
-            Self::Completed => "completed",
-            Self::Failed => "failed",
-            Self::Truncated => "truncated",
-        }
-    }
-}
-
-impl fmt::Display for StreamStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// A memory budget: the bytes kept so far and the limit.
 #[derive(Debug, Clone, Copy)]
@@ -156,13 +36,13 @@ impl Budget {
     }
 
     /// Takes `n` more bytes, or fails leaving the budget as it was.
-    pub(crate) fn charge(&mut self, n: usize) -> Result<(), AssembleErrorKind> {
+    pub(crate) fn charge(&mut self, n: usize) -> Result<(), AccumulateErrorKind> {
         match self.used.checked_add(n) {
             Some(next) if next <= self.max => {
                 self.used = next;
                 Ok(())
             }
-            _ => Err(AssembleErrorKind::LimitExceeded { limit: self.max }),
+            _ => Err(AccumulateErrorKind::TooManyBytes { limit: self.max }),
         }
     }
 }
@@ -364,7 +244,7 @@ mod tests {
         assert!(b.charge(6).is_ok());
         assert_eq!(
             b.charge(5),
-            Err(AssembleErrorKind::LimitExceeded { limit: 10 })
+            Err(AccumulateErrorKind::TooManyBytes { limit: 10 })
         );
         assert_eq!(b.used(), 6);
         assert!(b.charge(4).is_ok());
@@ -406,21 +286,11 @@ mod tests {
 
     #[test]
     fn accumulators_and_their_results_are_send_and_sync() {
-        fn check<T: Send + Sync + Clone + fmt::Debug>() {}
+        fn check<T: Send + Sync + Clone + core::fmt::Debug>() {}
         check::<super::super::ChatAccumulator>();
         check::<super::super::chat::ChatCompletion>();
         check::<super::super::MessageAccumulator>();
         check::<super::super::anthropic::Message>();
-        check::<AssembleError>();
-    }
-
-    #[test]
-    fn errors_display_tersely_with_the_event() {
-        let e = AssembleError::new(AssembleErrorKind::LimitExceeded { limit: 8 }, 3);
-        assert_eq!(
-            e.to_string(),
-            "accumulated stream exceeds the limit of 8 bytes at event 3"
-        );
-        assert_eq!(e.event(), 3);
+        check::<super::super::AccumulateError>();
     }
 }

@@ -14,11 +14,12 @@ pub use partial::{repair_partial_json, PartialJson};
 pub mod anthropic;
 pub mod chat;
 mod dialect;
+mod error;
 pub use anthropic::MessageAccumulator;
 pub use chat::ChatAccumulator;
-pub use dialect::{AssembleError, AssembleErrorKind, StreamStatus};
+pub use error::{AccumulateError, AccumulateErrorKind, Outcome};
 pub use responses::{
-    AccumulateError, AccumulateErrorKind, AccumulatorConfig, FinalResponse, Finding, FindingKind,
-    ItemSnapshot, Outcome, ResponseAccumulator, SequenceInfo,
+    AccumulatorConfig, FinalResponse, Finding, FindingKind, ItemSnapshot, ResponseAccumulator,
+    SequenceInfo,
 };
 pub use value::JsonValue;

@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use self::item::{input_key, part, part_mut, ItemState, Part};
-use super::{JsonValue, PartialJson};
+use super::{AccumulateError, AccumulateErrorKind, JsonValue, Outcome, PartialJson};
 use crate::json::{JsonError, JsonStr, RawJson};
 use crate::responses::{ContentPart, OutputItem, Response, ResponseEvent};
 
@@ -56,75 +56,6 @@ impl Default for AccumulatorConfig {
         }
     }
 }
-
-/// A limit of [`AccumulatorConfig`] was exceeded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AccumulateError {
-    kind: AccumulateErrorKind,
-    event_index: u64,
-    sequence_number: Option<u64>,
-}
-
-/// Which limit an [`AccumulateError`] is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum AccumulateErrorKind {
-    /// [`AccumulatorConfig::max_bytes`].
-    TooManyBytes {
-        /// The limit.
-        limit: usize,
-    },
-    /// [`AccumulatorConfig::max_items`].
-    TooManyItems {
-        /// The limit.
-        limit: usize,
-    },
-    /// [`AccumulatorConfig::max_parts`].
-    TooManyParts {
-        /// The limit.
-        limit: usize,
-    },
-}
-
-impl AccumulateError {
-    /// Which limit.
-    pub fn kind(&self) -> AccumulateErrorKind {
-        self.kind
-    }
-
-    /// The position of the offending event among the events fed (from 0).
-    pub fn event_index(&self) -> u64 {
-        self.event_index
-    }
-
-    /// The offending event's `sequence_number`, if it had one.
-    pub fn sequence_number(&self) -> Option<u64> {
-        self.sequence_number
-    }
-}
-
-impl fmt::Display for AccumulateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
-            AccumulateErrorKind::TooManyBytes { limit } => {
-                write!(f, "accumulated response exceeds {limit} bytes")?
-            }
-            AccumulateErrorKind::TooManyItems { limit } => {
-                write!(f, "response has more than {limit} output items")?
-            }
-            AccumulateErrorKind::TooManyParts { limit } => {
-                write!(f, "an output item has more than {limit} parts")?
-            }
-        }
-        write!(f, " at event {}", self.event_index)?;
-        if let Some(n) = self.sequence_number {
-            write!(f, " (sequence_number {n})")?;
-        }
-        Ok(())
-    }
-}
-
-impl core::error::Error for AccumulateError {}
 
 /// Something a stream did that a well-formed stream does not. Recorded by
 /// the accumulator, which carries on.
@@ -265,22 +196,6 @@ impl fmt::Display for Finding {
         }
         f.write_str(")")
     }
-}
-
-/// How a stream ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Outcome {
-    /// `response.completed`.
-    Completed,
-    /// `response.incomplete`: see `incomplete_details`.
-    Incomplete,
-    /// `response.failed`, or an `error` event with no terminal event after
-    /// it: see `error`.
-    Failed,
-    /// No terminal event: the stream was cut. The response is what had
-    /// arrived, with the last status it announced.
-    Truncated,
 }
 
 /// The sequence numbers seen.
@@ -531,11 +446,7 @@ impl ResponseAccumulator {
     }
 
     fn error(&self, at: At, kind: AccumulateErrorKind) -> AccumulateError {
-        AccumulateError {
-            kind,
-            event_index: at.event_index,
-            sequence_number: at.sequence_number,
-        }
+        AccumulateError::new(kind, at.event_index, at.sequence_number)
     }
 
     /// Counts `n` more bytes kept, failing past the limit.

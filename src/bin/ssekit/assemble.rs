@@ -7,9 +7,7 @@
 
 use std::io::{self, Write};
 
-use ssekit::accumulate::{
-    ChatAccumulator, MessageAccumulator, Outcome, ResponseAccumulator, StreamStatus,
-};
+use ssekit::accumulate::{ChatAccumulator, MessageAccumulator, Outcome, ResponseAccumulator};
 use ssekit::anthropic::MessageEvent;
 use ssekit::chat::ChatEvent;
 use ssekit::responses::ResponseEvent;
@@ -109,21 +107,21 @@ impl Acc {
             Acc::Chat(acc) => {
                 let done = acc.finish();
                 writeln!(out, "{}", done.to_json())?;
-                done.status()
+                done.outcome()
             }
             Acc::Anthropic(acc) => {
                 let done = acc.finish();
                 writeln!(out, "{}", done.to_json())?;
-                done.status()
+                done.outcome()
             }
         };
         out.flush()?;
         match status {
-            StreamStatus::Truncated => {
+            Outcome::Truncated => {
                 eprintln!("ssekit: error: the stream ended early: the result is truncated");
                 Err(Failure::Exit(1))
             }
-            StreamStatus::Failed => {
+            Outcome::Failed => {
                 eprintln!("ssekit: warning: the stream reported an error (see `error`)");
                 Ok(())
             }

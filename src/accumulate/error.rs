@@ -1,0 +1,195 @@
+//! The error and the outcome every accumulator of this module reports.
+
+use core::fmt;
+
+use crate::json::JsonError;
+use crate::responses::DecodeError;
+
+/// An event an accumulator could not fully keep: an [`AccumulateErrorKind`],
+/// the position of the event among those pushed, and its `sequence_number`
+/// when the dialect has one (Responses).
+///
+/// After an error the accumulator stays usable and consistent: it kept what
+/// it could of the event, and later events are applied normally.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AccumulateError {
+    kind: AccumulateErrorKind,
+    event_index: u64,
+    sequence_number: Option<u64>,
+}
+
+/// What an [`AccumulateError`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AccumulateErrorKind {
+    /// Keeping the event would take the accumulator past its memory limit
+    /// ([`AccumulatorConfig::max_bytes`](super::AccumulatorConfig::max_bytes),
+    /// or `with_max_bytes` of the Chat and Anthropic accumulators). What did
+    /// not fit was not kept, and a Chat or Anthropic result is marked
+    /// [`Outcome::Truncated`].
+    TooManyBytes {
+        /// The limit.
+        limit: usize,
+    },
+    /// [`AccumulatorConfig::max_items`](super::AccumulatorConfig::max_items).
+    TooManyItems {
+        /// The limit.
+        limit: usize,
+    },
+    /// [`AccumulatorConfig::max_parts`](super::AccumulatorConfig::max_parts).
+    TooManyParts {
+        /// The limit.
+        limit: usize,
+    },
+    /// A part of the event decoded lazily (an element of `choices`, of
+    /// `tool_calls`, of a log probability list, a citation) failed to
+    /// decode. The offset is in the event's data. The rest of the event
+    /// was still applied (Chat, Anthropic).
+    Decode(DecodeError),
+    /// A tool use block's input, assembled from its `input_json_delta`
+    /// fragments, is not valid JSON at `content_block_stop` (Anthropic).
+    /// The fragments are kept as they came.
+    InvalidInput {
+        /// The content block's index.
+        index: u64,
+        /// The JSON error; its offset is in the assembled input text.
+        error: JsonError,
+    },
+}
+
+impl AccumulateError {
+    pub(crate) fn new(
+        kind: AccumulateErrorKind,
+        event_index: u64,
+        sequence_number: Option<u64>,
+    ) -> Self {
+        Self {
+            kind,
+            event_index,
+            sequence_number,
+        }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> AccumulateErrorKind {
+        self.kind
+    }
+
+    /// The position of the offending event among the events pushed (from 0,
+    /// every event counted).
+    pub fn event_index(&self) -> u64 {
+        self.event_index
+    }
+
+    /// The offending event's `sequence_number`, if it had one.
+    pub fn sequence_number(&self) -> Option<u64> {
+        self.sequence_number
+    }
+}
+
+impl fmt::Display for AccumulateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            AccumulateErrorKind::TooManyBytes { limit } => {
+                write!(f, "accumulated stream exceeds {limit} bytes")?
+            }
+            AccumulateErrorKind::TooManyItems { limit } => {
+                write!(f, "response has more than {limit} output items")?
+            }
+            AccumulateErrorKind::TooManyParts { limit } => {
+                write!(f, "an output item has more than {limit} parts")?
+            }
+            AccumulateErrorKind::Decode(e) => write!(f, "{e}")?,
+            AccumulateErrorKind::InvalidInput { index, error } => write!(
+                f,
+                "tool input of content block {index} is invalid json: {error}"
+            )?,
+        }
+        write!(f, " at event {}", self.event_index)?;
+        if let Some(n) = self.sequence_number {
+            write!(f, " (sequence_number {n})")?;
+        }
+        Ok(())
+    }
+}
+
+impl core::error::Error for AccumulateError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match &self.kind {
+            AccumulateErrorKind::Decode(e) => Some(e),
+            AccumulateErrorKind::InvalidInput { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// How a stream ended, as far as an accumulator can tell. The same for
+/// every dialect; a cut stream is never reported as a success.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// Not decided yet: a snapshot of the Chat or Anthropic accumulator
+    /// before `finish` (a Responses [`FinalResponse`](super::FinalResponse)
+    /// is always decided).
+    #[default]
+    InProgress,
+    /// The stream ended as the dialect says a complete stream ends
+    /// (`response.completed`; `[DONE]` after every choice finished;
+    /// `message_stop` after every block stopped).
+    Completed,
+    /// `response.incomplete` (Responses): see `incomplete_details`.
+    Incomplete,
+    /// The server reported an error: `response.failed`, or an `error`
+    /// event (chunk) with no terminal event after it.
+    Failed,
+    /// The stream ended early: no terminal event or end marker, a part
+    /// never completed, or (Chat, Anthropic) the memory limit dropped data.
+    /// The result is what had arrived.
+    Truncated,
+}
+
+impl Outcome {
+    /// `in_progress`, `completed`, `incomplete`, `failed` or `truncated`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::InProgress => "in_progress",
+            Self::Completed => "completed",
+            Self::Incomplete => "incomplete",
+            Self::Failed => "failed",
+            Self::Truncated => "truncated",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn errors_display_tersely_with_the_event() {
+        let e = AccumulateError::new(AccumulateErrorKind::TooManyBytes { limit: 8 }, 3, None);
+        assert_eq!(
+            e.to_string(),
+            "accumulated stream exceeds 8 bytes at event 3"
+        );
+        assert_eq!((e.event_index(), e.sequence_number()), (3, None));
+        let e = AccumulateError::new(AccumulateErrorKind::TooManyItems { limit: 2 }, 5, Some(9));
+        assert_eq!(
+            e.to_string(),
+            "response has more than 2 output items at event 5 (sequence_number 9)"
+        );
+    }
+
+    #[test]
+    fn outcomes_as_str() {
+        assert_eq!(Outcome::default().as_str(), "in_progress");
+        assert_eq!(Outcome::Truncated.to_string(), "truncated");
+    }
+}
