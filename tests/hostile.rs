@@ -10,8 +10,11 @@
 //! suite (what `cargo test` runs) stays within seconds; the full sizes of
 //! issue 6 (a 1 GiB line, a 100 MB value in 1-byte chunks, 10^7 events) run
 //! in the `#[ignore]`d `full_size_*` tests, which `.ci/run` runs in release
-//! mode (`cargo test --release --test hostile -- --ignored --nocapture`;
-//! in debug mode the 10^8 one-byte feeds alone would take minutes).
+//! mode through `tests/hostile_release/` (`cargo test --release
+//! --manifest-path tests/hostile_release/Cargo.toml -- --ignored
+//! --nocapture`: that package builds this file without the main crate's
+//! dev-dependencies); in debug mode the 10^8 one-byte feeds alone would take
+//! minutes.
 //!
 //! A global allocator cannot be written without `unsafe impl GlobalAlloc`,
 //! which the support file allows for itself; the library keeps
