@@ -289,23 +289,34 @@ const SHORT_RUN: usize = 64;
 /// at or after `i`, or `b.len()` if there is none.
 #[inline(always)]
 fn find_special<const VALIDATE: bool>(b: &[u8], i: usize) -> usize {
+    let Some(rest) = b.get(i..) else {
+        return b.len();
+    };
     // Short runs: eight bytes at a time, quote, backslash and (when
-    // validating) control characters found in one pass.
+    // validating) control characters found in one pass. The words are
+    // split off the front of the run, so each step costs one length check.
+    let short = rest.get(..SHORT_RUN).unwrap_or(rest);
+    let mut words = short;
     let mut j = i;
-    loop {
-        let m = match b.get(j..).and_then(<[u8]>::first_chunk::<8>) {
-            Some(chunk) => specials::<VALIDATE>(u64::from_le_bytes(*chunk)),
-            None if j < b.len() => specials::<VALIDATE>(tail_word(b, j)),
-            None => return b.len(),
-        };
+    while let Some((word, after)) = words.split_first_chunk::<8>() {
+        let m = specials::<VALIDATE>(u64::from_le_bytes(*word));
+        if m != 0 {
+            return j + (m.trailing_zeros() / 8) as usize;
+        }
+        j += 8;
+        words = after;
+    }
+    if short.len() == SHORT_RUN {
+        return find_long::<VALIDATE>(b, j);
+    }
+    if !words.is_empty() {
+        // Fewer than eight bytes left in the input.
+        let m = specials::<VALIDATE>(tail_word(b, j));
         if m != 0 {
             return (j + (m.trailing_zeros() / 8) as usize).min(b.len());
         }
-        j += 8;
-        if j - i >= SHORT_RUN {
-            return find_long::<VALIDATE>(b, j);
-        }
     }
+    b.len()
 }
 
 /// [`find_special`] for the rest of a long string: `memchr2`, then (when
