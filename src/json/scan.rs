@@ -180,6 +180,13 @@ pub(crate) fn validate_member_key(b: &[u8], i: usize) -> Result<(usize, bool, us
         return key_error(b, i);
     }
     let (close, escaped) = validate_string(b, i + 1)?;
+    Ok((close, escaped, after_key(b, close)?))
+}
+
+/// Validates the `:` after a member key whose closing quote is at `close`,
+/// and returns the index of the member's value (whitespace skipped).
+#[inline(always)]
+pub(crate) fn after_key(b: &[u8], close: usize) -> Result<usize, JsonError> {
     let mut j = close + 1;
     // Compact text has the colon right after the key.
     if b.get(j) != Some(&b':') {
@@ -190,12 +197,12 @@ pub(crate) fn validate_member_key(b: &[u8], i: usize) -> Result<(usize, bool, us
             None => return err(JsonErrorKind::Eof, j),
         }
     }
-    Ok((close, escaped, skip_ws(b, j + 1)))
+    Ok(skip_ws(b, j + 1))
 }
 
 /// The error for a member that does not start with a key.
 #[cold]
-fn key_error<T>(b: &[u8], i: usize) -> Result<T, JsonError> {
+pub(crate) fn key_error<T>(b: &[u8], i: usize) -> Result<T, JsonError> {
     match b.get(i) {
         // `{}` was handled by the caller, so a `}` here follows a comma.
         Some(b'}') => err(JsonErrorKind::TrailingComma, i),

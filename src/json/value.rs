@@ -443,8 +443,18 @@ impl<'a> Iterator for ObjectScanner<'a> {
 }
 
 impl<'a> MemberSource<'a> for ObjectScanner<'a> {
+    const IN_PLACE: bool = true;
+
     #[inline(always)]
     fn next_key(&mut self) -> Option<Result<Key<'a>, JsonError>> {
+        match self.start_member()? {
+            Ok(()) => Some(self.scan_key()),
+            Err(e) => Some(Err(e)),
+        }
+    }
+
+    #[inline(always)]
+    fn start_member(&mut self) -> Option<Result<(), JsonError>> {
         let b = self.src.as_bytes();
         let mut i = skip_ws(b, self.pos);
         match self.state {
@@ -474,17 +484,63 @@ impl<'a> MemberSource<'a> for ObjectScanner<'a> {
                 None => return self.fail(JsonError::new(JsonErrorKind::Eof, i)),
             },
         }
+        if b.get(i) != Some(&b'"') {
+            if let Err(e) = scan::key_error::<()>(b, i) {
+                return self.fail(e);
+            }
+        }
+        self.pos = i;
+        Some(Ok(()))
+    }
+
+    #[inline(always)]
+    fn key_word(&self) -> Option<u128> {
+        let b = self.src.as_bytes();
+        let w = b.get(self.pos + 1..)?.first_chunk::<16>()?;
+        Some(u128::from_le_bytes(*w))
+    }
+
+    #[inline(always)]
+    fn key_is(
+        &mut self,
+        word: Option<u128>,
+        pattern: KeyPattern,
+        name: &[u8],
+    ) -> Result<bool, JsonError> {
+        let b = self.src.as_bytes();
+        let i = self.pos + 1;
+        let close = i + name.len();
+        let hit = match word {
+            Some(w) if pattern.fits => (w ^ pattern.word) & pattern.mask == 0,
+            _ => b.get(i..close) == Some(name) && b.get(close) == Some(&b'"'),
+        };
+        if !hit {
+            return Ok(false);
+        }
+        match scan::after_key(b, close) {
+            Ok(at) => {
+                self.pos = at;
+                Ok(true)
+            }
+            Err(e) => Err(self.fail_value(e)),
+        }
+    }
+
+    #[inline(always)]
+    fn scan_key(&mut self) -> Result<Key<'a>, JsonError> {
+        let b = self.src.as_bytes();
+        let i = self.pos;
         let (close, escaped, at) = match scan::validate_member_key(b, i) {
             Ok(key) => key,
-            Err(e) => return self.fail(e),
+            Err(e) => return Err(self.fail_value(e)),
         };
         self.pos = at;
-        Some(Ok(Key {
+        Ok(Key {
             src: self.src,
             start: i,
             close,
             escaped,
-        }))
+        })
     }
 
     #[inline(always)]
@@ -689,6 +745,49 @@ impl<'a> Key<'a> {
     }
 }
 
+/// A member key as written followed by its closing quote, as the
+/// little-endian word and mask that [`MemberSource::key_is`] compares the
+/// sixteen bytes after the opening quote with. Built at compile time.
+#[derive(Clone, Copy)]
+pub(crate) struct KeyPattern {
+    word: u128,
+    mask: u128,
+    /// Whether the key and its quote fit in sixteen bytes (else `key_is`
+    /// compares the bytes).
+    fits: bool,
+}
+
+impl KeyPattern {
+    /// The pattern of `name`.
+    pub(crate) const fn new(name: &str) -> Self {
+        let b = name.as_bytes();
+        if b.len() >= 16 {
+            return Self {
+                word: 0,
+                mask: 0,
+                fits: false,
+            };
+        }
+        let mut word = 0u128;
+        let mut i = 0;
+        while i < b.len() {
+            word |= (b[i] as u128) << (8 * i);
+            i += 1;
+        }
+        word |= (b'"' as u128) << (8 * b.len());
+        let mask = if b.len() == 15 {
+            u128::MAX
+        } else {
+            (1u128 << (8 * (b.len() + 1))) - 1
+        };
+        Self {
+            word,
+            mask,
+            fits: true,
+        }
+    }
+}
+
 /// What the view decoders read an object's members from: a key, then its
 /// value. [`ObjectScanner`] validates as it goes; [`Members`] walks text
 /// already validated; [`IterMembers`] adapts any iterator of members.
@@ -699,6 +798,52 @@ pub(crate) trait MemberSource<'a> {
 
     /// The value of the member whose key was just read.
     fn value(&mut self) -> Result<Value<'a>, JsonError>;
+
+    /// Whether this source matches keys in place: [`start_member`],
+    /// [`key_is`] and [`scan_key`] instead of [`next_key`].
+    ///
+    /// [`start_member`]: Self::start_member
+    /// [`key_is`]: Self::key_is
+    /// [`scan_key`]: Self::scan_key
+    /// [`next_key`]: Self::next_key
+    const IN_PLACE: bool = false;
+
+    /// (In place only.) Moves to the next member's key; `None` after the
+    /// last member. After an error, the source is done.
+    #[inline(always)]
+    fn start_member(&mut self) -> Option<Result<(), JsonError>> {
+        None
+    }
+
+    /// (In place only.) The sixteen bytes after the opening quote of the
+    /// key at hand, as a little-endian word, for [`key_is`](Self::key_is);
+    /// `None` when fewer are left.
+    #[inline(always)]
+    fn key_word(&self) -> Option<u128> {
+        None
+    }
+
+    /// (In place only.) Whether the key at hand is `name` as written,
+    /// without escapes; if so, it and its colon are consumed (else nothing
+    /// is). `word` is [`key_word`](Self::key_word), `pattern` is
+    /// `KeyPattern::new(name)`. `name` must hold no `"`, `\\` or control
+    /// character.
+    #[inline(always)]
+    fn key_is(
+        &mut self,
+        word: Option<u128>,
+        pattern: KeyPattern,
+        name: &[u8],
+    ) -> Result<bool, JsonError> {
+        let _ = (word, pattern, name);
+        Ok(false)
+    }
+
+    /// (In place only.) Reads the key at hand, which no `key_is` matched.
+    #[inline(always)]
+    fn scan_key(&mut self) -> Result<Key<'a>, JsonError> {
+        Err(JsonError::new(JsonErrorKind::Eof, 0))
+    }
 
     /// Whether the value of the member whose key was just read is the string
     /// `text` as written, without escapes; if so, it is consumed (else
@@ -711,6 +856,29 @@ pub(crate) trait MemberSource<'a> {
 }
 
 impl<'a, M: MemberSource<'a>> MemberSource<'a> for &mut M {
+    const IN_PLACE: bool = M::IN_PLACE;
+
+    #[inline(always)]
+    fn start_member(&mut self) -> Option<Result<(), JsonError>> {
+        (**self).start_member()
+    }
+    #[inline(always)]
+    fn key_word(&self) -> Option<u128> {
+        (**self).key_word()
+    }
+    #[inline(always)]
+    fn key_is(
+        &mut self,
+        word: Option<u128>,
+        pattern: KeyPattern,
+        name: &[u8],
+    ) -> Result<bool, JsonError> {
+        (**self).key_is(word, pattern, name)
+    }
+    #[inline(always)]
+    fn scan_key(&mut self) -> Result<Key<'a>, JsonError> {
+        (**self).scan_key()
+    }
     #[inline(always)]
     fn next_key(&mut self) -> Option<Result<Key<'a>, JsonError>> {
         (**self).next_key()

@@ -393,6 +393,34 @@ impl<'a, T: Field<'a>> FieldElements<'a> for List<'a, T> {
     }
 }
 
+/// The member number of an object's `type` when the decoder checks it (see
+/// `decode_members` in `views/macros.rs`).
+pub(crate) const TYPE_MEMBER: usize = usize::MAX - 1;
+
+/// The member number of a member the decoder skips.
+pub(crate) const OTHER_MEMBER: usize = usize::MAX;
+
+/// The member number of a field: its index in the view's `FIELDS`
+/// (evaluated at compile time; every field's key is in `FIELDS`).
+pub(crate) const fn field_number(names: &[&str], name: &str) -> usize {
+    let mut i = 0;
+    while i < names.len() {
+        let a = names[i].as_bytes();
+        let b = name.as_bytes();
+        if a.len() == b.len() {
+            let mut k = 0;
+            while k < a.len() && a[k] == b[k] {
+                k += 1;
+            }
+            if k == a.len() {
+                return i;
+            }
+        }
+        i += 1;
+    }
+    panic!("not a field of the view")
+}
+
 /// Finds the field name equal to an escaped key (`"\u0074ype"`): the slow
 /// path of the decoders, taken only for keys that hold escapes.
 #[cold]
