@@ -456,33 +456,43 @@ impl<'a> MemberSource<'a> for ObjectScanner<'a> {
     #[inline(always)]
     fn start_member(&mut self) -> Option<Result<(), JsonError>> {
         let b = self.src.as_bytes();
-        let mut i = skip_ws(b, self.pos);
-        match self.state {
-            ScanState::Done => return None,
-            ScanState::Start => {
-                if b.get(i) != Some(&b'{') {
-                    // Report what the validator would: its error, or that
-                    // valid JSON is not an object.
-                    let e = match scan::validate(self.src) {
-                        Err(e) => e,
-                        Ok(_) => JsonError::new(JsonErrorKind::ExpectedObject, i),
-                    };
-                    return self.fail(e);
-                }
-                i = skip_ws(b, i + 1);
-                if b.get(i) == Some(&b'}') {
-                    return self.finish(i + 1);
-                }
-                self.state = ScanState::Members;
+        let mut i = self.pos;
+        if self.state == ScanState::Members && b.get(i) == Some(&b',') {
+            // Compact text: the next key right after the comma.
+            i += 1;
+            if b.get(i) != Some(&b'"') {
+                i = skip_ws(b, i);
             }
-            ScanState::Members => match b.get(i) {
-                Some(b',') => i = skip_ws(b, i + 1),
-                Some(b'}') => return self.finish(i + 1),
-                Some(_) => {
-                    return self.fail(JsonError::new(JsonErrorKind::ExpectedCommaOrObjectEnd, i))
+        } else {
+            i = skip_ws(b, i);
+            match self.state {
+                ScanState::Done => return None,
+                ScanState::Start => {
+                    if b.get(i) != Some(&b'{') {
+                        // Report what the validator would: its error, or that
+                        // valid JSON is not an object.
+                        let e = match scan::validate(self.src) {
+                            Err(e) => e,
+                            Ok(_) => JsonError::new(JsonErrorKind::ExpectedObject, i),
+                        };
+                        return self.fail(e);
+                    }
+                    i = skip_ws(b, i + 1);
+                    if b.get(i) == Some(&b'}') {
+                        return self.finish(i + 1);
+                    }
+                    self.state = ScanState::Members;
                 }
-                None => return self.fail(JsonError::new(JsonErrorKind::Eof, i)),
-            },
+                ScanState::Members => match b.get(i) {
+                    Some(b',') => i = skip_ws(b, i + 1),
+                    Some(b'}') => return self.finish(i + 1),
+                    Some(_) => {
+                        return self
+                            .fail(JsonError::new(JsonErrorKind::ExpectedCommaOrObjectEnd, i))
+                    }
+                    None => return self.fail(JsonError::new(JsonErrorKind::Eof, i)),
+                },
+            }
         }
         if b.get(i) != Some(&b'"') {
             if let Err(e) = scan::key_error::<()>(b, i) {
@@ -581,6 +591,36 @@ impl<'a> MemberSource<'a> for ObjectScanner<'a> {
             },
         };
         Ok(value)
+    }
+
+    #[inline(always)]
+    fn value_u64(&mut self) -> Option<u64> {
+        // One pass over the digits, validating and adding them up: a
+        // non-negative integer of 1 to 19 digits without a leading zero,
+        // not followed by a fraction or exponent. Anything else is left to
+        // `value`.
+        let b = self.src.as_bytes();
+        let at = self.pos;
+        let mut i = at;
+        let mut n = 0u64;
+        while let Some(&c) = b.get(i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            n = n.wrapping_mul(10).wrapping_add(u64::from(d));
+            i += 1;
+        }
+        let digits = i - at;
+        if digits == 0
+            || digits > 19
+            || (digits > 1 && b.get(at) == Some(&b'0'))
+            || matches!(b.get(i), Some(b'.' | b'e' | b'E'))
+        {
+            return None;
+        }
+        self.pos = i;
+        Some(n)
     }
 
     #[inline(always)]
@@ -845,6 +885,14 @@ pub(crate) trait MemberSource<'a> {
         Err(JsonError::new(JsonErrorKind::Eof, 0))
     }
 
+    /// The value of the member whose key was just read, if it is a
+    /// non-negative integer of at most 19 digits; if so, it is consumed
+    /// (else nothing is, and [`value`](Self::value) reads it).
+    #[inline(always)]
+    fn value_u64(&mut self) -> Option<u64> {
+        None
+    }
+
     /// Whether the value of the member whose key was just read is the string
     /// `text` as written, without escapes; if so, it is consumed (else
     /// nothing is). `text` must hold no `"`, `\\` or control character.
@@ -886,6 +934,10 @@ impl<'a, M: MemberSource<'a>> MemberSource<'a> for &mut M {
     #[inline(always)]
     fn value(&mut self) -> Result<Value<'a>, JsonError> {
         (**self).value()
+    }
+    #[inline(always)]
+    fn value_u64(&mut self) -> Option<u64> {
+        (**self).value_u64()
     }
     #[inline(always)]
     fn value_is_str(&mut self, text: &[u8]) -> bool {

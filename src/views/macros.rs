@@ -249,6 +249,12 @@ macro_rules! view {
                     }
                     $(
                         else if n == const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) } {
+                            if <$fty as $crate::views::Field<'a>>::FROM_U64 {
+                                if let Some(v) = members.value_u64() {
+                                    $field = <$fty as $crate::views::Field<'a>>::from_u64(v);
+                                    continue;
+                                }
+                            }
                             let value = members.value().map_err($crate::views::DecodeError::json)?;
                             $field = if value.is_null() {
                                 None
