@@ -165,7 +165,8 @@ fn auto_traits_and_size() {
 /// invalid ones repaired (and copied), valid ones sliced from the chunk.
 #[test]
 fn utf8_checked_once_per_chunk_still_repairs_each_frame() {
-    let chunk = heap(b"data: \xc3\xa91\n\ndata: a\xffb\n\ndata: \xc3\xbc2\n\ndata: \xff\n\ndata: ok\n\n");
+    let chunk =
+        heap(b"data: \xc3\xa91\n\ndata: a\xffb\n\ndata: \xc3\xbc2\n\ndata: \xff\n\ndata: ok\n\n");
     let out = frames(std::slice::from_ref(&chunk));
     let got: Vec<_> = out.iter().map(|f| (f.data(), f.is_zero_copy())).collect();
     assert_eq!(
@@ -184,7 +185,10 @@ fn utf8_checked_once_per_chunk_still_repairs_each_frame() {
 
     // A chunk that ends inside a character: the frame before it is sliced,
     // the character is completed from the next chunk (a copy).
-    let chunks = [heap(b"data: x\n\ndata: \xc3"), heap(b"\xa9\n\ndata: \xc3\xa9\n\n")];
+    let chunks = [
+        heap(b"data: x\n\ndata: \xc3"),
+        heap(b"\xa9\n\ndata: \xc3\xa9\n\n"),
+    ];
     let out = frames(&chunks);
     let got: Vec<_> = out.iter().map(|f| (f.data(), f.is_zero_copy())).collect();
     assert_eq!(got, [("x", true), ("é", false), ("é", true)]);
@@ -224,7 +228,10 @@ data: 9\n\n";
     };
     let expected = tally(&by_byte);
     assert_eq!(expected.0.len(), 9);
-    assert_eq!(expected.0[0], ("response.output_text.delta".into(), "1".into()));
+    assert_eq!(
+        expected.0[0],
+        ("response.output_text.delta".into(), "1".into())
+    );
     assert_eq!(expected.0[3].0, "response.output_text.delta");
     assert_eq!(expected.0[4].0, "response.output_text.delta ");
     assert_eq!(expected.0[5].0, "response.output_text.deltas");

@@ -789,13 +789,12 @@ impl Parser {
             Data::One { value, zero_copy } => (value, zero_copy),
             Data::Joined => (self.data_buf.split().freeze(), false),
         };
-        let (data, zero_copy) = if self.config.utf8 == Utf8Mode::Replace
-            && !self.data_is_utf8(&data, zero_copy)
-        {
-            (lossy(&data), false)
-        } else {
-            (data, zero_copy)
-        };
+        let (data, zero_copy) =
+            if self.config.utf8 == Utf8Mode::Replace && !self.data_is_utf8(&data, zero_copy) {
+                (lossy(&data), false)
+            } else {
+                (data, zero_copy)
+            };
         Some(Item::Frame(Frame {
             event,
             data,
