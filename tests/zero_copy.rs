@@ -158,3 +158,89 @@ fn auto_traits_and_size() {
     // Four `Bytes` handles (event, data, id, raw wire bytes), retry, flag.
     assert!(size <= 152, "Frame grew to {size} bytes");
 }
+
+/// The data of zero-copy frames is checked for UTF-8 once per chunk (the
+/// rest of the chunk with the first such frame): frames before, between and
+/// after invalid or cut-off sequences in one chunk still come out right,
+/// invalid ones repaired (and copied), valid ones sliced from the chunk.
+#[test]
+fn utf8_checked_once_per_chunk_still_repairs_each_frame() {
+    let chunk =
+        heap(b"data: \xc3\xa91\n\ndata: a\xffb\n\ndata: \xc3\xbc2\n\ndata: \xff\n\ndata: ok\n\n");
+    let out = frames(std::slice::from_ref(&chunk));
+    let got: Vec<_> = out.iter().map(|f| (f.data(), f.is_zero_copy())).collect();
+    assert_eq!(
+        got,
+        [
+            ("é1", true),
+            ("a\u{FFFD}b", false),
+            ("ü2", true),
+            ("\u{FFFD}", false),
+            ("ok", true),
+        ]
+    );
+    for f in out.iter().filter(|f| f.is_zero_copy()) {
+        assert!(offset_in(f, &chunk).is_some());
+    }
+
+    // A chunk that ends inside a character: the frame before it is sliced,
+    // the character is completed from the next chunk (a copy).
+    let chunks = [
+        heap(b"data: x\n\ndata: \xc3"),
+        heap(b"\xa9\n\ndata: \xc3\xa9\n\n"),
+    ];
+    let out = frames(&chunks);
+    let got: Vec<_> = out.iter().map(|f| (f.data(), f.is_zero_copy())).collect();
+    assert_eq!(got, [("x", true), ("é", false), ("é", true)]);
+    assert_eq!(offset_in(&out[2], &chunks[1]), Some(9));
+}
+
+/// `event: <the last known name>` LF is taken without a line search; every
+/// other way of writing the line (CRLF, CR, no space, another name, split
+/// across chunks, after a CR that ended the last chunk) gives what it gave
+/// before: the same frames and tally as when fed one byte at a time, where
+/// no line is whole in a chunk.
+#[test]
+fn known_event_line_shortcut_changes_nothing() {
+    let stream: &[u8] = b"event: response.output_text.delta\ndata: 1\n\n\
+event: response.output_text.delta\ndata: 2\n\n\
+event: response.output_text.delta\r\ndata: 3\r\n\r\n\
+event:response.output_text.delta\ndata: 4\n\n\
+event: response.output_text.delta \ndata: 5\n\n\
+event: response.output_text.deltas\ndata: 6\n\n\
+event: response.created\ndata: 7\n\n\
+event: response.output_text.delta\revent: response.output_text.delta\ndata: 8\n\n\
+event: response.output_text.delta\n\n\
+data: 9\n\n";
+    let whole = Bytes::from_static(stream);
+    let by_byte: Vec<Bytes> = (0..stream.len()).map(|i| whole.slice(i..i + 1)).collect();
+    let tally = |chunks: &[Bytes]| {
+        let mut p = Parser::new();
+        let mut out = Vec::new();
+        for c in chunks {
+            p.feed(c.clone());
+            while let Some(f) = p.next_frame().unwrap() {
+                out.push((f.event().to_owned(), f.data().to_owned()));
+            }
+        }
+        p.finish().unwrap();
+        (out, p.tally(), p.bytes_scanned() <= stream.len() as u64)
+    };
+    let expected = tally(&by_byte);
+    assert_eq!(expected.0.len(), 9);
+    assert_eq!(
+        expected.0[0],
+        ("response.output_text.delta".into(), "1".into())
+    );
+    assert_eq!(expected.0[3].0, "response.output_text.delta");
+    assert_eq!(expected.0[4].0, "response.output_text.delta ");
+    assert_eq!(expected.0[5].0, "response.output_text.deltas");
+    assert_eq!(expected.0[8], ("message".into(), "9".into()));
+    assert_eq!(tally(std::slice::from_ref(&whole)), expected);
+    // Every split point of the stream into two chunks, including right
+    // after a CR.
+    for at in 1..stream.len() {
+        let two = [whole.slice(..at), whole.slice(at..)];
+        assert_eq!(tally(&two), expected, "split at {at}");
+    }
+}

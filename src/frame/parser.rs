@@ -74,6 +74,8 @@ pub struct Parser {
     cur: Bytes,
     pos: usize,
     cur_offset: u64,
+    /// `cur[valid.0..valid.1]` is known to be UTF-8 (see `data_is_utf8`).
+    valid: (usize, usize),
     queue: VecDeque<Bytes>,
     eof: bool,
     tail_checked: bool,
@@ -188,6 +190,7 @@ impl Parser {
             cur: Bytes::new(),
             pos: 0,
             cur_offset: 0,
+            valid: (0, 0),
             queue: VecDeque::new(),
             eof: false,
             tail_checked: false,
@@ -237,6 +240,7 @@ impl Parser {
         if self.pos >= self.cur.len() && self.queue.is_empty() {
             self.cur_offset += self.cur.len() as u64;
             self.cur = chunk;
+            self.valid = (0, 0);
             self.pos = 0;
             self.check_split_crlf();
         } else {
@@ -416,6 +420,7 @@ impl Parser {
                     Some(chunk) => {
                         self.cur_offset += self.cur.len() as u64;
                         self.cur = chunk;
+                        self.valid = (0, 0);
                         self.pos = 0;
                         self.check_split_crlf();
                     }
@@ -430,6 +435,9 @@ impl Parser {
                 }
             }
             let base = self.pos;
+            if self.known_event_line(base) {
+                continue;
+            }
             match self.lines.next_line(&self.cur[base..]) {
                 Step::Replay(held) => {
                     // Held BOM bytes always stand at the start of the stream.
@@ -513,6 +521,35 @@ impl Parser {
                 }
             }
         }
+    }
+
+    /// The shortcut for the most common line of all: `event: <name>` LF
+    /// where the name is the last known event name, whole at `cur[base..]`.
+    /// Takes it without a line search, with the effect that
+    /// [`common_field`](Self::common_field) would have; `false` (nothing
+    /// changed) for anything else.
+    #[inline]
+    fn known_event_line(&mut self, base: usize) -> bool {
+        let name = self.last_known.as_bytes();
+        let len = 7 + name.len();
+        let rest = self.cur.get(base..).unwrap_or_default();
+        if name.is_empty()
+            || rest.get(len) != Some(&b'\n')
+            || rest.get(..7) != Some(b"event: ")
+            || rest.get(7..len) != Some(name)
+            || self.line_open
+            || self.skip != Skip::No
+            || len > self.config.max_line_len
+            || self.config.utf8 == Utf8Mode::Strict
+            || !self.lines.take_lf_line(len)
+        {
+            return false;
+        }
+        self.pos = base + len + 1;
+        self.note_line_start(self.cur_offset + base as u64);
+        self.block_fields = true;
+        self.event = Bytes::from_static(name);
+        true
     }
 
     /// Handles the lines that make up almost every event, `data:` (the first
@@ -752,13 +789,12 @@ impl Parser {
             Data::One { value, zero_copy } => (value, zero_copy),
             Data::Joined => (self.data_buf.split().freeze(), false),
         };
-        let (data, zero_copy) = if self.config.utf8 == Utf8Mode::Replace
-            && simdutf8::basic::from_utf8(&data).is_err()
-        {
-            (lossy(&data), false)
-        } else {
-            (data, zero_copy)
-        };
+        let (data, zero_copy) =
+            if self.config.utf8 == Utf8Mode::Replace && !self.data_is_utf8(&data, zero_copy) {
+                (lossy(&data), false)
+            } else {
+                (data, zero_copy)
+            };
         Some(Item::Frame(Frame {
             event,
             data,
@@ -767,6 +803,33 @@ impl Parser {
             zero_copy,
             raw,
         }))
+    }
+
+    /// Whether `data` is UTF-8. Data sliced from the current chunk
+    /// (`zero_copy`) is checked with the rest of the chunk after it, once:
+    /// the events that follow in the chunk then need no check of their own.
+    /// (Data starts after `:` or a space and ends before a line terminator,
+    /// all ASCII, so within a valid span it starts and ends on character
+    /// boundaries.)
+    #[inline]
+    fn data_is_utf8(&mut self, data: &[u8], zero_copy: bool) -> bool {
+        let base = self.cur.as_ptr() as usize;
+        let start = (data.as_ptr() as usize).wrapping_sub(base);
+        let in_cur = zero_copy && start <= self.cur.len() && data.len() <= self.cur.len() - start;
+        if !in_cur {
+            return simdutf8::basic::from_utf8(data).is_ok();
+        }
+        let end = start + data.len();
+        if self.valid.0 <= start && end <= self.valid.1 {
+            return true;
+        }
+        let rest = self.cur.get(start..).unwrap_or_default();
+        let valid = match simdutf8::compat::from_utf8(rest) {
+            Ok(_) => rest.len(),
+            Err(e) => e.valid_up_to(),
+        };
+        self.valid = (start, start + valid);
+        end <= self.valid.1
     }
 
     /// A new chunk became current, after the last one was parsed whole.

@@ -172,6 +172,19 @@ impl LineSplitter {
         }
     }
 
+    /// Consumes the next line as [`next_line`](Self::next_line) would, for
+    /// a caller that has seen it: `len` bytes without CR or LF, then an LF.
+    /// Returns `false`, changing nothing, when the splitter is at the start
+    /// of the stream (a byte order mark may be pending) or after a CR.
+    #[inline]
+    pub(crate) fn take_lf_line(&mut self, len: usize) -> bool {
+        if self.bom != Bom::Done || self.after_cr {
+            return false;
+        }
+        self.scanned += len as u64 + 1;
+        true
+    }
+
     /// The bytes held as a possible byte order mark at the start of the
     /// stream. At end of stream they are an unterminated line.
     pub fn held(&self) -> &'static [u8] {

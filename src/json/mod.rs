@@ -101,5 +101,5 @@ pub use raw::{RawJson, RawNumber};
 pub use scan::MAX_DEPTH;
 pub use string::{Chars, JsonStr};
 pub use value::{find_key, ArrayView, Elements, Members, ObjectScanner, ObjectView, Value};
-pub(crate) use value::{IterMembers, MemberSource};
+pub(crate) use value::{IterMembers, Key, KeyPattern, MemberSource};
 pub(crate) use write::{push_json_str, write_json_str};

@@ -180,6 +180,13 @@ pub(crate) fn validate_member_key(b: &[u8], i: usize) -> Result<(usize, bool, us
         return key_error(b, i);
     }
     let (close, escaped) = validate_string(b, i + 1)?;
+    Ok((close, escaped, after_key(b, close)?))
+}
+
+/// Validates the `:` after a member key whose closing quote is at `close`,
+/// and returns the index of the member's value (whitespace skipped).
+#[inline(always)]
+pub(crate) fn after_key(b: &[u8], close: usize) -> Result<usize, JsonError> {
     let mut j = close + 1;
     // Compact text has the colon right after the key.
     if b.get(j) != Some(&b':') {
@@ -190,12 +197,12 @@ pub(crate) fn validate_member_key(b: &[u8], i: usize) -> Result<(usize, bool, us
             None => return err(JsonErrorKind::Eof, j),
         }
     }
-    Ok((close, escaped, skip_ws(b, j + 1)))
+    Ok(skip_ws(b, j + 1))
 }
 
 /// The error for a member that does not start with a key.
 #[cold]
-fn key_error<T>(b: &[u8], i: usize) -> Result<T, JsonError> {
+pub(crate) fn key_error<T>(b: &[u8], i: usize) -> Result<T, JsonError> {
     match b.get(i) {
         // `{}` was handled by the caller, so a `}` here follows a comma.
         Some(b'}') => err(JsonErrorKind::TrailingComma, i),
@@ -289,23 +296,34 @@ const SHORT_RUN: usize = 64;
 /// at or after `i`, or `b.len()` if there is none.
 #[inline(always)]
 fn find_special<const VALIDATE: bool>(b: &[u8], i: usize) -> usize {
+    let Some(rest) = b.get(i..) else {
+        return b.len();
+    };
     // Short runs: eight bytes at a time, quote, backslash and (when
-    // validating) control characters found in one pass.
+    // validating) control characters found in one pass. The words are
+    // split off the front of the run, so each step costs one length check.
+    let short = rest.get(..SHORT_RUN).unwrap_or(rest);
+    let mut words = short;
     let mut j = i;
-    loop {
-        let m = match b.get(j..).and_then(<[u8]>::first_chunk::<8>) {
-            Some(chunk) => specials::<VALIDATE>(u64::from_le_bytes(*chunk)),
-            None if j < b.len() => specials::<VALIDATE>(tail_word(b, j)),
-            None => return b.len(),
-        };
+    while let Some((word, after)) = words.split_first_chunk::<8>() {
+        let m = specials::<VALIDATE>(u64::from_le_bytes(*word));
+        if m != 0 {
+            return j + (m.trailing_zeros() / 8) as usize;
+        }
+        j += 8;
+        words = after;
+    }
+    if short.len() == SHORT_RUN {
+        return find_long::<VALIDATE>(b, j);
+    }
+    if !words.is_empty() {
+        // Fewer than eight bytes left in the input.
+        let m = specials::<VALIDATE>(tail_word(b, j));
         if m != 0 {
             return (j + (m.trailing_zeros() / 8) as usize).min(b.len());
         }
-        j += 8;
-        if j - i >= SHORT_RUN {
-            return find_long::<VALIDATE>(b, j);
-        }
     }
+    b.len()
 }
 
 /// [`find_special`] for the rest of a long string: `memchr2`, then (when

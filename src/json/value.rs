@@ -443,48 +443,114 @@ impl<'a> Iterator for ObjectScanner<'a> {
 }
 
 impl<'a> MemberSource<'a> for ObjectScanner<'a> {
+    const IN_PLACE: bool = true;
+
     #[inline(always)]
     fn next_key(&mut self) -> Option<Result<Key<'a>, JsonError>> {
-        let b = self.src.as_bytes();
-        let mut i = skip_ws(b, self.pos);
-        match self.state {
-            ScanState::Done => return None,
-            ScanState::Start => {
-                if b.get(i) != Some(&b'{') {
-                    // Report what the validator would: its error, or that
-                    // valid JSON is not an object.
-                    let e = match scan::validate(self.src) {
-                        Err(e) => e,
-                        Ok(_) => JsonError::new(JsonErrorKind::ExpectedObject, i),
-                    };
-                    return self.fail(e);
-                }
-                i = skip_ws(b, i + 1);
-                if b.get(i) == Some(&b'}') {
-                    return self.finish(i + 1);
-                }
-                self.state = ScanState::Members;
-            }
-            ScanState::Members => match b.get(i) {
-                Some(b',') => i = skip_ws(b, i + 1),
-                Some(b'}') => return self.finish(i + 1),
-                Some(_) => {
-                    return self.fail(JsonError::new(JsonErrorKind::ExpectedCommaOrObjectEnd, i))
-                }
-                None => return self.fail(JsonError::new(JsonErrorKind::Eof, i)),
-            },
+        match self.start_member()? {
+            Ok(()) => Some(self.scan_key()),
+            Err(e) => Some(Err(e)),
         }
+    }
+
+    #[inline(always)]
+    fn start_member(&mut self) -> Option<Result<(), JsonError>> {
+        let b = self.src.as_bytes();
+        let mut i = self.pos;
+        if self.state == ScanState::Members && b.get(i) == Some(&b',') {
+            // Compact text: the next key right after the comma.
+            i += 1;
+            if b.get(i) != Some(&b'"') {
+                i = skip_ws(b, i);
+            }
+        } else {
+            i = skip_ws(b, i);
+            match self.state {
+                ScanState::Done => return None,
+                ScanState::Start => {
+                    if b.get(i) != Some(&b'{') {
+                        // Report what the validator would: its error, or that
+                        // valid JSON is not an object.
+                        let e = match scan::validate(self.src) {
+                            Err(e) => e,
+                            Ok(_) => JsonError::new(JsonErrorKind::ExpectedObject, i),
+                        };
+                        return self.fail(e);
+                    }
+                    i = skip_ws(b, i + 1);
+                    if b.get(i) == Some(&b'}') {
+                        return self.finish(i + 1);
+                    }
+                    self.state = ScanState::Members;
+                }
+                ScanState::Members => match b.get(i) {
+                    Some(b',') => i = skip_ws(b, i + 1),
+                    Some(b'}') => return self.finish(i + 1),
+                    Some(_) => {
+                        return self
+                            .fail(JsonError::new(JsonErrorKind::ExpectedCommaOrObjectEnd, i))
+                    }
+                    None => return self.fail(JsonError::new(JsonErrorKind::Eof, i)),
+                },
+            }
+        }
+        if b.get(i) != Some(&b'"') {
+            if let Err(e) = scan::key_error::<()>(b, i) {
+                return self.fail(e);
+            }
+        }
+        self.pos = i;
+        Some(Ok(()))
+    }
+
+    #[inline(always)]
+    fn key_word(&self) -> Option<u128> {
+        let b = self.src.as_bytes();
+        let w = b.get(self.pos + 1..)?.first_chunk::<16>()?;
+        Some(u128::from_le_bytes(*w))
+    }
+
+    #[inline(always)]
+    fn key_is(
+        &mut self,
+        word: Option<u128>,
+        pattern: KeyPattern,
+        name: &[u8],
+    ) -> Result<bool, JsonError> {
+        let b = self.src.as_bytes();
+        let i = self.pos + 1;
+        let close = i + name.len();
+        let hit = match word {
+            Some(w) if pattern.fits => (w ^ pattern.word) & pattern.mask == 0,
+            _ => b.get(i..close) == Some(name) && b.get(close) == Some(&b'"'),
+        };
+        if !hit {
+            return Ok(false);
+        }
+        match scan::after_key(b, close) {
+            Ok(at) => {
+                self.pos = at;
+                Ok(true)
+            }
+            Err(e) => Err(self.fail_value(e)),
+        }
+    }
+
+    #[inline(always)]
+    fn scan_key(&mut self) -> Result<Key<'a>, JsonError> {
+        let b = self.src.as_bytes();
+        let i = self.pos;
         let (close, escaped, at) = match scan::validate_member_key(b, i) {
             Ok(key) => key,
-            Err(e) => return self.fail(e),
+            Err(e) => return Err(self.fail_value(e)),
         };
         self.pos = at;
-        Some(Ok(Key {
+        Ok(Key {
             src: self.src,
             start: i,
             close,
             escaped,
-        }))
+        })
     }
 
     #[inline(always)]
@@ -525,6 +591,36 @@ impl<'a> MemberSource<'a> for ObjectScanner<'a> {
             },
         };
         Ok(value)
+    }
+
+    #[inline(always)]
+    fn value_u64(&mut self) -> Option<u64> {
+        // One pass over the digits, validating and adding them up: a
+        // non-negative integer of 1 to 19 digits without a leading zero,
+        // not followed by a fraction or exponent. Anything else is left to
+        // `value`.
+        let b = self.src.as_bytes();
+        let at = self.pos;
+        let mut i = at;
+        let mut n = 0u64;
+        while let Some(&c) = b.get(i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            n = n.wrapping_mul(10).wrapping_add(u64::from(d));
+            i += 1;
+        }
+        let digits = i - at;
+        if digits == 0
+            || digits > 19
+            || (digits > 1 && b.get(at) == Some(&b'0'))
+            || matches!(b.get(i), Some(b'.' | b'e' | b'E'))
+        {
+            return None;
+        }
+        self.pos = i;
+        Some(n)
     }
 
     #[inline(always)]
@@ -689,6 +785,49 @@ impl<'a> Key<'a> {
     }
 }
 
+/// A member key as written followed by its closing quote, as the
+/// little-endian word and mask that [`MemberSource::key_is`] compares the
+/// sixteen bytes after the opening quote with. Built at compile time.
+#[derive(Clone, Copy)]
+pub(crate) struct KeyPattern {
+    word: u128,
+    mask: u128,
+    /// Whether the key and its quote fit in sixteen bytes (else `key_is`
+    /// compares the bytes).
+    fits: bool,
+}
+
+impl KeyPattern {
+    /// The pattern of `name`.
+    pub(crate) const fn new(name: &str) -> Self {
+        let b = name.as_bytes();
+        if b.len() >= 16 {
+            return Self {
+                word: 0,
+                mask: 0,
+                fits: false,
+            };
+        }
+        let mut word = 0u128;
+        let mut i = 0;
+        while i < b.len() {
+            word |= (b[i] as u128) << (8 * i);
+            i += 1;
+        }
+        word |= (b'"' as u128) << (8 * b.len());
+        let mask = if b.len() == 15 {
+            u128::MAX
+        } else {
+            (1u128 << (8 * (b.len() + 1))) - 1
+        };
+        Self {
+            word,
+            mask,
+            fits: true,
+        }
+    }
+}
+
 /// What the view decoders read an object's members from: a key, then its
 /// value. [`ObjectScanner`] validates as it goes; [`Members`] walks text
 /// already validated; [`IterMembers`] adapts any iterator of members.
@@ -699,6 +838,60 @@ pub(crate) trait MemberSource<'a> {
 
     /// The value of the member whose key was just read.
     fn value(&mut self) -> Result<Value<'a>, JsonError>;
+
+    /// Whether this source matches keys in place: [`start_member`],
+    /// [`key_is`] and [`scan_key`] instead of [`next_key`].
+    ///
+    /// [`start_member`]: Self::start_member
+    /// [`key_is`]: Self::key_is
+    /// [`scan_key`]: Self::scan_key
+    /// [`next_key`]: Self::next_key
+    const IN_PLACE: bool = false;
+
+    /// (In place only.) Moves to the next member's key; `None` after the
+    /// last member. After an error, the source is done.
+    #[inline(always)]
+    fn start_member(&mut self) -> Option<Result<(), JsonError>> {
+        None
+    }
+
+    /// (In place only.) The sixteen bytes after the opening quote of the
+    /// key at hand, as a little-endian word, for [`key_is`](Self::key_is);
+    /// `None` when fewer are left.
+    #[inline(always)]
+    fn key_word(&self) -> Option<u128> {
+        None
+    }
+
+    /// (In place only.) Whether the key at hand is `name` as written,
+    /// without escapes; if so, it and its colon are consumed (else nothing
+    /// is). `word` is [`key_word`](Self::key_word), `pattern` is
+    /// `KeyPattern::new(name)`. `name` must hold no `"`, `\\` or control
+    /// character.
+    #[inline(always)]
+    fn key_is(
+        &mut self,
+        word: Option<u128>,
+        pattern: KeyPattern,
+        name: &[u8],
+    ) -> Result<bool, JsonError> {
+        let _ = (word, pattern, name);
+        Ok(false)
+    }
+
+    /// (In place only.) Reads the key at hand, which no `key_is` matched.
+    #[inline(always)]
+    fn scan_key(&mut self) -> Result<Key<'a>, JsonError> {
+        Err(JsonError::new(JsonErrorKind::Eof, 0))
+    }
+
+    /// The value of the member whose key was just read, if it is a
+    /// non-negative integer of at most 19 digits; if so, it is consumed
+    /// (else nothing is, and [`value`](Self::value) reads it).
+    #[inline(always)]
+    fn value_u64(&mut self) -> Option<u64> {
+        None
+    }
 
     /// Whether the value of the member whose key was just read is the string
     /// `text` as written, without escapes; if so, it is consumed (else
@@ -711,6 +904,29 @@ pub(crate) trait MemberSource<'a> {
 }
 
 impl<'a, M: MemberSource<'a>> MemberSource<'a> for &mut M {
+    const IN_PLACE: bool = M::IN_PLACE;
+
+    #[inline(always)]
+    fn start_member(&mut self) -> Option<Result<(), JsonError>> {
+        (**self).start_member()
+    }
+    #[inline(always)]
+    fn key_word(&self) -> Option<u128> {
+        (**self).key_word()
+    }
+    #[inline(always)]
+    fn key_is(
+        &mut self,
+        word: Option<u128>,
+        pattern: KeyPattern,
+        name: &[u8],
+    ) -> Result<bool, JsonError> {
+        (**self).key_is(word, pattern, name)
+    }
+    #[inline(always)]
+    fn scan_key(&mut self) -> Result<Key<'a>, JsonError> {
+        (**self).scan_key()
+    }
     #[inline(always)]
     fn next_key(&mut self) -> Option<Result<Key<'a>, JsonError>> {
         (**self).next_key()
@@ -718,6 +934,10 @@ impl<'a, M: MemberSource<'a>> MemberSource<'a> for &mut M {
     #[inline(always)]
     fn value(&mut self) -> Result<Value<'a>, JsonError> {
         (**self).value()
+    }
+    #[inline(always)]
+    fn value_u64(&mut self) -> Option<u64> {
+        (**self).value_u64()
     }
     #[inline(always)]
     fn value_is_str(&mut self, text: &[u8]) -> bool {

@@ -195,34 +195,66 @@ macro_rules! view {
             ) -> ::core::result::Result<Self, $crate::views::DecodeError> {
                 let at = $crate::views::offset_in(base, raw);
                 $( let mut $field: ::core::option::Option<$fty> = None; )*
-                while let Some(key) = members.next_key() {
-                    let key = key.map_err($crate::views::DecodeError::json)?;
-                    // Keys are matched as bytes (no `str` slicing); escaped
-                    // keys are unescaped and matched by name.
-                    let escaped = key.has_escapes();
-                    let unescaped = if escaped {
-                        $crate::views::match_escaped(key.json_str(), Self::FIELDS)
+                // Which member this is: `TYPE_MEMBER` for the checked `type`,
+                // a field's number (see `field_number`), or `OTHER_MEMBER`.
+                let check = expect.is_some();
+                loop {
+                    let n = if M::IN_PLACE {
+                        // Keys as written are compared in place, in
+                        // declaration order, without scanning them first;
+                        // a key none of them matches is scanned.
+                        match members.start_member() {
+                            None => break,
+                            Some(r) => r.map_err($crate::views::DecodeError::json)?,
+                        }
+                        let word = members.key_word();
+                        let mut is = |name: &str, pattern: $crate::json::KeyPattern| {
+                            members
+                                .key_is(word, pattern, name.as_bytes())
+                                .map_err($crate::views::DecodeError::json)
+                        };
+                        if check && is("type", const { $crate::json::KeyPattern::new("type") })? {
+                            $crate::views::TYPE_MEMBER
+                        }
+                        $(
+                            else if is(
+                                field_key!($field $($key)?),
+                                const { $crate::json::KeyPattern::new(field_key!($field $($key)?)) },
+                            )? {
+                                const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) }
+                            }
+                        )*
+                        else {
+                            let key = members.scan_key().map_err($crate::views::DecodeError::json)?;
+                            Self::member_number(key, check)
+                        }
                     } else {
-                        ""
-                    };
-                    let k = key.bytes();
-                    let is = |name: &str| {
-                        if escaped {
-                            unescaped == name
-                        } else {
-                            k == name.as_bytes()
+                        match members.next_key() {
+                            None => break,
+                            Some(key) => Self::member_number(
+                                key.map_err($crate::views::DecodeError::json)?,
+                                check,
+                            ),
                         }
                     };
-                    if let (Some(expect), true) = (expect, is("type")) {
-                        // The expected type as written is the common case:
-                        // compared in place, not scanned first.
-                        if !members.value_is_str(expect.as_bytes()) {
-                            let value = members.value().map_err($crate::views::DecodeError::json)?;
-                            $crate::views::check_type(expect, value, base)?;
+                    if n == $crate::views::TYPE_MEMBER {
+                        if let Some(expect) = expect {
+                            // The expected type as written is the common case:
+                            // compared in place, not scanned first.
+                            if !members.value_is_str(expect.as_bytes()) {
+                                let value = members.value().map_err($crate::views::DecodeError::json)?;
+                                $crate::views::check_type(expect, value, base)?;
+                            }
                         }
                     }
                     $(
-                        else if is(field_key!($field $($key)?)) {
+                        else if n == const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) } {
+                            if <$fty as $crate::views::Field<'a>>::FROM_U64 {
+                                if let Some(v) = members.value_u64() {
+                                    $field = <$fty as $crate::views::Field<'a>>::from_u64(v);
+                                    continue;
+                                }
+                            }
                             let value = members.value().map_err($crate::views::DecodeError::json)?;
                             $field = if value.is_null() {
                                 None
@@ -242,6 +274,39 @@ macro_rules! view {
                     $( $field: field_finish!($kind $field, field_key!($field $($key)?), at), )*
                     __src: $crate::views::Source($crate::json::RawJson::new(raw)),
                 })
+            }
+
+            /// The number of the member with this key (see `decode_members`).
+            /// Keys are matched as bytes (no `str` slicing); escaped keys
+            /// are unescaped and matched by name.
+            #[inline(always)]
+            #[allow(unused_variables)]
+            fn member_number(key: $crate::json::Key<'a>, check: bool) -> usize {
+                let escaped = key.has_escapes();
+                let unescaped = if escaped {
+                    $crate::views::match_escaped(key.json_str(), Self::FIELDS)
+                } else {
+                    ""
+                };
+                let k = key.bytes();
+                let is = |name: &str| {
+                    if escaped {
+                        unescaped == name
+                    } else {
+                        k == name.as_bytes()
+                    }
+                };
+                if check && is("type") {
+                    $crate::views::TYPE_MEMBER
+                }
+                $(
+                    else if is(field_key!($field $($key)?)) {
+                        const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) }
+                    }
+                )*
+                else {
+                    $crate::views::OTHER_MEMBER
+                }
             }
         }
 

@@ -73,6 +73,20 @@ pub trait Field<'a>: Sized + Sealed {
     /// The value, for a [`Fields`] visitor.
     fn field_value(&self) -> FieldValue<'a, '_>;
 
+    /// Whether the decoders should first try to read the value as a plain
+    /// non-negative integer, in one pass (see [`from_u64`](Self::from_u64)).
+    #[doc(hidden)]
+    const FROM_U64: bool = false;
+
+    /// The field from a non-negative integer of at most 19 digits, when
+    /// [`FROM_U64`](Self::FROM_U64); the same as `from_value` on it.
+    #[doc(hidden)]
+    #[inline]
+    fn from_u64(n: u64) -> Option<Self> {
+        let _ = n;
+        None
+    }
+
     /// A value to return where decoding text that decoded before fails,
     /// which cannot happen (see [`Owned::get`](Owned::get)).
     #[doc(hidden)]
@@ -165,7 +179,19 @@ pub trait FieldElements<'a> {
 }
 
 macro_rules! scalar_field {
+    ($t:ty, $variant:ident, |$v:ident| $decode:expr, from_u64 = |$n:ident| $from:expr) => {
+        scalar_field!(@impl $t, $variant, |$v| $decode, {
+            const FROM_U64: bool = true;
+            #[inline(always)]
+            fn from_u64($n: u64) -> Option<Self> {
+                $from
+            }
+        });
+    };
     ($t:ty, $variant:ident, |$v:ident| $decode:expr) => {
+        scalar_field!(@impl $t, $variant, |$v| $decode, {});
+    };
+    (@impl $t:ty, $variant:ident, |$v:ident| $decode:expr, { $($extra:tt)* }) => {
         impl Sealed for $t {}
         impl<'a> Field<'a> for $t {
             #[inline]
@@ -180,11 +206,12 @@ macro_rules! scalar_field {
                 FieldValue::$variant(*self)
             }
             default_fallback!();
+            $($extra)*
         }
     };
 }
 
-scalar_field!(u64, U64, |v| v.as_u64());
+scalar_field!(u64, U64, |v| v.as_u64(), from_u64 = |n| Some(n));
 scalar_field!(i64, I64, |v| v.as_i64());
 scalar_field!(f64, F64, |v| v.as_f64());
 scalar_field!(bool, Bool, |v| v.as_bool());
@@ -391,6 +418,34 @@ impl<'a, T: Field<'a>> FieldElements<'a> for List<'a, T> {
             }
         }
     }
+}
+
+/// The member number of an object's `type` when the decoder checks it (see
+/// `decode_members` in `views/macros.rs`).
+pub(crate) const TYPE_MEMBER: usize = usize::MAX - 1;
+
+/// The member number of a member the decoder skips.
+pub(crate) const OTHER_MEMBER: usize = usize::MAX;
+
+/// The member number of a field: its index in the view's `FIELDS`
+/// (evaluated at compile time; every field's key is in `FIELDS`).
+pub(crate) const fn field_number(names: &[&str], name: &str) -> usize {
+    let mut i = 0;
+    while i < names.len() {
+        let a = names[i].as_bytes();
+        let b = name.as_bytes();
+        if a.len() == b.len() {
+            let mut k = 0;
+            while k < a.len() && a[k] == b[k] {
+                k += 1;
+            }
+            if k == a.len() {
+                return i;
+            }
+        }
+        i += 1;
+    }
+    panic!("not a field of the view")
 }
 
 /// Finds the field name equal to an escaped key (`"\u0074ype"`): the slow
