@@ -38,6 +38,7 @@
 //!
 //! `SSEKIT_PIPELINE_ONLY=<engine>/<16B|4KiB>[/<passes>]` runs one engine
 //! and exits (no criterion): the driver for callgrind instruction counts.
+//! `SSEKIT_PIPELINE_DUMP=<file>` writes the input stream to `<file>` first.
 
 mod support;
 
@@ -276,6 +277,10 @@ fn main() {
     let started = SystemTime::now();
     let (bytes, events) = support::responses_stream(support::RESPONSES_BYTES, support::SEED);
     let input = Bytes::from(bytes);
+    if let Some(path) = std::env::var_os("SSEKIT_PIPELINE_DUMP") {
+        // The input as a file, to check the counts with other tools.
+        std::fs::write(path, &input).expect("write the input");
+    }
     // The reference: what every engine must see.
     let reference = Engine::Ssekit.run(Chunking::Bytes(4096).split(&input));
     assert_eq!(reference.events, events, "ssekit event count");
