@@ -89,6 +89,8 @@ pub struct Parser {
     // The current block.
     block_started: bool,
     block_offset: u64,
+    /// Where the block of the last frame dispatched began.
+    frame_offset: u64,
     block_fields: bool,
     data: Data,
     data_buf: BytesMut,
@@ -200,6 +202,7 @@ impl Parser {
             skip: Skip::No,
             block_started: false,
             block_offset: 0,
+            frame_offset: 0,
             block_fields: false,
             data: Data::None,
             data_buf: BytesMut::new(),
@@ -363,6 +366,26 @@ impl Parser {
     /// Stream offset of the next byte to parse.
     pub fn offset(&self) -> u64 {
         self.cur_offset + self.pos as u64
+    }
+
+    /// Stream offset of the first line of the block that gave the last frame
+    /// returned (comment and other field lines before its `data` included,
+    /// after a byte order mark); 0 before the first frame. Tools that report
+    /// positions per event (the linter) read it after each frame.
+    ///
+    /// ```
+    /// use ssekit::{Bytes, Parser};
+    ///
+    /// let mut parser = Parser::new();
+    /// parser.feed(Bytes::from_static(b"data: a\n\n: note\nevent: x\ndata: b\n\n"));
+    /// parser.next_frame()?;
+    /// assert_eq!(parser.frame_offset(), 0);
+    /// parser.next_frame()?;
+    /// assert_eq!(parser.frame_offset(), 9); // the comment line
+    /// # Ok::<(), ssekit::FrameError>(())
+    /// ```
+    pub fn frame_offset(&self) -> u64 {
+        self.frame_offset
     }
 
     /// How many bytes the line search has examined: at most the bytes
@@ -778,7 +801,10 @@ impl Parser {
         };
         let settle = match data {
             Data::None => Settle::Ignored,
-            _ => Settle::Dispatched,
+            _ => {
+                self.frame_offset = self.block_offset;
+                Settle::Dispatched
+            }
         };
         self.end_block(line_end, settle);
         let (data, zero_copy) = match data {

@@ -1,13 +1,11 @@
 //! `StreamLinter`: bytes in, findings out (parses, tracks offsets, lints).
 
-use alloc::collections::VecDeque;
 use alloc::vec::Vec;
 use bytes::Bytes;
 
 use super::linter::{LintConfig, Linter};
 use super::rule::{Finding, Severity};
 use crate::frame::{Item, Parser, ParserConfig};
-use crate::framing::BOM;
 
 /// Lints a Responses API stream given as bytes: a [`Parser`] and a
 /// [`Linter`] together, which hands the linter each frame with the offset
@@ -24,9 +22,7 @@ use crate::framing::BOM;
 ///
 /// # Memory
 ///
-/// The parser's ([`ParserConfig`]) and the linter's ([`LintConfig`]) caps,
-/// plus handles to the chunks fed since the parser last reported an item
-/// (which the parser holds anyway).
+/// The parser's ([`ParserConfig`]) and the linter's ([`LintConfig`]) caps.
 ///
 /// ```
 /// use ssekit::lint::{Rule, StreamLinter};
@@ -43,102 +39,8 @@ use crate::framing::BOM;
 pub struct StreamLinter {
     parser: Parser,
     linter: Linter,
-    blocks: Blocks,
-}
-
-/// Finds where blocks begin: scans the bytes the parser has parsed, once,
-/// line by line, keeping handles to the chunks not yet scanned.
-#[derive(Debug, Default)]
-struct Blocks {
-    /// Chunks fed and not wholly scanned, with the offset of each one's start.
-    chunks: VecDeque<(u64, Bytes)>,
     /// Bytes fed in all.
     fed: u64,
-    /// Scanned up to here.
-    pos: u64,
-    at_line_start: bool,
-    /// The last byte scanned was a CR ending a line: an LF next is part of it.
-    after_cr: bool,
-    /// How many bytes of a byte order mark began the stream (3: all of it;
-    /// `None`: there is none, or it is over).
-    bom: Option<u8>,
-    /// Start of the first line of the block being scanned, if it has one.
-    block: Option<u64>,
-    /// Start of the last block a blank line ended.
-    ended: u64,
-}
-
-impl Blocks {
-    fn new() -> Self {
-        Self {
-            at_line_start: true,
-            bom: Some(0),
-            ..Self::default()
-        }
-    }
-
-    fn feed(&mut self, chunk: Bytes) {
-        self.chunks.push_back((self.fed, chunk.clone()));
-        self.fed += chunk.len() as u64;
-    }
-
-    /// Scans up to `to` (at most the bytes fed), and drops the chunks
-    /// wholly scanned. Linear in the bytes scanned.
-    fn scan_to(&mut self, to: u64) {
-        while self.pos < to {
-            let Some((start, chunk)) = self.chunks.front() else {
-                return;
-            };
-            let (start, chunk) = (*start, chunk.clone());
-            let end = start + chunk.len() as u64;
-            if self.pos >= end {
-                self.chunks.pop_front();
-                continue;
-            }
-            let stop = (to.min(end) - start) as usize;
-            let mut i = (self.pos - start) as usize;
-            while i < stop {
-                let b = chunk[i];
-                let at = start + i as u64;
-                i += 1;
-                if let Some(n) = self.bom {
-                    if at < 3 && b == BOM[n as usize] {
-                        self.bom = Some(n + 1);
-                        continue;
-                    }
-                    self.bom = None;
-                    if n > 0 && n < 3 {
-                        // Not a BOM after all: its bytes began the first line.
-                        self.block = Some(0);
-                        self.at_line_start = false;
-                    }
-                }
-                if core::mem::take(&mut self.after_cr) && b == b'\n' {
-                    continue;
-                }
-                match b {
-                    b'\n' | b'\r' => {
-                        if self.at_line_start {
-                            if let Some(block) = self.block.take() {
-                                self.ended = block;
-                            }
-                        }
-                        self.at_line_start = true;
-                        self.after_cr = b == b'\r';
-                    }
-                    _ => {
-                        if self.at_line_start && self.block.is_none() {
-                            self.block = Some(at);
-                        }
-                        self.at_line_start = false;
-                        // The rest of the line.
-                        i = memchr::memchr2(b'\n', b'\r', &chunk[i..stop]).map_or(stop, |k| i + k);
-                    }
-                }
-            }
-            self.pos = start + stop as u64;
-        }
-    }
 }
 
 impl Default for StreamLinter {
@@ -158,7 +60,7 @@ impl StreamLinter {
         Self {
             parser: Parser::with_config(parser),
             linter: Linter::with_config(lint),
-            blocks: Blocks::new(),
+            fed: 0,
         }
     }
 
@@ -168,7 +70,7 @@ impl StreamLinter {
         if chunk.is_empty() {
             return;
         }
-        self.blocks.feed(chunk.clone());
+        self.fed += chunk.len() as u64;
         self.parser.feed(chunk);
         self.drain_parser();
     }
@@ -181,8 +83,7 @@ impl StreamLinter {
             self.linter.frame_error(&e);
         }
         self.drain_parser();
-        self.linter.finish_at(self.blocks.fed);
-        self.blocks.chunks.clear();
+        self.linter.finish_at(self.fed);
     }
 
     /// The next finding not yet taken, oldest first.
@@ -208,12 +109,10 @@ impl StreamLinter {
 
     fn drain_parser(&mut self) {
         loop {
-            let item = self.parser.next_item();
-            // Items are reported at line ends: the scan stays on lines.
-            self.blocks.scan_to(self.parser.offset());
-            match item {
-                // The blank line that dispatched the frame ended its block.
-                Ok(Some(Item::Frame(frame))) => self.linter.feed(&frame, self.blocks.ended),
+            match self.parser.next_item() {
+                Ok(Some(Item::Frame(frame))) => {
+                    self.linter.feed(&frame, self.parser.frame_offset());
+                }
                 Ok(Some(_)) => {}
                 Ok(None) => return,
                 Err(e) => self.linter.frame_error(&e),
