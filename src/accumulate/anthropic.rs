@@ -784,6 +784,14 @@ impl Block {
         }
     }
 
+    /// Whether `input_json_delta` fragments arrived that hold more than JSON
+    /// whitespace (whitespace alone leaves the start's `input` in force).
+    fn has_fragments(&self) -> bool {
+        self.input_json
+            .as_deref()
+            .is_some_and(|t| !t.trim_matches([' ', '\t', '\n', '\r']).is_empty())
+    }
+
     fn stop(&mut self) -> Result<(), AccumulateErrorKind> {
         self.stopped = true;
         self.finish_input()
@@ -792,11 +800,7 @@ impl Block {
     /// Parses the input fragments, if there are any and they were not
     /// parsed yet.
     fn finish_input(&mut self) -> Result<(), AccumulateErrorKind> {
-        let has_fragments = self
-            .input_json
-            .as_deref()
-            .is_some_and(|t| !t.trim_matches([' ', '\t', '\n', '\r']).is_empty());
-        if !has_fragments || self.input.is_some() {
+        if !self.has_fragments() || self.input.is_some() {
             return Ok(());
         }
         match self.partial.finish() {
@@ -888,12 +892,12 @@ impl Block {
         if !self.stopped || self.input_error.is_some() {
             return None;
         }
-        let has_fragments = self.input_json.as_deref().is_some_and(|t| !t.is_empty());
-        if has_fragments {
+        if self.has_fragments() {
             return None;
         }
         self.start_input()
     }
+
     /// The first JSON error in the input fragments, if they are not valid JSON.
     pub fn input_error(&self) -> Option<JsonError> {
         self.input_error
@@ -1088,6 +1092,25 @@ mod tests {
             ],
         );
         assert_eq!(acc.snapshot().content()[0].input(), Some("{}"));
+    }
+
+    #[test]
+    fn whitespace_only_input_fragments_fall_back_to_the_start_input() {
+        // `finish_input` did not parse them (nothing but whitespace) while
+        // `input()` counted them as fragments, so it returned `None`.
+        let mut acc = MessageAccumulator::new();
+        let r = run(
+            &mut acc,
+            &[
+                r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
+                &block_delta(0, r#"{"type":"input_json_delta","partial_json":" \n"}"#),
+                r#"{"type":"content_block_stop","index":0}"#,
+            ],
+        );
+        assert!(r.iter().all(Result::is_ok), "{r:?}");
+        let block = &acc.snapshot().content()[0];
+        assert_eq!(block.input(), Some("{}"));
+        assert_eq!(block.input_error(), None);
     }
 
     #[test]

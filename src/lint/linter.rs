@@ -3,6 +3,7 @@
 use alloc::collections::{BTreeMap, VecDeque};
 use alloc::format;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::rule::{Finding, Rule, Severity};
@@ -351,7 +352,8 @@ struct TextState {
 
 #[derive(Debug)]
 struct ItemState {
-    id: String,
+    /// Shared with the key of `Linter::by_id`.
+    id: Arc<str>,
     ty: String,
     output_index: Option<u64>,
     done: bool,
@@ -432,7 +434,7 @@ pub struct Linter {
     /// An event without `sequence_number` was reported while no event had one.
     missing_seq_reported: bool,
     items: Vec<ItemState>,
-    by_id: BTreeMap<String, usize>,
+    by_id: BTreeMap<Arc<str>, usize>,
     /// Items added in all, tracked or not.
     items_added: u64,
     items_capped: bool,
@@ -849,7 +851,7 @@ impl Linter {
             ));
         }
         for (i, ((id, kind), item)) in listed.iter().zip(&streamed).enumerate() {
-            let id_differs = id.is_some_and(|id| id != item.id.as_str()) && !item.id.is_empty();
+            let id_differs = id.is_some_and(|id| id != *item.id) && !item.id.is_empty();
             let kind_differs = kind.is_some_and(|k| k != item.ty.as_str());
             if id_differs || kind_differs {
                 let show = |s: &Option<JsonStr<'_>>| match s {
@@ -885,7 +887,7 @@ impl Linter {
         let ty = item.get("type").and_then(|v| v.as_json_str());
         let id = id.map(|s| s.unescape().into_owned()).unwrap_or_default();
         let ty = ty.map(|s| s.unescape().into_owned()).unwrap_or_default();
-        if !id.is_empty() && self.by_id.contains_key(&id) {
+        if !id.is_empty() && self.by_id.contains_key(id.as_str()) {
             let msg = format!("item {id} was already added");
             self.report(Rule::DuplicateItem, Severity::Error, at, msg);
             return;
@@ -902,7 +904,8 @@ impl Linter {
             }
         }
         // An item's id and type count against the text cap (they are kept
-        // to the end), so hostile ids cannot grow memory past it either.
+        // to the end), so hostile ids cannot grow memory past it either. The
+        // item and `by_id` share one allocation of the id.
         let kept = id.len() + ty.len();
         let full = self.text_bytes + kept > self.config.max_text_bytes;
         if self.items.len() >= self.config.max_items || full {
@@ -926,8 +929,9 @@ impl Linter {
             return;
         }
         self.text_bytes += kept;
+        let id: Arc<str> = Arc::from(id);
         if !id.is_empty() {
-            self.by_id.insert(id.clone(), self.items.len());
+            self.by_id.insert(Arc::clone(&id), self.items.len());
         }
         self.items.push(ItemState {
             id,
