@@ -13,9 +13,8 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::mem::size_of;
 
-use super::dialect::{json_str, write_merged, Budget, DEFAULT_MAX_BYTES};
+use super::dialect::{by_index, json_str, note, write_merged, Budget, DEFAULT_MAX_BYTES};
 use super::{AccumulateError, AccumulateErrorKind, Outcome, PartialJson};
 use crate::anthropic::{
     ApiError, BlockDelta, Citation, ContentBlock, MessageDelta, MessageEvent, MessageStart, Owned,
@@ -175,11 +174,11 @@ impl MessageAccumulator {
             }
             MessageEvent::ContentBlockDelta(d) => {
                 let r =
-                    by_index(b, &mut m.blocks, d.index).and_then(|block| block.delta(b, &d.delta));
+                    block_at(b, &mut m.blocks, d.index).and_then(|block| block.delta(b, &d.delta));
                 note(&mut first, r);
             }
             MessageEvent::ContentBlockStop(s) => {
-                let r = by_index(b, &mut m.blocks, s.index).and_then(Block::stop);
+                let r = block_at(b, &mut m.blocks, s.index).and_then(Block::stop);
                 note(&mut first, r);
             }
             MessageEvent::MessageDelta(d) => m.delta(b, d, &mut first),
@@ -234,35 +233,13 @@ impl MessageAccumulator {
     }
 }
 
-/// Keeps the first problem of an event.
-fn note(first: &mut Option<AccumulateErrorKind>, r: Result<(), AccumulateErrorKind>) {
-    if let Err(e) = r {
-        first.get_or_insert(e);
-    }
-}
-
 /// The block at `index`, inserted (and charged) if missing.
-fn by_index<'v>(
+fn block_at<'v>(
     b: &mut Budget,
     blocks: &'v mut Vec<Block>,
     index: u64,
 ) -> Result<&'v mut Block, AccumulateErrorKind> {
-    let at = match blocks.binary_search_by_key(&index, |bl| bl.index) {
-        Ok(at) => at,
-        Err(at) => {
-            b.charge(size_of::<Block>())?;
-            blocks.insert(at, Block::new(index));
-            at
-        }
-    };
-    Ok(&mut blocks[at])
-}
-
-/// Unescapes `v` and charges it.
-fn owned_str(b: &mut Budget, v: JsonStr<'_>) -> Result<String, AccumulateErrorKind> {
-    let s = v.unescape();
-    b.charge(s.len())?;
-    Ok(s.into_owned())
+    by_index(b, blocks, index, |bl| bl.index, || Block::new(index))
 }
 
 /// Appends `v` (unescaped) to `slot` (made `Some`); returns where it starts.
@@ -272,17 +249,7 @@ fn append(
     v: JsonStr<'_>,
     factor: usize,
 ) -> Result<usize, AccumulateErrorKind> {
-    let text = slot.get_or_insert_with(String::new);
-    let start = text.len();
-    v.unescape_into(text);
-    let added = text.len() - start;
-    match b.charge(added.saturating_mul(factor)) {
-        Ok(()) => Ok(start),
-        Err(e) => {
-            text.truncate(start);
-            Err(e)
-        }
-    }
+    b.append(slot.get_or_insert_with(String::new), v, factor)
 }
 
 /// Puts `v` (unescaped) in front of `slot` (made `Some`).
@@ -291,23 +258,8 @@ fn prepend(
     slot: &mut Option<String>,
     v: JsonStr<'_>,
 ) -> Result<(), AccumulateErrorKind> {
-    let s = v.unescape();
-    b.charge(s.len())?;
-    let text = slot.get_or_insert_with(String::new);
-    text.insert_str(0, &s);
-    Ok(())
-}
-
-/// Keeps a copy of raw JSON text, charged; replaces the old one.
-fn keep_raw(
-    b: &mut Budget,
-    slot: &mut Option<String>,
-    raw: RawJson<'_>,
-) -> Result<(), AccumulateErrorKind> {
-    b.charge(raw.get().len())?;
-    if let Some(old) = slot.replace(String::from(raw.get())) {
-        b.release(old.len());
-    }
+    let s = b.owned(v)?;
+    slot.get_or_insert_with(String::new).insert_str(0, &s);
     Ok(())
 }
 
@@ -350,7 +302,7 @@ impl Message {
         self.started = true;
         let msg = &start.message;
         if self.start.is_none() {
-            note(first, keep_raw(b, &mut self.start, msg.raw()));
+            note(first, b.replace(&mut self.start, msg.raw().get()));
         }
         for (slot, v) in [
             (&mut self.id, msg.id),
@@ -358,23 +310,17 @@ impl Message {
             (&mut self.role, msg.role),
         ] {
             if let (None, Some(v)) = (&slot, v) {
-                match owned_str(b, v) {
+                match b.owned(v) {
                     Ok(s) => *slot = Some(s),
                     Err(e) => note(first, Err(e)),
                 }
             }
         }
         if let Some(reason) = msg.stop_reason {
-            note(
-                first,
-                owned_str(b, reason).map(|s| self.stop_reason = Some(s)),
-            );
+            note(first, b.owned(reason).map(|s| self.stop_reason = Some(s)));
         }
         if let Some(seq) = msg.stop_sequence {
-            note(
-                first,
-                owned_str(b, seq).map(|s| self.stop_sequence = Some(s)),
-            );
+            note(first, b.owned(seq).map(|s| self.stop_sequence = Some(s)));
         }
         if let Some(usage) = &msg.usage {
             note(first, self.merge_usage(b, usage.raw()));
@@ -389,7 +335,7 @@ impl Message {
                         note(first, self.block_start(b, index, &block));
                         note(
                             first,
-                            by_index(b, &mut self.blocks, index).and_then(Block::stop),
+                            block_at(b, &mut self.blocks, index).and_then(Block::stop),
                         );
                     }
                     Err(e) => note(first, Err(AccumulateErrorKind::Decode(e))),
@@ -404,7 +350,7 @@ impl Message {
         index: u64,
         block: &ContentBlock<'_>,
     ) -> Result<(), AccumulateErrorKind> {
-        by_index(b, &mut self.blocks, index)?.open(b, block)
+        block_at(b, &mut self.blocks, index)?.open(b, block)
     }
 
     fn delta(
@@ -415,25 +361,19 @@ impl Message {
     ) {
         let body = &d.delta;
         if let Some(reason) = body.stop_reason {
-            note(
-                first,
-                owned_str(b, reason).map(|s| self.stop_reason = Some(s)),
-            );
+            note(first, b.owned(reason).map(|s| self.stop_reason = Some(s)));
         }
         if let Some(seq) = body.stop_sequence {
-            note(
-                first,
-                owned_str(b, seq).map(|s| self.stop_sequence = Some(s)),
-            );
+            note(first, b.owned(seq).map(|s| self.stop_sequence = Some(s)));
         }
         if let Some(details) = body.stop_details {
-            note(first, keep_raw(b, &mut self.stop_details, details));
+            note(first, b.replace(&mut self.stop_details, details.get()));
         }
         if let Some(container) = &body.container {
-            note(first, keep_raw(b, &mut self.container, container.raw()));
+            note(first, b.replace(&mut self.container, container.raw().get()));
         }
         if let Some(cm) = d.context_management {
-            note(first, keep_raw(b, &mut self.context_management, cm));
+            note(first, b.replace(&mut self.context_management, cm.get()));
         }
         if let Some(usage) = &d.usage {
             note(first, self.merge_usage(b, usage.raw()));
@@ -708,10 +648,7 @@ impl Block {
                     note(&mut problem, prepend(b, &mut self.thinking, thinking));
                 }
                 if let (None, Some(sig)) = (&self.signature, t.signature) {
-                    note(
-                        &mut problem,
-                        owned_str(b, sig).map(|s| self.signature = Some(s)),
-                    );
+                    note(&mut problem, b.owned(sig).map(|s| self.signature = Some(s)));
                 }
             }
             ContentBlock::Compaction(c) => {
@@ -978,6 +915,7 @@ impl Block {
 mod tests {
     use super::*;
     use alloc::format;
+    use core::mem::size_of;
 
     fn run(acc: &mut MessageAccumulator, events: &[&str]) -> Vec<Result<(), AccumulateError>> {
         events

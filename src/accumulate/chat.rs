@@ -16,7 +16,7 @@ use alloc::vec::Vec;
 use core::mem::size_of;
 
 use super::dialect::DEFAULT_MAX_BYTES;
-use super::dialect::{Budget, ObjectWriter};
+use super::dialect::{by_index, note, Budget, ObjectWriter};
 use super::PartialJson;
 use super::{AccumulateError, AccumulateErrorKind, Outcome};
 use crate::chat::{
@@ -221,7 +221,7 @@ impl ChatAccumulator {
         note(first, set_once(b, &mut c.service_tier, chunk.service_tier));
         note(first, set_once(b, &mut c.provider, chunk.provider));
         if let Some(m) = chunk.moderation {
-            note(first, replace_raw(b, &mut c.moderation, m.get()));
+            note(first, b.replace(&mut c.moderation, m.get()));
         }
         if let Some(usage) = &chunk.usage {
             note(first, replace_usage(b, &mut c.usage, usage.to_owned()));
@@ -254,13 +254,6 @@ impl ChatAccumulator {
     }
 }
 
-/// Keeps the first problem of an event.
-fn note(first: &mut Option<AccumulateErrorKind>, r: Result<(), AccumulateErrorKind>) {
-    if let Err(e) = r {
-        first.get_or_insert(e);
-    }
-}
-
 /// Sets `slot` to `value` (unescaped) unless it is set already.
 fn set_once(
     b: &mut Budget,
@@ -268,9 +261,7 @@ fn set_once(
     value: Option<JsonStr<'_>>,
 ) -> Result<(), AccumulateErrorKind> {
     if let (None, Some(v)) = (&slot, value) {
-        let s = v.unescape();
-        b.charge(s.len())?;
-        *slot = Some(s.into_owned());
+        *slot = Some(b.owned(v)?);
     }
     Ok(())
 }
@@ -284,47 +275,7 @@ fn append(
 ) -> Result<(), AccumulateErrorKind> {
     let Some(v) = value else { return Ok(()) };
     let text = slot.get_or_insert_with(String::new);
-    append_str(b, text, v).map(drop)
-}
-
-/// Appends `v` (unescaped) to `text` if the budget allows `factor` times its
-/// length; returns where it starts.
-fn append_counted(
-    b: &mut Budget,
-    text: &mut String,
-    v: JsonStr<'_>,
-    factor: usize,
-) -> Result<usize, AccumulateErrorKind> {
-    let start = text.len();
-    v.unescape_into(text);
-    let added = text.len() - start;
-    match b.charge(added.saturating_mul(factor)) {
-        Ok(()) => Ok(start),
-        Err(e) => {
-            text.truncate(start);
-            Err(e)
-        }
-    }
-}
-
-fn append_str(
-    b: &mut Budget,
-    text: &mut String,
-    v: JsonStr<'_>,
-) -> Result<usize, AccumulateErrorKind> {
-    append_counted(b, text, v, 1)
-}
-
-fn replace_raw(
-    b: &mut Budget,
-    slot: &mut Option<String>,
-    raw: &str,
-) -> Result<(), AccumulateErrorKind> {
-    b.charge(raw.len())?;
-    if let Some(old) = slot.replace(String::from(raw)) {
-        b.release(old.len());
-    }
-    Ok(())
+    b.append(text, v, 1).map(drop)
 }
 
 fn replace_usage(
@@ -337,26 +288,6 @@ fn replace_usage(
         b.release(old.as_str().len());
     }
     Ok(())
-}
-
-/// The element of `items` (sorted by index) with `index`, inserted (and
-/// charged `cost`) if missing.
-fn by_index<'v, T>(
-    b: &mut Budget,
-    items: &'v mut Vec<T>,
-    index: u64,
-    key: impl Fn(&T) -> u64,
-    make: impl FnOnce() -> T,
-) -> Result<&'v mut T, AccumulateErrorKind> {
-    let at = match items.binary_search_by_key(&index, key) {
-        Ok(at) => at,
-        Err(at) => {
-            b.charge(size_of::<T>())?;
-            items.insert(at, make());
-            at
-        }
-    };
-    Ok(&mut items[at])
 }
 
 fn apply_choice(
@@ -390,7 +321,7 @@ fn apply_choice(
                 .get_or_insert_with(FunctionCall::default);
             note(first, set_once(b, &mut call.name, f.name));
             if let Some(args) = f.arguments {
-                note(first, append_str(b, &mut call.arguments, args).map(drop));
+                note(first, b.append(&mut call.arguments, args, 1).map(drop));
             }
         }
         if let Some(calls) = d.tool_calls {
@@ -428,7 +359,7 @@ fn apply_choice(
     }
     if let Some(reason) = delta.finish_reason {
         let s = reason.unescape();
-        note(first, replace_raw(b, &mut choice.finish_reason, &s));
+        note(first, b.replace(&mut choice.finish_reason, &s));
     }
     if let Some(lp) = &delta.logprobs {
         let kept = choice.logprobs.get_or_insert_with(Logprobs::default);
@@ -796,7 +727,7 @@ impl ToolCall {
         args: JsonStr<'_>,
     ) -> Result<(), AccumulateErrorKind> {
         // Counted twice: the text, and its live repair.
-        let start = append_counted(b, &mut self.arguments, args, 2)?;
+        let start = b.append(&mut self.arguments, args, 2)?;
         if self.partial_error.is_none() {
             if let Err(e) = self.partial.push(&self.arguments[start..]) {
                 self.partial_error = Some(e);

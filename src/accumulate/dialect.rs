@@ -4,8 +4,9 @@
 //! serializer).
 
 use super::AccumulateErrorKind;
-use crate::json::{push_json_str, Value};
+use crate::json::{push_json_str, JsonStr, Value};
 use alloc::string::String;
+use alloc::vec::Vec;
 
 /// The default memory limit of an accumulator: 64 MiB of assembled text.
 pub(crate) const DEFAULT_MAX_BYTES: usize = 64 << 20;
@@ -45,6 +46,73 @@ impl Budget {
             _ => Err(AccumulateErrorKind::TooManyBytes { limit: self.max }),
         }
     }
+
+    /// `v` unescaped, charged.
+    pub(crate) fn owned(&mut self, v: JsonStr<'_>) -> Result<String, AccumulateErrorKind> {
+        let s = v.unescape();
+        self.charge(s.len())?;
+        Ok(s.into_owned())
+    }
+
+    /// Appends `v` (unescaped) to `text` if the budget allows `factor` times
+    /// its length (else `text` is left as it was); returns where it starts.
+    pub(crate) fn append(
+        &mut self,
+        text: &mut String,
+        v: JsonStr<'_>,
+        factor: usize,
+    ) -> Result<usize, AccumulateErrorKind> {
+        let start = text.len();
+        v.unescape_into(text);
+        let added = text.len() - start;
+        match self.charge(added.saturating_mul(factor)) {
+            Ok(()) => Ok(start),
+            Err(e) => {
+                text.truncate(start);
+                Err(e)
+            }
+        }
+    }
+
+    /// Puts a charged copy of `text` in `slot`, giving back the old one's bytes.
+    pub(crate) fn replace(
+        &mut self,
+        slot: &mut Option<String>,
+        text: &str,
+    ) -> Result<(), AccumulateErrorKind> {
+        self.charge(text.len())?;
+        if let Some(old) = slot.replace(String::from(text)) {
+            self.release(old.len());
+        }
+        Ok(())
+    }
+}
+
+/// Keeps the first problem of an event.
+pub(crate) fn note(first: &mut Option<AccumulateErrorKind>, r: Result<(), AccumulateErrorKind>) {
+    if let Err(e) = r {
+        first.get_or_insert(e);
+    }
+}
+
+/// The element of `items` (sorted by `key`) with `index`, inserted (and
+/// charged its size) if missing.
+pub(crate) fn by_index<'v, T>(
+    b: &mut Budget,
+    items: &'v mut Vec<T>,
+    index: u64,
+    key: impl Fn(&T) -> u64,
+    make: impl FnOnce() -> T,
+) -> Result<&'v mut T, AccumulateErrorKind> {
+    let at = match items.binary_search_by_key(&index, key) {
+        Ok(at) => at,
+        Err(at) => {
+            b.charge(core::mem::size_of::<T>())?;
+            items.insert(at, make());
+            at
+        }
+    };
+    Ok(&mut items[at])
 }
 
 /// Writes one JSON object, member by member, into a `String`.
