@@ -88,20 +88,6 @@ impl<'a> JsonStr<'a> {
         scan::sub(self.quoted, 1, self.quoted.len().saturating_sub(1))
     }
 
-    /// The bytes between the quotes, as [`raw`](Self::raw) but without
-    /// `str` slicing (no char-boundary checks): for matching keys.
-    #[inline(always)]
-    pub(crate) fn raw_bytes(&self) -> &'a [u8] {
-        let b = self.quoted.as_bytes();
-        b.get(1..b.len().saturating_sub(1)).unwrap_or_default()
-    }
-
-    /// Whether the string has no escapes and its text is `bytes`.
-    #[inline(always)]
-    pub(crate) fn is_plain(&self, bytes: &[u8]) -> bool {
-        !self.escaped && self.raw_bytes() == bytes
-    }
-
     /// The string as a JSON text, quotes included: a string literal that can
     /// be copied verbatim into other JSON.
     #[inline]

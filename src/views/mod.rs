@@ -461,7 +461,7 @@ pub(crate) fn match_escaped(key: JsonStr<'_>, names: &'static [&'static str]) ->
 /// Checks an object's `type` member against the type its view decodes.
 pub(crate) fn check_type(expect: &str, value: Value<'_>, base: &str) -> Result<(), DecodeError> {
     match value {
-        Value::String(ty) if ty.is_plain(expect.as_bytes()) || ty == expect => Ok(()),
+        Value::String(ty) if ty == expect => Ok(()),
         Value::String(ty) => Err(DecodeError::new(
             DecodeErrorKind::TypeMismatch,
             offset_in(base, ty.as_raw_json().get()),
