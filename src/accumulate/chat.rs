@@ -23,7 +23,7 @@ use crate::chat::{
     ChatChunk, ChatError, ChatErrorChunk, ChatEvent, ChatUsage, ChoiceDelta, List, Owned,
     TokenLogprob,
 };
-use crate::json::{JsonError, JsonStr, ObjectView, Value};
+use crate::json::{JsonError, JsonStr, ObjectView};
 
 /// Assembles a Chat Completions stream into the final [`ChatCompletion`].
 ///
@@ -769,9 +769,10 @@ impl ToolCall {
     pub fn arguments_error(&self) -> Option<JsonError> {
         self.partial_error
     }
-    /// Whether the arguments are one complete, valid JSON value.
+    /// Whether the arguments are one complete, valid JSON value. O(1): the
+    /// live repair already knows.
     pub fn arguments_complete(&self) -> bool {
-        Value::parse(&self.arguments).is_ok()
+        self.partial.is_complete()
     }
 }
 

@@ -418,6 +418,18 @@ impl PartialJson {
         }
     }
 
+    /// Whether the text so far is one complete JSON value (what
+    /// [`finish`](Self::finish) would accept), in O(1).
+    pub fn is_complete(&self) -> bool {
+        self.error.is_none()
+            && self.depth == 0
+            && match self.state {
+                State::After => true,
+                State::Number(n) => n.is_complete(),
+                _ => false,
+            }
+    }
+
     /// Ends the text: returns it, without surrounding whitespace, if it is
     /// one complete JSON value. A top-level number is complete here even
     /// without whitespace after it.
@@ -754,6 +766,43 @@ mod tests {
     use alloc::string::ToString;
     use alloc::vec::Vec;
     use JsonErrorKind::*;
+
+    #[test]
+    fn is_complete_agrees_with_the_validator_at_every_split() {
+        let texts = [
+            "",
+            " ",
+            "12",
+            "12 ",
+            "-",
+            "1e",
+            "1e5",
+            "[1,",
+            "[1]",
+            "{}",
+            " {} ",
+            "{} x",
+            "\"a\"",
+            "\"a",
+            "tru",
+            "true",
+            "null ",
+            "{\"a\":[1,{\"b\":null}]}",
+            "[[]",
+            "0 1",
+        ];
+        for t in texts {
+            for cut in 0..=t.len() {
+                let mut p = PartialJson::new();
+                let _ = p.push(&t[..cut]).and_then(|()| p.push(&t[cut..]));
+                assert_eq!(
+                    p.is_complete(),
+                    Value::parse(t).is_ok(),
+                    "{t:?} cut at {cut}"
+                );
+            }
+        }
+    }
 
     fn repair(text: &str) -> Result<Option<String>, JsonError> {
         repair_partial_json(text)
