@@ -364,6 +364,20 @@ struct ItemState {
 }
 
 impl ItemState {
+    /// The tracked part of this kind at this index.
+    fn part_mut(&mut self, kind: PartKind, index: u64) -> Option<&mut PartState> {
+        self.parts
+            .iter_mut()
+            .find(|p| p.kind == kind && p.index == index)
+    }
+
+    /// Whether a part of this kind at this index is tracked.
+    fn has_part(&self, kind: PartKind, index: u64) -> bool {
+        self.parts
+            .iter()
+            .any(|p| p.kind == kind && p.index == index)
+    }
+
     /// `item msg_1` or `item at output_index 2` (for an item with no id).
     fn label(&self) -> String {
         if self.id.is_empty() {
@@ -1090,11 +1104,7 @@ impl Linter {
         };
         let Some(index) = m.index(kind) else { return };
         let item = &self.items[idx];
-        if item
-            .parts
-            .iter()
-            .any(|p| p.kind == kind && p.index == index)
-        {
+        if item.has_part(kind, index) {
             let msg = format!(
                 "{} {index} of {} was already added",
                 kind.name(),
@@ -1128,6 +1138,7 @@ impl Linter {
         };
         let Some(index) = m.index(kind) else { return };
         let item = &mut self.items[idx];
+        // The parts field alone is borrowed, so the arms can read the rest.
         match item
             .parts
             .iter_mut()
@@ -1154,12 +1165,7 @@ impl Linter {
     /// Reports a missing part (once per text when `text` is given).
     fn require_part(&mut self, at: At, ty: &str, idx: usize, kind: PartKind, index: u64) -> bool {
         let item = &self.items[idx];
-        if item.parts_capped
-            || item
-                .parts
-                .iter()
-                .any(|p| p.kind == kind && p.index == index)
-        {
+        if item.parts_capped || item.has_part(kind, index) {
             return true;
         }
         let msg = format!(
@@ -1285,11 +1291,7 @@ impl Linter {
         let deltas = text.deltas;
         if let (Some(PartKind::Command), Some(index)) = (spec.part, text.index) {
             // `response.shell_call_command.done` ends the command as well as its text.
-            if let Some(part) = item
-                .parts
-                .iter_mut()
-                .find(|p| p.kind == PartKind::Command && p.index == index)
-            {
+            if let Some(part) = item.part_mut(PartKind::Command, index) {
                 part.done = true;
             }
         }
