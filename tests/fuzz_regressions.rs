@@ -25,15 +25,27 @@ fn negative_zero_reads_as_the_integer_zero() {
     );
 }
 
-/// `partial_json` target: a number too large for an `f64` is valid JSON
-/// text; the repair keeps it, and `serde_json` refuses it.
+/// `partial_json` target: a number too large for an `f64` is rejected, by
+/// the repair as soon as the number ends and by the JSON layer, with the
+/// same error at the number's first byte, as `serde_json` rejects it
+/// (issue 11: our output must never be JSON that `serde_json` cannot read).
 #[test]
-fn a_number_too_large_for_f64_repairs_as_text() {
+fn a_number_too_large_for_f64_is_rejected_as_serde_json_does() {
+    use ssekit::json::JsonErrorKind;
+    let want = |e: ssekit::json::JsonError| (e.kind(), e.offset());
+    let want_ok = (JsonErrorKind::NumberOutOfRange, 0);
     let mut p = PartialJson::new();
-    p.push("9e436\r").unwrap();
-    assert_eq!(p.current(), Some("9e436"));
-    assert_eq!(p.finish(), Ok("9e436"));
-    assert!(Value::parse("9e436").is_ok());
+    p.push("9e43").unwrap();
+    assert_eq!(p.current(), None); // a number is shown only once it ends
+    assert_eq!(p.push("6\r").map_err(want), Err(want_ok));
+    assert_eq!(p.finish().map_err(want), Err(want_ok));
+    let mut p = PartialJson::new();
+    p.push("9e436").unwrap();
+    assert_eq!(p.finish().map_err(want), Err(want_ok));
+    assert_eq!(
+        Value::parse("9e436").map(|_| ()).map_err(want),
+        Err(want_ok)
+    );
     let e = serde_json::from_str::<J>("9e436").unwrap_err();
     assert!(e.to_string().starts_with("number out of range"), "{e}");
 }

@@ -13,7 +13,7 @@
 use alloc::string::String;
 use core::fmt;
 
-use crate::json::{JsonError, JsonErrorKind, MAX_DEPTH};
+use crate::json::{finite, magnitude, JsonError, JsonErrorKind, MAX_DEPTH};
 
 /// A reusable repairer of incomplete JSON: the best-effort value of the text
 /// received so far, as a complete JSON text, for showing tool-call arguments
@@ -36,12 +36,10 @@ use crate::json::{JsonError, JsonErrorKind, MAX_DEPTH};
 /// * **Strings** are shown as far as they go, closed with `"`, except for a
 ///   key (see objects). A dangling backslash and an incomplete `\uXXXX`
 ///   escape are left out. An escaped high surrogate (`\ud83d`) is held back
-///   until what follows shows whether its low half comes next, so a repair
-///   never ends a string in half a surrogate pair. (A surrogate escape that
-///   the input itself leaves unpaired, as in `"\ud800x"`, is copied like any
-///   escape: the JSON layer accepts it and decodes it as U+FFFD, though
-///   `serde_json` rejects it. Without such input, every repair is also valid
-///   for `serde_json`.)
+///   until its low half arrives, so a repair never ends a string in half a
+///   surrogate pair. A surrogate escape that the input leaves unpaired, as
+///   in `"\ud800x"`, is an error, as for the JSON layer and `serde_json`:
+///   every repair is valid for `serde_json`.
 /// * **Arrays and objects** are shown as soon as they open (`[` → `[]`,
 ///   `{` → `{}`) and closed innermost first. A trailing comma is dropped.
 /// * **An object member** is shown only once its value has started: a member
@@ -148,6 +146,8 @@ pub struct PartialJson {
     offset: usize,
     /// The first error, returned again until `reset`.
     error: Option<JsonError>,
+    /// Offset of the first byte of the number being read (see `number_fits`).
+    num_start: usize,
 }
 
 /// Where the scanner is.
@@ -158,12 +158,15 @@ enum State {
     /// Expecting a member's key; `}` may come instead just after `{`.
     Key { may_close: bool },
     /// In a key (not shown: the member is dropped until its value starts).
-    KeyStr(Esc),
+    /// `held`: the offset of an escaped high surrogate waiting for its low
+    /// half.
+    KeyStr { esc: Esc, held: Option<usize> },
     /// After a key, expecting `:`.
     Colon,
-    /// In a string value (shown). `held`: an escaped high surrogate waits at
-    /// the start of `pending` for the next character.
-    Str { esc: Esc, held: bool },
+    /// In a string value (shown). `held`: the offset of an escaped high
+    /// surrogate that waits, not shown, at the end of `pending` for its low
+    /// half.
+    Str { esc: Esc, held: Option<usize> },
     /// In a number (not shown until it ends).
     Number(Num),
     /// In `true`, `false` or `null`: the bytes still to come, and the
@@ -191,6 +194,22 @@ enum Esc {
     Unicode { at: usize, digits: u8, code: u16 },
 }
 
+/// What a complete escape does to the pairing of surrogates, as the JSON
+/// layer's validator checks it: `held` is the offset of an escaped high
+/// surrogate still waiting for its low half, `at` the offset of this
+/// escape's backslash, `code` its code unit (for `\uXXXX`). Returns the new
+/// `held`, or [`JsonErrorKind::LoneSurrogate`] at the unpaired half.
+fn pair(held: Option<usize>, at: usize, code: Option<u16>) -> Result<Option<usize>, JsonError> {
+    let lone = |at| Err(JsonError::new(JsonErrorKind::LoneSurrogate, at));
+    match (held, code) {
+        (None, Some(0xD800..=0xDBFF)) => Ok(Some(at)),
+        (None, Some(0xDC00..=0xDFFF)) => lone(at),
+        (None, _) => Ok(None),
+        (Some(_), Some(0xDC00..=0xDFFF)) => Ok(None),
+        (Some(h), _) => lone(h),
+    }
+}
+
 /// What one byte did to an escape sequence.
 enum EscStep {
     /// Still in it.
@@ -202,6 +221,25 @@ enum EscStep {
 }
 
 impl Esc {
+    /// The offset of the escape's backslash (0 for `Esc::None`).
+    fn at(self) -> usize {
+        match self {
+            Self::None => 0,
+            Self::Backslash { at } | Self::Unicode { at, .. } => at,
+        }
+    }
+
+    /// [`step`](Self::step) after an escaped high surrogate (`held`): only
+    /// `\u` may follow its backslash, as the validator requires.
+    fn step_paired(self, c: u8, held: Option<usize>) -> Result<EscStep, JsonError> {
+        match (self, held) {
+            (Self::Backslash { .. }, Some(h)) if c != b'u' => {
+                Err(JsonError::new(JsonErrorKind::LoneSurrogate, h))
+            }
+            _ => Ok(self.step(c)),
+        }
+    }
+
     /// Advances the escape (not `Esc::None`) over byte `c`.
     fn step(self, c: u8) -> EscStep {
         match self {
@@ -327,6 +365,7 @@ impl PartialJson {
             state: State::Value { may_close: false },
             offset: 0,
             error: None,
+            num_start: 0,
         }
     }
 
@@ -446,6 +485,12 @@ impl PartialJson {
             State::After if self.depth == 0 => {}
             State::Number(n) if self.depth == 0 && n.is_complete() => {
                 // Nothing else is stored: the number is the whole value.
+                let text = self.pending.as_bytes();
+                if magnitude(text.iter().copied()) > 308 && !finite(text) {
+                    let e = JsonError::new(JsonErrorKind::NumberOutOfRange, self.num_start);
+                    self.error = Some(e);
+                    return Err(e);
+                }
                 self.out.truncate(self.committed);
                 self.out.push_str(&self.pending);
                 self.pending.clear();
@@ -474,16 +519,29 @@ impl PartialJson {
         d.stored = end;
     }
 
-    /// Commits the first `n` bytes not yet shown (an escaped high surrogate
-    /// that the next escape proved unpaired: ASCII, so on char boundaries).
-    fn commit_first(&mut self, d: &mut Delta<'_>, n: usize) {
-        if let Some(head) = self.pending.get(..n) {
-            self.out.push_str(head);
-            self.pending.drain(..n);
-        } else {
-            let end = d.stored + n.saturating_sub(self.pending.len());
-            self.commit(d, end);
+    /// Whether the number from offset `num_start` to `d.text[end]` (not
+    /// included) is finite as an `f64`, as the JSON layer requires. Its
+    /// bytes are the end of `pending` followed by `d.text[d.stored..end]`.
+    fn number_fits(&self, d: &Delta<'_>, end: usize) -> bool {
+        let here = d.text.get(d.stored..end).unwrap_or_default().as_bytes();
+        let len = (self.offset + end).saturating_sub(self.num_start);
+        let earlier = len.saturating_sub(here.len());
+        let head = self
+            .pending
+            .as_bytes()
+            .get(self.pending.len().saturating_sub(earlier)..)
+            .unwrap_or_default();
+        let here = here
+            .get(here.len().saturating_sub(len)..)
+            .unwrap_or_default();
+        if magnitude(head.iter().chain(here).copied()) <= 308 {
+            return true;
         }
+        // Within a factor of ten of `f64::MAX` or past it: rare enough to copy.
+        let mut text = alloc::vec::Vec::with_capacity(len);
+        text.extend_from_slice(head);
+        text.extend_from_slice(here);
+        finite(&text)
     }
 
     /// Records the commit point and writes the closing tail after it.
@@ -526,7 +584,7 @@ impl PartialJson {
                             self.commit(d, i + 1);
                             self.state = State::Str {
                                 esc: Esc::None,
-                                held: false,
+                                held: None,
                             };
                         }
                         b'{' | b'[' => {
@@ -543,9 +601,14 @@ impl PartialJson {
                                 State::Value { may_close: true }
                             };
                         }
-                        b'-' => self.state = State::Number(Num::Minus),
-                        b'0' => self.state = State::Number(Num::Zero),
-                        b'1'..=b'9' => self.state = State::Number(Num::Int),
+                        b'-' | b'0'..=b'9' => {
+                            self.num_start = base + i;
+                            self.state = State::Number(match c {
+                                b'-' => Num::Minus,
+                                b'0' => Num::Zero,
+                                _ => Num::Int,
+                            });
+                        }
                         b't' | b'f' | b'n' => {
                             let rest: &'static [u8] = match c {
                                 b't' => b"rue",
@@ -568,30 +631,59 @@ impl PartialJson {
                 State::Key { may_close } => {
                     match c {
                         _ if is_ws(c) => {}
-                        b'"' => self.state = State::KeyStr(Esc::None),
+                        b'"' => {
+                            self.state = State::KeyStr {
+                                esc: Esc::None,
+                                held: None,
+                            }
+                        }
                         b'}' if may_close => self.end_container(d, i),
                         b'}' => return fail(JsonErrorKind::TrailingComma, i),
                         _ => return fail(JsonErrorKind::ExpectedKey, i),
                     }
                     i += 1;
                 }
-                State::KeyStr(Esc::None) => {
+                State::KeyStr {
+                    esc: Esc::None,
+                    held: Some(h),
+                } => {
+                    if c != b'\\' {
+                        return Err(JsonError::new(JsonErrorKind::LoneSurrogate, h));
+                    }
+                    self.state = State::KeyStr {
+                        esc: Esc::Backslash { at: base + i },
+                        held: Some(h),
+                    };
+                    i += 1;
+                }
+                State::KeyStr {
+                    esc: Esc::None,
+                    held: None,
+                } => {
                     let k = string_run_end(b, i);
                     match b.get(k) {
                         None => {}
                         Some(b'"') => self.state = State::Colon,
-                        Some(b'\\') => self.state = State::KeyStr(Esc::Backslash { at: base + k }),
+                        Some(b'\\') => {
+                            self.state = State::KeyStr {
+                                esc: Esc::Backslash { at: base + k },
+                                held: None,
+                            }
+                        }
                         Some(_) => return fail(JsonErrorKind::ControlCharacter, k),
                     }
                     i = k + 1;
                 }
-                State::KeyStr(esc) => {
-                    match esc.step(c) {
-                        EscStep::More(esc) => self.state = State::KeyStr(esc),
-                        EscStep::Done(_) => self.state = State::KeyStr(Esc::None),
+                State::KeyStr { esc, held } => {
+                    let held = match esc.step_paired(c, held)? {
+                        EscStep::More(esc) => Some((esc, held)),
+                        EscStep::Done(code) => Some((Esc::None, pair(held, esc.at(), code)?)),
                         EscStep::Invalid(at) => {
                             return Err(JsonError::new(JsonErrorKind::InvalidEscape, at))
                         }
+                    };
+                    if let Some((esc, held)) = held {
+                        self.state = State::KeyStr { esc, held };
                     }
                     i += 1;
                 }
@@ -605,17 +697,26 @@ impl PartialJson {
                 }
                 State::Str {
                     esc: Esc::None,
-                    held,
+                    held: Some(h),
+                } => {
+                    // Only the low half of the pair may follow.
+                    if c != b'\\' {
+                        return Err(JsonError::new(JsonErrorKind::LoneSurrogate, h));
+                    }
+                    self.state = State::Str {
+                        esc: Esc::Backslash { at: base + i },
+                        held: Some(h),
+                    };
+                    i += 1;
+                }
+                State::Str {
+                    esc: Esc::None,
+                    held: None,
                 } => {
                     let k = string_run_end(b, i);
                     if k > i {
-                        // Plain characters: shown at once, and they settle a
-                        // held surrogate as unpaired.
+                        // Plain characters: shown at once.
                         self.commit(d, k);
-                        self.state = State::Str {
-                            esc: Esc::None,
-                            held: false,
-                        };
                     }
                     match b.get(k) {
                         None => {}
@@ -626,7 +727,7 @@ impl PartialJson {
                         Some(b'\\') => {
                             self.state = State::Str {
                                 esc: Esc::Backslash { at: base + k },
-                                held: held && k == i,
+                                held: None,
                             };
                         }
                         Some(_) => return fail(JsonErrorKind::ControlCharacter, k),
@@ -634,24 +735,18 @@ impl PartialJson {
                     i = k + 1;
                 }
                 State::Str { esc, held } => {
-                    match esc.step(c) {
+                    match esc.step_paired(c, held)? {
                         EscStep::More(esc) => self.state = State::Str { esc, held },
-                        EscStep::Done(Some(0xD800..=0xDBFF)) => {
-                            // A high surrogate: its low half may come next.
-                            // One held before it is unpaired: show that one.
-                            if held {
-                                self.commit_first(d, 6);
+                        EscStep::Done(code) => {
+                            let held = pair(held, esc.at(), code)?;
+                            if held.is_none() {
+                                // A whole character (or pair): shown. A high
+                                // surrogate waits, not shown, for its low half.
+                                self.commit(d, i + 1);
                             }
                             self.state = State::Str {
                                 esc: Esc::None,
-                                held: true,
-                            };
-                        }
-                        EscStep::Done(_) => {
-                            self.commit(d, i + 1);
-                            self.state = State::Str {
-                                esc: Esc::None,
-                                held: false,
+                                held,
                             };
                         }
                         EscStep::Invalid(at) => {
@@ -666,6 +761,12 @@ impl PartialJson {
                         i += 1;
                     }
                     NumStep::End => {
+                        if !self.number_fits(d, i) {
+                            return Err(JsonError::new(
+                                JsonErrorKind::NumberOutOfRange,
+                                self.num_start,
+                            ));
+                        }
                         // Shown now that it cannot grow; `c` is read again
                         // as what follows a value.
                         self.commit(d, i);
@@ -943,14 +1044,6 @@ mod tests {
                 r#"["\uD83D\uDE00", "\uD83D"#,
                 Some(r#"["\uD83D\uDE00", ""]"#),
             ),
-            // An unpaired surrogate the input leaves unpaired is copied.
-            (r#""\ud83dx"#, Some(r#""\ud83dx""#)),
-            (r#""\ud83d\n"#, Some(r#""\ud83d\n""#)),
-            (r#""\ud83d\u0041"#, Some(r#""\ud83d\u0041""#)),
-            (r#""\ud83d\ud83d"#, Some(r#""\ud83d""#)),
-            (r#""\ud83d\ud83d\ude00"#, Some(r#""\ud83d\ud83d\ude00""#)),
-            (r#""\ude00"#, Some(r#""\ude00""#)),
-            (r#""\ud83d""#, Some(r#""\ud83d""#)),
             // Keys cut anywhere, escapes included.
             (r#"{"a\"#, Some("{}")),
             (r#"{"a\u00"#, Some("{}")),
@@ -1014,7 +1107,16 @@ mod tests {
             (r#""\x"#, (InvalidEscape, 1)),
             (r#""ab\u12G"#, (InvalidEscape, 3)),
             (r#""\U0041"#, (InvalidEscape, 1)),
-            (r#""\ud83d\x"#, (InvalidEscape, 7)),
+            (r#""\ud83d\x"#, (LoneSurrogate, 1)),
+            (r#""\ud83d\u12x"#, (InvalidEscape, 7)),
+            (r#"["ab\udc00"#, (LoneSurrogate, 4)),
+            (r#"["\ud83d\u0041"#, (LoneSurrogate, 2)),
+            (r#"["\ud83d\ud83d"#, (LoneSurrogate, 2)),
+            (r#"{"\ud83d":1}"#, (LoneSurrogate, 2)),
+            (r#"{"k\ud83dx"#, (LoneSurrogate, 3)),
+            (r#"["\ud83d""#, (LoneSurrogate, 2)),
+            ("[1e400,", (NumberOutOfRange, 1)),
+            ("[-9e436 ", (NumberOutOfRange, 1)),
             (r#"{"a\x"#, (InvalidEscape, 3)),
             ("\"a\tb", (ControlCharacter, 2)),
             ("{\"a\nb", (ControlCharacter, 3)),
@@ -1106,7 +1208,7 @@ mod tests {
         let texts = [
             r#" {"location": "San Francisco, CA", "unit": "celsius", "days": [1, 2.5, -3e-2, 0],
                "flags": {"a\"b\\": true, "\ud83d\ude00": null, "n": false}, "s": "\u00e9\n\t\/x"} "#,
-            r#"[{"a": []}, [[], {}], "\ud83d\ud83d\ude00", 0.5E+7, 10]"#,
+            r#"[{"a": []}, [[], {}], "x\ud83d\ude00", 0.5E+7, 10]"#,
             "\"é😀\u{7f}\" ",
         ];
         for text in texts {

@@ -33,6 +33,14 @@ pub enum JsonErrorKind {
     InvalidEscape,
     /// An unescaped control character (U+0000 to U+001F) in a string.
     ControlCharacter,
+    /// A `\uXXXX` escape of one half of a UTF-16 surrogate pair without the
+    /// other half next to it (`"\ud800"`), which encodes no character.
+    /// Reported at the escape's backslash.
+    LoneSurrogate,
+    /// A number whose value is too large for an `f64` (`1e400`), which
+    /// `serde_json` rejects (JavaScript reads it as `Infinity`). Reported at the
+    /// number's first byte.
+    NumberOutOfRange,
     /// Objects and arrays nested deeper than [`MAX_DEPTH`](super::MAX_DEPTH).
     TooDeep,
     /// The text is valid JSON but not an object, where an object was required.
@@ -58,6 +66,8 @@ impl JsonErrorKind {
             Self::InvalidNumber => "invalid number",
             Self::InvalidEscape => "invalid escape",
             Self::ControlCharacter => "control character in string",
+            Self::LoneSurrogate => "unpaired surrogate in \\u escape",
+            Self::NumberOutOfRange => "number out of range",
             Self::TooDeep => "nesting too deep",
             Self::ExpectedObject => "expected an object",
             Self::ExpectedArray => "expected an array",

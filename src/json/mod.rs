@@ -74,13 +74,15 @@
 //! * Nesting is limited to [`MAX_DEPTH`] (127) levels of objects and arrays,
 //!   the same as `serde_json`'s default recursion limit. Nothing in this
 //!   module recurses; the limit protects consumers that do.
-//! * An escaped UTF-16 surrogate without its partner (`"\ud800"`) is accepted
-//!   and decodes to U+FFFD; `serde_json` rejects it when it decodes the
-//!   string (but not when it only skips it, as for `RawValue`).
-//! * A number too large for an `f64` (`1e400`) is accepted as text;
-//!   [`RawNumber::as_f64`] returns `None` for it. `serde_json` rejects it.
-//! * Duplicate keys are kept, in order; [`ObjectView::get`] returns the
-//!   first. (`serde_json::Value` keeps the last.)
+//! * Everything `serde_json` rejects is rejected here too, so every text
+//!   this module accepts, `serde_json::Value` reads: an escaped UTF-16
+//!   surrogate without its partner (`"\ud800"`) is
+//!   [`JsonErrorKind::LoneSurrogate`], and a number too large for an `f64`
+//!   (`1e400`) is [`JsonErrorKind::NumberOutOfRange`].
+//! * Duplicate keys are kept, in order, when members are walked;
+//!   [`ObjectView::get`] and [`find_key`] return the last, as
+//!   `serde_json::Value` (and JavaScript, and Python) do. The typed views
+//!   follow the same rule for every field, `type` included.
 //!
 //! Errors are a [`JsonError`]: a [`JsonErrorKind`] and the byte offset where
 //! it was detected. A text that is merely cut short fails with
@@ -99,6 +101,7 @@ mod tests;
 pub use error::{JsonError, JsonErrorKind};
 pub use raw::{RawJson, RawNumber};
 pub use scan::MAX_DEPTH;
+pub(crate) use scan::{finite, magnitude};
 pub use string::{Chars, JsonStr};
 pub use value::{find_key, ArrayView, Elements, Members, ObjectScanner, ObjectView, Value};
 pub(crate) use value::{IterMembers, Key, KeyPattern, MemberSource};

@@ -241,8 +241,6 @@ mod tests {
             ("1e2", None, None, Some(100.0), false),
             ("1E+2", None, None, Some(100.0), false),
             ("2.5e-3", None, None, Some(0.0025), false),
-            ("1e400", None, None, None, false),
-            ("-1e400", None, None, None, false),
             ("1e-400", None, None, Some(0.0), false),
         ];
         for &(text, u, i, f, int) in table {

@@ -121,7 +121,7 @@ pub(crate) fn validate_value(b: &[u8], i: usize, max_depth: usize) -> Result<Spa
                     continue 'value;
                 }
             }
-            b'-' | b'0'..=b'9' => i = validate_number(b, i)?,
+            b'-' | b'0'..=b'9' => i = validate_number(b, i, depth == 0)?,
             b't' => i = validate_literal(b, i, b"true")?,
             b'f' => i = validate_literal(b, i, b"false")?,
             b'n' => i = validate_literal(b, i, b"null")?,
@@ -345,24 +345,49 @@ fn find_long<const VALIDATE: bool>(b: &[u8], j: usize) -> usize {
 }
 
 /// Validates the escape whose backslash is at `i`; returns the index after it.
-/// Surrogates are not paired here: see [`JsonStr`](super::JsonStr).
+///
+/// Surrogates must come in pairs, as `serde_json` requires: an escaped high
+/// surrogate (`\ud83d`) must be followed at once by an escaped low one
+/// (`\ude00`), which is validated with it; an unpaired half is
+/// [`LoneSurrogate`](JsonErrorKind::LoneSurrogate) at its backslash.
 #[inline]
 fn validate_escape(b: &[u8], i: usize) -> Result<usize, JsonError> {
     match b.get(i + 1) {
         Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(i + 2),
-        Some(b'u') => {
-            for k in i + 2..i + 6 {
-                match b.get(k) {
-                    Some(h) if h.is_ascii_hexdigit() => {}
-                    Some(_) => return err(JsonErrorKind::InvalidEscape, i),
-                    None => return err(JsonErrorKind::Eof, b.len()),
+        Some(b'u') => match hex4(b, i)? {
+            0xD800..=0xDBFF => {
+                // The low half must follow: `\u` and four hex digits.
+                match (b.get(i + 6), b.get(i + 7)) {
+                    (Some(b'\\'), Some(b'u')) => {}
+                    (None, _) | (Some(b'\\'), None) => return err(JsonErrorKind::Eof, b.len()),
+                    _ => return err(JsonErrorKind::LoneSurrogate, i),
+                }
+                match hex4(b, i + 6)? {
+                    0xDC00..=0xDFFF => Ok(i + 12),
+                    _ => err(JsonErrorKind::LoneSurrogate, i),
                 }
             }
-            Ok(i + 6)
-        }
+            0xDC00..=0xDFFF => err(JsonErrorKind::LoneSurrogate, i),
+            _ => Ok(i + 6),
+        },
         Some(_) => err(JsonErrorKind::InvalidEscape, i),
         None => err(JsonErrorKind::Eof, b.len()),
     }
+}
+
+/// The code unit of the `\uXXXX` escape whose backslash is at `i`.
+#[inline]
+fn hex4(b: &[u8], i: usize) -> Result<u16, JsonError> {
+    let mut code = 0u16;
+    for k in i + 2..i + 6 {
+        match b.get(k).and_then(|&h| char::from(h).to_digit(16)) {
+            // Four hex digits fit a u16; `v < 16`.
+            Some(v) => code = (code << 4) | v as u16,
+            None if k < b.len() => return err(JsonErrorKind::InvalidEscape, i),
+            None => return err(JsonErrorKind::Eof, b.len()),
+        }
+    }
+    Ok(code)
 }
 
 #[inline(always)]
@@ -387,12 +412,26 @@ fn expect_digits(b: &[u8], i: usize) -> Result<usize, JsonError> {
 }
 
 /// Validates a number starting at `i` and returns the index after it:
-/// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+/// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, whose value is
+/// finite as an `f64` (as `serde_json` requires: `1e400` is
+/// [`NumberOutOfRange`](JsonErrorKind::NumberOutOfRange)).
+///
+/// The range is checked once the number is known to be complete: when a
+/// byte follows it, or at the end of the input when `complete_at_end` (a
+/// top-level number). A nested number cut by the end of the input may
+/// still come back into range (`999…9` may go on as `999…9e-400`), and its
+/// text is incomplete anyway: that is [`Eof`](JsonErrorKind::Eof) later.
 #[inline(always)]
-pub(crate) fn validate_number(b: &[u8], mut i: usize) -> Result<usize, JsonError> {
+pub(crate) fn validate_number(
+    b: &[u8],
+    mut i: usize,
+    complete_at_end: bool,
+) -> Result<usize, JsonError> {
+    let start = i;
     if b.get(i) == Some(&b'-') {
         i += 1;
     }
+    let int_start = i;
     match b.get(i) {
         Some(b'0') => {
             i += 1;
@@ -402,17 +441,91 @@ pub(crate) fn validate_number(b: &[u8], mut i: usize) -> Result<usize, JsonError
         }
         _ => i = expect_digits(b, i)?,
     }
+    let int_digits = i - int_start;
     if b.get(i) == Some(&b'.') {
         i = expect_digits(b, i + 1)?;
     }
+    let mut exponent = false;
     if matches!(b.get(i), Some(b'e' | b'E')) {
+        exponent = true;
         i += 1;
         if matches!(b.get(i), Some(b'+' | b'-')) {
             i += 1;
         }
         i = expect_digits(b, i)?;
     }
+    // Below 10^308 without an exponent: no range check needed.
+    if (exponent || int_digits > MAX_PLAIN_DIGITS)
+        && (i < b.len() || complete_at_end)
+        && !number_in_range(b.get(start..i).unwrap_or_default())
+    {
+        return err(JsonErrorKind::NumberOutOfRange, start);
+    }
     Ok(i)
+}
+
+/// The most integer digits a number without an exponent may have and still
+/// be below 10^308, so certainly finite as an `f64` (whose largest value is
+/// about 1.8 × 10^308).
+const MAX_PLAIN_DIGITS: usize = 308;
+
+/// Whether a number that matches the JSON grammar is finite as an `f64`:
+/// what `serde_json` requires of every number it reads.
+///
+/// A cheap bound first (see [`magnitude`]); only a number that may reach
+/// 10^308 is converted (correctly rounded, as `serde_json`'s
+/// `float_roundtrip` does), which is linear in its length.
+#[cold]
+#[inline(never)]
+pub(crate) fn number_in_range(text: &[u8]) -> bool {
+    magnitude(text.iter().copied()) <= MAX_PLAIN_DIGITS as i64 || finite(text)
+}
+
+/// A bound on the decimal magnitude of a number that matches the JSON
+/// grammar, given as its bytes: with `d` integer digits and exponent `e` it
+/// is below 10^(d+e), so it is finite as an `f64` when `d + e <= 308`.
+pub(crate) fn magnitude(mut bytes: impl Iterator<Item = u8>) -> i64 {
+    let mut int_digits = 0i64;
+    let mut c = bytes.next();
+    if c == Some(b'-') {
+        c = bytes.next();
+    }
+    while c.is_some_and(|d| d.is_ascii_digit()) {
+        int_digits = int_digits.saturating_add(1);
+        c = bytes.next();
+    }
+    // Skip the fraction, up to the exponent.
+    while c.is_some_and(|d| d != b'e' && d != b'E') {
+        c = bytes.next();
+    }
+    if c.is_none() {
+        return int_digits;
+    }
+    let mut negative = false;
+    let mut exponent = 0i64;
+    for d in bytes {
+        match d {
+            b'-' => negative = true,
+            b'+' => {}
+            // Saturates far above any bound that matters.
+            _ => exponent = (exponent * 10 + i64::from(d.wrapping_sub(b'0'))).min(1 << 40),
+        }
+    }
+    if negative {
+        int_digits - exponent
+    } else {
+        int_digits + exponent
+    }
+}
+
+/// Whether the number (grammatical JSON) converts to a finite `f64`.
+#[cold]
+#[inline(never)]
+pub(crate) fn finite(text: &[u8]) -> bool {
+    core::str::from_utf8(text)
+        .ok()
+        .and_then(|t| t.parse::<f64>().ok())
+        .is_some_and(f64::is_finite)
 }
 
 #[inline]
@@ -514,7 +627,9 @@ mod tests {
             ("null", (0, 4)),
             ("\"\"", (0, 2)),
             (r#""a\"b\\c\/\b\f\n\r\t\u00e9\uD83D\uDE00""#, (0, 39)),
-            (r#""\ud800""#, (0, 8)), // lone surrogates are accepted, see JsonStr
+            (r#""\udbff\udfff""#, (0, 14)),
+            ("1.7976931348623157e308", (0, 22)),
+            ("1e-99999", (0, 8)),
             ("\"\u{7f}é😀\"", (0, 9)),
             ("[]", (0, 2)),
             ("[ ]", (0, 3)),
@@ -547,6 +662,17 @@ mod tests {
             ("\"abc", (Eof, 4)),
             ("\"ab\\", (Eof, 4)),
             ("\"ab\\u12", (Eof, 7)),
+            (r#""\ud800"#, (Eof, 7)),
+            (r#""\ud800\"#, (Eof, 8)),
+            (r#""\ud800\u"#, (Eof, 9)),
+            (r#""\ud800\udc"#, (Eof, 11)),
+            (r#""\ud800""#, (LoneSurrogate, 1)),
+            (r#""\udfff""#, (LoneSurrogate, 1)),
+            (r#""\ud800\t""#, (LoneSurrogate, 1)),
+            (r#""\ud800\ud800\udc00""#, (LoneSurrogate, 1)),
+            (r#""\ud800\uzzzz""#, (InvalidEscape, 7)),
+            ("[1e309]", (NumberOutOfRange, 1)),
+            ("-2e308", (NumberOutOfRange, 0)),
             ("tr", (Eof, 2)),
             ("-", (Eof, 1)),
             ("1.", (Eof, 2)),

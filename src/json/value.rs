@@ -250,10 +250,14 @@ impl<'a> ObjectView<'a> {
         }
     }
 
-    /// The value of the first member whose (unescaped) key is `key`.
-    /// Stops walking at that member.
+    /// The value of the last member whose (unescaped) key is `key`: with
+    /// duplicate keys the last one wins, as in `serde_json::Value`,
+    /// JavaScript's `JSON.parse` and Python's `json`. Walks every member
+    /// (nested values are skipped, not walked).
     pub fn get(&self, key: &str) -> Option<Value<'a>> {
-        self.members().find_map(|(k, v)| (k == key).then_some(v))
+        self.members()
+            .filter_map(|(k, v)| (k == key).then_some(v))
+            .last()
     }
 
     /// Whether the object has no members. O(1) for compact text.
@@ -567,7 +571,7 @@ impl<'a> MemberSource<'a> for ObjectScanner<'a> {
                 }
                 Err(e) => return Err(self.fail_value(e)),
             },
-            Some(b'-' | b'0'..=b'9') => match scan::validate_number(b, at) {
+            Some(b'-' | b'0'..=b'9') => match scan::validate_number(b, at, false) {
                 Ok(end) => {
                     self.pos = end;
                     Value::Number(RawNumber::new(sub(self.src, at, end)))
@@ -973,13 +977,14 @@ where
     }
 }
 
-/// Validates `obj` as a JSON object and returns the value of its first
-/// top-level member named `key` (compared unescaped), if there is one.
+/// Validates `obj` as a JSON object and returns the value of its last
+/// top-level member named `key` (compared unescaped), if there is one: with
+/// duplicate keys the last wins, as in `serde_json::Value`.
 ///
 /// This is the dispatch helper: `find_key(data, "type")` reads an event's
 /// type without decoding anything else. The whole text is validated (one
-/// pass, no allocation); the member search then stops at the first match,
-/// which in most event streams is the first member. To decode more members
+/// pass, no allocation), then its members are walked, nested values skipped
+/// (a second pass, no allocation). To decode more members
 /// after dispatching, parse once with [`ObjectView::parse`] and call
 /// [`ObjectView::get`] instead.
 ///
@@ -1038,9 +1043,9 @@ mod tests {
     }
 
     #[test]
-    fn get_returns_the_first_duplicate() {
+    fn get_returns_the_last_duplicate_as_serde_json_does() {
         let o = ObjectView::parse(r#"{"a":1,"a":2}"#).unwrap();
-        assert_eq!(o.get("a").unwrap().as_u64(), Some(1));
+        assert_eq!(o.get("a").unwrap().as_u64(), Some(2));
         assert_eq!(o.members().count(), 2);
     }
 
