@@ -84,7 +84,7 @@ pub use owned::OwnedMessageEvent;
 use crate::frame::Frame;
 use crate::json::{JsonStr, ObjectScanner, RawJson, Value};
 use crate::responses::{FieldValue, Fields};
-use crate::views::{trim_json_ws, wrong_type};
+use crate::views::trim_json_ws;
 
 macro_rules! message_events {
     ($( $(#[$meta:meta])* $variant:ident($view:ident) = $ty:literal, )*) => {
@@ -217,7 +217,8 @@ impl<'a> MessageEvent<'a> {
     pub fn parse(data: &'a str) -> Result<Self, DecodeError> {
         let mut members = ObjectScanner::new(data);
         // Fast path: `type` first, as the API sends it. Then the view is
-        // decoded from the rest of the same walk.
+        // decoded from the rest of the same walk, which checks that any
+        // later `type` member agrees.
         let mut first = true;
         let ty = loop {
             let Some(member) = members.next() else {
@@ -230,33 +231,73 @@ impl<'a> MessageEvent<'a> {
             if key == "type" {
                 match value {
                     Value::String(ty) => break ty,
-                    _ => return Err(wrong_type(data, &value).in_field("type")),
+                    _ => break JsonStr::default(), // the last `type` decides, below
                 }
             }
             first = false;
         };
-        if first {
-            if let Some(event) = ty
-                .as_str()
-                .and_then(|t| Self::decode_known(t, &mut members, data, None))
-            {
-                return event;
+        let decoded = match Self::known_json(ty) {
+            Some(known) if first => Self::decode_known(known, &mut members, data, Some(known)),
+            // Members before `type` were skipped: walk again.
+            Some(known) => {
+                let mut again = ObjectScanner::new(data);
+                Self::decode_known(known, &mut again, data, Some(known))
             }
-        } else if let Some(known) = ty.as_str().and_then(Self::known) {
-            // Slow path: members before `type` were skipped; walk again.
-            let mut again = ObjectScanner::new(data);
-            if let Some(event) = Self::decode_known(known, &mut again, data, Some(known)) {
-                return event;
+            None => None,
+        };
+        let decoded = match decoded {
+            Some(decoded) => decoded,
+            None => {
+                // Unknown (or not a string): validate the rest, and look for
+                // a later `type` that says otherwise.
+                let mut agrees = !ty.is_empty();
+                for member in members {
+                    let (key, value) = member.map_err(DecodeError::json)?;
+                    if key == "type" {
+                        agrees &= matches!(value, Value::String(v) if v == ty);
+                    }
+                }
+                if agrees {
+                    return Ok(Self::Unknown {
+                        ty,
+                        raw: RawJson::new(trim_json_ws(data)),
+                    });
+                }
+                Err(DecodeError::new(DecodeErrorKind::TypeMismatch, 0))
             }
+        };
+        match decoded {
+            // Duplicate `type` members that disagree: the last one wins, as
+            // in serde_json::Value, JavaScript and Python.
+            Err(e) if e.kind() == DecodeErrorKind::TypeMismatch => Self::parse_last_type(data),
+            decoded => decoded,
         }
-        // Unknown: validate the rest, keep the text.
-        for member in members {
-            member.map_err(DecodeError::json)?;
+    }
+
+    /// [`parse`](Self::parse) of an object whose `type` members disagree:
+    /// decoded by the last one.
+    #[cold]
+    fn parse_last_type(data: &'a str) -> Result<Self, DecodeError> {
+        let ty = crate::views::last_type(data)?.unwrap_or_default();
+        if let Some(known) = Self::known_json(ty) {
+            let mut members = ObjectScanner::new(data);
+            if let Some(decoded) = Self::decode_known(known, &mut members, data, None) {
+                return decoded;
+            }
         }
         Ok(Self::Unknown {
             ty,
             raw: RawJson::new(trim_json_ws(data)),
         })
+    }
+
+    /// A known event type given as a JSON string, compared unescaped
+    /// (`"message_st\u006fp"` is `message_stop`, as for every JSON reader).
+    fn known_json(ty: JsonStr<'_>) -> Option<&'static str> {
+        match ty.as_str() {
+            Some(plain) => Self::known(plain),
+            None => Self::TYPES.iter().copied().find(|known| ty == *known),
+        }
     }
 
     /// Decodes an event given its SSE event name: when `event` is a known

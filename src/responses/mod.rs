@@ -448,7 +448,8 @@ impl<'a> ResponseEvent<'a> {
         }
         let mut members = ObjectScanner::new(data);
         // Fast path: `type` first, as the API sends it. Then the view is
-        // decoded from the rest of the same walk.
+        // decoded from the rest of the same walk, which checks that any
+        // later `type` member agrees.
         let mut first = true;
         let ty = loop {
             let Some(member) = members.next() else {
@@ -461,25 +462,68 @@ impl<'a> ResponseEvent<'a> {
             if key.as_str() == Some("type") || (key.has_escapes() && key == "type") {
                 match value {
                     Value::String(ty) => break ty,
-                    _ => return Err(crate::views::wrong_type(data, &value).in_field("type")),
+                    _ => break JsonStr::default(), // the last `type` decides, below
                 }
             }
             first = false;
         };
-        match ty.as_str().and_then(Self::kind) {
-            Some(kind) if first => Self::decode_kind(kind, members, data, text, false),
-            // Slow path: members before `type` were skipped; walk again.
+        let decoded = match Self::kind_of_json(ty) {
+            Some(kind) if first => Self::decode_kind(kind, members, data, text, true),
+            // Members before `type` were skipped: walk again.
             Some(kind) => Self::decode_kind(kind, ObjectScanner::new(data), data, text, true),
             None => {
-                // Unknown: validate the rest, keep the text.
+                // Unknown (or not a string): validate the rest, and look for
+                // a later `type` that says otherwise.
+                let mut agrees = !ty.is_empty();
                 for member in members {
-                    member.map_err(DecodeError::json)?;
+                    let (key, value) = member.map_err(DecodeError::json)?;
+                    if key == "type" {
+                        agrees &= matches!(value, Value::String(v) if v == ty);
+                    }
                 }
-                Ok(Self::Unknown {
-                    ty,
-                    raw: RawJson::new(text),
-                })
+                if agrees {
+                    return Ok(Self::Unknown {
+                        ty,
+                        raw: RawJson::new(text),
+                    });
+                }
+                Err(DecodeError::new(DecodeErrorKind::TypeMismatch, 0))
             }
+        };
+        match decoded {
+            // Duplicate `type` members that disagree: the last one wins, as
+            // in serde_json::Value, JavaScript and Python.
+            Err(e) if e.kind() == DecodeErrorKind::TypeMismatch => {
+                Self::parse_last_type(data, text)
+            }
+            decoded => decoded,
+        }
+    }
+
+    /// [`parse`](Self::parse) of an object whose `type` members disagree:
+    /// decoded by the last one.
+    #[cold]
+    fn parse_last_type(data: &'a str, text: &'a str) -> Result<Self, DecodeError> {
+        let ty = crate::views::last_type(data)?.unwrap_or_default();
+        match Self::kind_of_json(ty) {
+            Some(kind) => Self::decode_kind(kind, ObjectScanner::new(data), data, text, false),
+            None => Ok(Self::Unknown {
+                ty,
+                raw: RawJson::new(text),
+            }),
+        }
+    }
+
+    /// The variant of a known event type given as a JSON string, compared
+    /// unescaped (`"response.output_text.d\u0065lta"` is a text delta, as
+    /// for every JSON reader). Allocates nothing.
+    fn kind_of_json(ty: JsonStr<'_>) -> Option<Kind> {
+        match ty.as_str() {
+            Some(plain) => Self::kind(plain),
+            None => Self::TYPES
+                .iter()
+                .find(|known| ty == **known)
+                .and_then(|known| Self::kind(known)),
         }
     }
 

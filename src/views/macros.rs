@@ -369,6 +369,35 @@ macro_rules! tagged {
                     _ => &[],
                 }
             }
+
+            /// Decodes the members of an object of type `ty` (compared
+            /// unescaped). With `check`, `ty` came from the first member and
+            /// a later `type` member that differs is a
+            /// [`TypeMismatch`]($crate::views::DecodeErrorKind::TypeMismatch).
+            fn decode_tagged(
+                ty: $crate::json::JsonStr<'a>,
+                members: $crate::json::Members<'a>,
+                base: &'a str,
+                o: $crate::json::ObjectView<'a>,
+                check: bool,
+            ) -> ::core::result::Result<Self, $crate::views::DecodeError> {
+                let raw = o.as_raw_json();
+                $(
+                    if ty == $ty {
+                        return $view::decode_members(members, base, raw.get(), check.then_some($ty))
+                            .map(Self::$variant);
+                    }
+                )*
+                if check && members.clone().any(|(k, v)| {
+                    k == "type" && !matches!(v, $crate::json::Value::String(v) if v == ty)
+                }) {
+                    return Err($crate::views::DecodeError::new(
+                        $crate::views::DecodeErrorKind::TypeMismatch,
+                        $crate::views::offset_in(base, raw.get()),
+                    ));
+                }
+                Ok(Self::Other { ty, raw })
+            }
         }
 
         impl $crate::views::Sealed for $name<'_> {}
@@ -381,29 +410,26 @@ macro_rules! tagged {
                     return Err($crate::views::wrong_type(base, &value));
                 };
                 // The type is nearly always the first member: then decode the
-                // rest in the same walk; else look it up and walk again.
+                // rest in the same walk, checking that any later `type`
+                // agrees. Else, or when they disagree, the last one wins (as
+                // in serde_json::Value), and the object is walked again.
                 let mut members = o.members();
-                let ty = match members.next() {
-                    Some((k, $crate::json::Value::String(ty))) if k == "type" => {
-                        Some((ty, members))
+                if let Some((k, $crate::json::Value::String(ty))) = members.next() {
+                    if k == "type" {
+                        match Self::decode_tagged(ty, members, base, o, true) {
+                            Err(e) if e.kind() == $crate::views::DecodeErrorKind::TypeMismatch => {}
+                            decoded => return decoded,
+                        }
                     }
-                    _ => match o.get("type") {
-                        Some($crate::json::Value::String(ty)) => Some((ty, o.members())),
-                        _ => None,
-                    },
-                };
-                let Some((ty, members)) = ty else {
-                    return Ok(Self::Other {
+                }
+                match o.get("type") {
+                    Some($crate::json::Value::String(ty)) => {
+                        Self::decode_tagged(ty, o.members(), base, o, false)
+                    }
+                    _ => Ok(Self::Other {
                         ty: $crate::json::JsonStr::default(),
                         raw: o.as_raw_json(),
-                    });
-                };
-                match ty.as_str() {
-                    $(
-                        Some($ty) => $view::decode_members(members, base, o.as_raw_json().get(), None)
-                            .map(Self::$variant),
-                    )*
-                    _ => Ok(Self::Other { ty, raw: o.as_raw_json() }),
+                    }),
                 }
             }
             #[inline]

@@ -458,6 +458,29 @@ pub(crate) fn match_escaped(key: JsonStr<'_>, names: &'static [&'static str]) ->
     names.iter().copied().find(|n| key == *n).unwrap_or("")
 }
 
+/// The `type` of an object by the rule every JSON reader we agree with uses:
+/// with duplicate members the last one wins (as in `serde_json::Value`,
+/// JavaScript and Python). Validates the whole object. `Ok(None)` when it
+/// has no `type`.
+///
+/// # Errors
+///
+/// The object is not valid JSON, or its last `type` is not a string.
+pub(crate) fn last_type(data: &str) -> Result<Option<JsonStr<'_>>, DecodeError> {
+    let mut last = None;
+    for member in crate::json::ObjectScanner::new(data) {
+        let (key, value) = member.map_err(DecodeError::json)?;
+        if key == "type" {
+            last = Some(value);
+        }
+    }
+    match last {
+        None => Ok(None),
+        Some(Value::String(ty)) => Ok(Some(ty)),
+        Some(value) => Err(wrong_type(data, &value).in_field("type")),
+    }
+}
+
 /// Checks an object's `type` member against the type its view decodes.
 pub(crate) fn check_type(expect: &str, value: Value<'_>, base: &str) -> Result<(), DecodeError> {
     match value {
