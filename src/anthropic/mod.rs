@@ -309,14 +309,23 @@ impl<'a> MessageEvent<'a> {
     /// As [`parse`](Self::parse), and [`DecodeErrorKind::TypeMismatch`] when
     /// the name and the data's `type` differ.
     pub fn parse_named(event: &str, data: &'a str) -> Result<Self, DecodeError> {
-        match Self::known(event) {
-            Some(known) => {
-                let mut members = ObjectScanner::new(data);
-                match Self::decode_known(known, &mut members, data, Some(known)) {
-                    Some(result) => result,
-                    None => Self::parse(data),
+        let Some(known) = Self::known(event) else {
+            return Self::parse(data);
+        };
+        let mut members = ObjectScanner::new(data);
+        match Self::decode_known(known, &mut members, data, Some(known)) {
+            // Every `type` must agree with the name, or at least the last
+            // one (which is the one that counts, as in serde_json::Value).
+            Some(Err(e)) if e.kind() == DecodeErrorKind::TypeMismatch => {
+                match crate::views::last_type(data)? {
+                    Some(ty) if ty == known => {
+                        let mut members = ObjectScanner::new(data);
+                        Self::decode_known(known, &mut members, data, None).unwrap_or(Err(e))
+                    }
+                    _ => Err(e),
                 }
             }
+            Some(result) => result,
             None => Self::parse(data),
         }
     }
@@ -344,5 +353,55 @@ impl<'a> MessageEvent<'a> {
             Self::ContentBlockStop(e) => Some(e.index),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anthropic::BlockDelta;
+
+    /// Issue 11, item 2: the last of duplicate `type` members wins, and type
+    /// values are compared unescaped, at the top and in the nested
+    /// `delta.type`, with or without an SSE event name.
+    #[test]
+    fn types_are_read_by_the_last_member_unescaped() {
+        let delta =
+            |d: &str| alloc::format!(r#"{{"type":"content_block_delta","index":0,"delta":{d}}}"#);
+        for data in [
+            delta(r#"{"type":"x","type":"text_delta","text":"hi"}"#),
+            delta(r#"{"type":"text_d\u0065lta","text":"hi"}"#),
+            delta(r#"{"\u0074ype":"text_delta","text":"hi"}"#),
+            delta(r#"{"type":"text_delta","text":"no","text":"hi"}"#),
+            r#"{"type":"ping","type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}"#.into(),
+            r#"{"type":"content_block_d\u0065lta","index":0,"delta":{"type":"text_delta","text":"hi"}}"#.into(),
+        ] {
+            for named in [false, true] {
+                let ev = if named {
+                    MessageEvent::parse_named("content_block_delta", &data)
+                } else {
+                    MessageEvent::parse(&data)
+                };
+                let ev = ev.unwrap_or_else(|e| panic!("{data}: {e}"));
+                let MessageEvent::ContentBlockDelta(d) = ev else {
+                    panic!("{data}: {ev:?}")
+                };
+                let BlockDelta::Text(t) = d.delta else {
+                    panic!("{data}: {:?}", d.delta)
+                };
+                assert_eq!(t.text, "hi", "{data}");
+            }
+        }
+        // A later type that differs wins over the first.
+        let data = delta(r#"{"type":"text_delta","text":"hi","type":"x.other"}"#);
+        let MessageEvent::ContentBlockDelta(d) = MessageEvent::parse(&data).unwrap() else {
+            panic!()
+        };
+        assert_eq!(d.delta.ty(), "x.other");
+        let data = r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"},"type":"message_stop"}"#;
+        assert!(matches!(
+            MessageEvent::parse(data),
+            Ok(MessageEvent::MessageStop(_))
+        ));
     }
 }

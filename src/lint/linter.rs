@@ -300,10 +300,9 @@ impl<'a> Members<'a> {
                 "response" => &mut m.response,
                 _ => continue,
             };
-            // The first of duplicate keys, as `ObjectView::get`; null is absent.
-            if slot.is_none() && !value.is_null() {
-                *slot = Some(value);
-            }
+            // The last of duplicate keys, as `ObjectView::get` and
+            // serde_json::Value; null is absent.
+            *slot = (!value.is_null()).then_some(value);
         }
         m
     }

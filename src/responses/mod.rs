@@ -137,7 +137,7 @@ macro_rules! response_events {
         }
 
         /// The modeled event types, as a small index to dispatch on.
-        #[derive(Clone, Copy)]
+        #[derive(Clone, Copy, PartialEq, Eq)]
         enum Kind {
             $( $variant, )*
         }
@@ -500,6 +500,24 @@ impl<'a> ResponseEvent<'a> {
         }
     }
 
+    /// Decodes `data` as the view of `kind`, named by the SSE event: every
+    /// `type` member must agree with it, or at least the last one (which
+    /// is the one that counts, as in serde_json::Value).
+    fn decode_named(kind: Kind, data: &'a str) -> Result<Self, DecodeError> {
+        let text = trim_json_ws(data);
+        match Self::decode_kind(kind, ObjectScanner::new(data), data, text, true) {
+            Err(e) if e.kind() == DecodeErrorKind::TypeMismatch => {
+                match crate::views::last_type(data)? {
+                    Some(ty) if Self::kind_of_json(ty) == Some(kind) => {
+                        Self::decode_kind(kind, ObjectScanner::new(data), data, text, false)
+                    }
+                    _ => Err(e),
+                }
+            }
+            decoded => decoded,
+        }
+    }
+
     /// [`parse`](Self::parse) of an object whose `type` members disagree:
     /// decoded by the last one.
     #[cold]
@@ -537,13 +555,7 @@ impl<'a> ResponseEvent<'a> {
     /// the name and the data's `type` differ.
     pub fn parse_named(event: &str, data: &'a str) -> Result<Self, DecodeError> {
         match Self::kind(event) {
-            Some(kind) => Self::decode_kind(
-                kind,
-                ObjectScanner::new(data),
-                data,
-                trim_json_ws(data),
-                true,
-            ),
+            Some(kind) => Self::decode_named(kind, data),
             None => Self::parse(data),
         }
     }
@@ -561,16 +573,7 @@ impl<'a> ResponseEvent<'a> {
         // The event name is matched as bytes: a known name is ASCII, and an
         // unknown one is not read (the data's `type` decides).
         match Self::kind_of(&frame.event) {
-            Some(kind) => {
-                let data = frame.data();
-                Self::decode_kind(
-                    kind,
-                    ObjectScanner::new(data),
-                    data,
-                    trim_json_ws(data),
-                    true,
-                )
-            }
+            Some(kind) => Self::decode_named(kind, frame.data()),
             None => Self::parse(frame.data()),
         }
     }

@@ -1,3 +1,4 @@
+use alloc::format;
 use alloc::string::ToString;
 use alloc::vec::Vec;
 
@@ -369,4 +370,109 @@ fn views_are_shareable_and_their_sizes_pinned() {
     assert!(size_of::<ResponseEvent<'_>>() <= 1024);
     assert!(size_of::<OutputTextDelta<'_>>() <= 160);
     assert!(size_of::<DecodeError>() <= 48);
+}
+
+/// Issue 11, item 2: the event is read as `serde_json::Value`, JavaScript's
+/// `JSON.parse` and Python's `json` read it: the last of duplicate members
+/// wins, `type` included, and keys and type values are compared unescaped.
+/// Each case names the type and delta those readers see.
+#[test]
+fn type_and_fields_are_read_as_every_json_reader_reads_them() {
+    const D: &str = "response.output_text.delta";
+    let tail = r#""item_id":"m","output_index":0,"content_index":0,"delta":"hi""#;
+    let cases = [
+        // A later `type` overrides the first, either way round.
+        (format!(r#"{{"type":"x.other","type":"{D}",{tail}}}"#), D),
+        (
+            format!(r#"{{"type":"{D}",{tail},"type":"x.other"}}"#),
+            "x.other",
+        ),
+        (
+            format!(r#"{{"type":"{D}","type":"response.refusal.delta",{tail}}}"#),
+            "response.refusal.delta",
+        ),
+        (format!(r#"{{{tail},"type":"x.other","type":"{D}"}}"#), D),
+        (format!(r#"{{"type":1,"type":"{D}",{tail}}}"#), D),
+        // Escaped type values and keys.
+        (
+            format!(r#"{{"type":"response.output_text.d\u0065lta",{tail}}}"#),
+            D,
+        ),
+        (format!(r#"{{"\u0074ype":"{D}",{tail}}}"#), D),
+        (
+            format!(r#"{{"type":"x.other","t\u0079pe":"{D}",{tail}}}"#),
+            D,
+        ),
+    ];
+    for (data, want) in &cases {
+        let ev = ResponseEvent::parse(data).unwrap_or_else(|e| panic!("{data}: {e}"));
+        match ev {
+            ResponseEvent::OutputTextDelta(d) => {
+                assert_eq!(*want, D, "{data}");
+                assert_eq!(d.delta, "hi", "{data}");
+            }
+            ResponseEvent::RefusalDelta(d) => {
+                assert_eq!(*want, "response.refusal.delta", "{data}");
+                assert_eq!(d.delta, "hi", "{data}");
+            }
+            ResponseEvent::Unknown { ty, .. } => assert_eq!(ty, *want, "{data}"),
+            other => panic!("{data}: {other:?}"),
+        }
+    }
+    // Other fields: the last duplicate, also in the fast path.
+    let data = format!(
+        r#"{{"type":"{D}","item_id":"m","output_index":0,"content_index":0,"delta":"a","delta":"b","output_index":7}}"#
+    );
+    let ResponseEvent::OutputTextDelta(d) = parse(&data) else {
+        panic!()
+    };
+    assert_eq!((d.delta.as_str(), d.output_index), (Some("b"), 7));
+    // The last `type` is not a string: an error, not a guess.
+    let data = format!(r#"{{"type":"{D}",{tail},"type":7}}"#);
+    let e = ResponseEvent::parse(&data).unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "type" });
+    // With an SSE event name, every `type` must agree with it.
+    let data = format!(r#"{{"type":"{D}",{tail},"type":"x.other"}}"#);
+    let e = ResponseEvent::parse_named(D, &data).unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::TypeMismatch);
+    let data = format!(r#"{{"type":"{D}",{tail},"type":"response.output_text.d\u0065lta"}}"#);
+    assert!(matches!(
+        ResponseEvent::parse_named(D, &data),
+        Ok(ResponseEvent::OutputTextDelta(_))
+    ));
+}
+
+/// The same rule for the tagged enums inside events (items, parts).
+#[test]
+fn nested_types_are_read_by_the_last_member_unescaped() {
+    let item = |item: &str| {
+        format!(
+            r#"{{"type":"response.output_item.added","output_index":0,"sequence_number":1,"item":{item}}}"#
+        )
+    };
+    for (data, want) in [
+        (
+            item(
+                r#"{"type":"x","type":"function_call","id":"fc","call_id":"c","name":"f","arguments":""}"#,
+            ),
+            "function_call",
+        ),
+        (
+            item(
+                r#"{"type":"function_c\u0061ll","id":"fc","call_id":"c","name":"f","arguments":""}"#,
+            ),
+            "function_call",
+        ),
+        (
+            item(
+                r#"{"type":"function_call","id":"fc","call_id":"c","name":"f","arguments":"","type":"x.other"}"#,
+            ),
+            "x.other",
+        ),
+    ] {
+        let ResponseEvent::OutputItemAdded(e) = parse(&data) else {
+            panic!("{data}")
+        };
+        assert_eq!(e.item.ty(), want, "{data}");
+    }
 }
