@@ -805,3 +805,118 @@ fn added_after_done_keeps_the_byte_count_consistent() {
         Some("completed")
     );
 }
+
+/// Issue 11, item 3: an item at `output_index` u64::MAX and a terminal
+/// `output` listing an unstreamed item whose position is taken: no overflow
+/// (a panic in builds with overflow checks, as this test build has), and
+/// both items in the output, the unstreamed one after.
+#[test]
+fn an_item_at_u64_max_and_an_unstreamed_item_do_not_overflow() {
+    let fc = |id: &str| json!({"type": "function_call", "id": id, "call_id": "c", "name": "f", "arguments": "{}"});
+    let mut terminal = completed();
+    terminal["response"]["output"] = json!([fc("fc_new"), fc("fc_max")]);
+    let events = numbered(vec![
+        created(),
+        added(0, fc("fc_0")),
+        added(u64::MAX, fc("fc_max")),
+        done(u64::MAX, fc("fc_max")),
+        terminal,
+    ]);
+    let r = run(&events);
+    let ids: Vec<_> = json_of(&r)["output"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|it| it["id"].as_str().unwrap().to_string())
+        .collect();
+    // fc_0 is renamed fc_new at position 0 by the terminal output: a finding,
+    // and fc_0 keeps its streamed id.
+    assert_eq!(ids, ["fc_0", "fc_max"], "{:?}", kinds(&r));
+    assert!(kinds(&r).contains(&FindingKind::ItemIdMismatch { output_index: 0 }));
+
+    // Position 0 taken by an item whose own id is listed too: the
+    // unstreamed one goes after the last, which is u64::MAX (saturated).
+    let mut terminal = completed();
+    terminal["response"]["output"] = json!([fc("fc_new"), fc("fc_0"), fc("fc_max")]);
+    let events = numbered(vec![
+        created(),
+        added(0, fc("fc_0")),
+        added(u64::MAX, fc("fc_max")),
+        terminal,
+    ]);
+    let r = run(&events);
+    let ids: Vec<_> = json_of(&r)["output"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|it| it["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids, ["fc_0", "fc_max", "fc_new"]);
+    assert!(kinds(&r).contains(&FindingKind::ItemNotStreamed {
+        output_index: u64::MAX
+    }));
+}
+
+/// Issue 11, item 4: an item re-added with another type, and a second item
+/// with an id already used, are findings (with the event's index), not
+/// silence.
+#[test]
+fn a_retyped_item_and_a_reused_id_are_findings() {
+    let events = numbered(vec![
+        created(),
+        added(
+            0,
+            json!({"type": "function_call", "id": "fc_1", "call_id": "c", "name": "f", "arguments": ""}),
+        ),
+        json!({"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 0, "delta": "{\"a\":1}"}),
+        added(
+            0,
+            json!({"type": "message", "id": "fc_1", "role": "assistant", "content": []}),
+        ),
+        added(
+            1,
+            json!({"type": "message", "id": "fc_1", "role": "assistant", "content": []}),
+        ),
+        completed(),
+    ]);
+    let r = run(&events);
+    let found: Vec<_> = r
+        .findings()
+        .iter()
+        .map(|f| (f.kind.clone(), f.event_index))
+        .collect();
+    assert!(
+        found.contains(&(FindingKind::ItemTypeChanged { output_index: 0 }, 3)),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&(
+            FindingKind::DuplicateItemId {
+                output_index: 1,
+                other: 0
+            },
+            4
+        )),
+        "{found:?}"
+    );
+    // Both items stay in the output, as sent.
+    assert_eq!(json_of(&r)["output"].as_array().unwrap().len(), 2);
+}
+
+/// A terminal response whose `output` lists more items than the
+/// accumulator keeps is a typed error, not unbounded work in `finish`.
+#[test]
+fn a_terminal_output_longer_than_max_items_is_an_error() {
+    let mut terminal = completed();
+    terminal["response"]["output"] = J::Array(
+        (0..5)
+            .map(|i| json!({"type": "message", "id": format!("m{i}"), "content": []}))
+            .collect(),
+    );
+    let mut config = AccumulatorConfig::default();
+    config.max_items = 4;
+    let mut acc = ResponseAccumulator::with_config(config);
+    let text = terminal.to_string();
+    let e = acc.feed(&ResponseEvent::parse(&text).unwrap()).unwrap_err();
+    assert_eq!(e.kind(), AccumulateErrorKind::TooManyItems { limit: 4 });
+}

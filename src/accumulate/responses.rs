@@ -3,11 +3,12 @@
 
 mod item;
 
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use self::item::{input_key, part, part_mut, ItemState, Part};
+use self::item::{input_key, part_mut, set_capped, ItemState, Part, Parts};
 use super::{AccumulateError, AccumulateErrorKind, JsonValue, Outcome, PartialJson};
 use crate::json::{JsonError, JsonStr, RawJson};
 use crate::responses::{ContentPart, OutputItem, Response, ResponseEvent};
@@ -135,6 +136,22 @@ pub enum FindingKind {
     SecondTerminal,
     /// An `error` event.
     ErrorEvent,
+    /// An item object (`output_item.added` / `.done`) whose `type` differs
+    /// from the type the item had (from an earlier object or implied by its
+    /// events). The new type is kept; texts built for the old type that the
+    /// new one has no place for are not in the output.
+    ItemTypeChanged {
+        /// The item's `output_index`.
+        output_index: u64,
+    },
+    /// A second item with the id of an earlier one, at another
+    /// `output_index`. Both stay in the output, as sent.
+    DuplicateItemId {
+        /// The later item's `output_index`.
+        output_index: u64,
+        /// The `output_index` of the item that had the id first.
+        other: u64,
+    },
     /// An item of the terminal response's `output` that the stream never
     /// sent as events (it is taken from there).
     ItemNotStreamed {
@@ -185,6 +202,16 @@ impl fmt::Display for Finding {
             FindingKind::EventAfterTerminal => f.write_str("event after the terminal event")?,
             FindingKind::SecondTerminal => f.write_str("second terminal event")?,
             FindingKind::ErrorEvent => f.write_str("error event")?,
+            FindingKind::ItemTypeChanged { output_index } => {
+                write!(f, "output item {output_index} changed its type")?
+            }
+            FindingKind::DuplicateItemId {
+                output_index,
+                other,
+            } => write!(
+                f,
+                "output item {output_index} has the id of output item {other}"
+            )?,
             FindingKind::ItemNotStreamed { output_index } => write!(
                 f,
                 "output item {output_index} only in the terminal response, never streamed"
@@ -328,8 +355,13 @@ enum Terminal {
 #[derive(Debug, Clone, Default)]
 pub struct ResponseAccumulator {
     config: AccumulatorConfig,
-    /// Items sorted by `output_index`.
+    /// Items in the order they were first seen (never shifted, whatever
+    /// order the indexes come in).
     items: Vec<ItemState>,
+    /// `output_index` → position in `items`.
+    by_index: BTreeMap<u64, usize>,
+    /// Item id → position in `items` of the first item with that id.
+    by_id: BTreeMap<String, usize>,
     /// The response object of the latest lifecycle event, its `output`
     /// left empty.
     response: Option<JsonValue>,
@@ -376,8 +408,9 @@ impl ResponseAccumulator {
 
     /// Applies one event.
     ///
-    /// Costs O(length of the event's text) plus a binary search among the
-    /// items and parts; a delta appends to a buffer that is reused, so a
+    /// Costs O(length of the event's text) plus O(log n) map lookups among
+    /// the items and parts (nothing shifts, whatever order the indexes come
+    /// in); a delta appends to a buffer that is reused, so a
     /// stream of deltas allocates amortised O(log length) times per text.
     /// Events that are not about the response (`keepalive`, `[DONE]`, audio,
     /// unknown types) only count towards the sequence numbers.
@@ -476,14 +509,12 @@ impl ResponseAccumulator {
         introduces: bool,
     ) -> Result<usize, AccumulateError> {
         let found = match self.items.get(self.last_item) {
-            Some(it) if it.output_index == output_index => Ok(self.last_item),
-            _ => self
-                .items
-                .binary_search_by_key(&output_index, |it| it.output_index),
+            Some(it) if it.output_index == output_index => Some(self.last_item),
+            _ => self.by_index.get(&output_index).copied(),
         };
         let idx = match found {
-            Ok(idx) => idx,
-            Err(idx) => {
+            Some(idx) => idx,
+            None => {
                 if self.items.len() >= self.config.max_items {
                     let limit = self.config.max_items;
                     return Err(self.error(at, AccumulateErrorKind::TooManyItems { limit }));
@@ -506,7 +537,9 @@ impl ResponseAccumulator {
                 {
                     it.partial = Some(PartialJson::new());
                 }
-                self.items.insert(idx, it);
+                let idx = self.items.len();
+                self.items.push(it);
+                self.by_index.insert(output_index, idx);
                 idx
             }
         };
@@ -518,10 +551,31 @@ impl ResponseAccumulator {
                     self.find(at, FindingKind::ItemIdMismatch { output_index });
                 }
                 Some(_) => {}
-                None => item.id = Some(id.unescape().into_owned()),
+                None => {
+                    let id = id.unescape().into_owned();
+                    item.id = Some(id.clone());
+                    self.claim_id(at, idx, id);
+                }
             }
         }
         Ok(idx)
+    }
+
+    /// Records that the item at `idx` goes by `id`; a finding when another
+    /// item already does (both stay in the output, as sent).
+    fn claim_id(&mut self, at: At, idx: usize, id: String) {
+        let first = *self.by_id.entry(id).or_insert(idx);
+        if first != idx {
+            let output_index = self.items[idx].output_index;
+            let other = self.items[first].output_index;
+            self.find(
+                at,
+                FindingKind::DuplicateItemId {
+                    output_index,
+                    other,
+                },
+            );
+        }
     }
 
     /// Appends a delta to an item's `input`.
@@ -758,9 +812,15 @@ impl ResponseAccumulator {
         let it = &mut self.items[idx];
         let id = value.get("id").and_then(JsonValue::as_str);
         let id_mismatch = matches!((&it.id, id), (Some(a), Some(b)) if a != b);
+        let new_id = id
+            .filter(|id| it.id.as_deref() != Some(*id))
+            .map(String::from);
         if let Some(id) = id {
             it.id = Some(id.into());
         }
+        // An item object of another type than the item's events or earlier
+        // object said: what was built for the old type may not fit the new.
+        let retyped = it.ty.as_deref().is_some_and(|old| old != ty);
         if it.ty.as_deref() != Some(ty) {
             it.ty = Some(
                 value
@@ -795,6 +855,12 @@ impl ResponseAccumulator {
         }
         if id_mismatch {
             self.find(at, FindingKind::ItemIdMismatch { output_index });
+        }
+        if retyped {
+            self.find(at, FindingKind::ItemTypeChanged { output_index });
+        }
+        if let Some(id) = new_id {
+            self.claim_id(at, idx, id);
         }
         for field in mismatches {
             self.find(
@@ -863,14 +929,18 @@ impl ResponseAccumulator {
                 self.terminal_ids.clear();
                 self.terminal_items.clear();
                 for (i, item) in list.iter().enumerate() {
-                    let id = item.get("id").and_then(|v| v.as_json_str());
-                    self.terminal_ids
-                        .push(id.map(|id| id.unescape().into_owned()));
-                    let finished = id.is_some_and(|id| {
-                        self.items
-                            .iter()
-                            .any(|it| it.done && it.id.as_deref().is_some_and(|x| id == x))
+                    if i >= self.config.max_items {
+                        let limit = self.config.max_items;
+                        return Err(self.error(at, AccumulateErrorKind::TooManyItems { limit }));
+                    }
+                    let id = item
+                        .get("id")
+                        .and_then(|v| v.as_json_str())
+                        .map(|id| id.unescape().into_owned());
+                    let finished = id.as_ref().is_some_and(|id| {
+                        self.by_id.get(id).is_some_and(|&at| self.items[at].done)
                     });
+                    self.terminal_ids.push(id);
                     if !finished {
                         self.grow(at, item.as_raw_json().get().len())?;
                         self.terminal_items.push((i, JsonValue::from_view(&item)));
@@ -1190,12 +1260,11 @@ impl ResponseAccumulator {
                 let err = self.parts_error(at);
                 let images = &mut self.items[idx].partial_images;
                 let image = e.partial_image_b64.unescape().into_owned();
-                match images.binary_search_by_key(&e.partial_image_index, |(i, _)| *i) {
-                    Ok(i) => images[i].1 = image,
-                    Err(_) if images.len() >= max => return Err(err),
-                    Err(i) => images.insert(i, (e.partial_image_index, image)),
+                if set_capped(images, e.partial_image_index, image, max) {
+                    Ok(())
+                } else {
+                    Err(err)
                 }
-                Ok(())
             }
             E::McpCallInProgress(e) => {
                 self.progress(at, e.output_index, e.item_id, "mcp_call", "in_progress")
@@ -1250,39 +1319,40 @@ impl ResponseAccumulator {
         let p = self.part_at(at, idx, key.list, key.index)?;
         p.ty.get_or_insert("output_text");
         let value = JsonValue::from_view(&annotation);
-        match p
-            .annotations
-            .binary_search_by_key(&annotation_index, |(i, _)| *i)
-        {
-            Ok(i) => p.annotations[i].1 = value,
-            Err(_) if p.annotations.len() >= max => return Err(err),
-            Err(i) => p.annotations.insert(i, (annotation_index, value)),
+        if set_capped(&mut p.annotations, annotation_index, value, max) {
+            Ok(())
+        } else {
+            Err(err)
         }
-        Ok(())
     }
 
     // ---- Snapshot accessors
 
     /// The output item at `output_index`, as far as it has streamed.
     pub fn item(&self, output_index: u64) -> Option<ItemSnapshot<'_>> {
-        let i = self
-            .items
-            .binary_search_by_key(&output_index, |it| it.output_index)
-            .ok()?;
+        let &i = self.by_index.get(&output_index)?;
         Some(ItemSnapshot(&self.items[i]))
     }
 
     /// The output item with the `id`.
     pub fn item_by_id(&self, id: &str) -> Option<ItemSnapshot<'_>> {
-        self.items
-            .iter()
-            .find(|it| it.id.as_deref() == Some(id))
-            .map(ItemSnapshot)
+        let current = |&i: &usize| self.items[i].id.as_deref() == Some(id);
+        match self.by_id.get(id).filter(|i| current(i)) {
+            Some(&i) => Some(ItemSnapshot(&self.items[i])),
+            // The item that had the id first goes by another now.
+            None => self
+                .items
+                .iter()
+                .find(|it| it.id.as_deref() == Some(id))
+                .map(ItemSnapshot),
+        }
     }
 
     /// The output items so far, in `output_index` order.
     pub fn items(&self) -> impl ExactSizeIterator<Item = ItemSnapshot<'_>> + '_ {
-        self.items.iter().map(ItemSnapshot)
+        self.by_index
+            .values()
+            .map(|&i| ItemSnapshot(&self.items[i]))
     }
 
     /// The response `id`, once a lifecycle event has carried it.
@@ -1325,9 +1395,9 @@ impl ResponseAccumulator {
     /// concatenated (what the SDKs call `output_text`).
     pub fn output_text(&self) -> String {
         let mut out = String::new();
-        for it in &self.items {
+        for it in self.by_index.values().map(|&i| &self.items[i]) {
             if it.ty.as_deref() == Some("message") {
-                for p in &it.content {
+                for p in it.content.values() {
                     if p.ty.unwrap_or("output_text") == "output_text" {
                         out.push_str(&p.text.buf);
                     }
@@ -1350,19 +1420,19 @@ impl ResponseAccumulator {
             sequence_number: None,
         };
         let ids = core::mem::take(&mut self.terminal_ids);
+        let listed: BTreeSet<&str> = ids.iter().flatten().map(String::as_str).collect();
+        let unnamed_listed = ids.iter().any(Option::is_none);
         let terminal_items = core::mem::take(&mut self.terminal_items);
         for (i, value) in terminal_items {
             // Matched by id (a recording may leave out an item, so positions
             // in `output` need not be output indexes), else by position.
+            let position = i as u64;
             let id = value.get("id").and_then(JsonValue::as_str);
             let streamed = match id {
-                Some(id) => self
-                    .items
-                    .iter()
-                    .position(|it| it.id.as_deref() == Some(id)),
-                None => self.items.iter().position(|it| it.output_index == i as u64),
+                Some(id) => self.by_id.get(id),
+                None => self.by_index.get(&position),
             };
-            if let Some(idx) = streamed {
+            if let Some(&idx) = streamed {
                 // Streamed, but never done: the terminal object is the
                 // latest word on the members not built from events.
                 let it = &mut self.items[idx];
@@ -1374,21 +1444,29 @@ impl ResponseAccumulator {
                 }
                 continue;
             }
-            let taken = |n: u64| self.items.iter().position(|it| it.output_index == n);
-            if let (Some(_), Some(idx)) = (id, taken(i as u64)) {
+            let taken = self.by_index.get(&position).copied();
+            if let (Some(_), Some(idx)) = (id, taken) {
                 // The item at this position goes by another id here: the
                 // same item renamed, unless its own id is elsewhere.
-                let own = self.items[idx].id.as_deref();
-                if !ids.iter().any(|x| x.as_deref() == own) {
+                let own_listed = match self.items[idx].id.as_deref() {
+                    Some(own) => listed.contains(own),
+                    None => unnamed_listed,
+                };
+                if !own_listed {
                     let output_index = self.items[idx].output_index;
                     self.find(at, FindingKind::ItemIdMismatch { output_index });
                     continue;
                 }
             }
-            let output_index = if taken(i as u64).is_some() {
-                self.items.last().map_or(0, |it| it.output_index + 1)
-            } else {
-                i as u64
+            // Its position is taken: after the last item. (Saturating: an
+            // item may sit at u64::MAX; the output is ordered by a stable
+            // sort, so two items at the same index both stay, in order.)
+            let output_index = match taken {
+                Some(_) => self
+                    .by_index
+                    .last_key_value()
+                    .map_or(0, |(&last, _)| last.saturating_add(1)),
+                None => position,
             };
             self.find(at, FindingKind::ItemNotStreamed { output_index });
             let it = ItemState {
@@ -1405,11 +1483,12 @@ impl ResponseAccumulator {
                 base: Some(value),
                 ..ItemState::default()
             };
-            let at_idx = self
-                .items
-                .binary_search_by_key(&output_index, |it| it.output_index)
-                .unwrap_or_else(|e| e);
-            self.items.insert(at_idx, it);
+            let idx = self.items.len();
+            if let Some(id) = &it.id {
+                self.by_id.entry(id.clone()).or_insert(idx);
+            }
+            self.by_index.entry(output_index).or_insert(idx);
+            self.items.push(it);
         }
         let outcome = match (self.terminal, &self.error_event) {
             (Some(Terminal::Completed), _) => Outcome::Completed,
@@ -1433,10 +1512,9 @@ impl ResponseAccumulator {
                 json.set("status", s.as_str().into());
             }
         }
-        let output = core::mem::take(&mut self.items)
-            .into_iter()
-            .map(ItemState::into_json)
-            .collect();
+        let mut items = core::mem::take(&mut self.items);
+        items.sort_by_key(|it| it.output_index); // stable: O(n log n)
+        let output = items.into_iter().map(ItemState::into_json).collect();
         json.set("output", JsonValue::Array(output));
         FinalResponse {
             json,
@@ -1546,8 +1624,9 @@ fn item_mismatches(it: &ItemState, item: &JsonValue, out: &mut Vec<&'static str>
             out.push(key);
         }
     }
-    let lists: [(&'static str, &[Part], &'static str); 2] = match ty {
-        "message" => [("content", &it.content, ""), ("", &[], "")],
+    let none = Parts::new();
+    let lists: [(&'static str, &Parts, &'static str); 2] = match ty {
+        "message" => [("content", &it.content, ""), ("", &none, "")],
         "reasoning" => [
             ("summary", &it.summary, "text"),
             ("content", &it.content, "text"),
@@ -1558,7 +1637,7 @@ fn item_mismatches(it: &ItemState, item: &JsonValue, out: &mut Vec<&'static str>
         let Some(sent) = item.get(key).and_then(JsonValue::as_array) else {
             continue;
         };
-        for p in parts.iter().filter(|p| p.text.seen) {
+        for p in parts.values().filter(|p| p.text.seen) {
             let Some(elem) = usize::try_from(p.index).ok().and_then(|i| sent.get(i)) else {
                 continue;
             };
@@ -1613,24 +1692,28 @@ impl<'s> ItemSnapshot<'s> {
     /// The text of content part `content_index`: an `output_text` or
     /// `refusal` of a message, a `reasoning_text` of a reasoning item.
     pub fn part_text(&self, content_index: u64) -> Option<&'s str> {
-        part(&self.0.content, content_index).map(|p| p.text.buf.as_str())
+        self.0
+            .content
+            .get(&content_index)
+            .map(|p| p.text.buf.as_str())
     }
 
     /// The type of content part `content_index` (`output_text`, `refusal`,
     /// `reasoning_text`).
     pub fn part_type(&self, content_index: u64) -> Option<&'static str> {
-        part(&self.0.content, content_index).and_then(|p| p.ty)
+        self.0.content.get(&content_index).and_then(|p| p.ty)
     }
 
     /// The text of all content parts, concatenated (for a message: its
     /// output text and refusals; for a reasoning item: its reasoning text).
     /// Allocates only when there is more than one part.
     pub fn text(&self) -> alloc::borrow::Cow<'s, str> {
-        match self.0.content.as_slice() {
-            [] => "".into(),
-            [one] => one.text.buf.as_str().into(),
-            parts => parts
-                .iter()
+        let parts = &self.0.content;
+        match (parts.len(), parts.values().next()) {
+            (0, _) | (_, None) => "".into(),
+            (1, Some(one)) => one.text.buf.as_str().into(),
+            _ => parts
+                .values()
                 .map(|p| p.text.buf.as_str())
                 .collect::<String>()
                 .into(),
@@ -1639,7 +1722,10 @@ impl<'s> ItemSnapshot<'s> {
 
     /// The text of reasoning summary part `summary_index`.
     pub fn summary_text(&self, summary_index: u64) -> Option<&'s str> {
-        part(&self.0.summary, summary_index).map(|p| p.text.buf.as_str())
+        self.0
+            .summary
+            .get(&summary_index)
+            .map(|p| p.text.buf.as_str())
     }
 
     /// The number of content parts and of summary parts seen.
@@ -1686,7 +1772,7 @@ impl<'s> ItemSnapshot<'s> {
 
     /// Shell commands so far, by `command_index`.
     pub fn commands(&self) -> impl Iterator<Item = &'s str> + 's {
-        self.0.commands.iter().map(|p| p.text.buf.as_str())
+        self.0.commands.values().map(|p| p.text.buf.as_str())
     }
 
     /// Partial images of an image generation call: `(partial_image_index,
