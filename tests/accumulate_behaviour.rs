@@ -920,3 +920,19 @@ fn a_terminal_output_longer_than_max_items_is_an_error() {
     let e = acc.feed(&ResponseEvent::parse(&text).unwrap()).unwrap_err();
     assert_eq!(e.kind(), AccumulateErrorKind::TooManyItems { limit: 4 });
 }
+
+/// Issue 11, item 3: sequence numbers an attacker picks cannot overflow the
+/// gap count (two gaps of nearly 2^64 each); it saturates.
+#[test]
+fn huge_sequence_gaps_saturate_the_count() {
+    let max = u64::MAX;
+    let mut events = Vec::new();
+    for n in [0, max - 1, 0, max - 1] {
+        let mut e = json!({"type": "keepalive"});
+        e["sequence_number"] = json!(n);
+        events.push(e);
+    }
+    let r = run(&events);
+    let s = r.sequence();
+    assert_eq!((s.missing, s.regressions, s.numbered), (max, 1, 4));
+}

@@ -237,7 +237,7 @@ pub struct SequenceInfo {
     pub numbered: u64,
     /// Events without one (`[DONE]` included).
     pub unnumbered: u64,
-    /// Numbers skipped: the sum of the gaps.
+    /// Numbers skipped: the sum of the gaps (saturating at `u64::MAX`).
     pub missing: u64,
     /// Numbers not greater than their predecessor.
     pub regressions: u64,
@@ -460,7 +460,7 @@ impl ResponseAccumulator {
             seq.regressions += 1;
             self.find(at, FindingKind::SequenceRegression { previous, found: n });
         } else if n > previous + 1 {
-            seq.missing += n - previous - 1;
+            seq.missing = seq.missing.saturating_add(n - previous - 1);
             let expected = previous + 1;
             self.find(at, FindingKind::SequenceGap { expected, found: n });
         }
