@@ -35,6 +35,8 @@
 //! targets are stated in, all from this run.
 //!
 //! Environment: `SSEKIT_BENCH_PROBE_SECS` (probe budget per pass, default 2);
+//! `SSEKIT_FRAMING_ONLY=<input>/<engine>/<chunking>[/<passes>]` runs one
+//! engine alone, without criterion, for a profiler (see `only`);
 //! `SSEKIT_BENCH_DUMP_DIR=<dir>` writes every generated input there as
 //! `<name>.sse` for inspection.
 
@@ -583,10 +585,27 @@ fn bench_case(
 
 fn cases() -> Vec<Case> {
     let standard = Chunking::STANDARD.to_vec();
+    // The LLM streams: 4 KiB reads, one event per read (how servers flush),
+    // and 16 B reads, plus a TCP segment and the whole stream.
+    let llm = vec![
+        Chunking::Bytes(16),
+        Chunking::Bytes(1460),
+        Chunking::Bytes(4096),
+        Chunking::Events,
+        Chunking::Whole,
+    ];
     vec![
         Case {
             input: support::responses(),
-            chunkings: standard.clone(),
+            chunkings: llm.clone(),
+        },
+        Case {
+            input: support::chat(),
+            chunkings: llm.clone(),
+        },
+        Case {
+            input: support::anthropic(),
+            chunkings: llm,
         },
         Case {
             input: support::tiny(),
@@ -607,6 +626,50 @@ fn cases() -> Vec<Case> {
     ]
 }
 
+/// Single-engine mode, for profilers (`callgrind`, `perf`):
+/// `SSEKIT_FRAMING_ONLY=<input>/<engine>/<chunking>[/<passes>]` (the ids
+/// criterion prints, e.g. `responses/ssekit/4KiB/20`) runs that engine over
+/// that input `passes` times (default 10), asserting the frame count each
+/// time, and exits without criterion. `<engine>` may be `none` to measure
+/// only the setup (input generation and slicing), to subtract it.
+fn only(spec: &str, cases: &[Case]) {
+    let parts: Vec<&str> = spec.split('/').collect();
+    let [input, engine, chunking, rest @ ..] = parts.as_slice() else {
+        panic!("SSEKIT_FRAMING_ONLY: expected <input>/<engine>/<chunking>[/<passes>], got {spec}");
+    };
+    let passes: usize = rest.first().map_or(10, |p| p.parse().expect("passes"));
+    let case = cases
+        .iter()
+        .find(|c| c.input.name == *input)
+        .unwrap_or_else(|| panic!("no input {input}"));
+    let chunking = case
+        .chunkings
+        .iter()
+        .copied()
+        .find(|c| c.label() == *chunking)
+        .unwrap_or_else(|| panic!("no chunking {chunking} for {input}"));
+    let chunks = chunking.split(&case.input.bytes);
+    if *engine == "none" {
+        black_box(&chunks);
+        return;
+    }
+    let engine = Engine::ALL
+        .into_iter()
+        .find(|e| e.name() == *engine)
+        .unwrap_or_else(|| panic!("no engine {engine}"));
+    for _ in 0..passes {
+        let mut count = Count(0);
+        engine.run(chunks.clone().into_iter(), &mut count);
+        assert_eq!(count.0, case.input.frames, "{} frame count", engine.name());
+    }
+    println!(
+        "{spec}: {passes} passes, {} frames each, {} bytes in {} chunks",
+        case.input.frames,
+        case.input.bytes.len(),
+        chunks.len()
+    );
+}
+
 fn main() {
     let started = SystemTime::now();
     let filter = Filter::from_args();
@@ -617,6 +680,10 @@ fn main() {
             .unwrap_or(2.0),
     );
     let cases = cases();
+    if let Ok(spec) = std::env::var("SSEKIT_FRAMING_ONLY") {
+        only(&spec, &cases);
+        return;
+    }
     if let Some(dir) = std::env::var_os("SSEKIT_BENCH_DUMP_DIR") {
         // For inspecting the generated inputs: `<dir>/<name>.sse`.
         for case in &cases {

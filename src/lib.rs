@@ -196,7 +196,8 @@ assert_eq!(frames[1].data(), "two\nlines");
 "#
 )]
 #![no_std]
-#![forbid(unsafe_code)]
+// `unsafe` is allowed in one module only, `frame::text` (see its docs).
+#![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![doc(test(attr(deny(warnings))))]
 

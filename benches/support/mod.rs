@@ -8,7 +8,10 @@ pub mod synth;
 
 use bytes::Bytes;
 
-pub use synth::{data_lines, keep_alives, one_long_line, responses_stream, tiny_events};
+pub use synth::{
+    anthropic_stream, chat_stream, data_lines, keep_alives, one_long_line, responses_stream,
+    tiny_events,
+};
 
 /// The seed of the standard Responses stream.
 pub const SEED: u64 = 0x055E_2025;
@@ -24,6 +27,9 @@ pub enum Chunking {
     Bytes(usize),
     /// The whole input in one read.
     Whole,
+    /// One read per event: cut after each blank line (`\n\n`), the way
+    /// LLM servers flush (LF-only inputs).
+    Events,
 }
 
 impl Chunking {
@@ -42,6 +48,7 @@ impl Chunking {
             Chunking::Bytes(n) if n >= 1024 && n % 1024 == 0 => format!("{}KiB", n / 1024),
             Chunking::Bytes(n) => format!("{n}B"),
             Chunking::Whole => "whole".to_owned(),
+            Chunking::Events => "event".to_owned(),
         }
     }
 
@@ -50,6 +57,18 @@ impl Chunking {
     pub fn split(self, input: &Bytes) -> Vec<Bytes> {
         match self {
             Chunking::Whole => vec![input.clone()],
+            Chunking::Events => {
+                let mut out = Vec::new();
+                let mut start = 0;
+                for end in memchr::memmem::find_iter(input, b"\n\n") {
+                    out.push(input.slice(start..end + 2));
+                    start = end + 2;
+                }
+                if start < input.len() {
+                    out.push(input.slice(start..));
+                }
+                out
+            }
             Chunking::Bytes(n) => {
                 assert!(n > 0);
                 (0..input.len())
@@ -91,6 +110,24 @@ pub fn responses() -> Input {
         "responses",
         "synthetic OpenAI Responses stream, mostly short output_text.delta events",
         responses_stream(RESPONSES_BYTES, SEED),
+    )
+}
+
+/// The synthetic Chat Completions stream (at least 4 MiB).
+pub fn chat() -> Input {
+    Input::new(
+        "chat",
+        "synthetic Chat Completions stream, `data:`-only chunks of one token",
+        chat_stream(4 << 20, SEED),
+    )
+}
+
+/// The synthetic Anthropic Messages stream (at least 4 MiB).
+pub fn anthropic() -> Input {
+    Input::new(
+        "anthropic",
+        "synthetic Anthropic Messages stream, `event:` + `data:` text deltas",
+        anthropic_stream(4 << 20, SEED),
     )
 }
 

@@ -420,3 +420,112 @@ pub fn one_long_line(min_line_len: usize, seed: u64) -> (Vec<u8>, usize) {
     out.extend_from_slice(b"==\"}\n\n");
     (out, 1)
 }
+
+/// A synthetic OpenAI Chat Completions stream of at least `target_bytes`:
+/// `data:`-only lines (no `event:`, no `id:`), one chunk per token as
+/// `chat.completion.chunk` objects with `id`, `object`, `created`, `model`,
+/// `system_fingerprint` and one choice whose `delta.content` is a 1-12
+/// character token (JSON escapes and non-ASCII included), a final chunk with
+/// `finish_reason`, a usage chunk with empty `choices`, then `data: [DONE]`.
+pub fn chat_stream(target_bytes: usize, seed: u64) -> (Vec<u8>, usize) {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(target_bytes + 4096);
+    let mut frames = 0;
+    let mut id = String::from("chatcmpl-");
+    rng.push_alnum(&mut id, 29);
+    let head = format!(
+        "data: {{\"id\":\"{id}\",\"object\":\"chat.completion.chunk\",\"created\":{CREATED_AT},\"model\":\"gpt-4o-2024-08-06\",\"system_fingerprint\":\"fp_5f20662549\",\"choices\":[{{\"index\":0,\"delta\":"
+    );
+    let mut line = String::new();
+    let mut token = String::new();
+    line.push_str(&head);
+    line.push_str("{\"role\":\"assistant\",\"content\":\"\",\"refusal\":null},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+    out.extend_from_slice(line.as_bytes());
+    frames += 1;
+    let mut tokens = 0usize;
+    while out.len() < target_bytes {
+        delta(&mut rng, &mut token);
+        line.clear();
+        line.push_str(&head);
+        let _ = write!(
+            line,
+            "{{\"content\":\"{token}\"}},\"logprobs\":null,\"finish_reason\":null}}]}}\n\n"
+        );
+        out.extend_from_slice(line.as_bytes());
+        frames += 1;
+        tokens += 1;
+    }
+    line.clear();
+    line.push_str(&head);
+    line.push_str("{},\"logprobs\":null,\"finish_reason\":\"stop\"}]}\n\n");
+    out.extend_from_slice(line.as_bytes());
+    let _ = write!(
+        out_string(&mut line),
+        "data: {{\"id\":\"{id}\",\"object\":\"chat.completion.chunk\",\"created\":{CREATED_AT},\"model\":\"gpt-4o-2024-08-06\",\"system_fingerprint\":\"fp_5f20662549\",\"choices\":[],\"usage\":{{\"prompt_tokens\":11,\"completion_tokens\":{tokens},\"total_tokens\":{}}}}}\n\ndata: [DONE]\n\n",
+        tokens + 11
+    );
+    out.extend_from_slice(line.as_bytes());
+    frames += 3;
+    (out, frames)
+}
+
+/// A synthetic Anthropic Messages stream of at least `target_bytes`:
+/// `event:` + `data:` pairs as the API sends them (`message_start`, a
+/// `content_block_start`, many `content_block_delta` events with
+/// `text_delta` tokens and a `ping` now and then, `content_block_stop`,
+/// `message_delta` with usage, `message_stop`).
+pub fn anthropic_stream(target_bytes: usize, seed: u64) -> (Vec<u8>, usize) {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(target_bytes + 4096);
+    let mut frames = 0;
+    let mut id = String::from("msg_01");
+    rng.push_alnum(&mut id, 22);
+    let mut line = String::new();
+    let mut event = |out: &mut Vec<u8>, name: &str, data: &str| {
+        out.extend_from_slice(format!("event: {name}\ndata: {data}\n\n").as_bytes());
+        frames += 1;
+    };
+    event(
+        &mut out,
+        "message_start",
+        &format!("{{\"type\":\"message_start\",\"message\":{{\"id\":\"{id}\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5-20250929\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{{\"input_tokens\":25,\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":0,\"output_tokens\":1}}}}}}"),
+    );
+    event(
+        &mut out,
+        "content_block_start",
+        "{\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}",
+    );
+    event(&mut out, "ping", "{\"type\": \"ping\"}");
+    let mut token = String::new();
+    let mut tokens = 0usize;
+    while out.len() < target_bytes {
+        delta(&mut rng, &mut token);
+        line.clear();
+        let _ = write!(
+            line,
+            "{{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{{\"type\":\"text_delta\",\"text\":\"{token}\"}}}}"
+        );
+        event(&mut out, "content_block_delta", &line);
+        tokens += 1;
+        if rng.chance(1, 500) {
+            event(&mut out, "ping", "{\"type\": \"ping\"}");
+        }
+    }
+    event(
+        &mut out,
+        "content_block_stop",
+        "{\"type\":\"content_block_stop\",\"index\":0}",
+    );
+    event(
+        &mut out,
+        "message_delta",
+        &format!("{{\"type\":\"message_delta\",\"delta\":{{\"stop_reason\":\"end_turn\",\"stop_sequence\":null}},\"usage\":{{\"output_tokens\":{tokens}}}}}"),
+    );
+    event(&mut out, "message_stop", "{\"type\":\"message_stop\"}");
+    (out, frames)
+}
+
+fn out_string(s: &mut String) -> &mut String {
+    s.clear();
+    s
+}

@@ -6,6 +6,7 @@ mod names;
 mod output;
 mod parser;
 mod tally;
+mod text;
 
 pub use config::{ParserConfig, Utf8Mode};
 pub use error::{FrameError, FrameErrorKind};

@@ -4,6 +4,8 @@ use alloc::string::String;
 use bytes::Bytes;
 use core::fmt;
 
+use super::text::Utf8Bytes;
+
 /// One dispatched Server-Sent Event.
 ///
 /// A frame owns its bytes through [`Bytes`] handles, so it is `'static`,
@@ -19,9 +21,9 @@ use core::fmt;
 /// unchanged without encoding it again.
 #[derive(Clone)]
 pub struct Frame {
-    pub(crate) event: Bytes,
-    pub(crate) data: Bytes,
-    pub(crate) id: Bytes,
+    pub(crate) event: Utf8Bytes,
+    pub(crate) data: Utf8Bytes,
+    pub(crate) id: Utf8Bytes,
     pub(crate) retry: Option<u64>,
     pub(crate) zero_copy: bool,
     /// The block's wire bytes, when kept and contiguous.
@@ -45,9 +47,9 @@ impl Frame {
     /// ```
     pub fn new(data: impl Into<String>) -> Self {
         Self {
-            event: Bytes::new(),
-            data: Bytes::from(data.into()),
-            id: Bytes::new(),
+            event: Utf8Bytes::new(),
+            data: Utf8Bytes::from_string(data.into()),
+            id: Utf8Bytes::new(),
             retry: None,
             zero_copy: false,
             raw: None,
@@ -59,7 +61,7 @@ impl Frame {
     /// no longer describe the frame.
     #[must_use]
     pub fn with_event(mut self, event: impl Into<String>) -> Self {
-        self.event = Bytes::from(event.into());
+        self.event = Utf8Bytes::from_string(event.into());
         self.raw = None;
         self
     }
@@ -67,7 +69,7 @@ impl Frame {
     /// This frame with another last event ID.
     #[must_use]
     pub fn with_id(mut self, id: impl Into<String>) -> Self {
-        self.id = Bytes::from(id.into());
+        self.id = Utf8Bytes::from_string(id.into());
         self.raw = None;
         self
     }
@@ -87,7 +89,7 @@ impl Frame {
         if self.event.is_empty() {
             "message"
         } else {
-            validated_str(&self.event)
+            self.event.as_str()
         }
     }
 
@@ -101,26 +103,26 @@ impl Frame {
     /// The data: the block's `data` values joined with LF.
     #[inline]
     pub fn data(&self) -> &str {
-        validated_str(&self.data)
+        self.data.as_str()
     }
 
     /// The data as a `Bytes` handle (UTF-8), to pass on without copying.
     #[inline]
     pub fn data_bytes(&self) -> &Bytes {
-        &self.data
+        self.data.as_bytes()
     }
 
     /// Takes the data out as a `Bytes` handle (UTF-8).
     #[inline]
     pub fn into_data(self) -> Bytes {
-        self.data
+        self.data.into_bytes()
     }
 
     /// The last event ID at the time this event was dispatched: the value of
     /// the most recent valid `id` field in this or any earlier block, or `""`.
     #[inline]
     pub fn id(&self) -> &str {
-        validated_str(&self.id)
+        self.id.as_str()
     }
 
     /// The reconnection time, in milliseconds, set by a valid `retry` field in

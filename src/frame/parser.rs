@@ -24,6 +24,7 @@ use super::config::{ParserConfig, Utf8Mode};
 use super::error::{FrameError, FrameErrorKind};
 use super::output::{Frame, Item};
 use super::tally::Tally;
+use super::text::{CheckedChunk, Utf8Bytes};
 use crate::framing::{LineSplitter, Step};
 
 /// An incremental, sans-IO Server-Sent Events parser.
@@ -71,11 +72,10 @@ pub struct Parser {
     lines: LineSplitter,
 
     // Input: the chunk being parsed, and those fed after it.
-    cur: Bytes,
+    /// The chunk, with the part of it known to be UTF-8.
+    cur: CheckedChunk,
     pos: usize,
     cur_offset: u64,
-    /// `cur[valid.0..valid.1]` is known to be UTF-8 (see `data_is_utf8`).
-    valid: (usize, usize),
     queue: VecDeque<Bytes>,
     eof: bool,
     tail_checked: bool,
@@ -95,17 +95,17 @@ pub struct Parser {
     data: Data,
     data_buf: BytesMut,
     data_len: usize,
-    event: Bytes,
+    event: Utf8Bytes,
     retry: Option<u64>,
     id_in_block: bool,
 
     // Stream state that outlives blocks.
-    id_buf: Bytes,
+    id_buf: Utf8Bytes,
     /// `id_buf` was set since the last event ID was committed.
     id_dirty: bool,
     /// The known event name last seen (`""` at first, which no line matches).
     last_known: &'static str,
-    last_event_id: Bytes,
+    last_event_id: Utf8Bytes,
     reconnection: Option<u64>,
 
     // Byte accounting (see `Tally`): blocks are counted when they end, in
@@ -189,10 +189,9 @@ impl Parser {
         Self {
             config,
             lines: LineSplitter::new(),
-            cur: Bytes::new(),
+            cur: CheckedChunk::new(),
             pos: 0,
             cur_offset: 0,
-            valid: (0, 0),
             queue: VecDeque::new(),
             eof: false,
             tail_checked: false,
@@ -207,13 +206,13 @@ impl Parser {
             data: Data::None,
             data_buf: BytesMut::new(),
             data_len: 0,
-            event: Bytes::new(),
+            event: Utf8Bytes::new(),
             retry: None,
             id_in_block: false,
-            id_buf: Bytes::new(),
+            id_buf: Utf8Bytes::new(),
             id_dirty: false,
             last_known: "",
-            last_event_id: Bytes::new(),
+            last_event_id: Utf8Bytes::new(),
             reconnection: None,
             counts: [0; 4],
             settled: 0,
@@ -242,8 +241,7 @@ impl Parser {
         self.tail_checked = false;
         if self.pos >= self.cur.len() && self.queue.is_empty() {
             self.cur_offset += self.cur.len() as u64;
-            self.cur = chunk;
-            self.valid = (0, 0);
+            self.cur.replace(chunk);
             self.pos = 0;
             self.check_split_crlf();
         } else {
@@ -346,7 +344,7 @@ impl Parser {
     /// line (`""` if none was ever set). It is what a client sends as
     /// `Last-Event-ID` when it reconnects.
     pub fn last_event_id(&self) -> &str {
-        super::output::validated_str(&self.last_event_id)
+        self.last_event_id.as_str()
     }
 
     /// The reconnection time in milliseconds, as last set by a valid `retry`
@@ -442,8 +440,7 @@ impl Parser {
                 match self.queue.pop_front() {
                     Some(chunk) => {
                         self.cur_offset += self.cur.len() as u64;
-                        self.cur = chunk;
-                        self.valid = (0, 0);
+                        self.cur.replace(chunk);
                         self.pos = 0;
                         self.check_split_crlf();
                     }
@@ -571,7 +568,7 @@ impl Parser {
         self.pos = base + len + 1;
         self.note_line_start(self.cur_offset + base as u64);
         self.block_fields = true;
-        self.event = Bytes::from_static(name);
+        self.event = Utf8Bytes::from_static(self.last_known);
         true
     }
 
@@ -610,7 +607,7 @@ impl Parser {
             self.note_line_start(self.cur_offset + start as u64);
             self.block_fields = true;
             self.event = match known_name(&mut self.last_known, &self.cur[value_start..end]) {
-                Some(name) => Bytes::from_static(name.as_bytes()),
+                Some(name) => Utf8Bytes::from_static(name),
                 None => to_utf8(self.cur.slice(value_start..end)),
             };
             true
@@ -738,7 +735,7 @@ impl Parser {
             }
             Field::Event => {
                 self.event = match known_name(&mut self.last_known, &line[value_start..]) {
-                    Some(name) => Bytes::from_static(name.as_bytes()),
+                    Some(name) => Utf8Bytes::from_static(name),
                     None => to_utf8(self.take_value(src, value_start, len)),
                 };
                 None
@@ -810,17 +807,17 @@ impl Parser {
         let (data, zero_copy) = match data {
             Data::None => {
                 return (items && id_in_block)
-                    .then(|| Item::LastEventId(self.last_event_id.clone()));
+                    .then(|| Item::LastEventId(self.last_event_id.as_bytes().clone()));
             }
             Data::One { value, zero_copy } => (value, zero_copy),
             Data::Joined => (self.data_buf.split().freeze(), false),
         };
-        let (data, zero_copy) =
-            if self.config.utf8 == Utf8Mode::Replace && !self.data_is_utf8(&data, zero_copy) {
-                (lossy(&data), false)
-            } else {
-                (data, zero_copy)
-            };
+        // Strict mode checked every line already; either way the check is
+        // made here once, for the chunk from this data on (see `CheckedChunk`).
+        let (data, zero_copy) = match self.cur.utf8(data) {
+            Ok(data) => (data, zero_copy),
+            Err(data) => (lossy(&data), false),
+        };
         Some(Item::Frame(Frame {
             event,
             data,
@@ -829,33 +826,6 @@ impl Parser {
             zero_copy,
             raw,
         }))
-    }
-
-    /// Whether `data` is UTF-8. Data sliced from the current chunk
-    /// (`zero_copy`) is checked with the rest of the chunk after it, once:
-    /// the events that follow in the chunk then need no check of their own.
-    /// (Data starts after `:` or a space and ends before a line terminator,
-    /// all ASCII, so within a valid span it starts and ends on character
-    /// boundaries.)
-    #[inline]
-    fn data_is_utf8(&mut self, data: &[u8], zero_copy: bool) -> bool {
-        let base = self.cur.as_ptr() as usize;
-        let start = (data.as_ptr() as usize).wrapping_sub(base);
-        let in_cur = zero_copy && start <= self.cur.len() && data.len() <= self.cur.len() - start;
-        if !in_cur {
-            return simdutf8::basic::from_utf8(data).is_ok();
-        }
-        let end = start + data.len();
-        if self.valid.0 <= start && end <= self.valid.1 {
-            return true;
-        }
-        let rest = self.cur.get(start..).unwrap_or_default();
-        let valid = match simdutf8::compat::from_utf8(rest) {
-            Ok(_) => rest.len(),
-            Err(e) => e.valid_up_to(),
-        };
-        self.valid = (start, start + valid);
-        end <= self.valid.1
     }
 
     /// A new chunk became current, after the last one was parsed whole.
@@ -916,7 +886,7 @@ impl Parser {
     fn clear_block(&mut self) {
         self.data = Data::None;
         self.data_len = 0;
-        self.event = Bytes::new();
+        self.event = Utf8Bytes::new();
         self.retry = None;
         self.id_in_block = false;
     }
@@ -1048,16 +1018,11 @@ fn known_name(last: &mut &'static str, name: &[u8]) -> Option<&'static str> {
 }
 
 /// `bytes` if it is UTF-8, else its decoding with U+FFFD replacements.
-fn to_utf8(bytes: Bytes) -> Bytes {
-    // Event names and ids are short and ASCII: the plain check is quicker.
-    if bytes.is_ascii() || simdutf8::basic::from_utf8(&bytes).is_ok() {
-        bytes
-    } else {
-        lossy(&bytes)
-    }
+fn to_utf8(bytes: Bytes) -> Utf8Bytes {
+    Utf8Bytes::from_bytes(bytes).unwrap_or_else(|bytes| lossy(&bytes))
 }
 
 #[cold]
-fn lossy(bytes: &[u8]) -> Bytes {
-    Bytes::from(String::from_utf8_lossy(bytes).into_owned())
+fn lossy(bytes: &[u8]) -> Utf8Bytes {
+    Utf8Bytes::from_string(String::from_utf8_lossy(bytes).into_owned())
 }

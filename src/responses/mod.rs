@@ -572,7 +572,7 @@ impl<'a> ResponseEvent<'a> {
     pub fn from_frame(frame: &'a Frame) -> Result<Self, DecodeError> {
         // The event name is matched as bytes: a known name is ASCII, and an
         // unknown one is not read (the data's `type` decides).
-        match Self::kind_of(&frame.event) {
+        match Self::kind_of(frame.event.as_str().as_bytes()) {
             Some(kind) => Self::decode_named(kind, frame.data()),
             None => Self::parse(frame.data()),
         }
