@@ -16,6 +16,13 @@
 #   0x03 and three cut points (see the input layouts in those targets).
 # accumulate: each *.sse file behind a 2-byte header (its dialect, a memory
 #   limit), twice: a roomy and a tight limit.
+# differential: the data of the events (selected as for decode) of the
+#   Responses, Chat and Anthropic streams, behind the dialect byte and the
+#   event's SSE name and a line feed (see fuzz_targets/differential.rs); then
+#   the hand-written hostile cases of tests/support/differential-hostile.tsv
+#   (duplicate and escaped `type` keys and values, nested `delta.type`,
+#   numbers beyond the f64 range, lone surrogates), each with and without its
+#   event name.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 target="${1:-framing}"
@@ -45,6 +52,35 @@ event_seeds() {
     echo "$n"
 }
 
+# The dialect byte of the differential target for a stream (a printf
+# format), or nothing.
+dialect_byte() {
+    case "$1" in
+    *-responses-*) echo '\000' ;;
+    *-chat-*) echo '\001' ;;
+    *-anthropic-*) echo '\002' ;;
+    esac
+}
+
+# Writes the selected events of stream $1 as differential seeds, each behind
+# the dialect byte $2 and its event name line.
+differential_seeds() {
+    local f="$1" d="$2" name n=0 event data
+    name="$(basename "$f" .sse)"
+    while IFS=$'\t' read -r event data; do
+        { printf "$d"; printf '%s\n%s' "$event" "$data"; } >"$dst/seed-$name-$n"
+        n=$((n + 1))
+    done < <(awk '
+        /^event:/ { e = substr($0, 7); sub(/^ /, "", e); sub(/\r$/, "", e) }
+        /^\r?$/ { e = "" }
+        /^data:/ {
+            d = substr($0, 6); sub(/^ /, "", d); sub(/\r$/, "", d)
+            t = ""
+            if (match(d, /"type" *: *"[^"]*"/)) t = substr(d, RSTART, RLENGTH)
+            if (seen[t]++ < 2) print e "\t" d
+        }' "$f")
+}
+
 n=0
 for f in "$src"/*.sse; do
     [ -e "$f" ] || continue
@@ -67,6 +103,10 @@ for f in "$src"/*.sse; do
         { printf "$d\010"; cat "$f"; } >"$dst/seed-small-$name"
         ;;
     partial_json) event_seeds "$f" '\003\100\200\300' >/dev/null ;;
+    differential)
+        d="$(dialect_byte "$name")"
+        if [ -n "$d" ]; then differential_seeds "$f" "$d"; fi
+        ;;
     *)
         cp "$f" "$dst/seed-$name"
         { printf '\0\0\0\0'; cat "$f"; } >"$dst/seed-h0-$name"
@@ -74,4 +114,23 @@ for f in "$src"/*.sse; do
     esac
     n=$((n + 1))
 done
+if [ "$target" = differential ]; then
+    # status, dialect, event name (- for none), data: see the table's header.
+    k=0
+    while IFS=$'\t' read -r status dialect event data; do
+        case "$status" in '#'* | '') continue ;; esac
+        case "$dialect" in
+        responses) d='\000' ;;
+        chat) d='\001' ;;
+        anthropic) d='\002' ;;
+        *) echo "seed-corpus: unknown dialect $dialect" >&2; exit 1 ;;
+        esac
+        [ "$event" = - ] && event=''
+        { printf "$d"; printf '%s\n%s' "$event" "$data"; } >"$dst/seed-hostile-$k"
+        if [ -n "$event" ]; then
+            { printf "$d"; printf '\n%s' "$data"; } >"$dst/seed-hostile-$k-unnamed"
+        fi
+        k=$((k + 1))
+    done <"$here/../tests/support/differential-hostile.tsv"
+fi
 echo "seed-corpus: $n streams from $src -> $dst ($(find "$dst" -maxdepth 1 -type f | wc -l) files)"
