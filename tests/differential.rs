@@ -7,8 +7,9 @@
 //!   numbers at and beyond the `f64` range, lone surrogates);
 //! * every event of every recorded stream of the corpus.
 //!
-//! The hostile cases that disagree on today's code run in their own ignored
-//! tests, named after what must land first; the rest of the suite is green.
+//! The table tags each case with what it exercises (`pass`: agreed before
+//! issue 11; `issue11`: duplicate and escaped types, numbers out of range;
+//! `surrogate`: lone surrogate escapes); every tag must agree.
 
 #[path = "support/corpus.rs"]
 mod corpus;
@@ -101,16 +102,13 @@ fn hostile_cases_agree_with_serde_json() {
 /// Chat's duplicate `error`; numbers out of `f64` range (`9e436`,
 /// `-3.41e666`, `1.7976931348623159e308`), which `serde_json` rejects.
 #[test]
-#[ignore = "fails until issue 11 item 2/5 fix lands"]
 fn hostile_cases_fixed_by_issue_11_items_2_and_5() {
     check_hostile("issue11");
 }
 
-/// Lone surrogate escapes (`"\ud800"`) in values and keys: `serde_json`
-/// rejects them, the JSON layer accepts them as U+FFFD (documented in
-/// `src/json/mod.rs`). Not part of the item 2/5 fixes named so far.
+/// Lone surrogate escapes (`"\ud800"`) in values and keys: rejected, as
+/// `serde_json` rejects them.
 #[test]
-#[ignore = "fails until lone surrogates are rejected as serde_json rejects them (issue 11)"]
 fn hostile_lone_surrogates_rejected_as_serde_json_does() {
     check_hostile("surrogate");
 }

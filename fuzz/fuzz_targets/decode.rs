@@ -4,8 +4,8 @@
 //! * Nothing panics: `parse`, `parse_named` (with a fuzzer-chosen event
 //!   name), `from_frame`, the owned forms, and a full walk of every field,
 //!   nested view and lazy array of whatever decodes.
-//! * Differential, wherever `serde_json` reads the data as a value without
-//!   duplicate keys: every field a view exposes equals `serde_json`'s value
+//! * Differential, wherever `serde_json` reads the data as a value (the last
+//!   of duplicate keys wins in both): every field a view exposes equals `serde_json`'s value
 //!   for that key (strings unescaped, numbers, booleans, raw JSON, nested
 //!   views and arrays element by element), and every field the view could
 //!   expose but does not is absent or `null`. The event type and
@@ -16,65 +16,13 @@
 #![no_main]
 
 use std::collections::BTreeSet;
-use std::fmt;
 
 use libfuzzer_sys::fuzz_target;
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value as J;
 use ssekit::anthropic::MessageEvent;
 use ssekit::chat::ChatEvent;
 use ssekit::responses::{FieldValue, Fields, ResponseEvent};
 use ssekit::Frame;
-
-/// Deserializes any JSON value and fails on a duplicate key in any object:
-/// the views read the first of duplicate keys, `serde_json::Value` the last,
-/// so such data is left out of the comparison.
-struct NoDuplicates;
-
-impl<'de> Deserialize<'de> for NoDuplicates {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(NoDuplicates)
-    }
-}
-
-impl<'de> Visitor<'de> for NoDuplicates {
-    type Value = NoDuplicates;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<Self, E> {
-        Ok(self)
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Self, E> {
-        Ok(self)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Self, E> {
-        Ok(self)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Self, E> {
-        Ok(self)
-    }
-    fn visit_str<E>(self, _: &str) -> Result<Self, E> {
-        Ok(self)
-    }
-    fn visit_unit<E>(self) -> Result<Self, E> {
-        Ok(self)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self, A::Error> {
-        while seq.next_element::<NoDuplicates>()?.is_some() {}
-        Ok(self)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self, A::Error> {
-        let mut keys = BTreeSet::new();
-        while let Some(k) = map.next_key::<String>()? {
-            if !keys.insert(k) {
-                return Err(de::Error::custom("duplicate key"));
-            }
-            map.next_value::<NoDuplicates>()?;
-        }
-        Ok(self)
-    }
-}
 
 /// Reads every field of a view, recursively (the no-panic half).
 fn touch(view: &dyn Fields<'_>) {
@@ -207,10 +155,8 @@ fuzz_target!(|input: &[u8]| {
     let data: &str = &data;
     let frame = Frame::new(data).with_event(name);
 
-    // serde_json's reading, when it has one without duplicate keys.
-    let json = serde_json::from_str::<NoDuplicates>(data)
-        .ok()
-        .and_then(|_| serde_json::from_str::<J>(data).ok());
+    // serde_json's reading (the last of duplicate keys wins, as in the views).
+    let json = serde_json::from_str::<J>(data).ok();
 
     // Responses.
     let parsed = ResponseEvent::parse(data);
