@@ -584,6 +584,12 @@ fn bench_case(
 }
 
 fn cases() -> Vec<Case> {
+    cases_named(|_| true)
+}
+
+/// The cases whose input name `wanted` accepts (inputs are only generated
+/// for those).
+fn cases_named(wanted: impl Fn(&str) -> bool) -> Vec<Case> {
     let standard = Chunking::STANDARD.to_vec();
     // The LLM streams: 4 KiB reads, one event per read (how servers flush),
     // and 16 B reads, plus a TCP segment and the whole stream.
@@ -594,36 +600,26 @@ fn cases() -> Vec<Case> {
         Chunking::Events,
         Chunking::Whole,
     ];
-    vec![
-        Case {
-            input: support::responses(),
-            chunkings: llm.clone(),
-        },
-        Case {
-            input: support::chat(),
-            chunkings: llm.clone(),
-        },
-        Case {
-            input: support::anthropic(),
-            chunkings: llm,
-        },
-        Case {
-            input: support::tiny(),
-            chunkings: standard.clone(),
-        },
-        Case {
-            input: support::data_40k(),
-            chunkings: standard.clone(),
-        },
-        Case {
-            input: support::keep_alive(),
-            chunkings: standard,
-        },
-        Case {
-            input: support::long_line(),
-            chunkings: vec![Chunking::Bytes(1)],
-        },
-    ]
+    let all: [(&str, fn() -> Input, &Vec<Chunking>); 7] = [
+        ("responses", support::responses, &llm),
+        ("chat", support::chat, &llm),
+        ("anthropic", support::anthropic, &llm),
+        ("tiny", support::tiny, &standard),
+        ("data40k", support::data_40k, &standard),
+        ("keepalive", support::keep_alive, &standard),
+        ("line1MiB", support::long_line, &standard),
+    ];
+    all.into_iter()
+        .filter(|(name, ..)| wanted(name))
+        .map(|(name, input, chunkings)| Case {
+            input: input(),
+            chunkings: if name == "line1MiB" {
+                vec![Chunking::Bytes(1)]
+            } else {
+                chunkings.clone()
+            },
+        })
+        .collect()
 }
 
 /// Single-engine mode, for profilers (`callgrind`, `perf`):
@@ -679,11 +675,12 @@ fn main() {
             .and_then(|s| s.parse().ok())
             .unwrap_or(2.0),
     );
-    let cases = cases();
     if let Ok(spec) = std::env::var("SSEKIT_FRAMING_ONLY") {
-        only(&spec, &cases);
+        let input = spec.split('/').next().unwrap_or_default();
+        only(&spec, &cases_named(|name| name == input));
         return;
     }
+    let cases = cases();
     if let Some(dir) = std::env::var_os("SSEKIT_BENCH_DUMP_DIR") {
         // For inspecting the generated inputs: `<dir>/<name>.sse`.
         for case in &cases {

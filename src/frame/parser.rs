@@ -108,6 +108,10 @@ pub struct Parser {
     last_event_id: Utf8Bytes,
     reconnection: Option<u64>,
 
+    /// Consecutive times the whole-event path found an event it does not
+    /// handle (it stops trying past `MAX_FAST_MISSES`).
+    fast_misses: u8,
+
     // Byte accounting (see `Tally`): blocks are counted when they end, in
     // `counts` indexed by `Settle`.
     counts: [u64; 4],
@@ -214,6 +218,7 @@ impl Parser {
             last_known: "",
             last_event_id: Utf8Bytes::new(),
             reconnection: None,
+            fast_misses: 0,
             counts: [0; 4],
             settled: 0,
             last_settle: Settle::Ignored,
@@ -267,6 +272,9 @@ impl Parser {
     #[inline]
     pub fn next_frame(&mut self) -> Result<Option<Frame>, FrameError> {
         loop {
+            if let Some(frame) = self.whole_event() {
+                return Ok(Some(frame));
+            }
             match self.advance(false)? {
                 Some(Item::Frame(frame)) => return Ok(Some(frame)),
                 Some(_) => continue,
@@ -432,6 +440,87 @@ impl Parser {
             }
         }
         t
+    }
+
+    /// The fast path for the common case: a whole event (`event:`, `id:`
+    /// and one `data:` line, in any order, then a blank line, all ending in
+    /// LF) at the start of a block inside the current chunk. It reads the
+    /// lines without changing anything, then dispatches the event with the
+    /// same effect as the line-by-line path ([`advance`](Self::advance)),
+    /// which handles everything else: `None` (nothing changed) when the
+    /// event has any other shape, spans chunks, breaks a limit, or the
+    /// parser is in any state but the plain one.
+    #[inline]
+    fn whole_event(&mut self) -> Option<Frame> {
+        let start = self.pos;
+        let rest = self.cur.get(start..)?;
+        if rest.len() < FAST_MIN_BYTES
+            || self.block_started
+            || self.line_open
+            || self.skip != Skip::No
+            || self.fast_misses >= MAX_FAST_MISSES
+            || self.config.utf8 == Utf8Mode::Strict
+            || !self.lines.plain()
+        {
+            return None;
+        }
+        match scan_event(rest, self.last_known, self.config.max_line_len) {
+            Some(event) if event.data_len() <= self.config.max_event_len => {
+                self.fast_misses = 0;
+                Some(self.dispatch_whole(start, &event))
+            }
+            _ => {
+                self.fast_misses = self.fast_misses.saturating_add(1);
+                None
+            }
+        }
+    }
+
+    /// Dispatches the event `scan_event` found at `cur[start..]`.
+    fn dispatch_whole(&mut self, start: usize, e: &WholeEvent) -> Frame {
+        let block_offset = self.cur_offset + start as u64;
+        let end = start + e.len;
+        let line_end = self.cur_offset + end as u64;
+        // What the line search would have counted: every byte, once.
+        self.lines.take_lf_lines(e.len);
+        self.pos = end;
+        let event = match e.event {
+            None => Utf8Bytes::new(),
+            Some((a, b)) => match known_name(&mut self.last_known, &self.cur[start + a..start + b])
+            {
+                Some(name) => Utf8Bytes::from_static(name),
+                None => to_utf8(self.cur.slice(start + a..start + b)),
+            },
+        };
+        if let Some((a, b)) = e.id {
+            self.id_buf = to_utf8(self.cur.slice(start + a..start + b));
+            self.id_dirty = true;
+        }
+        if self.id_dirty {
+            // The blank line commits the last event ID.
+            self.last_event_id = self.id_buf.clone();
+            self.id_dirty = false;
+        }
+        let raw = self.config.keep_raw.then(|| self.cur.slice(start..end));
+        // `end_block`, for a block of field lines only.
+        self.counts[Settle::Dispatched as usize] += line_end - self.settled;
+        self.settled = line_end;
+        self.last_settle = Settle::Dispatched;
+        self.frame_offset = block_offset;
+        self.block_offset = line_end;
+        let data = self.cur.slice(start + e.data.0..start + e.data.1);
+        let (data, zero_copy) = match self.cur.utf8(data) {
+            Ok(data) => (data, true),
+            Err(data) => (lossy(&data), false),
+        };
+        Frame {
+            event,
+            data,
+            id: self.id_buf.clone(),
+            retry: None,
+            zero_copy,
+            raw,
+        }
     }
 
     fn advance(&mut self, items: bool) -> Result<Option<Item>, FrameError> {
@@ -964,6 +1053,116 @@ fn reserve_within(buf: &mut BytesMut, additional: usize, limit: usize) {
     // Grows in place where the allocator can (a realloc, not a second buffer).
     bytes.reserve_exact(target - bytes.len());
     *buf = BytesMut::from(Bytes::from(bytes));
+}
+
+/// The fewest bytes left in a chunk for the whole-event path to be tried.
+const FAST_MIN_BYTES: usize = 24;
+
+/// After this many events in a row that the whole-event path does not
+/// handle (a stream with comments or `retry` in every event, say), it stops
+/// trying, so that such streams do not pay for a second scan.
+const MAX_FAST_MISSES: u8 = 8;
+
+/// A whole event at the start of a chunk's rest, as found by `scan_event`:
+/// ranges of values in it, and its length through the blank line.
+struct WholeEvent {
+    event: Option<(usize, usize)>,
+    id: Option<(usize, usize)>,
+    data: (usize, usize),
+    len: usize,
+}
+
+impl WholeEvent {
+    fn data_len(&self) -> usize {
+        self.data.1 - self.data.0
+    }
+}
+
+/// Reads one event at the start of `b` without changing anything: lines
+/// ending in LF, each an `event:`, `id:` (without NUL) or the block's only
+/// `data:` line, none longer than `max_line`, then a blank line (LF).
+/// `None` for anything else. The line that repeats the last known event
+/// name (`event: <last>` LF) is matched without a search.
+#[inline]
+fn scan_event(b: &[u8], last: &str, max_line: usize) -> Option<WholeEvent> {
+    let mut e = WholeEvent {
+        event: None,
+        id: None,
+        data: (0, 0),
+        len: 0,
+    };
+    let mut data = false;
+    let mut at = 0;
+    loop {
+        let line = b.get(at..)?;
+        match line.first()? {
+            b'\n' => {
+                e.len = at + 1;
+                return data.then_some(e);
+            }
+            b'e' => {
+                let known = 7 + last.len();
+                let end = if !last.is_empty()
+                    && line.get(known) == Some(&b'\n')
+                    && line.get(..7) == Some(b"event: ")
+                    && line.get(7..known) == Some(last.as_bytes())
+                {
+                    known
+                } else {
+                    line_end(line)?
+                };
+                let value = value_start(line, b"event:")?;
+                if end > max_line {
+                    return None;
+                }
+                e.event = Some((at + value, at + end));
+                at += end + 1;
+            }
+            b'd' => {
+                let end = line_end(line)?;
+                let value = value_start(line, b"data:")?;
+                if data || end > max_line {
+                    return None;
+                }
+                data = true;
+                e.data = (at + value, at + end);
+                at += end + 1;
+            }
+            b'i' => {
+                let end = line_end(line)?;
+                let value = value_start(line, b"id:")?;
+                let id = line.get(value..end)?;
+                if end > max_line || memchr::memchr(0, id).is_some() {
+                    return None;
+                }
+                e.id = Some((at + value, at + end));
+                at += end + 1;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Where the line at the start of `b` ends, if it ends in LF within `b`
+/// (`None` for a CR, which the line-by-line path handles, or no end).
+#[inline]
+fn line_end(b: &[u8]) -> Option<usize> {
+    let i = memchr::memchr2(b'\n', b'\r', b)?;
+    (b[i] == b'\n').then_some(i)
+}
+
+/// Where the value of a line that starts with `name` (which ends in `:`)
+/// starts: after the colon and one optional space.
+#[inline]
+fn value_start(line: &[u8], name: &[u8]) -> Option<usize> {
+    if !line.starts_with(name) {
+        return None;
+    }
+    Some(if line.get(name.len()) == Some(&b' ') {
+        name.len() + 1
+    } else {
+        name.len()
+    })
 }
 
 /// The field a non-empty line sets, and where its value starts (after the

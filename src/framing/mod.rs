@@ -172,6 +172,23 @@ impl LineSplitter {
         }
     }
 
+    /// Whether the splitter is past the start of the stream (no byte order
+    /// mark pending) and not after a CR: then a caller that has found
+    /// LF-terminated lines itself may consume them with
+    /// [`take_lf_lines`](Self::take_lf_lines).
+    #[inline]
+    pub(crate) fn plain(&self) -> bool {
+        self.bom == Bom::Done && !self.after_cr
+    }
+
+    /// Consumes `len` bytes of LF-terminated lines (their last byte an LF,
+    /// none holding a CR) that the caller found itself, in a
+    /// [`plain`](Self::plain) state, as [`next_line`](Self::next_line) would.
+    #[inline]
+    pub(crate) fn take_lf_lines(&mut self, len: usize) {
+        self.scanned += len as u64;
+    }
+
     /// Consumes the next line as [`next_line`](Self::next_line) would, for
     /// a caller that has seen it: `len` bytes without CR or LF, then an LF.
     /// Returns `false`, changing nothing, when the splitter is at the start
