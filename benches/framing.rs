@@ -10,6 +10,7 @@
 //!
 //! * `ssekit`: `Parser::feed` each chunk, drain `next_frame`, read
 //!   `frame.data()`; `finish()` at the end.
+//! * `ssekit-ref`: the same with `next_frame_ref` (borrowed frames).
 //! * `memchr`: the cheapest correct frame counter for these LF-only inputs:
 //!   `memchr_iter(b'\n')` over each chunk, counting blank lines that end a
 //!   block holding a non-comment line, with the state that crosses chunks.
@@ -113,6 +114,7 @@ impl Sink for ProbeSink<'_> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Engine {
     Ssekit,
+    SsekitRef,
     Memchr,
     SseCore,
     SseStream,
@@ -121,8 +123,9 @@ enum Engine {
 }
 
 impl Engine {
-    const ALL: [Engine; 6] = [
+    const ALL: [Engine; 7] = [
         Engine::Ssekit,
+        Engine::SsekitRef,
         Engine::Memchr,
         Engine::SseCore,
         Engine::SseStream,
@@ -139,6 +142,7 @@ impl Engine {
     fn name(self) -> &'static str {
         match self {
             Engine::Ssekit => "ssekit",
+            Engine::SsekitRef => "ssekit-ref",
             Engine::Memchr => "memchr-scan",
             Engine::SseCore => "sse-core",
             Engine::SseStream => "sse-stream",
@@ -150,6 +154,7 @@ impl Engine {
     fn run<I: Iterator<Item = Bytes>, S: Sink>(self, chunks: I, sink: &mut S) {
         match self {
             Engine::Ssekit => run_ssekit(chunks, sink),
+            Engine::SsekitRef => run_ssekit_ref(chunks, sink),
             Engine::Memchr => run_memchr(chunks, sink),
             Engine::SseCore => run_sse_core(chunks, sink),
             Engine::SseStream => run_sse_stream(chunks, sink),
@@ -164,6 +169,23 @@ fn run_ssekit<I: Iterator<Item = Bytes>, S: Sink>(chunks: I, sink: &mut S) {
     for chunk in chunks {
         parser.feed(chunk);
         while let Some(frame) = parser.next_frame().expect("ssekit: frame error") {
+            if !sink.frame(frame.data().len()) {
+                return;
+            }
+        }
+    }
+    if let Err(e) = parser.finish() {
+        assert!(!sink.whole_stream(), "ssekit: {e}");
+    }
+}
+
+/// `ssekit-ref`: the borrowed frames of `Parser::next_frame_ref` (no
+/// reference counts, no `Frame` moves), data read as `&str`.
+fn run_ssekit_ref<I: Iterator<Item = Bytes>, S: Sink>(chunks: I, sink: &mut S) {
+    let mut parser = ssekit::Parser::new();
+    for chunk in chunks {
+        parser.feed(chunk);
+        while let Some(frame) = parser.next_frame_ref().expect("ssekit: frame error") {
             if !sink.frame(frame.data().len()) {
                 return;
             }

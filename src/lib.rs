@@ -221,7 +221,9 @@ pub mod lint;
 pub mod responses;
 
 pub use bytes::Bytes;
-pub use frame::{Frame, FrameError, FrameErrorKind, Item, Parser, ParserConfig, Tally, Utf8Mode};
+pub use frame::{
+    Frame, FrameError, FrameErrorKind, FrameRef, Item, Parser, ParserConfig, Tally, Utf8Mode,
+};
 
 /// The README's examples, compiled and run as doctests so they cannot drift.
 #[cfg(doctest)]

@@ -8,7 +8,7 @@ mod common;
 
 use bytes::Bytes;
 use common::oracle::{self, OracleEvent};
-use common::{bytewise, run_frames, run_items, split_at, Drain, Run};
+use common::{bytewise, run_frames, run_frames_ref, run_items, split_at, Drain, Run};
 use proptest::prelude::*;
 use proptest::sample::select;
 use ssekit::{Frame, FrameError, FrameErrorKind, Parser, ParserConfig, Utf8Mode};
@@ -552,7 +552,10 @@ proptest! {
         for drain in [Drain::EachChunk, Drain::AtEnd] {
             prop_assert_eq!(&run_items(config, &chunks, drain), &whole, "{:?}", drain);
             prop_assert_eq!(&run_frames(config, &chunks, drain), &whole.frames_and_errors());
+            // Borrowed frames are the same frames, with the same errors.
+            prop_assert_eq!(&run_frames_ref(config, &chunks, drain), &whole.frames_and_errors());
         }
+        prop_assert_eq!(&run_frames_ref(config, std::slice::from_ref(&input), Drain::EachChunk), &whole.frames_and_errors());
         prop_assert_eq!(&run_items(config, &bytewise(&input), Drain::EachChunk), &whole, "byte by byte");
     }
 

@@ -11,6 +11,6 @@ mod text;
 pub use config::{ParserConfig, Utf8Mode};
 pub use error::{FrameError, FrameErrorKind};
 pub(crate) use output::validated_str;
-pub use output::{Frame, Item};
+pub use output::{Frame, FrameRef, Item};
 pub use parser::Parser;
 pub use tally::Tally;

@@ -206,6 +206,96 @@ impl fmt::Debug for Frame {
     }
 }
 
+/// A dispatched event borrowed from the parser, from
+/// [`Parser::next_frame_ref`](crate::Parser::next_frame_ref): the same
+/// event type, data, id and retry as the [`Frame`] that
+/// [`next_frame`](crate::Parser::next_frame) would give, as `&str` slices
+/// of the input (or of the parser's buffers) with no reference counts and
+/// no copies. Valid until the parser is used again; turn it into a
+/// [`Frame`] with [`to_frame`](Self::to_frame) to keep it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct FrameRef<'p> {
+    pub(crate) event: &'p str,
+    pub(crate) data: &'p str,
+    pub(crate) id: &'p str,
+    pub(crate) retry: Option<u64>,
+}
+
+impl<'p> FrameRef<'p> {
+    /// The event type: the last `event` field of the block, or `message`.
+    #[inline]
+    pub fn event(&self) -> &'p str {
+        if self.event.is_empty() {
+            "message"
+        } else {
+            self.event
+        }
+    }
+
+    /// Whether the block set a non-empty event type.
+    #[inline]
+    pub fn has_event_type(&self) -> bool {
+        !self.event.is_empty()
+    }
+
+    /// The data: the block's `data` values joined with LF.
+    #[inline]
+    pub fn data(&self) -> &'p str {
+        self.data
+    }
+
+    /// The last event ID at the time this event was dispatched.
+    #[inline]
+    pub fn id(&self) -> &'p str {
+        self.id
+    }
+
+    /// The reconnection time set by a `retry` field of this event's block.
+    #[inline]
+    pub fn retry(&self) -> Option<u64> {
+        self.retry
+    }
+
+    /// An owned [`Frame`] with the same event type, data, id and retry
+    /// (copied).
+    pub fn to_frame(&self) -> Frame {
+        Frame::new(self.data)
+            .with_event(self.event)
+            .with_id(self.id)
+            .with_retry(self.retry)
+    }
+
+    pub(crate) fn of(frame: &'p Frame) -> Self {
+        Self {
+            event: frame.event.as_str(),
+            data: frame.data.as_str(),
+            id: frame.id.as_str(),
+            retry: frame.retry,
+        }
+    }
+}
+
+impl fmt::Debug for FrameRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FrameRef")
+            .field("event", &self.event())
+            .field("data", &self.data)
+            .field("id", &self.id)
+            .field("retry", &self.retry)
+            .finish()
+    }
+}
+
+impl PartialEq<Frame> for FrameRef<'_> {
+    /// Equal when the event type, data, id and retry are.
+    fn eq(&self, other: &Frame) -> bool {
+        self.event() == other.event()
+            && self.data == other.data()
+            && self.id == other.id()
+            && self.retry == other.retry
+    }
+}
+
 /// Everything the parser reports, in stream order: see
 /// [`Parser::next_item`](crate::Parser::next_item).
 #[derive(Debug, Clone, PartialEq, Eq)]

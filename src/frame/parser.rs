@@ -22,7 +22,7 @@ use bytes::{Bytes, BytesMut};
 
 use super::config::{ParserConfig, Utf8Mode};
 use super::error::{FrameError, FrameErrorKind};
-use super::output::{Frame, Item};
+use super::output::{Frame, FrameRef, Item};
 use super::tally::Tally;
 use super::text::{CheckedChunk, Utf8Bytes};
 use crate::framing::{LineSplitter, Step};
@@ -108,6 +108,8 @@ pub struct Parser {
     last_event_id: Utf8Bytes,
     reconnection: Option<u64>,
 
+    /// The last frame handed out by `next_frame_ref` from the line path.
+    held: Option<Frame>,
     /// Consecutive times the whole-event path found an event it does not
     /// handle (it stops trying past `MAX_FAST_MISSES`).
     fast_misses: u8,
@@ -218,6 +220,7 @@ impl Parser {
             last_known: "",
             last_event_id: Utf8Bytes::new(),
             reconnection: None,
+            held: None,
             fast_misses: 0,
             counts: [0; 4],
             settled: 0,
@@ -272,11 +275,55 @@ impl Parser {
     #[inline]
     pub fn next_frame(&mut self) -> Result<Option<Frame>, FrameError> {
         loop {
-            if let Some(frame) = self.whole_event() {
-                return Ok(Some(frame));
+            if let Some(whole) = self.whole_event() {
+                return Ok(Some(self.frame_of(whole)));
             }
             match self.advance(false)? {
                 Some(Item::Frame(frame)) => return Ok(Some(frame)),
+                Some(_) => continue,
+                None => return Ok(None),
+            }
+        }
+    }
+
+    /// [`next_frame`](Self::next_frame), borrowed: the next event as `&str`
+    /// slices of the input chunk (or of the parser's buffers, for events
+    /// that span chunks or lines), without reference counts or copies. The
+    /// fastest way to read a stream whose events are decoded at once (typed
+    /// views need only `&str`); use [`next_frame`](Self::next_frame) to keep
+    /// frames.
+    ///
+    /// The same events as `next_frame`, in the same order, with the same
+    /// errors.
+    ///
+    /// # Errors
+    ///
+    /// As [`next_frame`](Self::next_frame).
+    ///
+    /// ```
+    /// use ssekit::{Bytes, Parser};
+    ///
+    /// let mut parser = Parser::new();
+    /// parser.feed(Bytes::from_static(b"event: note\ndata: a\n\ndata: b\n"));
+    /// let mut seen = Vec::new();
+    /// while let Some(frame) = parser.next_frame_ref()? {
+    ///     seen.push((frame.event().to_owned(), frame.data().to_owned()));
+    /// }
+    /// parser.feed(Bytes::from_static(b"data: c\n\n")); // completes the second event
+    /// while let Some(frame) = parser.next_frame_ref()? {
+    ///     seen.push((frame.event().to_owned(), frame.data().to_owned()));
+    /// }
+    /// assert_eq!(seen, [("note".into(), "a".into()), ("message".into(), "b\nc".into())]);
+    /// # Ok::<(), ssekit::FrameError>(())
+    /// ```
+    pub fn next_frame_ref(&mut self) -> Result<Option<FrameRef<'_>>, FrameError> {
+        self.held = None;
+        loop {
+            if let Some(whole) = self.whole_event() {
+                return Ok(Some(self.frame_ref_of(whole)));
+            }
+            match self.advance(false)? {
+                Some(Item::Frame(frame)) => return Ok(Some(FrameRef::of(self.held.insert(frame)))),
                 Some(_) => continue,
                 None => return Ok(None),
             }
@@ -451,7 +498,7 @@ impl Parser {
     /// event has any other shape, spans chunks, breaks a limit, or the
     /// parser is in any state but the plain one.
     #[inline]
-    fn whole_event(&mut self) -> Option<Frame> {
+    fn whole_event(&mut self) -> Option<Whole> {
         let start = self.pos;
         let rest = self.cur.get(start..)?;
         if rest.len() < FAST_MIN_BYTES
@@ -467,7 +514,7 @@ impl Parser {
         match scan_event(rest, self.last_known, self.config.max_line_len) {
             Some(event) if event.data_len() <= self.config.max_event_len => {
                 self.fast_misses = 0;
-                Some(self.dispatch_whole(start, &event))
+                Some(self.commit_whole(start, &event))
             }
             _ => {
                 self.fast_misses = self.fast_misses.saturating_add(1);
@@ -476,20 +523,21 @@ impl Parser {
         }
     }
 
-    /// Dispatches the event `scan_event` found at `cur[start..]`.
-    fn dispatch_whole(&mut self, start: usize, e: &WholeEvent) -> Frame {
+    /// Takes the event `scan_event` found at `cur[start..]`: the parser's
+    /// state moves past it as the line path would leave it.
+    fn commit_whole(&mut self, start: usize, e: &WholeEvent) -> Whole {
         let block_offset = self.cur_offset + start as u64;
         let end = start + e.len;
         let line_end = self.cur_offset + end as u64;
         // What the line search would have counted: every byte, once.
         self.lines.take_lf_lines(e.len);
         self.pos = end;
-        let event = match e.event {
-            None => Utf8Bytes::new(),
+        let name = match e.event {
+            None => Name::None,
             Some((a, b)) => match known_name(&mut self.last_known, &self.cur[start + a..start + b])
             {
-                Some(name) => Utf8Bytes::from_static(name),
-                None => to_utf8(self.cur.slice(start + a..start + b)),
+                Some(name) => Name::Known(name),
+                None => Name::At(start + a, start + b),
             },
         };
         if let Some((a, b)) = e.id {
@@ -501,14 +549,31 @@ impl Parser {
             self.last_event_id = self.id_buf.clone();
             self.id_dirty = false;
         }
-        let raw = self.config.keep_raw.then(|| self.cur.slice(start..end));
         // `end_block`, for a block of field lines only.
         self.counts[Settle::Dispatched as usize] += line_end - self.settled;
         self.settled = line_end;
         self.last_settle = Settle::Dispatched;
         self.frame_offset = block_offset;
         self.block_offset = line_end;
-        let data = self.cur.slice(start + e.data.0..start + e.data.1);
+        Whole {
+            name,
+            data: (start + e.data.0, start + e.data.1),
+            block: (start, end),
+        }
+    }
+
+    /// The owned frame of an event taken by `commit_whole`.
+    fn frame_of(&mut self, w: Whole) -> Frame {
+        let event = match w.name {
+            Name::None => Utf8Bytes::new(),
+            Name::Known(name) => Utf8Bytes::from_static(name),
+            Name::At(a, b) => to_utf8(self.cur.slice(a..b)),
+        };
+        let raw = self
+            .config
+            .keep_raw
+            .then(|| self.cur.slice(w.block.0..w.block.1));
+        let data = self.cur.slice(w.data.0..w.data.1);
         let (data, zero_copy) = match self.cur.utf8(data) {
             Ok(data) => (data, true),
             Err(data) => (lossy(&data), false),
@@ -520,6 +585,31 @@ impl Parser {
             retry: None,
             zero_copy,
             raw,
+        }
+    }
+
+    /// The borrowed frame of an event taken by `commit_whole`: slices of the
+    /// chunk, or (for text that is not UTF-8, decoded with replacements) of
+    /// an owned frame held by the parser.
+    fn frame_ref_of(&mut self, w: Whole) -> FrameRef<'_> {
+        let name_ok = match w.name {
+            Name::At(a, b) => self.cur.check(a, b),
+            _ => true,
+        };
+        if !(name_ok && self.cur.check(w.data.0, w.data.1)) {
+            let frame = self.frame_of(w);
+            return FrameRef::of(self.held.insert(frame));
+        }
+        let event = match w.name {
+            Name::None => "",
+            Name::Known(name) => name,
+            Name::At(a, b) => self.cur.str(a, b).unwrap_or_default(),
+        };
+        FrameRef {
+            event,
+            data: self.cur.str(w.data.0, w.data.1).unwrap_or_default(),
+            id: self.id_buf.as_str(),
+            retry: None,
         }
     }
 
@@ -1062,6 +1152,24 @@ const FAST_MIN_BYTES: usize = 24;
 /// handle (a stream with comments or `retry` in every event, say), it stops
 /// trying, so that such streams do not pay for a second scan.
 const MAX_FAST_MISSES: u8 = 8;
+
+/// The event name of a whole event: none, a known name, or a range of the
+/// chunk.
+#[derive(Clone, Copy)]
+enum Name {
+    None,
+    Known(&'static str),
+    At(usize, usize),
+}
+
+/// A whole event taken by `commit_whole`: where its name, data and block
+/// lie in the chunk.
+#[derive(Clone, Copy)]
+struct Whole {
+    name: Name,
+    data: (usize, usize),
+    block: (usize, usize),
+}
 
 /// A whole event at the start of a chunk's rest, as found by `scan_event`:
 /// ranges of values in it, and its length through the blank line.

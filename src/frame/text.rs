@@ -165,6 +165,53 @@ impl CheckedChunk {
     }
 }
 
+impl CheckedChunk {
+    /// Whether `self[start..end]` is UTF-8, extending the checked span as
+    /// [`utf8`](Self::utf8) does (so a later [`str`](Self::str) of the range
+    /// needs no check).
+    #[inline]
+    pub(crate) fn check(&mut self, start: usize, end: usize) -> bool {
+        if start > end || end > self.bytes.len() {
+            return false;
+        }
+        if start < self.valid.0 || end > self.valid.1 {
+            let rest = self.bytes.get(start..).unwrap_or_default();
+            let valid = match simdutf8::compat::from_utf8(rest) {
+                Ok(_) => rest.len(),
+                Err(e) => e.valid_up_to(),
+            };
+            self.valid = (start, start + valid);
+        }
+        self.str(start, end).is_some()
+    }
+
+    /// `self[start..end]` as text, if it lies inside the checked span with
+    /// both ends on character boundaries (else `None`: call
+    /// [`check`](Self::check) first).
+    #[inline]
+    pub(crate) fn str(&self, start: usize, end: usize) -> Option<&str> {
+        let (lo, hi) = self.valid;
+        if start < lo || end > hi || start > end {
+            return None;
+        }
+        if start == end {
+            return Some("");
+        }
+        let chunk: &[u8] = &self.bytes;
+        let boundary = |i: usize| i == hi || chunk.get(i).is_some_and(|&b| !is_continuation(b));
+        if !(boundary(start) && boundary(end)) {
+            return None;
+        }
+        let text = chunk.get(start..end)?;
+        // SAFETY: `chunk[lo..hi]` was checked as UTF-8 when `valid` was set
+        // (by `check` or `utf8`, for these very bytes: `replace` resets
+        // `valid`, and `Bytes` never changes its bytes), `start..end` lies
+        // inside it, and both ends are character boundaries, so the range
+        // is UTF-8 too.
+        Some(unsafe { core::str::from_utf8_unchecked(text) })
+    }
+}
+
 impl Deref for CheckedChunk {
     type Target = Bytes;
 
@@ -224,6 +271,26 @@ mod tests {
             let got = c.utf8(whole.slice(a..));
             assert_eq!(got.as_ref().ok().map(Utf8Bytes::as_str), want, "{a}..");
         }
+    }
+
+    #[test]
+    fn borrowed_ranges_are_text_only_when_checked_and_on_boundaries() {
+        let mut c = chunk(b"event: \xc3\xa9\ndata: \xe2\x82\xac x\xff");
+        let whole = c.slice(0..c.len());
+        // Nothing is text before a check.
+        assert_eq!(c.str(0, 5), None);
+        for a in 0..=c.len() {
+            for b in a..=c.len() {
+                let want = core::str::from_utf8(&whole[a..b]).ok();
+                assert_eq!(c.check(a, b), want.is_some(), "{a}..{b}");
+                if want.is_some() {
+                    assert_eq!(c.str(a, b), want, "{a}..{b}");
+                }
+            }
+        }
+        assert!(!c.check(3, 2));
+        assert!(!c.check(0, c.len() + 1));
+        assert_eq!(c.str(0, c.len() + 1), None);
     }
 
     #[test]

@@ -162,6 +162,27 @@ pub(crate) fn run_frames(
     chunks: &[Bytes],
     drain: Drain,
 ) -> Vec<Result<Frame, FrameError>> {
+    run_frames_with(config, chunks, drain, Parser::next_frame)
+}
+
+/// [`run_frames`] through [`Parser::next_frame_ref`], each borrowed frame
+/// copied into an owned one.
+pub(crate) fn run_frames_ref(
+    config: ParserConfig,
+    chunks: &[Bytes],
+    drain: Drain,
+) -> Vec<Result<Frame, FrameError>> {
+    run_frames_with(config, chunks, drain, |p| {
+        p.next_frame_ref().map(|f| f.map(|f| f.to_frame()))
+    })
+}
+
+fn run_frames_with(
+    config: ParserConfig,
+    chunks: &[Bytes],
+    drain: Drain,
+    mut next: impl FnMut(&mut Parser) -> Result<Option<Frame>, FrameError>,
+) -> Vec<Result<Frame, FrameError>> {
     let total: usize = chunks.iter().map(Bytes::len).sum();
     let mut budget = 2 * total + chunks.len() + 16;
     let mut parser = Parser::with_config(config);
@@ -170,7 +191,7 @@ pub(crate) fn run_frames(
         budget = budget
             .checked_sub(1)
             .expect("the parser keeps reporting without progress");
-        match parser.next_frame() {
+        match next(parser) {
             Ok(Some(frame)) => out.push(Ok(frame)),
             Ok(None) => return,
             Err(e) => out.push(Err(e)),
