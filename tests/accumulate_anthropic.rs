@@ -411,7 +411,8 @@ fn out_of_order_blocks_and_parallel_tool_uses() {
     );
     assert_eq!(m.block(2).unwrap().input(), Some(r#"{"tz": "UTC"}"#));
     assert_eq!(m.stop_reason(), Some("tool_use"));
-    let usage = m.usage().unwrap().get();
+    let usage = m.usage().unwrap();
+    let usage = usage.get();
     assert_eq!(
         (usage.input_tokens, usage.output_tokens),
         (Some(12), Some(40))

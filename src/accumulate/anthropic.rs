@@ -181,7 +181,9 @@ impl MessageAccumulator {
     /// Adds one event. `ping` and unknown event types change nothing.
     ///
     /// Cost: O(size of the event), plus O(log n) to find the block by
-    /// index; `message_delta` rewrites the usage (a few hundred bytes).
+    /// index; each usage member a `message_start` or `message_delta` sends
+    /// costs O(log m) among the m members kept (the usage is written out
+    /// only when asked for: [`Message::usage`], [`Message::to_json`]).
     ///
     /// # Errors
     ///
@@ -330,9 +332,13 @@ pub struct Message {
     stop_details: Option<String>,
     container: Option<String>,
     context_management: Option<String>,
-    /// The usage members so far: key as a JSON string literal, value as JSON text.
+    /// The usage members so far, in the order they first came: key as a
+    /// JSON string literal, value as JSON text.
     usage_members: Vec<(String, String)>,
-    usage: Option<Owned<Usage<'static>>>,
+    /// Where each member of `usage_members` is, by unescaped key.
+    usage_at: BTreeMap<String, usize>,
+    /// Whether a usage object arrived.
+    has_usage: bool,
     error: Option<Owned<ApiError<'static>>>,
     started: bool,
     stopped: bool,
@@ -430,8 +436,8 @@ impl Message {
         }
     }
 
-    /// Replaces the usage members that `usage` sends (non-null), adds the
-    /// new ones, and rewrites the usage.
+    /// Replaces the usage members that `usage` sends (non-null) and adds
+    /// the new ones: O(log m) each, nothing rewritten.
     fn merge_usage(
         &mut self,
         b: &mut Budget,
@@ -440,25 +446,36 @@ impl Message {
         let Some(object) = usage.value().as_object() else {
             return Ok(());
         };
+        self.has_usage = true;
         for (key, value) in object.members() {
             if value.is_null() {
                 continue;
             }
             let (k, v) = (key.as_raw_json().get(), value.as_raw_json().get());
-            match self.usage_members.iter_mut().find(|(old, _)| {
-                // Compare keys unescaped.
-                JsonStr::parse(old).is_ok_and(|o| o == key)
-            }) {
-                Some((_, old)) => {
+            // Keys compare unescaped.
+            let name = key.unescape();
+            match self.usage_at.get(&*name) {
+                Some(&at) => {
+                    let old = &mut self.usage_members[at].1;
                     b.charge(v.len())?;
                     b.release(old.len());
                     *old = String::from(v);
                 }
                 None => {
-                    b.charge(k.len() + v.len())?;
+                    b.charge(k.len() + name.len() + v.len())?;
+                    self.usage_at
+                        .insert(name.into_owned(), self.usage_members.len());
                     self.usage_members.push((String::from(k), String::from(v)));
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// The merged usage as JSON text (`None` before any usage arrived).
+    fn usage_text(&self) -> Option<String> {
+        if !self.has_usage {
+            return None;
         }
         let mut text = String::from("{");
         for (i, (k, v)) in self.usage_members.iter().enumerate() {
@@ -470,9 +487,7 @@ impl Message {
             text.push_str(v);
         }
         text.push('}');
-        // Counted once, as the members above.
-        self.usage = Owned::parse(&text).ok();
-        Ok(())
+        Some(text)
     }
 
     /// The message ID (`msg_…`).
@@ -516,9 +531,10 @@ impl Message {
         self.context_management.as_deref()
     }
     /// The usage: that of `message_start`, each member replaced by the one
-    /// the last `message_delta` sent.
-    pub fn usage(&self) -> Option<&Owned<Usage<'static>>> {
-        self.usage.as_ref()
+    /// the last `message_delta` sent. Written out on each call: O(size of
+    /// the usage).
+    pub fn usage(&self) -> Option<Owned<Usage<'static>>> {
+        Owned::parse(&self.usage_text()?).ok()
     }
     /// The error of an `error` event.
     pub fn error(&self) -> Option<&Owned<ApiError<'static>>> {
@@ -584,7 +600,7 @@ impl Message {
             )
         };
         let ty = self.start.is_none().then(|| String::from("\"message\""));
-        let usage = self.usage.as_ref().map(|u| String::from(u.as_str()));
+        let usage = self.usage_text();
         let stop_reason = null_or(opt(&self.stop_reason));
         let stop_sequence = null_or(opt(&self.stop_sequence));
         write_merged(
@@ -1164,5 +1180,26 @@ mod tests {
         assert_eq!(kept, [(3, Some("x")), (7, Some("xx"))]);
         assert!(m.limit_exceeded());
         assert_eq!(m.outcome(), Outcome::Truncated);
+    }
+
+    #[test]
+    fn usage_members_merge_by_unescaped_key_in_first_order() {
+        let mut acc = MessageAccumulator::new();
+        let r = run(
+            &mut acc,
+            &[
+                START,
+                r#"{"type":"message_delta","delta":{},"usage":{"output\u005ftokens":7,"x":{"a":1}}}"#,
+                r#"{"type":"message_delta","delta":{},"usage":{"x":2,"input_tokens":null}}"#,
+            ],
+        );
+        assert!(r.iter().all(Result::is_ok));
+        let usage = acc.snapshot().usage().unwrap();
+        assert_eq!(
+            usage.as_str(),
+            r#"{"input_tokens":5,"output_tokens":7,"service_tier":"standard","x":2}"#
+        );
+        assert_eq!(usage.get().output_tokens, Some(7));
+        assert!(MessageAccumulator::new().snapshot().usage().is_none());
     }
 }
