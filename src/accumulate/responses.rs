@@ -3,11 +3,13 @@
 
 mod item;
 
+use alloc::collections::btree_map::Entry;
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use self::item::{input_key, part, part_mut, ItemState, Part};
+use self::item::{input_key, part, part_mut, ItemState, Part, Parts};
 use super::{AccumulateError, AccumulateErrorKind, JsonValue, Outcome, PartialJson};
 use crate::json::{JsonError, JsonStr, RawJson};
 use crate::responses::{ContentPart, OutputItem, Response, ResponseEvent};
@@ -328,8 +330,14 @@ enum Terminal {
 #[derive(Debug, Clone, Default)]
 pub struct ResponseAccumulator {
     config: AccumulatorConfig,
-    /// Items sorted by `output_index`.
+    /// Items in the order they came (an item keeps its position: nothing
+    /// shifts, whatever order the `output_index`es come in).
     items: Vec<ItemState>,
+    /// Positions in `items` by `output_index`.
+    order: BTreeMap<u64, usize>,
+    /// The ids of the done items, each with the number of done items that
+    /// have it: whether a terminal `output` item was streamed, in O(log n).
+    done_ids: BTreeMap<String, usize>,
     /// The response object of the latest lifecycle event, its `output`
     /// left empty.
     response: Option<JsonValue>,
@@ -351,6 +359,32 @@ pub struct ResponseAccumulator {
     limit_error: Option<AccumulateError>,
     /// Index into `items` of the last item looked up.
     last_item: usize,
+}
+
+/// Records item `idx` in `by_id` if it has an id and no item with a lower
+/// `output_index` has it (what a search in `output_index` order finds).
+fn note_id(by_id: &mut BTreeMap<String, usize>, items: &[ItemState], idx: usize) {
+    let it = &items[idx];
+    let Some(id) = &it.id else { return };
+    by_id
+        .entry(id.clone())
+        .and_modify(|at| {
+            if items[*at].output_index > it.output_index {
+                *at = idx;
+            }
+        })
+        .or_insert(idx);
+}
+
+/// Takes one done item with `id` out of `done_ids`.
+fn forget_done_id(done_ids: &mut BTreeMap<String, usize>, id: Option<&str>) {
+    let Some(id) = id else { return };
+    if let Some(count) = done_ids.get_mut(id) {
+        *count -= 1;
+        if *count == 0 {
+            done_ids.remove(id);
+        }
+    }
 }
 
 /// Where an event is, for findings and errors.
@@ -376,8 +410,9 @@ impl ResponseAccumulator {
 
     /// Applies one event.
     ///
-    /// Costs O(length of the event's text) plus a binary search among the
-    /// items and parts; a delta appends to a buffer that is reused, so a
+    /// Costs O(length of the event's text) plus O(log n) to find each item,
+    /// part, annotation or partial image among the n kept (nothing shifts,
+    /// whatever order their indexes come in); a delta appends to a buffer that is reused, so a
     /// stream of deltas allocates amortised O(log length) times per text.
     /// Events that are not about the response (`keepalive`, `[DONE]`, audio,
     /// unknown types) only count towards the sequence numbers.
@@ -477,13 +512,11 @@ impl ResponseAccumulator {
     ) -> Result<usize, AccumulateError> {
         let found = match self.items.get(self.last_item) {
             Some(it) if it.output_index == output_index => Ok(self.last_item),
-            _ => self
-                .items
-                .binary_search_by_key(&output_index, |it| it.output_index),
+            _ => self.order.get(&output_index).copied().ok_or(()),
         };
         let idx = match found {
             Ok(idx) => idx,
-            Err(idx) => {
+            Err(()) => {
                 if self.items.len() >= self.config.max_items {
                     let limit = self.config.max_items;
                     return Err(self.error(at, AccumulateErrorKind::TooManyItems { limit }));
@@ -506,7 +539,9 @@ impl ResponseAccumulator {
                 {
                     it.partial = Some(PartialJson::new());
                 }
-                self.items.insert(idx, it);
+                let idx = self.items.len();
+                self.items.push(it);
+                self.order.insert(output_index, idx);
                 idx
             }
         };
@@ -518,7 +553,13 @@ impl ResponseAccumulator {
                     self.find(at, FindingKind::ItemIdMismatch { output_index });
                 }
                 Some(_) => {}
-                None => item.id = Some(id.unescape().into_owned()),
+                None => {
+                    let id = id.unescape().into_owned();
+                    if item.done {
+                        *self.done_ids.entry(id.clone()).or_default() += 1;
+                    }
+                    item.id = Some(id);
+                }
             }
         }
         Ok(idx)
@@ -758,6 +799,11 @@ impl ResponseAccumulator {
         let it = &mut self.items[idx];
         let id = value.get("id").and_then(JsonValue::as_str);
         let id_mismatch = matches!((&it.id, id), (Some(a), Some(b)) if a != b);
+        let was_done = it.done;
+        if was_done {
+            // Re-counted below, under the id it ends with.
+            forget_done_id(&mut self.done_ids, it.id.as_deref());
+        }
         if let Some(id) = id {
             it.id = Some(id.into());
         }
@@ -788,6 +834,11 @@ impl ResponseAccumulator {
             item_mismatches(it, &value, &mut mismatches);
         } else {
             it.added = true;
+        }
+        if it.done {
+            if let Some(id) = &it.id {
+                *self.done_ids.entry(id.clone()).or_default() += 1;
+            }
         }
         if replaces {
             it.base = Some(value);
@@ -866,11 +917,7 @@ impl ResponseAccumulator {
                     let id = item.get("id").and_then(|v| v.as_json_str());
                     self.terminal_ids
                         .push(id.map(|id| id.unescape().into_owned()));
-                    let finished = id.is_some_and(|id| {
-                        self.items
-                            .iter()
-                            .any(|it| it.done && it.id.as_deref().is_some_and(|x| id == x))
-                    });
+                    let finished = id.is_some_and(|id| self.done_ids.contains_key(&*id.unescape()));
                     if !finished {
                         self.grow(at, item.as_raw_json().get().len())?;
                         self.terminal_items.push((i, JsonValue::from_view(&item)));
@@ -1190,10 +1237,11 @@ impl ResponseAccumulator {
                 let err = self.parts_error(at);
                 let images = &mut self.items[idx].partial_images;
                 let image = e.partial_image_b64.unescape().into_owned();
-                match images.binary_search_by_key(&e.partial_image_index, |(i, _)| *i) {
-                    Ok(i) => images[i].1 = image,
-                    Err(_) if images.len() >= max => return Err(err),
-                    Err(i) => images.insert(i, (e.partial_image_index, image)),
+                let len = images.len();
+                match images.entry(e.partial_image_index) {
+                    Entry::Occupied(mut kept) => *kept.get_mut() = image,
+                    Entry::Vacant(_) if len >= max => return Err(err),
+                    Entry::Vacant(slot) => drop(slot.insert(image)),
                 }
                 Ok(())
             }
@@ -1250,13 +1298,11 @@ impl ResponseAccumulator {
         let p = self.part_at(at, idx, key.list, key.index)?;
         p.ty.get_or_insert("output_text");
         let value = JsonValue::from_view(&annotation);
-        match p
-            .annotations
-            .binary_search_by_key(&annotation_index, |(i, _)| *i)
-        {
-            Ok(i) => p.annotations[i].1 = value,
-            Err(_) if p.annotations.len() >= max => return Err(err),
-            Err(i) => p.annotations.insert(i, (annotation_index, value)),
+        let len = p.annotations.len();
+        match p.annotations.entry(annotation_index) {
+            Entry::Occupied(mut kept) => *kept.get_mut() = value,
+            Entry::Vacant(_) if len >= max => return Err(err),
+            Entry::Vacant(slot) => drop(slot.insert(value)),
         }
         Ok(())
     }
@@ -1265,10 +1311,7 @@ impl ResponseAccumulator {
 
     /// The output item at `output_index`, as far as it has streamed.
     pub fn item(&self, output_index: u64) -> Option<ItemSnapshot<'_>> {
-        let i = self
-            .items
-            .binary_search_by_key(&output_index, |it| it.output_index)
-            .ok()?;
+        let i = *self.order.get(&output_index)?;
         Some(ItemSnapshot(&self.items[i]))
     }
 
@@ -1282,7 +1325,7 @@ impl ResponseAccumulator {
 
     /// The output items so far, in `output_index` order.
     pub fn items(&self) -> impl ExactSizeIterator<Item = ItemSnapshot<'_>> + '_ {
-        self.items.iter().map(ItemSnapshot)
+        self.order.values().map(|&i| ItemSnapshot(&self.items[i]))
     }
 
     /// The response `id`, once a lifecycle event has carried it.
@@ -1325,9 +1368,10 @@ impl ResponseAccumulator {
     /// concatenated (what the SDKs call `output_text`).
     pub fn output_text(&self) -> String {
         let mut out = String::new();
-        for it in &self.items {
+        for &i in self.order.values() {
+            let it = &self.items[i];
             if it.ty.as_deref() == Some("message") {
-                for p in &it.content {
+                for p in it.content.values() {
                     if p.ty.unwrap_or("output_text") == "output_text" {
                         out.push_str(&p.text.buf);
                     }
@@ -1351,16 +1395,20 @@ impl ResponseAccumulator {
         };
         let ids = core::mem::take(&mut self.terminal_ids);
         let terminal_items = core::mem::take(&mut self.terminal_items);
+        // Built once, so that each terminal item costs O(log n).
+        let listed: BTreeSet<&str> = ids.iter().flatten().map(String::as_str).collect();
+        let any_unnamed = ids.iter().any(Option::is_none);
+        let mut by_id: BTreeMap<String, usize> = BTreeMap::new();
+        for idx in 0..self.items.len() {
+            note_id(&mut by_id, &self.items, idx);
+        }
         for (i, value) in terminal_items {
             // Matched by id (a recording may leave out an item, so positions
             // in `output` need not be output indexes), else by position.
             let id = value.get("id").and_then(JsonValue::as_str);
             let streamed = match id {
-                Some(id) => self
-                    .items
-                    .iter()
-                    .position(|it| it.id.as_deref() == Some(id)),
-                None => self.items.iter().position(|it| it.output_index == i as u64),
+                Some(id) => by_id.get(id).copied(),
+                None => self.order.get(&(i as u64)).copied(),
             };
             if let Some(idx) = streamed {
                 // Streamed, but never done: the terminal object is the
@@ -1374,19 +1422,23 @@ impl ResponseAccumulator {
                 }
                 continue;
             }
-            let taken = |n: u64| self.items.iter().position(|it| it.output_index == n);
+            let taken = |n: u64| self.order.get(&n).copied();
             if let (Some(_), Some(idx)) = (id, taken(i as u64)) {
                 // The item at this position goes by another id here: the
                 // same item renamed, unless its own id is elsewhere.
                 let own = self.items[idx].id.as_deref();
-                if !ids.iter().any(|x| x.as_deref() == own) {
+                let own_listed = match own {
+                    Some(own) => listed.contains(own),
+                    None => any_unnamed,
+                };
+                if !own_listed {
                     let output_index = self.items[idx].output_index;
                     self.find(at, FindingKind::ItemIdMismatch { output_index });
                     continue;
                 }
             }
             let output_index = if taken(i as u64).is_some() {
-                self.items.last().map_or(0, |it| it.output_index + 1)
+                self.order.last_key_value().map_or(0, |(&n, _)| n + 1)
             } else {
                 i as u64
             };
@@ -1405,11 +1457,9 @@ impl ResponseAccumulator {
                 base: Some(value),
                 ..ItemState::default()
             };
-            let at_idx = self
-                .items
-                .binary_search_by_key(&output_index, |it| it.output_index)
-                .unwrap_or_else(|e| e);
-            self.items.insert(at_idx, it);
+            self.order.insert(output_index, self.items.len());
+            self.items.push(it);
+            note_id(&mut by_id, &self.items, self.items.len() - 1);
         }
         let outcome = match (self.terminal, &self.error_event) {
             (Some(Terminal::Completed), _) => Outcome::Completed,
@@ -1433,10 +1483,9 @@ impl ResponseAccumulator {
                 json.set("status", s.as_str().into());
             }
         }
-        let output = core::mem::take(&mut self.items)
-            .into_iter()
-            .map(ItemState::into_json)
-            .collect();
+        let mut items = core::mem::take(&mut self.items);
+        items.sort_unstable_by_key(|it| it.output_index);
+        let output = items.into_iter().map(ItemState::into_json).collect();
         json.set("output", JsonValue::Array(output));
         FinalResponse {
             json,
@@ -1546,8 +1595,9 @@ fn item_mismatches(it: &ItemState, item: &JsonValue, out: &mut Vec<&'static str>
             out.push(key);
         }
     }
-    let lists: [(&'static str, &[Part], &'static str); 2] = match ty {
-        "message" => [("content", &it.content, ""), ("", &[], "")],
+    let none = Parts::new();
+    let lists: [(&'static str, &Parts, &'static str); 2] = match ty {
+        "message" => [("content", &it.content, ""), ("", &none, "")],
         "reasoning" => [
             ("summary", &it.summary, "text"),
             ("content", &it.content, "text"),
@@ -1558,7 +1608,7 @@ fn item_mismatches(it: &ItemState, item: &JsonValue, out: &mut Vec<&'static str>
         let Some(sent) = item.get(key).and_then(JsonValue::as_array) else {
             continue;
         };
-        for p in parts.iter().filter(|p| p.text.seen) {
+        for p in parts.values().filter(|p| p.text.seen) {
             let Some(elem) = usize::try_from(p.index).ok().and_then(|i| sent.get(i)) else {
                 continue;
             };
@@ -1626,11 +1676,12 @@ impl<'s> ItemSnapshot<'s> {
     /// output text and refusals; for a reasoning item: its reasoning text).
     /// Allocates only when there is more than one part.
     pub fn text(&self) -> alloc::borrow::Cow<'s, str> {
-        match self.0.content.as_slice() {
-            [] => "".into(),
-            [one] => one.text.buf.as_str().into(),
-            parts => parts
-                .iter()
+        let mut parts = self.0.content.values();
+        match (parts.len(), parts.next()) {
+            (1, Some(one)) => one.text.buf.as_str().into(),
+            (_, None) => "".into(),
+            (_, Some(first)) => core::iter::once(first)
+                .chain(parts)
                 .map(|p| p.text.buf.as_str())
                 .collect::<String>()
                 .into(),
@@ -1686,7 +1737,7 @@ impl<'s> ItemSnapshot<'s> {
 
     /// Shell commands so far, by `command_index`.
     pub fn commands(&self) -> impl Iterator<Item = &'s str> + 's {
-        self.0.commands.iter().map(|p| p.text.buf.as_str())
+        self.0.commands.values().map(|p| p.text.buf.as_str())
     }
 
     /// Partial images of an image generation call: `(partial_image_index,

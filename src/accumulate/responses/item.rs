@@ -1,5 +1,6 @@
 //! The state of one output item while it streams, and its final JSON.
 
+use alloc::collections::btree_map::{BTreeMap, Entry};
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -56,8 +57,8 @@ pub(super) struct Part {
     /// The text (of an `output_text`, `reasoning_text` or `summary_text`
     /// part) or refusal.
     pub(super) text: Text,
-    /// Annotations by `annotation_index`, sorted.
-    pub(super) annotations: Vec<(u64, JsonValue)>,
+    /// Annotations by `annotation_index`.
+    pub(super) annotations: BTreeMap<u64, JsonValue>,
     /// The elements of the deltas' `logprobs` arrays, comma-separated JSON.
     pub(super) logprobs: String,
     /// Whether any delta carried `logprobs`.
@@ -66,34 +67,26 @@ pub(super) struct Part {
     pub(super) done_logprobs: Option<JsonValue>,
 }
 
-/// Finds the part with `index` in a list sorted by index, inserting it
-/// (when `len < max`) if absent. `None` when the list is full.
-pub(super) fn part_mut(parts: &mut Vec<Part>, index: u64, max: usize) -> Option<&mut Part> {
-    let at = match parts.binary_search_by_key(&index, |p| p.index) {
-        Ok(at) => at,
-        Err(at) => {
-            if parts.len() >= max {
-                return None;
-            }
-            parts.insert(
-                at,
-                Part {
-                    index,
-                    ..Part::default()
-                },
-            );
-            at
-        }
-    };
-    parts.get_mut(at)
+/// Parts by index.
+pub(super) type Parts = BTreeMap<u64, Part>;
+
+/// Finds the part with `index`, inserting it (when `len < max`) if
+/// absent. `None` when the list is full. O(log n): nothing shifts.
+pub(super) fn part_mut(parts: &mut Parts, index: u64, max: usize) -> Option<&mut Part> {
+    let len = parts.len();
+    match parts.entry(index) {
+        Entry::Occupied(e) => Some(e.into_mut()),
+        Entry::Vacant(_) if len >= max => None,
+        Entry::Vacant(e) => Some(e.insert(Part {
+            index,
+            ..Part::default()
+        })),
+    }
 }
 
-/// Finds the part with `index` in a list sorted by index.
-pub(super) fn part(parts: &[Part], index: u64) -> Option<&Part> {
-    parts
-        .binary_search_by_key(&index, |p| p.index)
-        .ok()
-        .and_then(|at| parts.get(at))
+/// Finds the part with `index`. O(log n).
+pub(super) fn part(parts: &Parts, index: u64) -> Option<&Part> {
+    parts.get(&index)
 }
 
 /// One output item, keyed by `output_index`.
@@ -117,19 +110,19 @@ pub(super) struct ItemState {
     /// `output_item.done` seen.
     pub(super) done: bool,
     /// Message content parts, or a reasoning item's `content`.
-    pub(super) content: Vec<Part>,
+    pub(super) content: Parts,
     /// A reasoning item's `summary` parts.
-    pub(super) summary: Vec<Part>,
+    pub(super) summary: Parts,
     /// The streamed input of a call: function or MCP `arguments`, custom
     /// tool `input`, code interpreter `code`, apply_patch `diff`.
     pub(super) input: Text,
     /// `name` of `function_call_arguments.done`.
     pub(super) name: Option<String>,
     /// Shell commands by `command_index`.
-    pub(super) commands: Vec<Part>,
+    pub(super) commands: Parts,
     /// Partial images of an image generation call: `(partial_image_index,
-    /// base64)`, sorted.
-    pub(super) partial_images: Vec<(u64, String)>,
+    /// base64)`, by index.
+    pub(super) partial_images: BTreeMap<u64, String>,
     /// The live repair of `input` (function, custom tool and MCP calls).
     pub(super) partial: Option<PartialJson>,
     /// The first error of `partial`.
@@ -242,14 +235,14 @@ fn take(obj: &mut JsonValue, key: &str) -> Option<JsonValue> {
 /// index order, past the end).
 fn merge_parts(
     base: Option<JsonValue>,
-    parts: Vec<Part>,
+    parts: Parts,
     build: impl Fn(Part, Option<JsonValue>) -> JsonValue,
 ) -> JsonValue {
     let mut out: Vec<JsonValue> = match base {
         Some(JsonValue::Array(a)) => a,
         _ => Vec::new(),
     };
-    for p in parts {
+    for p in parts.into_values() {
         match usize::try_from(p.index).ok().filter(|&i| i < out.len()) {
             Some(i) => {
                 let old = core::mem::take(&mut out[i]);
@@ -303,7 +296,7 @@ fn message_part(mut p: Part, in_item: Option<JsonValue>) -> JsonValue {
         obj.set("text", p.text.buf.into());
     }
     if !p.annotations.is_empty() {
-        let list = p.annotations.into_iter().map(|(_, a)| a).collect();
+        let list = p.annotations.into_values().collect();
         obj.set("annotations", JsonValue::Array(list));
     } else if !obj.has("annotations") {
         obj.set("annotations", JsonValue::Array(Vec::new()));
