@@ -609,6 +609,9 @@ fn cases() -> Vec<Case> {
     cases_named(|_| true)
 }
 
+/// An input's name, its generator and its chunkings.
+type InputSpec<'c> = (&'static str, fn() -> Input, &'c Vec<Chunking>);
+
 /// The cases whose input name `wanted` accepts (inputs are only generated
 /// for those).
 fn cases_named(wanted: impl Fn(&str) -> bool) -> Vec<Case> {
@@ -622,7 +625,7 @@ fn cases_named(wanted: impl Fn(&str) -> bool) -> Vec<Case> {
         Chunking::Events,
         Chunking::Whole,
     ];
-    let all: [(&str, fn() -> Input, &Vec<Chunking>); 7] = [
+    let all: [InputSpec<'_>; 7] = [
         ("responses", support::responses, &llm),
         ("chat", support::chat, &llm),
         ("anthropic", support::anthropic, &llm),

@@ -277,11 +277,7 @@ fn check(name: &str, datas: &[&str], failures: &mut Vec<String>) -> usize {
         diff(&format!("{name} (serde)"), &got, &via_serde, failures);
     }
     // The accessors agree with the JSON.
-    for (block, json) in message
-        .content()
-        .iter()
-        .zip(got["content"].as_array().unwrap())
-    {
+    for (block, json) in message.content().zip(got["content"].as_array().unwrap()) {
         if let Some(input) = block.input() {
             let value: J = serde_json::from_str(input).unwrap();
             if json.get("input") != Some(&value) {
@@ -399,19 +395,24 @@ fn out_of_order_blocks_and_parallel_tool_uses() {
     ];
     let m = check_ok("out-of-order", &datas);
     assert_eq!(m.outcome(), Outcome::Completed);
-    let ids: Vec<String> = m.content()[1..]
-        .iter()
+    let ids: Vec<String> = m
+        .content()
+        .skip(1)
         .map(|b| b.id().unwrap().unescape().into_owned())
         .collect();
     assert_eq!(ids, ["toolu_a", "toolu_b"]);
-    assert_eq!(m.content()[0].text(), Some("Let me check é \"both\".\n"));
     assert_eq!(
-        m.content()[1].input(),
+        m.block(0).unwrap().text(),
+        Some("Let me check é \"both\".\n")
+    );
+    assert_eq!(
+        m.block(1).unwrap().input(),
         Some(r#"{"city": "Paris", "days": [1, 2]}"#)
     );
-    assert_eq!(m.content()[2].input(), Some(r#"{"tz": "UTC"}"#));
+    assert_eq!(m.block(2).unwrap().input(), Some(r#"{"tz": "UTC"}"#));
     assert_eq!(m.stop_reason(), Some("tool_use"));
-    let usage = m.usage().unwrap().get();
+    let usage = m.usage().unwrap();
+    let usage = usage.get();
     assert_eq!(
         (usage.input_tokens, usage.output_tokens),
         (Some(12), Some(40))
@@ -442,11 +443,11 @@ fn thinking_signature_citations_and_redacted_thinking() {
     ];
     let m = check_ok("thinking", &datas);
     assert_eq!(m.outcome(), Outcome::Completed);
-    assert_eq!(m.content()[0].thinking(), Some("Hmm, yes."));
-    assert_eq!(m.content()[0].signature(), Some("EqQBCgIYAh"));
-    assert_eq!(m.content()[1].data().unwrap(), "EmwKAhgB");
-    assert_eq!(m.content()[2].citations().len(), 1);
-    assert_eq!(m.content()[2].citations()[0].as_str(), citation);
+    assert_eq!(m.block(0).unwrap().thinking(), Some("Hmm, yes."));
+    assert_eq!(m.block(0).unwrap().signature(), Some("EqQBCgIYAh"));
+    assert_eq!(m.block(1).unwrap().data().unwrap(), "EmwKAhgB");
+    assert_eq!(m.block(2).unwrap().citations().len(), 1);
+    assert_eq!(m.block(2).unwrap().citations()[0].as_str(), citation);
 }
 
 #[test]
@@ -473,7 +474,7 @@ fn cut_streams_are_truncated_never_completed() {
             acc.push(&MessageEvent::parse(d).unwrap()).unwrap();
         }
         if cut == 3 {
-            let live = acc.snapshot().content()[0].partial_input();
+            let live = acc.snapshot().block(0).unwrap().partial_input();
             assert_eq!(live, Some(r#"{"q": "abc"}"#));
         }
         let m = acc.finish();
@@ -500,7 +501,7 @@ fn error_event_is_recorded_and_fails_the_stream() {
     let e = m.error().unwrap().get();
     assert_eq!(e.ty.unwrap(), "overloaded_error");
     assert_eq!(e.message.unwrap(), "Overloaded");
-    assert_eq!(m.content()[0].text(), Some("Hel"));
+    assert_eq!(m.block(0).unwrap().text(), Some("Hel"));
 }
 
 #[test]
@@ -522,7 +523,7 @@ fn invalid_tool_input_is_a_typed_error_at_stop() {
     assert_eq!(index, 3);
     assert_eq!(error.offset(), 8, "the second `}}`");
     assert_eq!(e.event_index(), 3);
-    let block = &acc.snapshot().content()[0];
+    let block = acc.snapshot().block(3).unwrap();
     assert_eq!(block.input_json(), Some(r#"{"a": 1}}"#));
     assert_eq!(block.input(), None);
     assert_eq!(block.input_error(), Some(error));
@@ -642,7 +643,7 @@ mod hostile {
             prop_assert_eq!(json["content"].as_array().unwrap().len(), m.content().len());
             if m.outcome() == Outcome::Completed {
                 prop_assert!(saw_stop && !saw_error);
-                prop_assert!(m.content().iter().all(|b| b.is_stopped()));
+                prop_assert!(m.content().all(|b| b.is_stopped()));
             }
             prop_assert_eq!(m.outcome() == Outcome::Failed, saw_error);
         }

@@ -388,10 +388,10 @@ fn out_of_order_choice_and_tool_call_indexes() {
     let (c, errors) = accumulate(&sse(&datas));
     assert!(errors.is_empty());
     assert_eq!(c.outcome(), Outcome::Completed);
-    let indexes: Vec<u64> = c.choices().iter().map(|c| c.index()).collect();
+    let indexes: Vec<u64> = c.choices().map(|c| c.index()).collect();
     assert_eq!(indexes, [0, 1, 2]);
     assert_eq!(c.choice(2).unwrap().content(), Some("two"));
-    let calls = c.choice(0).unwrap().tool_calls();
+    let calls: Vec<_> = c.choice(0).unwrap().tool_calls().collect();
     assert_eq!((calls[0].id(), calls[0].arguments()), (Some("a0"), "[]"));
     assert_eq!(
         (calls[1].id(), calls[1].arguments()),
@@ -413,7 +413,7 @@ fn multiple_choices_and_parallel_tool_calls() {
     let (c, _) = accumulate(&sse(&datas));
     assert_eq!(c.outcome(), Outcome::Completed);
     assert_eq!(c.choice(0).unwrap().content(), Some("Hé \"q\"\n"));
-    let calls = c.choice(1).unwrap().tool_calls();
+    let calls: Vec<_> = c.choice(1).unwrap().tool_calls().collect();
     assert_eq!(calls[0].arguments(), r#"{"k": "\u00e9"}"#);
     assert_eq!(calls[0].partial_arguments(), Some(r#"{"k": "\u00e9"}"#));
     assert_eq!(calls[1].arguments(), "[1, 2]");
@@ -614,7 +614,7 @@ proptest! {
             let choice = c.choice(i as u64).unwrap();
             prop_assert_eq!(choice.content().unwrap_or_default(), content.concat());
             for (t, args) in calls.iter().enumerate() {
-                prop_assert_eq!(choice.tool_calls()[t].arguments(), args.concat());
+                prop_assert_eq!(choice.tool_call(t as u64).unwrap().arguments(), args.concat());
             }
         }
         let status = if plan.done { Outcome::Completed } else { Outcome::Truncated };

@@ -525,3 +525,59 @@ fn huge_numbers_in_retry_sequence_number_and_indexes() {
         Ok(other) => panic!("{other:?}"),
     }
 }
+
+// ---- Work bounds: n and 4n adversarially ordered events per layer -------
+
+#[path = "support/work_ratio.rs"]
+mod work_ratio;
+
+/// Not a check by itself: the workload the `work_ratio_*` tests measure,
+/// run in a child process under valgrind. Does nothing without
+/// `SSEKIT_WORK_PROBE`.
+#[test]
+#[ignore = "a probe: run by the work_ratio_* tests"]
+fn work_probe() {
+    work_ratio::probe();
+}
+
+#[test]
+#[ignore = "valgrind: run in release by .ci/run"]
+fn work_ratio_chat_accumulator() {
+    work_ratio::check("chat", 5_000);
+}
+
+#[test]
+#[ignore = "valgrind: run in release by .ci/run"]
+fn work_ratio_anthropic_accumulator() {
+    work_ratio::check("anthropic", 5_000);
+}
+
+#[test]
+#[ignore = "valgrind: run in release by .ci/run"]
+fn work_ratio_responses_accumulator() {
+    work_ratio::check("responses", 5_000);
+}
+
+#[test]
+#[ignore = "valgrind: run in release by .ci/run"]
+fn work_ratio_linter() {
+    work_ratio::check("lint", 4_000);
+}
+
+#[test]
+#[ignore = "valgrind: run in release by .ci/run"]
+fn work_ratio_responses_writer() {
+    work_ratio::check("writer", 5_000);
+}
+
+#[test]
+#[ignore = "valgrind: run in release by .ci/run"]
+fn work_ratio_parser_and_views() {
+    work_ratio::check("views", 5_000);
+}
+
+#[test]
+#[ignore = "valgrind: run in release by .ci/run"]
+fn work_ratio_partial_json() {
+    work_ratio::check("partial", 5_000);
+}

@@ -11,16 +11,24 @@
 //!
 //! See [`MessageAccumulator`] for an example.
 
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::dialect::{by_index, json_str, note, write_merged, Budget, DEFAULT_MAX_BYTES};
+use super::dialect::{
+    by_index, json_str, note, write_merged, Budget, IndexOrder, DEFAULT_MAX_BYTES,
+};
 use super::{AccumulateError, AccumulateErrorKind, Outcome, PartialJson};
 use crate::anthropic::{
     ApiError, BlockDelta, Citation, ContentBlock, MessageDelta, MessageEvent, MessageStart, Owned,
     Usage,
 };
 use crate::json::{JsonError, JsonStr, RawJson, Value};
+
+/// The default limit on the content blocks of a message
+/// ([`MessageAccumulator::max_blocks`]): 4096, as
+/// [`AccumulatorConfig::max_items`](super::AccumulatorConfig::max_items).
+pub const DEFAULT_MAX_BLOCKS: usize = 4096;
 
 /// Assembles an Anthropic Messages stream into the final [`Message`].
 ///
@@ -62,6 +70,17 @@ use crate::json::{JsonError, JsonStr, RawJson, Value};
 /// [`AccumulateErrorKind::TooManyBytes`] and the message ends
 /// [`Truncated`](Outcome::Truncated).
 ///
+/// The number of content blocks is limited too ([`DEFAULT_MAX_BLOCKS`];
+/// [`set_max_blocks`](Self::set_max_blocks)): an event for one more block
+/// is dropped with [`AccumulateErrorKind::TooManyBlocks`], and the message
+/// ends [`Truncated`](Outcome::Truncated).
+///
+/// # Work
+///
+/// Linear in the input: each event costs O(its size), plus O(log n) to
+/// find its block, whatever order the indexes come in (blocks are kept in
+/// a map keyed by index, so an insert never shifts the others).
+///
 /// # Example
 ///
 /// ```
@@ -93,7 +112,7 @@ use crate::json::{JsonError, JsonStr, RawJson, Value};
 ///
 /// let message = acc.finish();
 /// assert_eq!(message.outcome(), Outcome::Completed);
-/// assert_eq!(message.content()[0].input(), Some(r#"{"city": "Paris"}"#));
+/// assert_eq!(message.block(0).unwrap().input(), Some(r#"{"city": "Paris"}"#));
 /// assert_eq!(message.usage().unwrap().get().output_tokens, Some(20));
 /// assert_eq!(
 ///     message.to_json(),
@@ -105,6 +124,7 @@ use crate::json::{JsonError, JsonStr, RawJson, Value};
 pub struct MessageAccumulator {
     message: Message,
     budget: Budget,
+    max_blocks: usize,
     events: u64,
 }
 
@@ -126,8 +146,21 @@ impl MessageAccumulator {
         Self {
             message: Message::default(),
             budget: Budget::new(max_bytes),
+            max_blocks: DEFAULT_MAX_BLOCKS,
             events: 0,
         }
+    }
+
+    /// Sets the limit on distinct content block indexes (default
+    /// [`DEFAULT_MAX_BLOCKS`]); see [Memory](Self#memory). Blocks already
+    /// kept stay.
+    pub fn set_max_blocks(&mut self, limit: usize) {
+        self.max_blocks = limit;
+    }
+
+    /// The limit on distinct content block indexes.
+    pub fn max_blocks(&self) -> usize {
+        self.max_blocks
     }
 
     /// The memory limit, in bytes.
@@ -148,14 +181,17 @@ impl MessageAccumulator {
     /// Adds one event. `ping` and unknown event types change nothing.
     ///
     /// Cost: O(size of the event), plus O(log n) to find the block by
-    /// index; `message_delta` rewrites the usage (a few hundred bytes).
+    /// index; each usage member a `message_start` or `message_delta` sends
+    /// costs O(log m) among the m members kept (the usage is written out
+    /// only when asked for: [`Message::usage`], [`Message::to_json`]).
     ///
     /// # Errors
     ///
     /// An [`AccumulateError`] when part of the event could not be kept: a
     /// citation that does not decode ([`AccumulateErrorKind::Decode`]), a
     /// fragment past the memory limit
-    /// ([`AccumulateErrorKind::TooManyBytes`]), or, at
+    /// ([`AccumulateErrorKind::TooManyBytes`]), a block past the count limit
+    /// ([`AccumulateErrorKind::TooManyBlocks`]), or, at
     /// `content_block_stop`, tool input that is not valid JSON
     /// ([`AccumulateErrorKind::InvalidInput`]; the fragments are kept as
     /// sent). The rest of the event is applied and the accumulator stays
@@ -164,21 +200,22 @@ impl MessageAccumulator {
         let number = self.events;
         self.events += 1;
         let b = &mut self.budget;
+        let max = self.max_blocks;
         let m = &mut self.message;
         let mut first = None;
         match event {
-            MessageEvent::MessageStart(start) => m.start(b, start, &mut first),
+            MessageEvent::MessageStart(start) => m.start(b, max, start, &mut first),
             MessageEvent::ContentBlockStart(s) => {
                 let index = s.index;
-                note(&mut first, m.block_start(b, index, &s.content_block));
+                note(&mut first, m.block_start(b, max, index, &s.content_block));
             }
             MessageEvent::ContentBlockDelta(d) => {
-                let r =
-                    block_at(b, &mut m.blocks, d.index).and_then(|block| block.delta(b, &d.delta));
+                let r = block_at(b, max, &mut m.blocks, d.index)
+                    .and_then(|block| block.delta(b, &d.delta));
                 note(&mut first, r);
             }
             MessageEvent::ContentBlockStop(s) => {
-                let r = block_at(b, &mut m.blocks, s.index).and_then(Block::stop);
+                let r = block_at(b, max, &mut m.blocks, s.index).and_then(Block::stop);
                 note(&mut first, r);
             }
             MessageEvent::MessageDelta(d) => m.delta(b, d, &mut first),
@@ -191,7 +228,11 @@ impl MessageAccumulator {
         match first {
             None => Ok(()),
             Some(kind) => {
-                if matches!(kind, AccumulateErrorKind::TooManyBytes { .. }) {
+                if matches!(
+                    kind,
+                    AccumulateErrorKind::TooManyBytes { .. }
+                        | AccumulateErrorKind::TooManyBlocks { .. }
+                ) {
                     m.limit_hit = true;
                 }
                 Err(AccumulateError::new(kind, number, None))
@@ -213,7 +254,7 @@ impl MessageAccumulator {
     #[must_use]
     pub fn finish(self) -> Message {
         let mut m = self.message;
-        for block in m.blocks.iter_mut().filter(|b| !b.stopped) {
+        for block in m.blocks.values_mut().filter(|b| !b.stopped) {
             // Best effort; the message is truncated anyway.
             let _ = block.finish_input();
         }
@@ -223,7 +264,7 @@ impl MessageAccumulator {
             || !m.started
             || !m.stopped
             || m.stop_reason.is_none()
-            || m.blocks.iter().any(|b| !b.stopped)
+            || m.blocks.values().any(|b| !b.stopped)
         {
             Outcome::Truncated
         } else {
@@ -233,13 +274,22 @@ impl MessageAccumulator {
     }
 }
 
-/// The block at `index`, inserted (and charged) if missing.
+/// The block at `index`, inserted (and charged) if missing and fewer than
+/// `max` blocks are kept.
 fn block_at<'v>(
     b: &mut Budget,
-    blocks: &'v mut Vec<Block>,
+    max: usize,
+    blocks: &'v mut BTreeMap<u64, Block>,
     index: u64,
 ) -> Result<&'v mut Block, AccumulateErrorKind> {
-    by_index(b, blocks, index, |bl| bl.index, || Block::new(index))
+    by_index(
+        b,
+        blocks,
+        index,
+        max,
+        |limit| AccumulateErrorKind::TooManyBlocks { limit },
+        || Block::new(index),
+    )
 }
 
 /// Appends `v` (unescaped) to `slot` (made `Some`); returns where it starts.
@@ -276,15 +326,19 @@ pub struct Message {
     id: Option<String>,
     model: Option<String>,
     role: Option<String>,
-    blocks: Vec<Block>,
+    blocks: BTreeMap<u64, Block>,
     stop_reason: Option<String>,
     stop_sequence: Option<String>,
     stop_details: Option<String>,
     container: Option<String>,
     context_management: Option<String>,
-    /// The usage members so far: key as a JSON string literal, value as JSON text.
+    /// The usage members so far, in the order they first came: key as a
+    /// JSON string literal, value as JSON text.
     usage_members: Vec<(String, String)>,
-    usage: Option<Owned<Usage<'static>>>,
+    /// Where each member of `usage_members` is, by unescaped key.
+    usage_at: BTreeMap<String, usize>,
+    /// Whether a usage object arrived.
+    has_usage: bool,
     error: Option<Owned<ApiError<'static>>>,
     started: bool,
     stopped: bool,
@@ -296,6 +350,7 @@ impl Message {
     fn start(
         &mut self,
         b: &mut Budget,
+        max: usize,
         start: &MessageStart<'_>,
         first: &mut Option<AccumulateErrorKind>,
     ) {
@@ -332,10 +387,10 @@ impl Message {
                 match block {
                     Ok(block) => {
                         let index = i as u64;
-                        note(first, self.block_start(b, index, &block));
+                        note(first, self.block_start(b, max, index, &block));
                         note(
                             first,
-                            block_at(b, &mut self.blocks, index).and_then(Block::stop),
+                            block_at(b, max, &mut self.blocks, index).and_then(Block::stop),
                         );
                     }
                     Err(e) => note(first, Err(AccumulateErrorKind::Decode(e))),
@@ -347,10 +402,11 @@ impl Message {
     fn block_start(
         &mut self,
         b: &mut Budget,
+        max: usize,
         index: u64,
         block: &ContentBlock<'_>,
     ) -> Result<(), AccumulateErrorKind> {
-        block_at(b, &mut self.blocks, index)?.open(b, block)
+        block_at(b, max, &mut self.blocks, index)?.open(b, block)
     }
 
     fn delta(
@@ -380,8 +436,8 @@ impl Message {
         }
     }
 
-    /// Replaces the usage members that `usage` sends (non-null), adds the
-    /// new ones, and rewrites the usage.
+    /// Replaces the usage members that `usage` sends (non-null) and adds
+    /// the new ones: O(log m) each, nothing rewritten.
     fn merge_usage(
         &mut self,
         b: &mut Budget,
@@ -390,25 +446,36 @@ impl Message {
         let Some(object) = usage.value().as_object() else {
             return Ok(());
         };
+        self.has_usage = true;
         for (key, value) in object.members() {
             if value.is_null() {
                 continue;
             }
             let (k, v) = (key.as_raw_json().get(), value.as_raw_json().get());
-            match self.usage_members.iter_mut().find(|(old, _)| {
-                // Compare keys unescaped.
-                JsonStr::parse(old).is_ok_and(|o| o == key)
-            }) {
-                Some((_, old)) => {
+            // Keys compare unescaped.
+            let name = key.unescape();
+            match self.usage_at.get(&*name) {
+                Some(&at) => {
+                    let old = &mut self.usage_members[at].1;
                     b.charge(v.len())?;
                     b.release(old.len());
                     *old = String::from(v);
                 }
                 None => {
-                    b.charge(k.len() + v.len())?;
+                    b.charge(k.len() + name.len() + v.len())?;
+                    self.usage_at
+                        .insert(name.into_owned(), self.usage_members.len());
                     self.usage_members.push((String::from(k), String::from(v)));
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// The merged usage as JSON text (`None` before any usage arrived).
+    fn usage_text(&self) -> Option<String> {
+        if !self.has_usage {
+            return None;
         }
         let mut text = String::from("{");
         for (i, (k, v)) in self.usage_members.iter().enumerate() {
@@ -420,9 +487,7 @@ impl Message {
             text.push_str(v);
         }
         text.push('}');
-        // Counted once, as the members above.
-        self.usage = Owned::parse(&text).ok();
-        Ok(())
+        Some(text)
     }
 
     /// The message ID (`msg_…`).
@@ -438,15 +503,12 @@ impl Message {
         self.role.as_deref()
     }
     /// The content blocks, in `index` order.
-    pub fn content(&self) -> &[Block] {
-        &self.blocks
+    pub fn content(&self) -> IndexOrder<'_, Block> {
+        IndexOrder::new(&self.blocks)
     }
     /// The content block with this `index`. O(log n).
     pub fn block(&self, index: u64) -> Option<&Block> {
-        self.blocks
-            .binary_search_by_key(&index, |b| b.index)
-            .ok()
-            .map(|at| &self.blocks[at])
+        self.blocks.get(&index)
     }
     /// Why the model stopped (from `message_delta`).
     pub fn stop_reason(&self) -> Option<&str> {
@@ -469,9 +531,10 @@ impl Message {
         self.context_management.as_deref()
     }
     /// The usage: that of `message_start`, each member replaced by the one
-    /// the last `message_delta` sent.
-    pub fn usage(&self) -> Option<&Owned<Usage<'static>>> {
-        self.usage.as_ref()
+    /// the last `message_delta` sent. Written out on each call: O(size of
+    /// the usage).
+    pub fn usage(&self) -> Option<Owned<Usage<'static>>> {
+        Owned::parse(&self.usage_text()?).ok()
     }
     /// The error of an `error` event.
     pub fn error(&self) -> Option<&Owned<ApiError<'static>>> {
@@ -485,7 +548,7 @@ impl Message {
     pub fn saw_message_stop(&self) -> bool {
         self.stopped
     }
-    /// Whether a fragment was dropped at the memory limit.
+    /// Whether a fragment was dropped at the memory limit or the block limit.
     pub fn limit_exceeded(&self) -> bool {
         self.limit_hit
     }
@@ -518,7 +581,7 @@ impl Message {
     /// Appends [`to_json`](Self::to_json)'s text to `out`.
     pub fn write_json(&self, out: &mut String) {
         let mut content = String::from("[");
-        for (i, block) in self.blocks.iter().enumerate() {
+        for (i, block) in self.blocks.values().enumerate() {
             if i > 0 {
                 content.push(',');
             }
@@ -537,7 +600,7 @@ impl Message {
             )
         };
         let ty = self.start.is_none().then(|| String::from("\"message\""));
-        let usage = self.usage.as_ref().map(|u| String::from(u.as_str()));
+        let usage = self.usage_text();
         let stop_reason = null_or(opt(&self.stop_reason));
         let stop_sequence = null_or(opt(&self.stop_sequence));
         write_merged(
@@ -951,9 +1014,9 @@ mod tests {
         assert!(run(&mut acc, &refs).iter().all(Result::is_ok));
         let m = acc.finish();
         assert_eq!(m.outcome(), Outcome::Completed);
-        assert_eq!(m.content()[0].thinking(), Some("hm"));
-        assert_eq!(m.content()[0].signature(), Some("sig"));
-        assert_eq!(m.content()[1].text(), Some("hello world"));
+        assert_eq!(m.block(0).unwrap().thinking(), Some("hm"));
+        assert_eq!(m.block(0).unwrap().signature(), Some("sig"));
+        assert_eq!(m.block(1).unwrap().text(), Some("hello world"));
         assert_eq!(
             m.to_json(),
             r#"{"id":"m","type":"message","role":"assistant","model":"c","content":[{"type":"thinking","thinking":"hm","signature":"sig"},{"type":"text","text":"hello world"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":9,"service_tier":"standard"}}"#
@@ -1011,7 +1074,7 @@ mod tests {
             e.kind(),
             AccumulateErrorKind::InvalidInput { index: 0, error } if error.is_eof()
         ));
-        let block = &acc.snapshot().content()[0];
+        let block = acc.snapshot().block(0).unwrap();
         assert_eq!(block.input(), None);
         assert_eq!(block.input_json(), Some(r#"{"a": 1"#));
         assert_eq!(block.id().unwrap(), "t");
@@ -1029,7 +1092,7 @@ mod tests {
                 r#"{"type":"content_block_stop","index":0}"#,
             ],
         );
-        assert_eq!(acc.snapshot().content()[0].input(), Some("{}"));
+        assert_eq!(acc.snapshot().block(0).unwrap().input(), Some("{}"));
     }
 
     #[test]
@@ -1046,14 +1109,14 @@ mod tests {
             ],
         );
         assert!(r.iter().all(Result::is_ok), "{r:?}");
-        let block = &acc.snapshot().content()[0];
+        let block = acc.snapshot().block(0).unwrap();
         assert_eq!(block.input(), Some("{}"));
         assert_eq!(block.input_error(), None);
     }
 
     #[test]
     fn limit_is_enforced() {
-        let mut acc = MessageAccumulator::with_max_bytes(size_of::<Block>() + 3);
+        let mut acc = MessageAccumulator::with_max_bytes(size_of::<(u64, Block)>() + 3);
         let r = run(
             &mut acc,
             &[
@@ -1068,7 +1131,7 @@ mod tests {
         ));
         let m = acc.finish();
         assert!(m.limit_exceeded());
-        assert_eq!(m.content()[0].text(), Some("abc"));
+        assert_eq!(m.block(0).unwrap().text(), Some("abc"));
         assert_eq!(m.outcome(), Outcome::Truncated);
     }
 
@@ -1083,5 +1146,60 @@ mod tests {
             acc.finish().to_json(),
             r#"{"id":null,"type":"message","role":null,"model":null,"content":[{"type":"text","text":"x"}],"stop_reason":null,"stop_sequence":null}"#
         );
+    }
+
+    #[test]
+    fn block_count_is_limited() {
+        let mut acc = MessageAccumulator::new();
+        assert_eq!(acc.max_blocks(), DEFAULT_MAX_BLOCKS);
+        acc.set_max_blocks(2);
+        let text = |i: u64| block_delta(i, r#"{"type":"text_delta","text":"x"}"#);
+        let r = run(
+            &mut acc,
+            &[
+                &text(7),
+                &text(3),
+                &text(5),
+                &text(7),
+                r#"{"type":"content_block_stop","index":1}"#,
+            ],
+        );
+        assert!(r[0].is_ok() && r[1].is_ok() && r[3].is_ok());
+        let e = r[2].unwrap_err();
+        assert_eq!(e.kind(), AccumulateErrorKind::TooManyBlocks { limit: 2 });
+        assert_eq!(
+            alloc::string::ToString::to_string(&e),
+            "message has more than 2 content blocks at event 2"
+        );
+        assert_eq!(
+            r[4].unwrap_err().kind(),
+            AccumulateErrorKind::TooManyBlocks { limit: 2 }
+        );
+        let m = acc.finish();
+        let kept: Vec<(u64, Option<&str>)> = m.content().map(|b| (b.index(), b.text())).collect();
+        assert_eq!(kept, [(3, Some("x")), (7, Some("xx"))]);
+        assert!(m.limit_exceeded());
+        assert_eq!(m.outcome(), Outcome::Truncated);
+    }
+
+    #[test]
+    fn usage_members_merge_by_unescaped_key_in_first_order() {
+        let mut acc = MessageAccumulator::new();
+        let r = run(
+            &mut acc,
+            &[
+                START,
+                r#"{"type":"message_delta","delta":{},"usage":{"output\u005ftokens":7,"x":{"a":1}}}"#,
+                r#"{"type":"message_delta","delta":{},"usage":{"x":2,"input_tokens":null}}"#,
+            ],
+        );
+        assert!(r.iter().all(Result::is_ok));
+        let usage = acc.snapshot().usage().unwrap();
+        assert_eq!(
+            usage.as_str(),
+            r#"{"input_tokens":5,"output_tokens":7,"service_tier":"standard","x":2}"#
+        );
+        assert_eq!(usage.get().output_tokens, Some(7));
+        assert!(MessageAccumulator::new().snapshot().usage().is_none());
     }
 }

@@ -11,12 +11,13 @@
 //!
 //! See [`ChatAccumulator`] for an example.
 
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::mem::size_of;
 
 use super::dialect::DEFAULT_MAX_BYTES;
-use super::dialect::{by_index, note, Budget, ObjectWriter};
+use super::dialect::{by_index, note, Budget, IndexOrder, ObjectWriter};
 use super::PartialJson;
 use super::{AccumulateError, AccumulateErrorKind, Outcome};
 use crate::chat::{
@@ -24,6 +25,15 @@ use crate::chat::{
     TokenLogprob,
 };
 use crate::json::{JsonError, JsonStr, ObjectView};
+
+/// The default limit on the choices of a completion
+/// ([`ChatAccumulator::max_choices`]): 1024 (the API allows `n` up to 128).
+pub const DEFAULT_MAX_CHOICES: usize = 1024;
+
+/// The default limit on the tool calls of one choice
+/// ([`ChatAccumulator::max_tool_calls`]): 4096, as
+/// [`AccumulatorConfig::max_items`](super::AccumulatorConfig::max_items).
+pub const DEFAULT_MAX_TOOL_CALLS: usize = 4096;
 
 /// Assembles a Chat Completions stream into the final [`ChatCompletion`].
 ///
@@ -65,6 +75,21 @@ use crate::json::{JsonError, JsonStr, ObjectView};
 /// [`AccumulateErrorKind::TooManyBytes`] and the completion ends
 /// [`Truncated`](Outcome::Truncated).
 ///
+/// The number of choices and of tool calls per choice is limited too
+/// ([`DEFAULT_MAX_CHOICES`], [`DEFAULT_MAX_TOOL_CALLS`];
+/// [`set_max_choices`](Self::set_max_choices),
+/// [`set_max_tool_calls`](Self::set_max_tool_calls)): a fragment for one
+/// more is dropped with [`AccumulateErrorKind::TooManyChoices`] or
+/// [`AccumulateErrorKind::TooManyToolCalls`], and the completion ends
+/// [`Truncated`](Outcome::Truncated).
+///
+/// # Work
+///
+/// Linear in the input: each event costs O(its size), plus O(log n) per
+/// choice and tool call it names, whatever order the indexes come in
+/// (choices and tool calls are kept in maps keyed by index, so an insert
+/// never shifts the others).
+///
 /// # Example
 ///
 /// ```
@@ -86,7 +111,7 @@ use crate::json::{JsonError, JsonStr, ObjectView};
 /// while let Some(frame) = parser.next_frame()? {
 ///     acc.push(&ChatEvent::from_frame(&frame)?)?;
 ///     // A UI shows the arguments while they stream:
-///     if let Some(call) = acc.snapshot().choice(0).and_then(|c| c.tool_calls().first()) {
+///     if let Some(call) = acc.snapshot().choice(0).and_then(|c| c.tool_call(0)) {
 ///         live.push(call.partial_arguments().unwrap_or("…").to_owned());
 ///     }
 /// }
@@ -105,7 +130,15 @@ use crate::json::{JsonError, JsonStr, ObjectView};
 pub struct ChatAccumulator {
     completion: ChatCompletion,
     budget: Budget,
+    limits: Limits,
     events: u64,
+}
+
+/// The count limits of a [`ChatAccumulator`].
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    choices: usize,
+    tool_calls: usize,
 }
 
 impl Default for ChatAccumulator {
@@ -126,8 +159,36 @@ impl ChatAccumulator {
         Self {
             completion: ChatCompletion::default(),
             budget: Budget::new(max_bytes),
+            limits: Limits {
+                choices: DEFAULT_MAX_CHOICES,
+                tool_calls: DEFAULT_MAX_TOOL_CALLS,
+            },
             events: 0,
         }
+    }
+
+    /// Sets the limit on distinct choice indexes (default
+    /// [`DEFAULT_MAX_CHOICES`]); see [Memory](Self#memory). Choices already
+    /// kept stay.
+    pub fn set_max_choices(&mut self, limit: usize) {
+        self.limits.choices = limit;
+    }
+
+    /// Sets the limit on distinct tool call indexes per choice (default
+    /// [`DEFAULT_MAX_TOOL_CALLS`]); see [Memory](Self#memory). Tool calls
+    /// already kept stay.
+    pub fn set_max_tool_calls(&mut self, limit: usize) {
+        self.limits.tool_calls = limit;
+    }
+
+    /// The limit on distinct choice indexes.
+    pub fn max_choices(&self) -> usize {
+        self.limits.choices
+    }
+
+    /// The limit on distinct tool call indexes per choice.
+    pub fn max_tool_calls(&self) -> usize {
+        self.limits.tool_calls
     }
 
     /// The memory limit, in bytes.
@@ -155,7 +216,9 @@ impl ChatAccumulator {
     /// An [`AccumulateError`] when part of the event could not be kept: an
     /// element that does not decode ([`AccumulateErrorKind::Decode`]) or a
     /// fragment past the memory limit
-    /// ([`AccumulateErrorKind::TooManyBytes`]). The rest of the event is
+    /// ([`AccumulateErrorKind::TooManyBytes`]) or for a choice or tool call
+    /// past the count limits ([`AccumulateErrorKind::TooManyChoices`],
+    /// [`AccumulateErrorKind::TooManyToolCalls`]). The rest of the event is
     /// applied, the accumulator stays usable, and the first such problem of
     /// the event is returned.
     pub fn push(&mut self, event: &ChatEvent<'_>) -> Result<(), AccumulateError> {
@@ -170,7 +233,7 @@ impl ChatAccumulator {
         match first {
             None => Ok(()),
             Some(kind) => {
-                if matches!(kind, AccumulateErrorKind::TooManyBytes { .. }) {
+                if is_limit(&kind) {
                     self.completion.limit_hit = true;
                 }
                 Err(AccumulateError::new(kind, number, None))
@@ -196,7 +259,7 @@ impl ChatAccumulator {
         } else if c.limit_hit
             || !c.done
             || c.choices.is_empty()
-            || c.choices.iter().any(|ch| ch.finish_reason.is_none())
+            || c.choices.values().any(|ch| ch.finish_reason.is_none())
         {
             Outcome::Truncated
         } else {
@@ -207,6 +270,7 @@ impl ChatAccumulator {
 
     fn chunk(&mut self, chunk: &ChatChunk<'_>, first: &mut Option<AccumulateErrorKind>) {
         let b = &mut self.budget;
+        let limits = self.limits;
         let c = &mut self.completion;
         c.chunks += 1;
         note(first, set_once(b, &mut c.id, chunk.id));
@@ -228,7 +292,7 @@ impl ChatAccumulator {
         }
         for choice in chunk.choices {
             match choice {
-                Ok(choice) => apply_choice(b, &mut c.choices, &choice, first),
+                Ok(choice) => apply_choice(b, limits, &mut c.choices, &choice, first),
                 Err(e) => note(first, Err(AccumulateErrorKind::Decode(e))),
             }
         }
@@ -290,9 +354,21 @@ fn replace_usage(
     Ok(())
 }
 
+/// Whether `kind` is a limit that dropped data (the completion is then
+/// truncated).
+fn is_limit(kind: &AccumulateErrorKind) -> bool {
+    matches!(
+        kind,
+        AccumulateErrorKind::TooManyBytes { .. }
+            | AccumulateErrorKind::TooManyChoices { .. }
+            | AccumulateErrorKind::TooManyToolCalls { .. }
+    )
+}
+
 fn apply_choice(
     b: &mut Budget,
-    choices: &mut Vec<Choice>,
+    limits: Limits,
+    choices: &mut BTreeMap<u64, Choice>,
     delta: &ChoiceDelta<'_>,
     first: &mut Option<AccumulateErrorKind>,
 ) {
@@ -300,7 +376,8 @@ fn apply_choice(
         b,
         choices,
         delta.index,
-        |c| c.index,
+        limits.choices,
+        |limit| AccumulateErrorKind::TooManyChoices { limit },
         || Choice::new(delta.index),
     ) {
         Ok(choice) => choice,
@@ -337,7 +414,8 @@ fn apply_choice(
                     b,
                     &mut choice.tool_calls,
                     call.index,
-                    |t| t.index,
+                    limits.tool_calls,
+                    |limit| AccumulateErrorKind::TooManyToolCalls { limit },
                     || ToolCall::new(call.index),
                 ) {
                     Ok(slot) => slot,
@@ -419,7 +497,7 @@ pub struct ChatCompletion {
     service_tier: Option<String>,
     provider: Option<String>,
     moderation: Option<String>,
-    choices: Vec<Choice>,
+    choices: BTreeMap<u64, Choice>,
     usage: Option<Owned<ChatUsage<'static>>>,
     error: Option<Owned<ChatError<'static>>>,
     done: bool,
@@ -458,15 +536,12 @@ impl ChatCompletion {
         self.moderation.as_deref()
     }
     /// The choices, in `index` order.
-    pub fn choices(&self) -> &[Choice] {
-        &self.choices
+    pub fn choices(&self) -> IndexOrder<'_, Choice> {
+        IndexOrder::new(&self.choices)
     }
     /// The choice with this `index`. O(log n).
     pub fn choice(&self, index: u64) -> Option<&Choice> {
-        self.choices
-            .binary_search_by_key(&index, |c| c.index)
-            .ok()
-            .map(|at| &self.choices[at])
+        self.choices.get(&index)
     }
     /// The last usage sent (normally on the extra usage chunk), as a view.
     pub fn usage(&self) -> Option<&Owned<ChatUsage<'static>>> {
@@ -485,7 +560,7 @@ impl ChatCompletion {
     pub fn chunks(&self) -> u64 {
         self.chunks
     }
-    /// Whether a fragment was dropped at the memory limit.
+    /// Whether a fragment was dropped at the memory limit or a count limit.
     pub fn limit_exceeded(&self) -> bool {
         self.limit_hit
     }
@@ -529,7 +604,7 @@ impl ChatCompletion {
         w.str_or_null("model", self.model());
         let out = w.key("choices");
         out.push('[');
-        for (i, choice) in self.choices.iter().enumerate() {
+        for (i, choice) in self.choices.values().enumerate() {
             if i > 0 {
                 out.push(',');
             }
@@ -566,7 +641,7 @@ pub struct Choice {
     refusal: Option<String>,
     reasoning_content: Option<String>,
     reasoning: Option<String>,
-    tool_calls: Vec<ToolCall>,
+    tool_calls: BTreeMap<u64, ToolCall>,
     function_call: Option<FunctionCall>,
     finish_reason: Option<String>,
     logprobs: Option<Logprobs>,
@@ -581,7 +656,7 @@ impl Choice {
             refusal: None,
             reasoning_content: None,
             reasoning: None,
-            tool_calls: Vec::new(),
+            tool_calls: BTreeMap::new(),
             function_call: None,
             finish_reason: None,
             logprobs: None,
@@ -613,8 +688,12 @@ impl Choice {
         self.reasoning.as_deref()
     }
     /// The tool calls, in `index` order.
-    pub fn tool_calls(&self) -> &[ToolCall] {
-        &self.tool_calls
+    pub fn tool_calls(&self) -> IndexOrder<'_, ToolCall> {
+        IndexOrder::new(&self.tool_calls)
+    }
+    /// The tool call with this `index`. O(log n).
+    pub fn tool_call(&self, index: u64) -> Option<&ToolCall> {
+        self.tool_calls.get(&index)
     }
     /// The deprecated `function_call`, if one was sent.
     pub fn function_call(&self) -> Option<&FunctionCall> {
@@ -642,7 +721,7 @@ impl Choice {
         if !self.tool_calls.is_empty() {
             let out = m.key("tool_calls");
             out.push('[');
-            for (i, call) in self.tool_calls.iter().enumerate() {
+            for (i, call) in self.tool_calls.values().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
@@ -841,12 +920,9 @@ mod tests {
         assert!(r.iter().all(Result::is_ok));
         let c = acc.finish();
         assert_eq!(c.outcome(), Outcome::Completed);
-        assert_eq!(
-            c.choices().iter().map(Choice::index).collect::<Vec<_>>(),
-            [0, 1]
-        );
+        assert_eq!(c.choices().map(Choice::index).collect::<Vec<_>>(), [0, 1]);
         assert_eq!(c.choice(1).unwrap().content(), Some("b1b2"));
-        let calls = c.choice(0).unwrap().tool_calls();
+        let calls: Vec<&ToolCall> = c.choice(0).unwrap().tool_calls().collect();
         assert_eq!(calls[0].arguments(), "[1]");
         assert_eq!(calls[1].arguments(), "[2]");
         assert_eq!(calls[1].id(), Some("c1"));
@@ -892,7 +968,7 @@ mod tests {
 
     #[test]
     fn limit_drops_the_fragment_and_truncates() {
-        let mut acc = ChatAccumulator::with_max_bytes(size_of::<Choice>() + 4);
+        let mut acc = ChatAccumulator::with_max_bytes(size_of::<(u64, Choice)>() + 4);
         let r = run(
             &mut acc,
             &[
@@ -907,7 +983,7 @@ mod tests {
         assert_eq!(
             e.kind(),
             AccumulateErrorKind::TooManyBytes {
-                limit: size_of::<Choice>() + 4
+                limit: size_of::<(u64, Choice)>() + 4
             }
         );
         assert_eq!(e.event_index(), 1);
@@ -918,7 +994,7 @@ mod tests {
 
     #[test]
     fn sparse_indexes_cost_memory_and_are_bounded() {
-        let mut acc = ChatAccumulator::with_max_bytes(3 * size_of::<Choice>());
+        let mut acc = ChatAccumulator::with_max_bytes(3 * size_of::<(u64, Choice)>());
         let mut errors = 0;
         for i in 0..10u64 {
             let e = alloc::format!(r#"{{"choices":[{{"index":{}}}]}}"#, i * (u64::MAX / 10));
@@ -968,7 +1044,7 @@ mod tests {
                 r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\": [1, "}}]}}]}"#,
             ],
         );
-        let call = &acc.snapshot().choice(0).unwrap().tool_calls()[0];
+        let call = acc.snapshot().choice(0).unwrap().tool_call(0).unwrap();
         assert_eq!(call.partial_arguments(), Some(r#"{"a": [1]}"#));
         assert!(!call.arguments_complete());
         run(
@@ -977,9 +1053,86 @@ mod tests {
                 r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"}"}}]}}]}"#,
             ],
         );
-        let call = &acc.snapshot().choice(0).unwrap().tool_calls()[0];
+        let call = acc.snapshot().choice(0).unwrap().tool_call(0).unwrap();
         assert_eq!(call.arguments(), r#"{"a": [1, }"#);
         assert!(call.arguments_error().is_some());
         assert_eq!(call.partial_arguments(), Some(r#"{"a": [1]}"#));
+    }
+
+    #[test]
+    fn choice_and_tool_call_counts_are_limited() {
+        let mut acc = ChatAccumulator::new();
+        assert_eq!(
+            (acc.max_choices(), acc.max_tool_calls()),
+            (DEFAULT_MAX_CHOICES, DEFAULT_MAX_TOOL_CALLS)
+        );
+        acc.set_max_choices(2);
+        acc.set_max_tool_calls(3);
+        let call = |i: u64| {
+            alloc::format!(r#"{{"index":{i},"id":"c{i}","function":{{"arguments":"{{}}"}}}}"#)
+        };
+        let calls = (0..5).rev().map(call).collect::<Vec<_>>().join(",");
+        let events = [
+            r#"{"choices":[{"index":9,"delta":{"content":"a"}},{"index":4,"delta":{"content":"b"}}]}"#.into(),
+            alloc::format!(r#"{{"choices":[{{"index":9,"delta":{{"tool_calls":[{calls}]}}}}]}}"#),
+            r#"{"choices":[{"index":1,"delta":{"content":"c"}},{"index":4,"delta":{"content":"d"}}]}"#.into(),
+        ];
+        let r: Vec<_> = events
+            .iter()
+            .map(|e| acc.push(&ChatEvent::parse(e).unwrap()))
+            .collect();
+        assert!(r[0].is_ok());
+        let e = r[1].unwrap_err();
+        assert_eq!(e.kind(), AccumulateErrorKind::TooManyToolCalls { limit: 3 });
+        assert_eq!(
+            alloc::string::ToString::to_string(&e),
+            "a choice has more than 3 tool calls at event 1"
+        );
+        let e = r[2].unwrap_err();
+        assert_eq!(e.kind(), AccumulateErrorKind::TooManyChoices { limit: 2 });
+        assert_eq!(e.event_index(), 2);
+        let c = acc.snapshot();
+        // The first three calls to arrive (indexes 4, 3, 2) were kept, in
+        // index order; the rest of the event (choice 4) still applied.
+        let kept: Vec<u64> = c
+            .choice(9)
+            .unwrap()
+            .tool_calls()
+            .map(ToolCall::index)
+            .collect();
+        assert_eq!(kept, [2, 3, 4]);
+        assert_eq!(c.choices().map(Choice::index).collect::<Vec<_>>(), [4, 9]);
+        assert_eq!(c.choice(4).unwrap().content(), Some("bd"));
+        assert!(c.choice(1).is_none());
+        let c = acc.finish();
+        assert!(c.limit_exceeded());
+        assert_eq!(c.outcome(), Outcome::Truncated);
+    }
+
+    #[test]
+    fn indexes_in_decreasing_order_come_out_in_index_order() {
+        let mut acc = ChatAccumulator::new();
+        for i in (0..100u64).rev() {
+            let e = alloc::format!(
+                r#"{{"choices":[{{"index":{},"delta":{{"tool_calls":[{{"index":{i},"function":{{"arguments":"{i}"}}}}]}}}}]}}"#,
+                i % 3
+            );
+            acc.push(&ChatEvent::parse(&e).unwrap()).unwrap();
+        }
+        let c = acc.snapshot();
+        let choices = c.choices();
+        assert_eq!(choices.len(), 3);
+        assert_eq!(
+            choices.rev().map(Choice::index).collect::<Vec<_>>(),
+            [2, 1, 0]
+        );
+        let calls = c.choice(1).unwrap().tool_calls();
+        assert_eq!(calls.len(), 33);
+        let args: Vec<&str> = calls.map(ToolCall::arguments).take(3).collect();
+        assert_eq!(args, ["1", "4", "7"]);
+        assert_eq!(
+            c.choice(1).unwrap().tool_call(97).unwrap().arguments(),
+            "97"
+        );
     }
 }

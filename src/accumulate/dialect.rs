@@ -5,8 +5,8 @@
 
 use super::AccumulateErrorKind;
 use crate::json::{push_json_str, JsonStr, Value};
+use alloc::collections::btree_map::{self, BTreeMap, Entry};
 use alloc::string::String;
-use alloc::vec::Vec;
 
 /// The default memory limit of an accumulator: 64 MiB of assembled text.
 pub(crate) const DEFAULT_MAX_BYTES: usize = 64 << 20;
@@ -95,25 +95,85 @@ pub(crate) fn note(first: &mut Option<AccumulateErrorKind>, r: Result<(), Accumu
     }
 }
 
-/// The element of `items` (sorted by `key`) with `index`, inserted (and
-/// charged its size) if missing.
+/// The element of `items` with `index`, inserted (and charged its size) if
+/// missing, unless `items` already holds `max` elements (then `too_many`
+/// of the limit). O(log n): nothing shifts, whatever order the indexes
+/// come in.
 pub(crate) fn by_index<'v, T>(
     b: &mut Budget,
-    items: &'v mut Vec<T>,
+    items: &'v mut BTreeMap<u64, T>,
     index: u64,
-    key: impl Fn(&T) -> u64,
+    max: usize,
+    too_many: impl FnOnce(usize) -> AccumulateErrorKind,
     make: impl FnOnce() -> T,
 ) -> Result<&'v mut T, AccumulateErrorKind> {
-    let at = match items.binary_search_by_key(&index, key) {
-        Ok(at) => at,
-        Err(at) => {
-            b.charge(core::mem::size_of::<T>())?;
-            items.insert(at, make());
-            at
+    let len = items.len();
+    match items.entry(index) {
+        Entry::Occupied(e) => Ok(e.into_mut()),
+        Entry::Vacant(e) => {
+            if len >= max {
+                return Err(too_many(max));
+            }
+            b.charge(core::mem::size_of::<(u64, T)>())?;
+            Ok(e.insert(make()))
         }
-    };
-    Ok(&mut items[at])
+    }
 }
+
+/// The elements of an index-keyed list of an accumulated result (the
+/// choices or tool calls of a Chat completion, the content blocks of an
+/// Anthropic message), in index order.
+///
+/// An [`ExactSizeIterator`] and [`DoubleEndedIterator`]: `len()`,
+/// `next()`, `next_back()` and `nth(i)` (O(i)) work as on a slice's
+/// iterator. To find an element by its index, use the owner's by-index
+/// accessor ([`ChatCompletion::choice`](super::chat::ChatCompletion::choice),
+/// [`Choice::tool_call`](super::chat::Choice::tool_call),
+/// [`Message::block`](super::anthropic::Message::block)), which is O(log n).
+#[derive(Debug)]
+pub struct IndexOrder<'a, T>(btree_map::Values<'a, u64, T>);
+
+impl<'a, T> IndexOrder<'a, T> {
+    pub(crate) fn new(map: &'a BTreeMap<u64, T>) -> Self {
+        Self(map.values())
+    }
+}
+
+impl<T> Clone for IndexOrder<'_, T> {
+    fn clone(&self) -> Self {
+        Self(self.0.clone())
+    }
+}
+
+impl<'a, T> Iterator for IndexOrder<'a, T> {
+    type Item = &'a T;
+
+    fn next(&mut self) -> Option<&'a T> {
+        self.0.next()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+
+    fn last(mut self) -> Option<&'a T> {
+        self.0.next_back()
+    }
+}
+
+impl<T> DoubleEndedIterator for IndexOrder<'_, T> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.0.next_back()
+    }
+}
+
+impl<T> ExactSizeIterator for IndexOrder<'_, T> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+impl<T> core::iter::FusedIterator for IndexOrder<'_, T> {}
 
 /// Writes one JSON object, member by member, into a `String`.
 pub(crate) struct ObjectWriter<'o> {

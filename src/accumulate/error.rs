@@ -41,6 +41,36 @@ pub enum AccumulateErrorKind {
         /// The limit.
         limit: usize,
     },
+    /// A Chat Completions chunk named a choice `index` past
+    /// [`ChatAccumulator::max_choices`](super::ChatAccumulator::max_choices)
+    /// distinct choices (default
+    /// [`DEFAULT_MAX_CHOICES`](super::chat::DEFAULT_MAX_CHOICES)). The
+    /// choice's delta was not kept, and the completion is marked
+    /// [`Outcome::Truncated`].
+    TooManyChoices {
+        /// The limit.
+        limit: usize,
+    },
+    /// A Chat Completions choice named a tool call `index` past
+    /// [`ChatAccumulator::max_tool_calls`](super::ChatAccumulator::max_tool_calls)
+    /// distinct tool calls (default
+    /// [`DEFAULT_MAX_TOOL_CALLS`](super::chat::DEFAULT_MAX_TOOL_CALLS)). The
+    /// call's fragment was not kept, and the completion is marked
+    /// [`Outcome::Truncated`].
+    TooManyToolCalls {
+        /// The limit.
+        limit: usize,
+    },
+    /// An Anthropic event named a content block `index` past
+    /// [`MessageAccumulator::max_blocks`](super::MessageAccumulator::max_blocks)
+    /// distinct blocks (default
+    /// [`DEFAULT_MAX_BLOCKS`](super::anthropic::DEFAULT_MAX_BLOCKS)). The
+    /// event was not kept, and the message is marked
+    /// [`Outcome::Truncated`].
+    TooManyBlocks {
+        /// The limit.
+        limit: usize,
+    },
     /// A part of the event decoded lazily (an element of `choices`, of
     /// `tool_calls`, of a log probability list, a citation) failed to
     /// decode. The offset is in the event's data. The rest of the event
@@ -99,6 +129,15 @@ impl fmt::Display for AccumulateError {
             AccumulateErrorKind::TooManyParts { limit } => {
                 write!(f, "an output item has more than {limit} parts")?
             }
+            AccumulateErrorKind::TooManyChoices { limit } => {
+                write!(f, "completion has more than {limit} choices")?
+            }
+            AccumulateErrorKind::TooManyToolCalls { limit } => {
+                write!(f, "a choice has more than {limit} tool calls")?
+            }
+            AccumulateErrorKind::TooManyBlocks { limit } => {
+                write!(f, "message has more than {limit} content blocks")?
+            }
             AccumulateErrorKind::Decode(e) => write!(f, "{e}")?,
             AccumulateErrorKind::InvalidInput { index, error } => write!(
                 f,
@@ -143,7 +182,8 @@ pub enum Outcome {
     /// event (chunk) with no terminal event after it.
     Failed,
     /// The stream ended early: no terminal event or end marker, a part
-    /// never completed, or (Chat, Anthropic) the memory limit dropped data.
+    /// never completed, or (Chat, Anthropic) the memory limit or a count
+    /// limit dropped data.
     /// The result is what had arrived.
     Truncated,
 }

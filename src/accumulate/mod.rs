@@ -17,6 +17,7 @@ mod dialect;
 mod error;
 pub use anthropic::MessageAccumulator;
 pub use chat::ChatAccumulator;
+pub use dialect::IndexOrder;
 pub use error::{AccumulateError, AccumulateErrorKind, Outcome};
 pub use responses::{
     AccumulatorConfig, FinalResponse, Finding, FindingKind, ItemSnapshot, ResponseAccumulator,

@@ -97,7 +97,7 @@ impl Default for LintConfig {
 const MAX_MESSAGE: usize = 400;
 
 /// The kind of part a delta belongs to, with the key of its index.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum PartKind {
     /// `response.content_part.added` / `.done`, by `content_index`.
     Content,
@@ -356,25 +356,43 @@ struct ItemState {
     ty: String,
     output_index: Option<u64>,
     done: bool,
+    /// In the order added (for the messages).
     parts: Vec<PartState>,
+    /// Where each part of `parts` is, by kind and index: O(log n) lookups.
+    part_at: BTreeMap<(PartKind, u64), usize>,
     texts: Vec<TextState>,
+    /// Where each text of `texts` is, by [`text_key`] and index.
+    text_at: BTreeMap<(usize, Option<u64>), usize>,
     /// The part cap was reached while tracking this item: its part checks stopped.
     parts_capped: bool,
 }
 
 impl ItemState {
     /// The tracked part of this kind at this index.
+    /// O(log n).
     fn part_mut(&mut self, kind: PartKind, index: u64) -> Option<&mut PartState> {
-        self.parts
-            .iter_mut()
-            .find(|p| p.kind == kind && p.index == index)
+        let at = *self.part_at.get(&(kind, index))?;
+        self.parts.get_mut(at)
     }
 
-    /// Whether a part of this kind at this index is tracked.
+    /// Whether a part of this kind at this index is tracked. O(log n).
     fn has_part(&self, kind: PartKind, index: u64) -> bool {
-        self.parts
-            .iter()
-            .any(|p| p.kind == kind && p.index == index)
+        self.part_at.contains_key(&(kind, index))
+    }
+
+    /// Tracks a new part (not tracked yet).
+    fn add_part(&mut self, kind: PartKind, index: u64) {
+        self.part_at.insert((kind, index), self.parts.len());
+        self.parts.push(PartState {
+            kind,
+            index,
+            done: false,
+        });
+    }
+
+    /// The position in `texts` of the text of `spec` at `index`. O(log n).
+    fn text_at(&self, spec: &'static TextSpec, index: Option<u64>) -> Option<usize> {
+        self.text_at.get(&(text_key(spec), index)).copied()
     }
 
     /// `item msg_1` or `item at output_index 2` (for an item with no id).
@@ -388,6 +406,12 @@ impl ItemState {
             format!("item {}", self.id)
         }
     }
+}
+
+/// A text spec's identity, as a map key: its address (the specs are
+/// statics, compared by address as `core::ptr::eq` would).
+fn text_key(spec: &'static TextSpec) -> usize {
+    core::ptr::from_ref(spec) as usize
 }
 
 /// Where an event is: for each finding about it.
@@ -448,6 +472,8 @@ pub struct Linter {
     missing_seq_reported: bool,
     items: Vec<ItemState>,
     by_id: BTreeMap<Arc<str>, usize>,
+    /// The last tracked item added at each `output_index`.
+    by_output_index: BTreeMap<u64, usize>,
     /// Items added in all, tracked or not.
     items_added: u64,
     items_capped: bool,
@@ -486,6 +512,7 @@ impl Linter {
             missing_seq_reported: false,
             items: Vec::new(),
             by_id: BTreeMap::new(),
+            by_output_index: BTreeMap::new(),
             items_added: 0,
             items_capped: false,
             parts_tracked: 0,
@@ -946,13 +973,18 @@ impl Linter {
         if !id.is_empty() {
             self.by_id.insert(Arc::clone(&id), self.items.len());
         }
+        if let Some(index) = output_index {
+            self.by_output_index.insert(index, self.items.len());
+        }
         self.items.push(ItemState {
             id,
             ty,
             output_index,
             done: false,
             parts: Vec::new(),
+            part_at: BTreeMap::new(),
             texts: Vec::new(),
+            text_at: BTreeMap::new(),
             parts_capped: false,
         });
     }
@@ -1008,11 +1040,9 @@ impl Linter {
         }
     }
 
+    /// The last tracked item added at `index`. O(log n).
     fn by_output_index(&self, index: Option<u64>) -> Option<usize> {
-        let index = index?;
-        self.items
-            .iter()
-            .rposition(|i| i.output_index == Some(index))
+        self.by_output_index.get(&index?).copied()
     }
 
     fn check_output_index(&mut self, at: At, ty: &str, idx: usize, m: &Members<'_>) {
@@ -1115,11 +1145,7 @@ impl Linter {
         if !self.track_part(at, idx) {
             return;
         }
-        self.items[idx].parts.push(PartState {
-            kind,
-            index,
-            done: false,
-        });
+        self.items[idx].add_part(kind, index);
         if kind == PartKind::Command {
             // The command's text starts with the value `added` carries.
             let initial = m.get_str("command");
@@ -1138,11 +1164,8 @@ impl Linter {
         let Some(index) = m.index(kind) else { return };
         let item = &mut self.items[idx];
         // The parts field alone is borrowed, so the arms can read the rest.
-        match item
-            .parts
-            .iter_mut()
-            .find(|p| p.kind == kind && p.index == index)
-        {
+        let pos = item.part_at.get(&(kind, index)).copied();
+        match pos.and_then(|pos| item.parts.get_mut(pos)) {
             Some(part) if part.done => {
                 let msg = format!("{} {index} of {} is done twice", kind.name(), item.label());
                 self.report(Rule::DuplicateItem, Severity::Error, at, msg);
@@ -1186,17 +1209,17 @@ impl Linter {
         spec: &'static TextSpec,
         index: Option<u64>,
     ) -> Option<usize> {
-        let found = self.items[idx]
-            .texts
-            .iter()
-            .position(|t| core::ptr::eq(t.spec, spec) && t.index == index);
+        let found = self.items[idx].text_at(spec, index);
         if found.is_some() {
             return found;
         }
         if !self.track_part(at, idx) {
             return None;
         }
-        let texts = &mut self.items[idx].texts;
+        let item = &mut self.items[idx];
+        item.text_at
+            .insert((text_key(spec), index), item.texts.len());
+        let texts = &mut item.texts;
         texts.push(TextState {
             spec,
             index,
