@@ -215,6 +215,7 @@ pub mod chat;
 pub mod encode;
 mod frame;
 pub mod framing;
+pub mod gemini;
 pub mod json;
 pub mod lint;
 pub mod responses;
