@@ -100,7 +100,7 @@ use crate::json::{JsonStr, RawJson};
 /// assert_eq!(response.usage().unwrap().get().total_token_count, Some(9));
 /// assert_eq!(
 ///     response.to_json(),
-///     r#"{"candidates":[{"content":{"parts":[{"text":"Let me think.","thought":true},{"text":"Hello, world","thoughtSignature":"c2ln"}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount": 5,"candidatesTokenCount": 4,"totalTokenCount": 9},"modelVersion":"gemini-2.5-flash","responseId":"r1"}"#
+///     r#"{"candidates":[{"content":{"parts":[{"text":"Let me think.","thought":true},{"text":"Hello, world","thoughtSignature":"c2ln"}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":4,"totalTokenCount":9},"modelVersion":"gemini-2.5-flash","responseId":"r1"}"#
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -487,7 +487,8 @@ impl GeminiResponse {
     /// `avgLogprobs`, `tokenCount` when present, and `index`), then
     /// `promptFeedback`, `usageMetadata`, `modelVersion`, `responseId` and
     /// `createTime` when present. Objects kept as they came (usage, feedback,
-    /// non-text parts) are written as they came. The stream's status and
+    /// non-text parts) are written as they came, less the whitespace between
+    /// tokens. The stream's status and
     /// error are not part of this object (see [`outcome`](Self::outcome) and
     /// [`error`](Self::error)).
     pub fn to_json(&self) -> String {
@@ -511,10 +512,10 @@ impl GeminiResponse {
             out.push(']');
         }
         if let Some(f) = &self.prompt_feedback {
-            w.raw("promptFeedback", f.as_str());
+            compact(w.key("promptFeedback"), f.as_str());
         }
         if let Some(u) = &self.usage {
-            w.raw("usageMetadata", u.as_str());
+            compact(w.key("usageMetadata"), u.as_str());
         }
         w.opt_str("modelVersion", self.model_version());
         w.opt_str("responseId", self.response_id());
@@ -696,7 +697,7 @@ impl Candidate {
         w.opt_str("finishReason", self.finish_reason());
         w.opt_str("finishMessage", self.finish_message());
         if let Some(s) = &self.safety_ratings {
-            w.raw("safetyRatings", s);
+            compact(w.key("safetyRatings"), s);
         }
         if !self.citation_sources.is_empty() || !self.citations.is_empty() {
             let out = w.key("citationMetadata");
@@ -712,7 +713,7 @@ impl Candidate {
                         if i > 0 {
                             out.push(',');
                         }
-                        out.push_str(s.as_str());
+                        compact(out, s.as_str());
                     }
                     out.push(']');
                 }
@@ -720,7 +721,7 @@ impl Candidate {
             m.end();
         }
         if let Some(g) = &self.grounding_metadata {
-            w.raw("groundingMetadata", g.as_str());
+            compact(w.key("groundingMetadata"), g.as_str());
         }
         for (key, value) in [
             ("groundingAttributions", &self.grounding_attributions),
@@ -728,7 +729,7 @@ impl Candidate {
             ("logprobsResult", &self.logprobs_result),
         ] {
             if let Some(v) = value {
-                w.raw(key, v);
+                compact(w.key(key), v);
             }
         }
         if let Some(x) = self.avg_logprobs {
@@ -740,6 +741,29 @@ impl Candidate {
         }
         w.u64("index", self.index);
         w.end();
+    }
+}
+
+/// Appends validated JSON text without the whitespace between its tokens
+/// (pretty-printed Vertex AI chunks keep the result on one line).
+fn compact(out: &mut String, json: &str) {
+    let (mut in_string, mut escaped) = (false, false);
+    out.reserve(json.len());
+    for c in json.chars() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if matches!(c, ' ' | '\t' | '\n' | '\r') {
+            continue;
+        } else if c == '"' {
+            in_string = true;
+        }
+        out.push(c);
     }
 }
 
@@ -807,7 +831,7 @@ impl Part {
 
     fn write_json(&self, out: &mut String) {
         if let Some(json) = &self.json {
-            out.push_str(json);
+            compact(out, json);
             return;
         }
         let mut w = ObjectWriter::new(out);
