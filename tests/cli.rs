@@ -472,3 +472,38 @@ fn gemini_chunks_of_an_unexpected_shape_and_garbage_still_print_a_line() {
     assert_eq!(got[2]["type"], J::Null);
     assert_eq!(got[2]["offset"], input.find("data: <html>").unwrap() as u64);
 }
+
+/// The provider-specific Chat streams of `tests/data/chat` (Mistral parts,
+/// reasoning fields, Azure filters, chunks without `choices`, errors): one
+/// line per frame under `chat` and `auto`, none undecodable, each a subset
+/// of its source.
+#[test]
+fn events_of_provider_chat_shapes_print_every_frame() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chat");
+    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sse"))
+        .collect();
+    paths.sort();
+    assert_eq!(paths.len(), 6);
+    let mut values = 0;
+    for path in &paths {
+        let p = path.to_str().unwrap();
+        let out = run(&["events", "--dialect", "chat", p]);
+        assert!(out.stderr.is_empty(), "{p}: {}", cli::stderr(&out));
+        assert_eq!(run(&["events", p]).stdout, out.stdout, "{p}: auto");
+        let frames = frames_of(&std::fs::read(path).unwrap());
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), frames.len(), "{p}");
+        for (line, frame) in lines.iter().zip(&frames) {
+            let got: J = serde_json::from_str(line).unwrap();
+            if frame.data() == "[DONE]" {
+                continue;
+            }
+            let src: J = serde_json::from_str(frame.data()).unwrap();
+            subset(&got, &src, "", &mut values).unwrap_or_else(|e| panic!("{p}: {e}"));
+        }
+    }
+    assert!(values > 200, "{values}");
+}
