@@ -33,11 +33,12 @@
 //!
 //! # Typed views of LLM stream events
 //!
-//! On top of the frames, three dialects decode event data into typed views
+//! On top of the frames, four dialects decode event data into typed views
 //! that borrow from the frame and allocate nothing: [`responses`] (the
 //! OpenAI Responses API, every event type), [`chat`] (OpenAI Chat Completions
-//! chunks, `[DONE]` and error chunks) and [`anthropic`] (Anthropic Messages
-//! events). Unknown event, item, block and delta types pass through as
+//! chunks, `[DONE]` and error chunks, and what compatible providers add),
+//! [`anthropic`] (Anthropic Messages events) and [`gemini`] (Google Gemini
+//! `streamGenerateContent` chunks). Unknown event, item, block and delta types pass through as
 //! `Unknown` / `Other` with their raw JSON, never as errors. They are built on
 //! [`json`], zero-allocation JSON primitives whose strings ([`json::JsonStr`])
 //! keep their escapes until you ask for the text.
@@ -47,8 +48,8 @@
 //! with live snapshots while it streams, and reports the faults of the
 //! stream (skipped sequence numbers, a missing terminal event) instead of
 //! hiding them; [`accumulate::ChatAccumulator`] and
-//! [`accumulate::MessageAccumulator`] do the same for Chat Completions and
-//! Anthropic Messages streams.
+//! [`accumulate::MessageAccumulator`] and [`accumulate::GeminiAccumulator`]
+//! do the same for Chat Completions, Anthropic Messages and Gemini streams.
 //!
 //! # Example: writing a Responses stream
 //!
@@ -216,6 +217,7 @@ pub mod chat;
 pub mod encode;
 mod frame;
 pub mod framing;
+pub mod gemini;
 pub mod json;
 pub mod lint;
 pub mod responses;

@@ -169,25 +169,45 @@ fn events_prints_unknown_done_and_escapes_and_warns_on_bad_events() {
             .iter()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
+        let at = input.find("event: response.output_text.done").unwrap() as u64;
+        let not_json = input.find("data: not json").unwrap() as u64;
+        let queued = input.find("data: {\"type\":\"response.queued\"").unwrap() as u64;
+        // One line per frame: the three that do not decode say so.
+        assert_eq!(lines.len(), 6, "{dialect}: {lines:?}");
         assert_eq!(
-            got,
+            got[..2],
             [
                 serde_json::json!({
                     "type": "response.output_text.delta", "item_id": "m1", "output_index": 0,
                     "content_index": 0, "delta": "a\"b\n\u{e9}\u{1f680}",
                 }),
                 serde_json::json!({"type": "response.brand_new", "unknown": true}),
-                serde_json::json!({"type": "[DONE]"}),
             ],
             "{dialect}: {lines:?}"
         );
+        for (line, ty, offset, says) in [
+            (&got[2], J::from("response.output_text.done"), at, "item_id"),
+            (&got[3], J::Null, not_json, "invalid json"),
+            (
+                &got[4],
+                J::from("response.queued"),
+                queued,
+                "sequence_number",
+            ),
+        ] {
+            assert_eq!(line["type"], ty, "{line}");
+            assert_eq!(line["undecodable"], true, "{line}");
+            assert_eq!(line["offset"], offset, "{line}");
+            assert!(line["error"].as_str().unwrap().contains(says), "{line}");
+            assert_eq!(line.as_object().unwrap().len(), 4, "{line}");
+        }
+        assert_eq!(got[5], serde_json::json!({"type": "[DONE]"}));
         // Unescaped, not copied: the raw text had `\u0031` and `\"`.
         assert!(lines[0].contains(r#""item_id":"m1""#), "{}", lines[0]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         let warnings: Vec<&str> = stderr.lines().collect();
         assert_eq!(warnings.len(), 3, "{dialect}: {stderr}");
         // Where the bad event's block begins in the stream.
-        let at = input.find("event: response.output_text.done").unwrap();
         assert!(
             warnings[0].contains("response.output_text.done")
                 && warnings[0].contains(&format!("at byte {at} "))
@@ -208,7 +228,7 @@ fn events_prints_unknown_done_and_escapes_and_warns_on_bad_events() {
 fn events_usage_and_io_errors() {
     for args in [
         &["events", "--dialect"][..],
-        &["events", "--dialect", "gemini", SAMPLE],
+        &["events", "--dialect", "mistral", SAMPLE],
         &["events", "--bogus", SAMPLE],
         &["events", "--chunk", "0", SAMPLE],
         &["events", SAMPLE, SAMPLE],
@@ -338,4 +358,152 @@ fn events_of_every_chat_and_anthropic_stream_are_subsets_of_their_source() {
         streams >= 20 && values > 10 * events,
         "{streams} streams, {events} events, {values} values"
     );
+}
+
+/// Frames of a stream, as the library parses it.
+fn frames_of(bytes: &[u8]) -> Vec<ssekit::Frame> {
+    let mut parser = ssekit::Parser::new();
+    parser.feed(ssekit::Bytes::copy_from_slice(bytes));
+    let mut frames = Vec::new();
+    while let Some(f) = parser.next_frame().unwrap() {
+        frames.push(f);
+    }
+    frames
+}
+
+/// Issue 14: `events` never drops a frame. Every corpus stream, whatever
+/// its dialect, under `auto`: exactly one JSON object per frame, and none
+/// of them undecodable (every corpus stream decodes).
+#[test]
+fn events_prints_one_line_per_frame_of_every_corpus_stream() {
+    let Some(dir) = responses_common::corpus_dir() else {
+        return;
+    };
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".sse"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 59, "{} streams", names.len());
+    let mut frames_total = 0;
+    for name in &names {
+        let path = dir.join(name);
+        let frames = frames_of(&std::fs::read(&path).unwrap());
+        let out = run(&["events", path.to_str().unwrap()]);
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), frames.len(), "{name}: one line per frame");
+        for line in &lines {
+            let v: J = serde_json::from_str(line).unwrap_or_else(|e| panic!("{name}: {e}: {line}"));
+            assert!(v.is_object(), "{name}: {line}");
+            assert!(v.get("undecodable").is_none(), "{name}: {line}");
+        }
+        assert!(out.stderr.is_empty(), "{name}: {}", cli::stderr(&out));
+        frames_total += frames.len();
+    }
+    eprintln!(
+        "{frames_total} frames in {} streams, one line each",
+        names.len()
+    );
+}
+
+/// Gemini streams (the corpus one and the hand-written ones): `--dialect
+/// gemini` and `auto` print the same, one line per frame, each a subset of
+/// its source with equal values and no invented `type`.
+#[test]
+fn events_of_gemini_streams_are_subsets_of_their_source() {
+    let mut paths: Vec<std::path::PathBuf> =
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gemini"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "sse"))
+            .collect();
+    if let Some(dir) = responses_common::corpus_dir() {
+        paths.push(dir.join("pydanticai-gemini-crlf.sse"));
+    }
+    paths.sort();
+    let mut values = 0;
+    for path in &paths {
+        let name = path.display();
+        let p = path.to_str().unwrap();
+        let out = run(&["events", "--dialect", "gemini", p]);
+        assert!(out.stderr.is_empty(), "{name}: {}", cli::stderr(&out));
+        assert_eq!(run(&["events", p]).stdout, out.stdout, "{name}: auto");
+        assert_eq!(
+            run(&["events", "--chunk", "7", p]).stdout,
+            out.stdout,
+            "{name}: chunked"
+        );
+        let frames = frames_of(&std::fs::read(path).unwrap());
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), frames.len(), "{name}");
+        for (line, frame) in lines.iter().zip(&frames) {
+            let got: J = serde_json::from_str(line).unwrap();
+            let src: J = serde_json::from_str(frame.data()).unwrap();
+            assert!(got.get("type").is_none(), "{name}: {line}");
+            subset(&got, &src, "", &mut values).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+    assert!(values > 300, "{values}");
+}
+
+#[test]
+fn gemini_chunks_of_an_unexpected_shape_and_garbage_still_print_a_line() {
+    let input = concat!(
+        "data: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"Hi\"}]}}]}\r\n\r\n",
+        "data: {\"candidates\": \"soon\"}\r\n\r\n",
+        "data: <html>502 Bad Gateway</html>\r\n\r\n",
+    );
+    let out = run_stdin(&["events", "--dialect", "gemini"], input.as_bytes());
+    let lines = stdout_lines(&out);
+    let got: Vec<J> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(got.len(), 3, "{lines:?}");
+    assert_eq!(got[0]["candidates"][0]["content"]["parts"][0]["text"], "Hi");
+    assert_eq!(got[1]["unknown"], true);
+    assert!(
+        got[1]["error"].as_str().unwrap().contains("candidates"),
+        "{}",
+        got[1]
+    );
+    assert_eq!(got[2]["undecodable"], true);
+    assert_eq!(got[2]["type"], J::Null);
+    assert_eq!(got[2]["offset"], input.find("data: <html>").unwrap() as u64);
+}
+
+/// The provider-specific Chat streams of `tests/data/chat` (Mistral parts,
+/// reasoning fields, Azure filters, chunks without `choices`, errors): one
+/// line per frame under `chat` and `auto`, none undecodable, each a subset
+/// of its source.
+#[test]
+fn events_of_provider_chat_shapes_print_every_frame() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chat");
+    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sse"))
+        .collect();
+    paths.sort();
+    assert_eq!(paths.len(), 6);
+    let mut values = 0;
+    for path in &paths {
+        let p = path.to_str().unwrap();
+        let out = run(&["events", "--dialect", "chat", p]);
+        assert!(out.stderr.is_empty(), "{p}: {}", cli::stderr(&out));
+        assert_eq!(run(&["events", p]).stdout, out.stdout, "{p}: auto");
+        let frames = frames_of(&std::fs::read(path).unwrap());
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), frames.len(), "{p}");
+        for (line, frame) in lines.iter().zip(&frames) {
+            let got: J = serde_json::from_str(line).unwrap();
+            if frame.data() == "[DONE]" {
+                continue;
+            }
+            let src: J = serde_json::from_str(frame.data()).unwrap();
+            subset(&got, &src, "", &mut values).unwrap_or_else(|e| panic!("{p}: {e}"));
+        }
+    }
+    assert!(values > 200, "{values}");
 }

@@ -192,3 +192,71 @@ fn an_unreadable_file_is_status_2_not_the_truncated_status_1() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("/nonexistent/stream.sse"));
 }
+
+/// Gemini streams assemble to a `GenerateContentResponse`: complete ones
+/// exit 0, the cut one exits 1 (and still prints), the error one warns.
+#[test]
+fn gemini_streams_assemble_to_a_generate_content_response() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gemini");
+    let at = |name: &str| format!("{dir}/{name}");
+    let out = run(&["assemble", &at("thinking-function-call.sse")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = printed(&out);
+    let parts = &r["candidates"][0]["content"]["parts"];
+    assert_eq!(parts[0]["thought"], true);
+    assert_eq!(parts[1]["text"], "Let me check that for you.");
+    assert_eq!(parts[2]["functionCall"]["args"]["city"], "Paris");
+    assert_eq!(r["usageMetadata"]["totalTokenCount"], 92);
+    let same = run(&[
+        "assemble",
+        "--dialect",
+        "gemini",
+        "--chunk",
+        "5",
+        &at("thinking-function-call.sse"),
+    ]);
+    assert_eq!(same.stdout, out.stdout);
+
+    let cut = run(&["assemble", &at("cut.sse")]);
+    assert_eq!(cut.status.code(), Some(1));
+    assert_eq!(
+        printed_any(&cut)["candidates"][0]["content"]["parts"][0]["text"],
+        "This stream was cut"
+    );
+
+    let failed = run(&["assemble", &at("error-midstream.sse")]);
+    assert!(failed.status.success());
+    assert!(
+        stderr(&failed).contains("reported an error"),
+        "{}",
+        stderr(&failed)
+    );
+
+    let vertex = run(&["assemble", &at("vertex-pretty-grounding.sse")]);
+    assert!(vertex.status.success(), "{}", stderr(&vertex));
+    assert_eq!(
+        String::from_utf8(vertex.stdout.clone())
+            .unwrap()
+            .lines()
+            .count(),
+        1
+    );
+    let r = printed(&vertex);
+    assert_eq!(
+        r["candidates"][0]["groundingMetadata"]["webSearchQueries"][0],
+        "eiffel tower height"
+    );
+
+    if let Some(dir) = responses_common::corpus_dir() {
+        let path = dir.join("pydanticai-gemini-crlf.sse");
+        let r = printed(&run(&["assemble", path.to_str().unwrap()]));
+        assert_eq!(
+            r["candidates"][0]["content"]["parts"][0]["text"],
+            "The capital of France is Paris.\n"
+        );
+    }
+}
+
+fn printed_any(out: &Output) -> J {
+    serde_json::from_slice(&out.stdout).unwrap()
+}

@@ -21,8 +21,8 @@ use super::dialect::{by_index, note, Budget, IndexOrder, ObjectWriter};
 use super::PartialJson;
 use super::{AccumulateError, AccumulateErrorKind, Outcome};
 use crate::chat::{
-    ChatChunk, ChatError, ChatErrorChunk, ChatEvent, ChatUsage, ChoiceDelta, List, Owned,
-    TokenLogprob,
+    ChatChunk, ChatContent, ChatError, ChatErrorChunk, ChatEvent, ChatUsage, ChoiceDelta,
+    ContentPart, List, Owned, TokenLogprob,
 };
 use crate::json::{JsonError, JsonStr, ObjectView};
 
@@ -54,7 +54,9 @@ pub const DEFAULT_MAX_TOOL_CALLS: usize = 4096;
 ///   chunk).
 /// * Per choice, by `index`: `role` (the first one sent); `content`,
 ///   `refusal`, `reasoning_content` and `reasoning` (concatenated; `None` if
-///   no fragment was a string); tool calls by their `index` (`id`, `type` and
+///   no fragment was a string; of a Mistral list-valued `content`, the
+///   `text` parts go to `content` and the `thinking` parts' text to
+///   `reasoning_content`); tool calls by their `index` (`id`, `type` and
 ///   function `name` from the first fragment that has them, `arguments`
 ///   concatenated, with a live [`partial_arguments`](ToolCall::partial_arguments));
 ///   the deprecated `function_call`; the last non-null `finish_reason`; and
@@ -342,6 +344,41 @@ fn append(
     b.append(text, v, 1).map(drop)
 }
 
+/// Appends a `delta.content`: a text fragment to `content`; of a list of
+/// parts (Mistral), the `text` parts to `content` and the text inside the
+/// `thinking` parts to `reasoning_content`. Returns the first problem; the
+/// other parts are still applied.
+fn append_content(
+    b: &mut Budget,
+    choice: &mut Choice,
+    content: ChatContent<'_>,
+) -> Result<(), AccumulateErrorKind> {
+    let parts = match content {
+        ChatContent::Parts(parts) => parts,
+        other => return append(b, &mut choice.content, other.as_text()),
+    };
+    let mut first = None;
+    for part in parts {
+        match part {
+            Ok(ContentPart::Text(t)) => note(&mut first, append(b, &mut choice.content, t.text)),
+            Ok(ContentPart::Thinking(t)) => {
+                for inner in t.thinking.into_iter().flatten() {
+                    match inner {
+                        Ok(ContentPart::Text(t)) => {
+                            note(&mut first, append(b, &mut choice.reasoning_content, t.text))
+                        }
+                        Ok(_) => {}
+                        Err(e) => note(&mut first, Err(AccumulateErrorKind::Decode(e))),
+                    }
+                }
+            }
+            Ok(_) => {}
+            Err(e) => note(&mut first, Err(AccumulateErrorKind::Decode(e))),
+        }
+    }
+    first.map_or(Ok(()), Err)
+}
+
 fn replace_usage(
     b: &mut Budget,
     slot: &mut Option<Owned<ChatUsage<'static>>>,
@@ -385,7 +422,9 @@ fn apply_choice(
     };
     if let Some(d) = &delta.delta {
         note(first, set_once(b, &mut choice.role, d.role));
-        note(first, append(b, &mut choice.content, d.content));
+        if let Some(content) = d.content {
+            note(first, append_content(b, choice, content));
+        }
         note(first, append(b, &mut choice.refusal, d.refusal));
         note(
             first,

@@ -15,10 +15,12 @@ pub mod anthropic;
 pub mod chat;
 mod dialect;
 mod error;
+pub mod gemini;
 pub use anthropic::MessageAccumulator;
 pub use chat::ChatAccumulator;
 pub use dialect::IndexOrder;
 pub use error::{AccumulateError, AccumulateErrorKind, Outcome};
+pub use gemini::GeminiAccumulator;
 pub use responses::{
     AccumulatorConfig, FinalResponse, Finding, FindingKind, ItemSnapshot, ResponseAccumulator,
     SequenceInfo,

@@ -2,9 +2,9 @@
 //!
 //! ```text
 //! ssekit frames [--chunk N] [FILE]
-//! ssekit events [--dialect responses|chat|anthropic|auto] [--chunk N] [FILE]
+//! ssekit events [--dialect responses|chat|anthropic|gemini|auto] [--chunk N] [FILE]
 //! ssekit encode [FILE]
-//! ssekit assemble [--dialect responses|chat|anthropic|auto] [--chunk N] [FILE]
+//! ssekit assemble [--dialect responses|chat|anthropic|gemini|auto] [--chunk N] [FILE]
 //! ssekit lint [--json] [--chunk N] [FILE]
 //! ```
 //!
@@ -51,16 +51,19 @@ commands:
                               its typed view: \"type\" and every field the view decoded
                               (strings unescaped), a subset of the event's JSON with equal
                               values; an unknown type as {\"type\": T, \"unknown\": true},
-                              [DONE] as {\"type\": \"[DONE]\"}
-                              --dialect responses|chat|anthropic|auto (default auto: from
-                              the stream's first event)
+                              [DONE] as {\"type\": \"[DONE]\"}; never skips a frame: one
+                              that does not decode prints {\"type\": T, \"undecodable\":
+                              true, \"error\": E, \"offset\": N} (N: its stream offset)
+                              --dialect responses|chat|anthropic|gemini|auto (default auto:
+                              from the stream's first event)
   encode [FILE]               the reverse of frames: read its JSON lines and write the SSE
                               stream, so that `frames FILE | encode | frames` prints what
                               `frames FILE` prints; a bad line stops it (exit status 1)
   assemble [--dialect D] [--chunk N] [FILE]
                               print the final response assembled from the stream's events
                               as one JSON object, in the API's shape (a Response, a Chat
-                              Completion or an Anthropic Message); findings such as
+                              Completion, an Anthropic Message or a Gemini
+                              GenerateContentResponse); findings such as
                               skipped sequence numbers go to standard error; exit status 1
                               when the stream ended early (the result is still printed)
   lint [--json] [--chunk N] [FILE]
@@ -242,7 +245,7 @@ fn parse_dialect_input(args: &[String]) -> Result<(Input, Choice), Usage> {
             .ok_or_else(|| Usage("--dialect needs a value".into()))?;
         choice = Choice::parse(value).ok_or_else(|| {
             Usage(format!(
-                "--dialect takes responses, chat, anthropic or auto, not '{value}'"
+                "--dialect takes responses, chat, anthropic, gemini or auto, not '{value}'"
             ))
         })?;
         Ok(true)

@@ -1,6 +1,7 @@
 //! The views of a `chat.completion.chunk`: the chunk, its choices, their
 //! deltas, tool call fragments, log probabilities and usage.
 
+use super::ChatContent;
 use crate::json::{JsonStr, RawJson};
 use crate::views::List;
 
@@ -9,8 +10,9 @@ view! {
     /// choices' deltas, and (on the extra last chunk, when
     /// `stream_options.include_usage` is set) the usage.
     ///
-    /// `choices` is required (empty on the usage chunk); every other field is
-    /// optional, since OpenAI-compatible servers omit some.
+    /// Every field is optional, since OpenAI-compatible servers omit some:
+    /// some send chunks with no `choices` at all (only `id`, `model`,
+    /// `usage`), which read as an empty list.
     pub struct ChatChunk<'a> {
         /// The completion ID (`chatcmpl-…`), the same on every chunk.
         id: opt JsonStr<'a>,
@@ -20,8 +22,8 @@ view! {
         created: opt u64,
         /// The model that served the request.
         model: opt JsonStr<'a>,
-        /// The choices' deltas (empty on the usage chunk).
-        choices: req List<'a, ChoiceDelta<'a>>,
+        /// The choices' deltas (empty on the usage chunk, and when absent).
+        choices: dflt List<'a, ChoiceDelta<'a>>,
         /// Token usage: on the extra last chunk only (`null` elsewhere).
         usage: opt ChatUsage<'a>,
         /// The service tier that served the request.
@@ -53,6 +55,9 @@ view! {
         logprobs: opt ChoiceLogprobs<'a>,
         /// The provider's own finish reason (OpenRouter; not in the spec).
         native_finish_reason: opt JsonStr<'a>,
+        /// Azure's content-filter results for this choice (not in the spec),
+        /// as raw JSON.
+        content_filter_results: opt RawJson<'a>,
     }
 }
 
@@ -64,8 +69,9 @@ view! {
         /// `assistant` (or `developer`, `system`, `user`, `tool`); usually on
         /// the first chunk only.
         role: opt JsonStr<'a>,
-        /// A text fragment.
-        content: opt JsonStr<'a>,
+        /// A text fragment, or (Mistral) a list of typed parts, reasoning
+        /// included (see [`ChatContent`]).
+        content: opt ChatContent<'a>,
         /// A refusal text fragment.
         refusal: opt JsonStr<'a>,
         /// Tool call fragments, keyed by their `index`.
@@ -78,6 +84,9 @@ view! {
         reasoning: opt JsonStr<'a>,
         /// Structured reasoning fragments (OpenRouter; not in the spec).
         reasoning_details: opt RawJson<'a>,
+        /// Citations of web search results (OpenRouter; not in the spec),
+        /// as raw JSON.
+        annotations: opt RawJson<'a>,
     }
 }
 

@@ -20,11 +20,15 @@
 //! are nested views ([`ChoiceDelta`], [`Delta`], [`ToolCallChunk`],
 //! [`ChatUsage`], …), arrays are lazy [`List`]s decoded as they are
 //! iterated, and what the views do not model is kept as
-//! [`RawJson`]. `choices` and the `index` of a choice
-//! and of a tool call fragment are required; everything else is optional,
-//! a JSON `null` counts as absent, and unknown members are ignored. The
-//! non-standard reasoning fields (`delta.reasoning_content`,
-//! `delta.reasoning`, `delta.reasoning_details`) are exposed too.
+//! [`RawJson`]. The `index` of a choice and of a tool call fragment are
+//! required; everything else is optional (a chunk without `choices` has an
+//! empty list), a JSON `null` counts as absent, and unknown members are
+//! ignored. What OpenAI-compatible servers add is exposed too: the
+//! reasoning fields (`delta.reasoning_content` of DeepSeek, Qwen, vLLM and
+//! Z.ai, `delta.reasoning` and `delta.reasoning_details` of OpenRouter),
+//! Mistral's list-valued `delta.content` with its `thinking` parts
+//! ([`ChatContent`]), Azure's `prompt_filter_results` and
+//! `content_filter_results` and OpenRouter's `annotations` (as raw JSON).
 //!
 //! Every view implements [`Fields`], so generic
 //! code can visit every field of a chunk without allocating. Errors are
@@ -69,6 +73,7 @@
 //! ```
 
 mod chunk;
+mod content;
 mod owned;
 #[cfg(feature = "serde")]
 mod serde;
@@ -76,6 +81,7 @@ mod serde;
 pub use crate::responses::{DecodeError, DecodeErrorKind};
 pub use crate::views::{List, ListIter, Owned, ViewFamily};
 pub use chunk::*;
+pub use content::{ChatContent, ContentPart, TextPart, ThinkingPart};
 pub use owned::OwnedChatEvent;
 
 use crate::frame::Frame;
@@ -109,9 +115,8 @@ impl<'a> ChatEvent<'a> {
     ///
     /// # Errors
     ///
-    /// A [`DecodeError`]: the data is not a JSON object, a chunk lacks
-    /// `choices` (or a choice its `index`), or a field has the wrong JSON
-    /// kind.
+    /// A [`DecodeError`]: the data is not a JSON object, or a field has the
+    /// wrong JSON kind.
     pub fn parse(data: &'a str) -> Result<Self, DecodeError> {
         let text = trim_json_ws(data);
         if text == "[DONE]" {

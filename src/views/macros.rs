@@ -17,9 +17,10 @@
 //!
 //! `= "type"` adds a `TYPE` constant (the `type` the view decodes, checked
 //! when the caller asks); every view decodes as a nested field. Each field is
-//! `name: req T` (absent or `null` → `DecodeErrorKind::MissingField`) or
-//! `name: opt T` (absent or `null` → `None`); the field's name is its JSON
-//! key. `T` is any `Field`; the JSON key is the name, or the `["key"]`
+//! `name: req T` (absent or `null` → `DecodeErrorKind::MissingField`),
+//! `name: opt T` (absent or `null` → `None`) or `name: dflt T` (absent or
+//! `null` → `T`'s empty value, an empty `List`; not visited then); the
+//! field's name is its JSON key. `T` is any `Field`; the JSON key is the name, or the `["key"]`
 //! after it.
 
 /// The JSON key of a field: its name, or the `["key"]` given after it.
@@ -35,6 +36,7 @@ macro_rules! field_key {
 /// The declared type of a field.
 macro_rules! field_ty {
     (req $t:ty) => { $t };
+    (dflt $t:ty) => { $t };
     (opt $t:ty) => { ::core::option::Option<$t> };
 }
 
@@ -54,6 +56,12 @@ macro_rules! field_finish {
     (opt $slot:ident, $name:expr, $at:expr) => {
         $slot
     };
+    (dflt $slot:ident, $name:expr, $at:expr) => {
+        match $slot {
+            ::core::option::Option::Some(v) => v,
+            ::core::option::Option::None => $crate::views::Field::fallback(),
+        }
+    };
 }
 
 /// The value of a field in a fallback view (see `Field::fallback`).
@@ -63,6 +71,9 @@ macro_rules! field_fallback {
     };
     (opt $t:ty) => {
         ::core::option::Option::None
+    };
+    (dflt $t:ty) => {
+        <$t as $crate::views::Field<'_>>::fallback()
     };
 }
 
@@ -74,6 +85,11 @@ macro_rules! field_visit {
     (opt $value:expr, $name:expr, $f:ident) => {
         if let ::core::option::Option::Some(v) = &$value {
             $f($name, $crate::views::Field::field_value(v))
+        }
+    };
+    (dflt $value:expr, $name:expr, $f:ident) => {
+        if !$crate::views::Field::is_fallback(&$value) {
+            $f($name, $crate::views::Field::field_value(&$value))
         }
     };
 }

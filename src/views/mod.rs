@@ -88,9 +88,18 @@ pub trait Field<'a>: Sized + Sealed {
     }
 
     /// A value to return where decoding text that decoded before fails,
-    /// which cannot happen (see [`Owned::get`](Owned::get)).
+    /// which cannot happen (see [`Owned::get`](Owned::get)); also the value
+    /// of an absent `dflt` field.
     #[doc(hidden)]
     fn fallback() -> Self;
+
+    /// Whether this is the [`fallback`](Self::fallback) of an absent field,
+    /// not a value decoded from text (only a [`List`] can tell).
+    #[doc(hidden)]
+    #[inline]
+    fn is_fallback(&self) -> bool {
+        false
+    }
 }
 
 /// The JSON text a view was decoded from. Ignored by `==`, so views compare
@@ -406,6 +415,11 @@ impl<'a, T: Field<'a>> Field<'a> for List<'a, T> {
             base: "",
             _elements: PhantomData,
         }
+    }
+    #[inline]
+    fn is_fallback(&self) -> bool {
+        // A decoded list's base is the data holding it, never empty.
+        self.base.is_empty()
     }
 }
 

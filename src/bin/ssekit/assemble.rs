@@ -1,15 +1,18 @@
 //! `ssekit assemble`: the final response of a stream, as one JSON object.
 //!
 //! Responses streams go through [`ResponseAccumulator`], Chat Completions
-//! streams through [`ChatAccumulator`] and Anthropic Messages streams through
-//! [`MessageAccumulator`]. The result is printed even when the stream was
+//! streams through [`ChatAccumulator`], Anthropic Messages streams through
+//! [`MessageAccumulator`] and Gemini streams through [`GeminiAccumulator`]. The result is printed even when the stream was
 //! cut, and the exit status says so (1).
 
 use std::io::{self, Write};
 
-use ssekit::accumulate::{ChatAccumulator, MessageAccumulator, Outcome, ResponseAccumulator};
+use ssekit::accumulate::{
+    ChatAccumulator, GeminiAccumulator, MessageAccumulator, Outcome, ResponseAccumulator,
+};
 use ssekit::anthropic::MessageEvent;
 use ssekit::chat::ChatEvent;
+use ssekit::gemini::GeminiEvent;
 use ssekit::responses::ResponseEvent;
 use ssekit::Frame;
 
@@ -49,6 +52,7 @@ enum Acc {
     },
     Chat(ChatAccumulator),
     Anthropic(MessageAccumulator),
+    Gemini(GeminiAccumulator),
 }
 
 impl Acc {
@@ -60,6 +64,7 @@ impl Acc {
             },
             Dialect::Chat => Acc::Chat(ChatAccumulator::new()),
             Dialect::Anthropic => Acc::Anthropic(MessageAccumulator::new()),
+            Dialect::Gemini => Acc::Gemini(GeminiAccumulator::new()),
         }
     }
 
@@ -95,6 +100,14 @@ impl Acc {
                 }
                 Err(e) => skipped(&e),
             },
+            Acc::Gemini(acc) => match GeminiEvent::from_frame(frame) {
+                Ok(event) => {
+                    if let Err(e) = acc.push(&event) {
+                        eprintln!("ssekit: warning: event at byte {start}: {e}");
+                    }
+                }
+                Err(e) => skipped(&e),
+            },
         }
     }
 
@@ -110,6 +123,11 @@ impl Acc {
                 done.outcome()
             }
             Acc::Anthropic(acc) => {
+                let done = acc.finish();
+                writeln!(out, "{}", done.to_json())?;
+                done.outcome()
+            }
+            Acc::Gemini(acc) => {
                 let done = acc.finish();
                 writeln!(out, "{}", done.to_json())?;
                 done.outcome()

@@ -5,12 +5,18 @@
 //! ([`WriteEvent`]); [`Dialect::writer`] picks it. Adding a dialect's views to
 //! this build is one arm there. `--dialect auto` picks the dialect per stream
 //! from its first telling event ([`detect`]).
+//!
+//! No frame is dropped: a frame whose data does not decode (not JSON, or not
+//! the dialect's shape) prints an object that says so,
+//! `{"type": T, "undecodable": true, "error": "...", "offset": N}` (see
+//! [`Events::write`]), and a warning.
 
 use std::fmt;
 use std::io::Write;
 
 use ssekit::anthropic::MessageEvent;
 use ssekit::chat::ChatEvent;
+use ssekit::gemini::GeminiEvent;
 use ssekit::json::{find_key, ObjectView, Value};
 use ssekit::responses::{DecodeError, ResponseEvent};
 use ssekit::Frame;
@@ -27,6 +33,8 @@ pub(crate) enum Dialect {
     Chat,
     /// Anthropic Messages.
     Anthropic,
+    /// Google Gemini `streamGenerateContent` chunks.
+    Gemini,
 }
 
 impl Dialect {
@@ -35,6 +43,7 @@ impl Dialect {
             Self::Responses => "responses",
             Self::Chat => "chat",
             Self::Anthropic => "anthropic",
+            Self::Gemini => "gemini",
         }
     }
 
@@ -45,18 +54,24 @@ impl Dialect {
             Self::Responses => Some(responses),
             Self::Chat => Some(chat),
             Self::Anthropic => Some(anthropic),
+            Self::Gemini => Some(gemini),
         }
     }
 }
 
 /// The dialects this build can write, for messages.
 fn available() -> String {
-    [Dialect::Responses, Dialect::Chat, Dialect::Anthropic]
-        .into_iter()
-        .filter(|d| d.writer().is_some())
-        .map(Dialect::name)
-        .collect::<Vec<_>>()
-        .join(", ")
+    [
+        Dialect::Responses,
+        Dialect::Chat,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+    ]
+    .into_iter()
+    .filter(|d| d.writer().is_some())
+    .map(Dialect::name)
+    .collect::<Vec<_>>()
+    .join(", ")
 }
 
 /// The `--dialect` option.
@@ -74,6 +89,7 @@ impl Choice {
             "responses" => Self::Fixed(Dialect::Responses),
             "chat" => Self::Fixed(Dialect::Chat),
             "anthropic" => Self::Fixed(Dialect::Anthropic),
+            "gemini" => Self::Fixed(Dialect::Gemini),
             "auto" => Self::Auto,
             _ => return None,
         })
@@ -169,6 +185,21 @@ fn anthropic(frame: &Frame, line: &mut Line) -> Result<(), Skip> {
     Ok(())
 }
 
+/// A Gemini chunk: its fields as they come (no `type` is invented); an
+/// error chunk likewise; an object of an unexpected shape as
+/// `{"type": null, "unknown": true, "error": "..."}`.
+fn gemini(frame: &Frame, line: &mut Line) -> Result<(), Skip> {
+    match GeminiEvent::from_frame(frame)? {
+        GeminiEvent::Unknown { error, .. } => {
+            line.raw(r#"{"type":null,"unknown":true,"error":"#);
+            line.str(&error.to_string());
+            line.raw("}");
+        }
+        event => line.object(&event)?,
+    }
+    Ok(())
+}
+
 /// Anthropic event names (and data `type`s) no other dialect uses.
 const ANTHROPIC_TYPES: &[&str] = &[
     "message_start",
@@ -185,7 +216,9 @@ const ANTHROPIC_TYPES: &[&str] = &[
 ///
 /// An Anthropic event name or data `type` → anthropic; a `response.*` event
 /// name → responses; data without `type` that is a `chat.completion.chunk`
-/// or has `choices` → chat; any other JSON object → responses.
+/// or has `choices` → chat; data without `type` that has `candidates`,
+/// `promptFeedback` or `usageMetadata` → gemini; any other JSON object →
+/// responses.
 pub(crate) fn detect(frame: &Frame) -> Option<Dialect> {
     if frame.has_event_type() {
         let name = frame.event();
@@ -197,12 +230,14 @@ pub(crate) fn detect(frame: &Frame) -> Option<Dialect> {
         }
     }
     let object = ObjectView::parse(frame.data()).ok()?;
-    let (mut ty, mut chat) = (None, false);
+    let (mut ty, mut chat, mut gemini) = (None, false, false);
     for (key, value) in object.members() {
         if key == "type" && !value.is_null() {
             ty = Some(value);
         } else if key == "choices" {
             chat = true;
+        } else if key == "candidates" || key == "promptFeedback" || key == "usageMetadata" {
+            gemini = true;
         } else if key == "object" {
             chat |= matches!(value, Value::String(s) if s == "chat.completion.chunk");
         }
@@ -211,6 +246,7 @@ pub(crate) fn detect(frame: &Frame) -> Option<Dialect> {
         Some(Value::String(ty)) if ANTHROPIC_TYPES.iter().any(|t| ty == *t) => Dialect::Anthropic,
         Some(_) => Dialect::Responses,
         None if chat => Dialect::Chat,
+        None if gemini => Dialect::Gemini,
         None => Dialect::Responses,
     })
 }
@@ -277,43 +313,62 @@ impl<W: Write> Events<W> {
         Ok(())
     }
 
+    /// Writes one line for `frame`: its view, or, when it does not decode
+    /// or cannot be written, `{"type": T, "undecodable": true, "error":
+    /// "...", "offset": N}`, where `T` is the event's type as far as it is
+    /// known (`null` when it is not) and `N` the stream offset where the
+    /// frame's block began; a warning goes to standard error as well.
     fn write(&mut self, writer: WriteEvent, start: u64, frame: &Frame) -> Result<(), Failure> {
         self.line.clear();
-        match writer(frame, &mut self.line) {
-            Ok(()) => {
-                self.line.buf.push(b'\n');
-                self.out.write_all(&self.line.buf)?;
+        if let Err(skip) = writer(frame, &mut self.line) {
+            warn(start, frame, &skip);
+            self.line.clear();
+            self.line.raw(r#"{"type":"#);
+            match event_type(frame, &skip) {
+                Some(ty) => self.line.str(&ty),
+                None => self.line.raw("null"),
             }
-            Err(skip) => warn(start, frame, &skip),
+            self.line.raw(r#","undecodable":true,"error":"#);
+            self.line.str(&skip.to_string());
+            self.line.raw(&format!(r#","offset":{start}}}"#));
         }
+        self.line.buf.push(b'\n');
+        self.out.write_all(&self.line.buf)?;
         Ok(())
     }
 }
 
-/// Reports an event that printed nothing: where its block began in the
-/// stream, its type, and why (offsets in the reason count from the start of
-/// the event's data).
-fn warn(start: u64, frame: &Frame, skip: &Skip) {
+impl fmt::Display for Skip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Skip::Decode(e) => e.fmt(f),
+            Skip::Unwritable(e) => e.fmt(f),
+        }
+    }
+}
+
+/// The type of an event that did not decode, as far as it is known: from
+/// the decoder, the data's `type`, or the frame's event name.
+fn event_type(frame: &Frame, skip: &Skip) -> Option<String> {
     let known = match skip {
         Skip::Decode(e) => e.event_type(),
         Skip::Unwritable(_) => "",
     };
-    let from_data = || match find_key(frame.data(), "type") {
-        Ok(Some(Value::String(ty))) => Some(ty.to_string()),
-        _ => None,
-    };
-    let ty = if !known.is_empty() {
-        known.to_owned()
-    } else if let Some(ty) = from_data() {
-        ty
-    } else {
-        frame.event().to_owned()
-    };
-    let reason: &dyn fmt::Display = match skip {
-        Skip::Decode(e) => e,
-        Skip::Unwritable(e) => e,
-    };
-    eprintln!("ssekit: warning: skipped event at byte {start} (type {ty}): {reason}");
+    if !known.is_empty() {
+        return Some(known.to_owned());
+    }
+    if let Ok(Some(Value::String(ty))) = find_key(frame.data(), "type") {
+        return Some(ty.to_string());
+    }
+    frame.has_event_type().then(|| frame.event().to_owned())
+}
+
+/// Reports an event that did not decode: where its block began in the
+/// stream, its type, and why (offsets in the reason count from the start of
+/// the event's data).
+fn warn(start: u64, frame: &Frame, skip: &Skip) {
+    let ty = event_type(frame, skip).unwrap_or_else(|| frame.event().to_owned());
+    eprintln!("ssekit: warning: undecodable event at byte {start} (type {ty}): {skip}");
 }
 
 #[cfg(test)]
@@ -353,6 +408,22 @@ mod tests {
                 None,
                 r#"{"error":{"message":"x"}}"#,
                 Some(Dialect::Responses),
+            ),
+            (
+                None,
+                r#"{"candidates": [{"content": {"parts": [{"text": "Hi"}]}}]}"#,
+                Some(Dialect::Gemini),
+            ),
+            (
+                None,
+                r#"{"promptFeedback":{"blockReason":"SAFETY"}}"#,
+                Some(Dialect::Gemini),
+            ),
+            (None, r#"{"usageMetadata":{}}"#, Some(Dialect::Gemini)),
+            (
+                None,
+                r#"{"id":"c","choices":[],"usage":null}"#,
+                Some(Dialect::Chat),
             ),
             (None, "[DONE]", None),
             (Some("ping"), "", None),

@@ -1,0 +1,25 @@
+//! `serde::Deserialize` for [`GeminiEvent`] and [`OwnedGeminiEvent`] (feature `serde`); the
+//! views' own impls and the helpers are in `views/serde.rs`.
+
+use serde::de::{self, Deserializer};
+
+use super::{GeminiEvent, OwnedGeminiEvent};
+use crate::views::serde::{deserialize_borrowed, deserialize_text};
+
+impl<'de: 'a, 'a> de::Deserialize<'de> for GeminiEvent<'a> {
+    /// Decodes the event from its raw JSON text, as [`GeminiEvent::parse`] does:
+    /// needs `serde_json` with `raw_value` over borrowed input, like the
+    /// Responses events (see [`crate::responses`]).
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        deserialize_borrowed(d, GeminiEvent::parse)
+    }
+}
+
+impl<'de> de::Deserialize<'de> for OwnedGeminiEvent {
+    /// Decodes the event from any deserializer: the value is written out as
+    /// JSON text and decoded with [`OwnedGeminiEvent::parse`].
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = deserialize_text(d)?;
+        OwnedGeminiEvent::parse(&text).map_err(de::Error::custom)
+    }
+}
