@@ -47,6 +47,37 @@ pub enum Step {
     Replay(&'static [u8]),
 }
 
+/// Inputs up to this long are searched by [`find_line_end_short`].
+const SHORT: usize = 32;
+
+/// The first CR or LF in `b` (at most [`SHORT`] bytes), eight bytes at a
+/// time: a byte is CR or LF when it equals either, found with the usual
+/// "has zero byte" word trick on `x ^ 0x0a…` and `x ^ 0x0d…`.
+#[inline(always)]
+fn find_line_end_short(b: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    const LF: u64 = u64::from_le_bytes([b'\n'; 8]);
+    const CR: u64 = u64::from_le_bytes([b'\r'; 8]);
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let mut at = 0;
+    let mut words = b;
+    while let Some((word, rest)) = words.split_first_chunk::<8>() {
+        let x = u64::from_le_bytes(*word);
+        // Exact for the lowest match, which is the one taken.
+        let m = zero(x ^ LF) | zero(x ^ CR);
+        if m != 0 {
+            return Some(at + (m.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+        words = rest;
+    }
+    words
+        .iter()
+        .position(|&c| c == b'\n' || c == b'\r')
+        .map(|i| at + i)
+}
+
 /// Incremental splitter of a byte stream into SSE lines (CRLF, LF or CR).
 ///
 /// Feed it consecutive pieces of one stream with [`next_line`](Self::next_line);
@@ -142,9 +173,12 @@ impl LineSplitter {
             }
         }
         let rest = &input[start..];
-        // A blank line (one per event) needs no search.
+        // A blank line (one per event) needs no search, and a short input
+        // (a small read) is searched a word at a time, inline: a call into
+        // `memchr2` costs more than that.
         let found = match rest.first() {
             Some(b'\n' | b'\r') => Some(0),
+            _ if rest.len() <= SHORT => find_line_end_short(rest),
             _ => memchr::memchr2(b'\n', b'\r', rest),
         };
         match found {
@@ -179,6 +213,19 @@ impl LineSplitter {
     #[inline]
     pub(crate) fn plain(&self) -> bool {
         self.bom == Bom::Done && !self.after_cr
+    }
+
+    /// Consumes `piece` as [`next_line`](Self::next_line) would when it is
+    /// a short piece (at most 32 bytes) of a line that goes on past it: no
+    /// CR or LF in it, in a [`plain`](Self::plain) state. `false`, changing
+    /// nothing, otherwise.
+    #[inline]
+    pub(crate) fn take_short_piece(&mut self, piece: &[u8]) -> bool {
+        if piece.len() > SHORT || !self.plain() || find_line_end_short(piece).is_some() {
+            return false;
+        }
+        self.scanned += piece.len() as u64;
+        true
     }
 
     /// Consumes `len` bytes of LF-terminated lines (their last byte an LF,
@@ -227,7 +274,29 @@ impl LineSplitter {
 
 #[cfg(test)]
 mod tests {
-    use super::{LineSplitter, Step};
+    use super::{find_line_end_short, LineSplitter, Step, SHORT};
+
+    #[test]
+    fn the_short_search_finds_the_first_cr_or_lf() {
+        // Every length up to SHORT, a terminator (or none) at every place,
+        // among bytes that differ from CR and LF by one bit.
+        let fill = [b'\x0b', b'\x0c', b'\x0e', b'\x09', 0x8a, 0x8d, 0, 0xff];
+        for len in 0..=SHORT {
+            for at in 0..=len {
+                for t in [b'\n', b'\r'] {
+                    let mut b: std::vec::Vec<u8> = (0..len).map(|i| fill[i % fill.len()]).collect();
+                    if at < len {
+                        b[at] = t;
+                        if at + 1 < len {
+                            b[at + 1] = b'\n' ^ b'\r' ^ t; // the other, later
+                        }
+                    }
+                    let want = b.iter().position(|&c| c == b'\n' || c == b'\r');
+                    assert_eq!(find_line_end_short(&b), want, "{b:?}");
+                }
+            }
+        }
+    }
 
     /// Splits `chunks` into complete lines (terminators removed) and the
     /// unterminated rest, the way a caller of the splitter would.
