@@ -167,6 +167,38 @@ fn drain(p: &mut Parser, items: bool, out: &mut Vec<Ev>, total: usize) {
     }
 }
 
+/// Feeds `chunks` and drains `next_frame_ref` after each, then finishes:
+/// the borrowed frames (read as text through the `frame::text` module, the
+/// crate's one `unsafe` code) and errors, in order.
+fn run_refs(cfg: ParserConfig, chunks: &[&[u8]]) -> Vec<Ev> {
+    let total: usize = chunks.iter().map(|c| c.len()).sum();
+    let mut p = Parser::with_config(cfg);
+    let mut out = Vec::new();
+    let drain_refs = |p: &mut Parser, out: &mut Vec<Ev>| {
+        for _ in 0..2 * total + 8 {
+            match p.next_frame_ref() {
+                Ok(Some(f)) => {
+                    // Every text is read whole, as a client would.
+                    let _ = (f.event().len(), f.data().chars().count(), f.id().len());
+                    out.push(item(Item::Frame(f.to_frame())));
+                }
+                Ok(None) => return,
+                Err(e) => out.push(err(e)),
+            }
+        }
+        panic!("parser keeps reporting without consuming input");
+    };
+    for c in chunks {
+        p.feed(Bytes::copy_from_slice(c));
+        drain_refs(&mut p, &mut out);
+    }
+    if let Err(e) = p.finish() {
+        out.push(err(e));
+    }
+    drain_refs(&mut p, &mut out);
+    out
+}
+
 /// Feeds `chunks`, draining after each one (`drain_each`) or only after
 /// `finish`, and returns what was observed.
 fn run_on(p: &mut Parser, chunks: &[&[u8]], items: bool, drain_each: bool) -> Trace {
@@ -622,6 +654,14 @@ fuzz_target!(|data: &[u8]| {
         .filter(|e| matches!(e, Ev::Frame { .. } | Ev::Error(..)))
         .cloned()
         .collect();
+    let with_finish: Vec<Ev> = frames_only
+        .iter()
+        .cloned()
+        .chain(expected.finish.clone().err())
+        .collect();
+    for c in [&whole, &chunks, &bytes] {
+        assert_eq!(run_refs(cfg, c), with_finish, "next_frame_ref vs next_item");
+    }
     for c in [&whole, &chunks] {
         let t = run(cfg, c, false, true);
         assert_eq!(t.events, frames_only, "next_frame vs next_item");
