@@ -213,6 +213,7 @@ pub mod adapters;
 pub mod anthropic;
 pub mod chat;
 pub mod encode;
+mod error;
 mod frame;
 pub mod framing;
 pub mod json;
@@ -220,6 +221,7 @@ pub mod lint;
 pub mod responses;
 
 pub use bytes::Bytes;
+pub use error::Error;
 pub use frame::{Frame, FrameError, FrameErrorKind, Item, Parser, ParserConfig, Tally, Utf8Mode};
 
 /// The README's examples, compiled and run as doctests so they cannot drift.

@@ -115,11 +115,18 @@ runtime.block_on(async {
 #[cfg(feature = "codec")]
 mod codec;
 #[cfg(feature = "stream")]
+mod events;
+#[cfg(feature = "stream")]
 mod stream;
 
 #[cfg(feature = "codec")]
 #[cfg_attr(docsrs, doc(cfg(feature = "codec")))]
 pub use codec::{CodecError, SseCodec};
+#[cfg(feature = "stream")]
+#[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
+pub use events::{
+    AnthropicDialect, ChatDialect, Collected, Dialect, EventStream, ResponsesDialect,
+};
 #[cfg(feature = "stream")]
 #[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
 pub use stream::{FrameStream, SseStreamExt, StreamError};
