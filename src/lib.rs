@@ -105,7 +105,9 @@
 //!   `#![no_std]` and needs only `alloc`; the [`framing`] line splitter needs
 //!   no allocator at all.
 //! * `stream`: `adapters::FrameStream`, a `futures_core::Stream` of frames
-//!   over any stream of byte chunks (an HTTP client's response body). Needs
+//!   over any stream of byte chunks (an HTTP client's response body), and
+//!   `adapters::EventStream`, of owned typed events, whose `accumulate()`
+//!   gives the final response and its outcome even for a cut stream. Needs
 //!   no runtime and works without `std`.
 //! * `codec`: `adapters::SseCodec`, a `tokio_util::codec` decoder and
 //!   encoder of frames, for `FramedRead` / `FramedWrite` over tokio I/O.

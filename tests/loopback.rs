@@ -1,0 +1,238 @@
+//! The typed event streams, the gateway example and resuming, with real
+//! HTTP on loopback (127.0.0.1) only.
+//!
+//! A small HTTP/1.1 server written on a raw TCP socket sends chunked bodies
+//! and can cut one mid-event by closing the connection without the final
+//! chunk, as a crashed upstream does; reqwest reads them. Every test is
+//! bounded by `TEST_TIMEOUT`.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ssekit::accumulate::Outcome;
+use ssekit::adapters::SseStreamExt;
+use ssekit::encode::ResponsesWriter;
+use ssekit::Bytes;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// Bound on every test, server and client together.
+const TEST_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Runs `test` on a fresh current-thread runtime under [`TEST_TIMEOUT`];
+/// dropping the runtime ends every task the test spawned.
+fn run<F: Future<Output = ()>>(test: F) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        tokio::time::timeout(TEST_TIMEOUT, test)
+            .await
+            .unwrap_or_else(|_| panic!("test timed out after {TEST_TIMEOUT:?}"));
+    });
+}
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .no_proxy()
+        .timeout(TEST_TIMEOUT / 2)
+        .build()
+        .expect("reqwest client")
+}
+
+/// What the raw server sends for one request: the body in chunks, then
+/// either the final chunk (a clean end) or nothing (the connection drops).
+struct Reply {
+    chunks: Vec<Bytes>,
+    cut: bool,
+}
+
+/// A raw HTTP/1.1 server on 127.0.0.1: for each connection it reads the
+/// request head, asks `reply` what to send (given the head, lowercased),
+/// and sends it with `Transfer-Encoding: chunked`, one chunk per write with
+/// a pause between, then closes. Dropping it stops accepting.
+struct RawServer {
+    addr: SocketAddr,
+    accept: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for RawServer {
+    fn drop(&mut self) {
+        self.accept.abort();
+    }
+}
+
+impl RawServer {
+    async fn start(reply: impl Fn(&str) -> Reply + Send + Sync + 'static) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        assert!(addr.ip().is_loopback());
+        let reply = Arc::new(reply);
+        let accept = tokio::spawn(async move {
+            loop {
+                let Ok((tcp, _)) = listener.accept().await else {
+                    return;
+                };
+                let reply = Arc::clone(&reply);
+                tokio::spawn(async move {
+                    let _ = serve(tcp, &*reply).await;
+                });
+            }
+        });
+        Self { addr, accept }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+}
+
+async fn serve(mut tcp: TcpStream, reply: &(dyn Fn(&str) -> Reply + Sync)) -> std::io::Result<()> {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        if tcp.read(&mut byte).await? == 0 {
+            return Ok(());
+        }
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).to_ascii_lowercase();
+    let Reply { chunks, cut } = reply(&head);
+    tcp.write_all(
+        b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\n\
+          transfer-encoding: chunked\r\nconnection: close\r\n\r\n",
+    )
+    .await?;
+    for chunk in chunks {
+        tcp.write_all(format!("{:x}\r\n", chunk.len()).as_bytes())
+            .await?;
+        tcp.write_all(&chunk).await?;
+        tcp.write_all(b"\r\n").await?;
+        tcp.flush().await?;
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    if !cut {
+        tcp.write_all(b"0\r\n\r\n").await?;
+    }
+    tcp.shutdown().await
+}
+
+/// A Responses stream written by `ResponsesWriter`, one `Bytes` per event.
+fn responses_stream(words: &[&str]) -> Vec<Bytes> {
+    let mut w = ResponsesWriter::new("resp_1", "m", 1);
+    let mut out = Vec::new();
+    w.start_message("msg_1").unwrap();
+    out.push(w.take());
+    for word in words {
+        w.text_delta(word).unwrap();
+        out.push(w.take());
+    }
+    w.complete().unwrap();
+    out.push(w.take());
+    out
+}
+
+/// The README's three lines, against a server that completes the stream
+/// and one that drops the connection in the middle of an event.
+#[test]
+fn responses_events_accumulate_over_http_complete_and_cut() {
+    run(async {
+        let events = responses_stream(&["Hello", ", ", "\"world\"\n"]);
+        let complete = events.clone();
+        let server = RawServer::start(move |head| {
+            if head.starts_with("post /cut ") {
+                // Everything up to the second delta, and half of it.
+                let mut chunks = complete[..2].to_vec();
+                let half = complete[2].slice(..complete[2].len() / 2);
+                chunks.push(half);
+                Reply { chunks, cut: true }
+            } else {
+                Reply {
+                    chunks: complete.clone(),
+                    cut: false,
+                }
+            }
+        })
+        .await;
+
+        // The README's lines.
+        let response = client()
+            .post(server.url("/ok"))
+            .body("{}")
+            .send()
+            .await
+            .unwrap()
+            .error_for_status()
+            .unwrap();
+        let done = response
+            .bytes_stream()
+            .responses_events()
+            .accumulate()
+            .await;
+        assert_eq!(done.outcome, Outcome::Completed);
+        assert_eq!(done.response.output_text(), "Hello, \"world\"\n");
+        assert_eq!(done.response.id(), Some("resp_1"));
+        assert_eq!(done.problems, 0);
+        assert!(done.transport_error.is_none());
+
+        // Cut mid-event by the server: no error to catch, the partial text kept.
+        let response = client()
+            .post(server.url("/cut"))
+            .body("{}")
+            .send()
+            .await
+            .unwrap();
+        let done = response
+            .bytes_stream()
+            .responses_events()
+            .accumulate()
+            .await;
+        assert_eq!(done.outcome, Outcome::Truncated);
+        assert_eq!(done.response.output_text(), "Hello");
+        let transport = done.transport_error.expect("reqwest reports the cut body");
+        assert!(
+            transport.is_body() || transport.is_decode(),
+            "{transport:?}"
+        );
+    });
+}
+
+/// The event stream itself, over HTTP: owned events that outlive their
+/// chunks, kept in a `Vec`, and the typed views from them.
+#[test]
+fn owned_events_over_http_can_be_kept() {
+    use futures::StreamExt;
+    use ssekit::responses::ResponseEvent;
+
+    run(async {
+        let events = responses_stream(&["a", "b"]);
+        let server = RawServer::start(move |_| Reply {
+            chunks: events.clone(),
+            cut: false,
+        })
+        .await;
+        let response = client().get(server.url("/")).send().await.unwrap();
+        let kept: Vec<_> = response
+            .bytes_stream()
+            .responses_events()
+            .map(|e| e.expect("decodes"))
+            .collect()
+            .await;
+        assert_eq!(kept.len(), 10);
+        let deltas: Vec<String> = kept
+            .iter()
+            .filter_map(|e| match e.get() {
+                ResponseEvent::OutputTextDelta(d) => Some(d.delta.unescape().into_owned()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(deltas, ["a", "b"]);
+        assert!(matches!(
+            kept.last().unwrap().get(),
+            ResponseEvent::ResponseCompleted(_)
+        ));
+    });
+}
