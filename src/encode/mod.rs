@@ -28,7 +28,7 @@ mod responses;
 
 pub use json::push_json_str;
 pub use responses::{
-    ResponsesWriter, TokenUsage, WriterError, WriterErrorKind, DEFAULT_MAX_KEPT_BYTES,
+    DoneMarker, ResponsesWriter, TokenUsage, WriterError, WriterErrorKind, DEFAULT_MAX_KEPT_BYTES,
 };
 
 /// Why a frame or comment cannot be written.
