@@ -135,6 +135,13 @@ from_layer! {
     JsonError => Json,
 }
 
+/// For streams that cannot fail (`Result<Frame, Infallible>`).
+impl From<core::convert::Infallible> for Error {
+    fn from(e: core::convert::Infallible) -> Self {
+        match e {}
+    }
+}
+
 /// [`StreamError::Transport`](crate::adapters::StreamError::Transport)
 /// becomes [`Error::Transport`]; the other variants become the layer's
 /// variant.

@@ -236,3 +236,105 @@ fn owned_events_over_http_can_be_kept() {
         ));
     });
 }
+
+// ---------------------------------------------------------------------------
+// The axum gateway example, run as it is.
+
+#[allow(dead_code)] // its `main` is the example's, not the test's
+#[path = "../examples/gateway.rs"]
+mod gateway;
+
+/// The gateway's wire bytes for `mode`, read whole.
+async fn gateway_wire(url: &str) -> (reqwest::header::HeaderMap, Bytes) {
+    let response = client().post(url).body("{}").send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let headers = response.headers().clone();
+    (headers, response.bytes().await.unwrap())
+}
+
+/// Upstream and gateway on loopback; the client reads through the gateway
+/// with the README's lines: a whole answer (with `[DONE]` dropped or passed
+/// on, sequence numbers renumbered without gaps, the SSE headers set), a
+/// cut upstream turned into `response.failed` with the partial text, and an
+/// unreachable upstream turned into 502.
+#[test]
+fn the_axum_gateway_example_forwards_renumbers_and_reports_a_cut_upstream() {
+    use ssekit::encode::DoneMarker;
+    use ssekit::responses::ResponseEvent;
+    use ssekit::Parser;
+
+    run(async {
+        let (upstream, _up) = gateway::spawn(gateway::upstream()).await.unwrap();
+        let start = |done_marker| {
+            gateway::spawn(gateway::gateway(gateway::Gateway {
+                upstream: upstream.clone(),
+                done_marker,
+                client: gateway::client(),
+            }))
+        };
+        let (dropping, _gw1) = start(DoneMarker::Drop).await.unwrap();
+        let (passing, _gw2) = start(DoneMarker::Forward).await.unwrap();
+        let answer = gateway::TOKENS.concat();
+
+        for (base, marker) in [
+            (&dropping, DoneMarker::Drop),
+            (&passing, DoneMarker::Forward),
+        ] {
+            let url = format!("{base}/v1/whole");
+            let done = gateway::ask(&client(), &url).await.unwrap();
+            assert_eq!(done.outcome, Outcome::Completed, "{marker:?}");
+            assert_eq!(done.response.output_text(), answer);
+            assert_eq!(done.problems, 0);
+
+            let (headers, wire) = gateway_wire(&url).await;
+            assert_eq!(headers["content-type"], "text/event-stream");
+            assert_eq!(headers["cache-control"], "no-cache");
+            assert!(headers.get("content-length").is_none());
+            let mut parser = Parser::new();
+            parser.feed(wire.clone());
+            let mut numbers = Vec::new();
+            let mut saw_done = false;
+            while let Some(frame) = parser.next_frame().unwrap() {
+                match ResponseEvent::from_frame(&frame).unwrap() {
+                    ResponseEvent::Done => saw_done = true,
+                    event => numbers.push(event.sequence_number().unwrap()),
+                }
+            }
+            parser.finish().unwrap();
+            assert_eq!(numbers, (0..numbers.len() as u64).collect::<Vec<_>>());
+            assert_eq!(
+                numbers.len(),
+                13,
+                "created, in_progress, 4 + 5 deltas + 3, completed"
+            );
+            assert_eq!(saw_done, marker == DoneMarker::Forward, "{marker:?}");
+            assert_eq!(wire.ends_with(b"data: [DONE]\n\n"), saw_done);
+        }
+
+        // The upstream stops after three tokens: the client gets a
+        // `response.failed` with the gateway's reason, and the text so far.
+        let done = gateway::ask(&client(), &format!("{dropping}/v1/cut"))
+            .await
+            .unwrap();
+        assert_eq!(done.outcome, Outcome::Failed);
+        assert_eq!(done.response.output_text(), gateway::TOKENS[..3].concat());
+        let code = done.response.error().and_then(|e| e.get("code"));
+        assert_eq!(code.and_then(|c| c.as_str()), Some("upstream_truncated"));
+
+        // No upstream at all: 502, before any stream starts.
+        let (nowhere, gw3) = gateway::spawn(gateway::gateway(gateway::Gateway {
+            upstream: "http://127.0.0.1:1".to_owned(),
+            done_marker: DoneMarker::Drop,
+            client: gateway::client(),
+        }))
+        .await
+        .unwrap();
+        let response = client()
+            .post(format!("{nowhere}/v1/whole"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 502);
+        gw3.abort();
+    });
+}

@@ -113,6 +113,8 @@ runtime.block_on(async {
 "#
 )]
 
+#[cfg(feature = "stream")]
+mod body;
 #[cfg(feature = "codec")]
 mod codec;
 #[cfg(feature = "stream")]
@@ -120,6 +122,9 @@ mod events;
 #[cfg(feature = "stream")]
 mod stream;
 
+#[cfg(feature = "stream")]
+#[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
+pub use body::{FrameBody, ResponsesBody};
 #[cfg(feature = "codec")]
 #[cfg_attr(docsrs, doc(cfg(feature = "codec")))]
 pub use codec::{CodecError, SseCodec};
