@@ -224,7 +224,9 @@ pub mod responses;
 
 pub use bytes::Bytes;
 pub use error::Error;
-pub use frame::{Frame, FrameError, FrameErrorKind, Item, Parser, ParserConfig, Tally, Utf8Mode};
+pub use frame::{
+    Frame, FrameError, FrameErrorKind, Item, Parser, ParserConfig, Reconnect, Tally, Utf8Mode,
+};
 
 /// The README's examples, compiled and run as doctests so they cannot drift.
 #[cfg(doctest)]

@@ -144,9 +144,17 @@ impl<S> FrameStream<S> {
 
     /// Parses the chunks of `inner` with these limits and options.
     pub fn with_config(inner: S, config: ParserConfig) -> Self {
+        Self::with_parser(inner, Parser::with_config(config))
+    }
+
+    /// Parses the chunks of `inner` with `parser`: one started with
+    /// [`Parser::with_last_event_id`] to resume a stream on a new
+    /// connection. A parser that holds input of an earlier stream should be
+    /// [`reset`](Parser::reset) first.
+    pub fn with_parser(inner: S, parser: Parser) -> Self {
         Self {
             inner,
-            parser: Parser::with_config(config),
+            parser,
             state: State::Streaming,
         }
     }

@@ -5,6 +5,7 @@ mod error;
 mod names;
 mod output;
 mod parser;
+mod reconnect;
 mod tally;
 
 pub use config::{ParserConfig, Utf8Mode};
@@ -12,4 +13,5 @@ pub use error::{FrameError, FrameErrorKind};
 pub(crate) use output::validated_str;
 pub use output::{Frame, Item};
 pub use parser::Parser;
+pub use reconnect::Reconnect;
 pub use tally::Tally;
