@@ -338,3 +338,53 @@ fn the_axum_gateway_example_forwards_renumbers_and_reports_a_cut_upstream() {
         gw3.abort();
     });
 }
+
+// ---------------------------------------------------------------------------
+// The resume example, run as it is.
+
+#[allow(dead_code)] // its `main` is the example's, not the test's
+#[path = "../examples/resume.rs"]
+mod resume;
+
+/// The server cuts the stream every few events, mid-event; the client
+/// reconnects with `Last-Event-ID` (after the server's `retry`, jittered)
+/// and its seeded parser, keeps one accumulator, and ends with the whole
+/// response: no sequence number missing or repeated, no finding.
+#[test]
+fn the_resume_example_reassembles_a_stream_cut_twice() {
+    use ssekit::Reconnect;
+
+    run(async {
+        let seen = resume::Seen::default();
+        let (base, _server) = resume::spawn(resume::server(seen.clone())).await.unwrap();
+        let events = resume::events().len();
+        assert_eq!(events, 16);
+        let policy = Reconnect::new()
+            .with_max_delay(Duration::from_millis(200))
+            .with_seed(3);
+        let url = format!("{base}/stream");
+        let (response, connections) = resume::fetch_resuming(&client(), &url, policy, 5)
+            .await
+            .unwrap();
+        assert_eq!(connections, 3);
+        assert_eq!(
+            *seen.0.lock().unwrap(),
+            [None, Some("5".to_owned()), Some("11".to_owned())]
+        );
+        assert_eq!(response.outcome(), Outcome::Completed);
+        assert_eq!(response.output_text(), resume::WORDS.concat());
+        assert_eq!(response.events(), events as u64, "each event once");
+        assert!(response.findings().is_empty(), "{:?}", response.findings());
+
+        // A server that is gone: the client gives up after its attempts.
+        let policy = Reconnect::new()
+            .with_initial_delay(Duration::from_millis(1))
+            .with_max_delay(Duration::from_millis(4));
+        let (response, connections) =
+            resume::fetch_resuming(&client(), "http://127.0.0.1:1/stream", policy, 3)
+                .await
+                .unwrap();
+        assert_eq!(connections, 4, "the first try and three more");
+        assert_eq!(response.outcome(), Outcome::Truncated);
+    });
+}
