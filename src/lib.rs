@@ -50,6 +50,11 @@
 //! [`accumulate::MessageAccumulator`] do the same for Chat Completions and
 //! Anthropic Messages streams.
 //!
+//! Each layer has its own small error type; [`Error`] takes any of them by
+//! `From`, for applications that want one `?`-able type. [`Reconnect`] is a
+//! sans-IO reconnection policy (the server's `retry`, backoff with jitter,
+//! the `Last-Event-ID` to send) for resuming a stream that broke off.
+//!
 //! # Example: writing a Responses stream
 //!
 //! [`encode::ResponsesWriter`] writes the events a Responses API server
