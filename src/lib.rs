@@ -51,6 +51,11 @@
 //! [`accumulate::MessageAccumulator`] and [`accumulate::GeminiAccumulator`]
 //! do the same for Chat Completions, Anthropic Messages and Gemini streams.
 //!
+//! Each layer has its own small error type; [`Error`] takes any of them by
+//! `From`, for applications that want one `?`-able type. [`Reconnect`] is a
+//! sans-IO reconnection policy (the server's `retry`, backoff with jitter,
+//! the `Last-Event-ID` to send) for resuming a stream that broke off.
+//!
 //! # Example: writing a Responses stream
 //!
 //! [`encode::ResponsesWriter`] writes the events a Responses API server
@@ -106,7 +111,9 @@
 //!   `#![no_std]` and needs only `alloc`; the [`framing`] line splitter needs
 //!   no allocator at all.
 //! * `stream`: `adapters::FrameStream`, a `futures_core::Stream` of frames
-//!   over any stream of byte chunks (an HTTP client's response body). Needs
+//!   over any stream of byte chunks (an HTTP client's response body), and
+//!   `adapters::EventStream`, of owned typed events, whose `accumulate()`
+//!   gives the final response and its outcome even for a cut stream. Needs
 //!   no runtime and works without `std`.
 //! * `codec`: `adapters::SseCodec`, a `tokio_util::codec` decoder and
 //!   encoder of frames, for `FramedRead` / `FramedWrite` over tokio I/O.
@@ -215,6 +222,7 @@ pub mod adapters;
 pub mod anthropic;
 pub mod chat;
 pub mod encode;
+mod error;
 mod frame;
 pub mod framing;
 pub mod gemini;
@@ -223,8 +231,10 @@ pub mod lint;
 pub mod responses;
 
 pub use bytes::Bytes;
+pub use error::Error;
 pub use frame::{
-    Frame, FrameError, FrameErrorKind, FrameRef, Item, Parser, ParserConfig, Tally, Utf8Mode,
+    Frame, FrameError, FrameErrorKind, FrameRef, Item, Parser, ParserConfig, Reconnect, Tally,
+    Utf8Mode,
 };
 
 /// The README's examples, compiled and run as doctests so they cannot drift.

@@ -742,6 +742,50 @@ fn forward_stamps_sequence_numbers_and_keeps_members() {
     assert_eq!(back[0].data(), data);
 }
 
+/// An OpenRouter-style stream ends with `[DONE]` after the terminal event:
+/// `forward` passes it on or drops it, as the writer was told, and the
+/// stream is finished after it either way.
+#[test]
+fn forward_passes_or_drops_the_done_marker() {
+    use ssekit::encode::DoneMarker;
+    use ssekit::responses::ResponseEvent;
+
+    let completed = r#"{"type":"response.completed","response":{"id":"r","status":"completed"}}"#;
+    for marker in [DoneMarker::Forward, DoneMarker::Drop] {
+        let mut w = ResponsesWriter::new("r", "m", 0).with_done_marker(marker);
+        w.forward(r#"{"type":"response.created","response":{"id":"r"}}"#)
+            .unwrap();
+        assert_eq!(w.forward(completed).unwrap(), 1);
+        // Accepted after the terminal event; it takes no sequence number.
+        assert_eq!(w.forward(" [DONE]\n").unwrap(), 2, "{marker:?}");
+        assert!(w.is_finished());
+        let e = w.forward("[DONE]").unwrap_err();
+        assert_eq!(e.kind(), WriterErrorKind::Finished, "only one [DONE]");
+        assert_eq!(
+            w.forward(r#"{"type":"x"}"#).unwrap_err().kind(),
+            WriterErrorKind::Finished
+        );
+        let frames = read_frames(&w.take());
+        let last = ResponseEvent::from_frame(frames.last().unwrap()).unwrap();
+        match marker {
+            DoneMarker::Forward => {
+                assert_eq!(frames.len(), 3);
+                assert_eq!((frames[2].event(), frames[2].data()), ("message", "[DONE]"));
+                assert!(matches!(last, ResponseEvent::Done));
+            }
+            _ => {
+                assert_eq!(frames.len(), 2);
+                assert!(matches!(last, ResponseEvent::ResponseCompleted(_)));
+            }
+        }
+    }
+    // Before any terminal event, `[DONE]` still ends the stream.
+    let mut w = ResponsesWriter::new("r", "m", 0);
+    w.forward("[DONE]").unwrap();
+    assert!(w.is_finished());
+    assert_eq!(&w.take()[..], b"data: [DONE]\n\n");
+}
+
 /// Text with everything that needs escaping, and what does not.
 fn chunk() -> impl Strategy<Value = String> {
     prop::collection::vec(

@@ -6,6 +6,8 @@ use core::pin::Pin;
 use core::task::{ready, Context, Poll};
 use futures_core::stream::{FusedStream, Stream};
 
+use super::events::{AnthropicDialect, ChatDialect, Dialect, EventStream, ResponsesDialect};
+use crate::responses::DecodeError;
 use crate::{Frame, FrameError, Parser, ParserConfig};
 
 /// An error of a [`FrameStream`]: the transport failed, or the parser
@@ -24,6 +26,10 @@ pub enum StreamError<E> {
     /// A line or event exceeded a limit, strict UTF-8 checking failed, or the
     /// stream ended inside an event ([`TruncatedTail`](crate::FrameErrorKind::TruncatedTail)).
     Frame(FrameError),
+    /// A frame's data is not an event of the dialect (the typed event
+    /// streams only: [`EventStream`](super::EventStream)). The stream goes
+    /// on with the next frame.
+    Decode(DecodeError),
 }
 
 impl<E> StreamError<E> {
@@ -31,15 +37,29 @@ impl<E> StreamError<E> {
     pub fn as_frame_error(&self) -> Option<&FrameError> {
         match self {
             Self::Frame(e) => Some(e),
-            Self::Transport(_) => None,
+            _ => None,
         }
+    }
+
+    /// The decoding error, if this is one.
+    pub fn as_decode_error(&self) -> Option<&DecodeError> {
+        match self {
+            Self::Decode(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a transport error, after which the connection is
+    /// usually gone; the other errors skip one frame and the stream goes on.
+    pub fn is_transport(&self) -> bool {
+        matches!(self, Self::Transport(_))
     }
 
     /// The transport's error, if this is one.
     pub fn into_transport(self) -> Option<E> {
         match self {
             Self::Transport(e) => Some(e),
-            Self::Frame(_) => None,
+            _ => None,
         }
     }
 }
@@ -51,14 +71,21 @@ impl<E> From<FrameError> for StreamError<E> {
 }
 
 /// `Transport` says only "transport error": the transport's own message is
-/// its [`source`](core::error::Error::source). `Frame` shows the
-/// [`FrameError`] itself.
+/// its [`source`](core::error::Error::source). `Frame` and `Decode` show
+/// their error itself.
 impl<E> fmt::Display for StreamError<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Transport(_) => f.write_str("transport error"),
             Self::Frame(e) => fmt::Display::fmt(e, f),
+            Self::Decode(e) => fmt::Display::fmt(e, f),
         }
+    }
+}
+
+impl<E> From<DecodeError> for StreamError<E> {
+    fn from(e: DecodeError) -> Self {
+        Self::Decode(e)
     }
 }
 
@@ -66,7 +93,8 @@ impl<E: core::error::Error + 'static> core::error::Error for StreamError<E> {
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
             Self::Transport(e) => Some(e),
-            Self::Frame(_) => None,
+            Self::Frame(e) => core::error::Error::source(e),
+            Self::Decode(e) => core::error::Error::source(e),
         }
     }
 }
@@ -116,9 +144,17 @@ impl<S> FrameStream<S> {
 
     /// Parses the chunks of `inner` with these limits and options.
     pub fn with_config(inner: S, config: ParserConfig) -> Self {
+        Self::with_parser(inner, Parser::with_config(config))
+    }
+
+    /// Parses the chunks of `inner` with `parser`: one started with
+    /// [`Parser::with_last_event_id`] to resume a stream on a new
+    /// connection. A parser that holds input of an earlier stream should be
+    /// [`reset`](Parser::reset) first.
+    pub fn with_parser(inner: S, parser: Parser) -> Self {
         Self {
             inner,
-            parser: Parser::with_config(config),
+            parser,
             state: State::Streaming,
         }
     }
@@ -220,6 +256,36 @@ pub trait SseStreamExt: Sized {
     /// A [`FrameStream`] over this stream, with these limits and options.
     fn sse_frames_with_config(self, config: ParserConfig) -> FrameStream<Self> {
         FrameStream::with_config(self, config)
+    }
+
+    /// An [`EventStream`] of OpenAI Responses events
+    /// ([`OwnedResponseEvent`](crate::responses::OwnedResponseEvent)s) over
+    /// this stream; [`accumulate`](EventStream::accumulate) it for the
+    /// [`FinalResponse`](crate::accumulate::FinalResponse).
+    fn responses_events(self) -> EventStream<Self, ResponsesDialect> {
+        EventStream::new(self.sse_frames())
+    }
+
+    /// An [`EventStream`] of OpenAI Chat Completions events
+    /// ([`OwnedChatEvent`](crate::chat::OwnedChatEvent)s) over this stream;
+    /// [`accumulate`](EventStream::accumulate) it for the
+    /// [`ChatCompletion`](crate::accumulate::chat::ChatCompletion).
+    fn chat_events(self) -> EventStream<Self, ChatDialect> {
+        EventStream::new(self.sse_frames())
+    }
+
+    /// An [`EventStream`] of Anthropic Messages events
+    /// ([`OwnedMessageEvent`](crate::anthropic::OwnedMessageEvent)s) over
+    /// this stream; [`accumulate`](EventStream::accumulate) it for the
+    /// [`Message`](crate::accumulate::anthropic::Message).
+    fn anthropic_events(self) -> EventStream<Self, AnthropicDialect> {
+        EventStream::new(self.sse_frames())
+    }
+
+    /// An [`EventStream`] of dialect `D` over this stream, with these
+    /// parser limits and options: `.sse_events::<ChatDialect>(config)`.
+    fn sse_events<D: Dialect>(self, config: ParserConfig) -> EventStream<Self, D> {
+        EventStream::new(self.sse_frames_with_config(config))
     }
 }
 

@@ -28,8 +28,35 @@ mod responses;
 
 pub use json::push_json_str;
 pub use responses::{
-    ResponsesWriter, TokenUsage, WriterError, WriterErrorKind, DEFAULT_MAX_KEPT_BYTES,
+    DoneMarker, ResponsesWriter, TokenUsage, WriterError, WriterErrorKind, DEFAULT_MAX_KEPT_BYTES,
 };
+
+/// The headers of an SSE response, as `(name, value)` pairs: what a
+/// server or gateway sends with a body written by [`Encoder`] or
+/// [`ResponsesWriter`].
+///
+/// * `content-type: text/event-stream`: what makes it an event stream
+///   (browsers' `EventSource` refuses anything else; add `; charset=utf-8`
+///   if you like, the stream is UTF-8 either way);
+/// * `cache-control: no-cache`: no cache may keep or replay it;
+/// * `x-accel-buffering: no`: nginx (and proxies that follow it) pass each
+///   chunk on at once instead of buffering the response.
+///
+/// Send no `content-length` (the body's length is not known: HTTP/1.1 sends
+/// it chunked, HTTP/2 and 3 in frames), and do not compress the body
+/// unless every chunk is flushed through the compressor. With axum the
+/// array is itself a set of response headers:
+/// `(SSE_HEADERS, axum::body::Body::from_stream(body))`.
+///
+/// ```
+/// let headers: std::collections::HashMap<_, _> = ssekit::encode::SSE_HEADERS.into_iter().collect();
+/// assert_eq!(headers["content-type"], "text/event-stream");
+/// ```
+pub const SSE_HEADERS: [(&str, &str); 3] = [
+    ("content-type", "text/event-stream"),
+    ("cache-control", "no-cache"),
+    ("x-accel-buffering", "no"),
+];
 
 /// Why a frame or comment cannot be written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -53,6 +53,25 @@ pub enum WriterErrorKind {
     },
 }
 
+/// What [`ResponsesWriter::forward`] does with the `[DONE]` end marker
+/// that OpenRouter-style gateways send after the terminal event (the
+/// OpenAI Responses API itself sends none). Set with
+/// [`ResponsesWriter::with_done_marker`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum DoneMarker {
+    /// Write `data: [DONE]` as it came: no `event:` line, no sequence
+    /// number. The default: a gateway passes on what it was given, and the
+    /// OpenAI SDKs (and this crate's views, as
+    /// [`ResponseEvent::Done`](crate::responses::ResponseEvent::Done)) stop
+    /// at it.
+    #[default]
+    Forward,
+    /// Write nothing: for clients that expect only what the OpenAI
+    /// Responses API sends.
+    Drop,
+}
+
 /// An error of [`ResponsesWriter`]: the event was not written, and the
 /// writer's state and sequence number are unchanged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -383,6 +402,9 @@ pub struct ResponsesWriter {
     /// Bytes of ids, names and deltas kept, and their limit.
     kept: usize,
     max_kept: usize,
+    /// What `forward` does with `[DONE]`, and whether one came.
+    done_marker: DoneMarker,
+    done_seen: bool,
 }
 
 /// The default limit of [`ResponsesWriter::with_max_kept_bytes`]: 64 MiB.
@@ -404,7 +426,33 @@ impl ResponsesWriter {
             usage: None,
             kept: 0,
             max_kept: DEFAULT_MAX_KEPT_BYTES,
+            done_marker: DoneMarker::Forward,
+            done_seen: false,
         }
+    }
+
+    /// Sets what [`forward`](Self::forward) does with a `[DONE]` end marker:
+    /// write it as it came ([`DoneMarker::Forward`], the default) or drop it
+    /// ([`DoneMarker::Drop`]). Either way the stream is finished after it.
+    ///
+    /// ```
+    /// use ssekit::encode::{DoneMarker, ResponsesWriter};
+    ///
+    /// let mut w = ResponsesWriter::new("resp_1", "m", 0).with_done_marker(DoneMarker::Drop);
+    /// w.forward(r#"{"type":"response.completed","response":{"id":"resp_1","status":"completed"}}"#)?;
+    /// w.forward("[DONE]")?; // dropped
+    /// assert!(w.take().ends_with(b"}}\n\n"));
+    ///
+    /// let mut w = ResponsesWriter::new("resp_1", "m", 0);
+    /// w.forward(r#"{"type":"response.completed","response":{"id":"resp_1","status":"completed"}}"#)?;
+    /// w.forward("[DONE]")?; // passed through
+    /// assert!(w.take().ends_with(b"}}\n\ndata: [DONE]\n\n"));
+    /// # Ok::<(), ssekit::encode::WriterError>(())
+    /// ```
+    #[must_use]
+    pub fn with_done_marker(mut self, marker: DoneMarker) -> Self {
+        self.done_marker = marker;
+        self
     }
 
     /// Sets the limit on the text the writer keeps for the done events and
@@ -856,6 +904,12 @@ impl ResponsesWriter {
     /// `sequence_number` it had is dropped) and its other members as they
     /// were, in order. Returns the sequence number given.
     ///
+    /// The `[DONE]` end marker (surrounding whitespace aside) is accepted
+    /// even after the terminal event, once: it is written as it came or
+    /// dropped, as [`with_done_marker`](Self::with_done_marker) says, takes
+    /// no sequence number (the result is the number the next event would
+    /// have had), and finishes the stream.
+    ///
     /// It writes only the event it is given: the forwarded stream brings its
     /// own `response.created`, and the writer does not check the lifecycle
     /// of forwarded events (use the linter for that). After a forward, the
@@ -888,8 +942,11 @@ impl ResponsesWriter {
     /// [`MissingType`](WriterErrorKind::MissingType),
     /// [`TypeLineBreak`](WriterErrorKind::TypeLineBreak) for text that is
     /// not an event; [`Finished`](WriterErrorKind::Finished) after the
-    /// terminal event.
+    /// terminal event (for `[DONE]`: after an earlier `[DONE]`).
     pub fn forward(&mut self, event_json: &str) -> Result<u64, WriterError> {
+        if event_json.trim() == "[DONE]" {
+            return self.forward_done();
+        }
         if self.phase == Phase::Finished {
             return Err(self.error(WriterErrorKind::Finished));
         }
@@ -936,6 +993,20 @@ impl ResponsesWriter {
             self.phase = Phase::Finished;
         }
         Ok(seq)
+    }
+
+    /// `[DONE]`: written or dropped as [`DoneMarker`] says, once; it
+    /// finishes the stream.
+    fn forward_done(&mut self) -> Result<u64, WriterError> {
+        if self.done_seen {
+            return Err(self.error(WriterErrorKind::Finished));
+        }
+        self.done_seen = true;
+        self.phase = Phase::Finished;
+        if self.done_marker == DoneMarker::Forward {
+            self.sink.out.put_slice(b"data: [DONE]\n\n");
+        }
+        Ok(self.sink.seq)
     }
 
     // ---- state

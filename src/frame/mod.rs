@@ -5,6 +5,7 @@ mod error;
 mod names;
 mod output;
 mod parser;
+mod reconnect;
 mod tally;
 mod text;
 
@@ -13,4 +14,5 @@ pub use error::{FrameError, FrameErrorKind};
 pub(crate) use output::validated_str;
 pub use output::{Frame, FrameRef, Item};
 pub use parser::Parser;
+pub use reconnect::Reconnect;
 pub use tally::Tally;

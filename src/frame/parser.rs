@@ -424,6 +424,41 @@ impl Parser {
         self.last_event_id.as_str()
     }
 
+    /// Starts this parser with a known last event ID, as a client that
+    /// reconnects with `Last-Event-ID: id` does: frames carry `id` until the
+    /// stream sets another, and [`last_event_id`](Self::last_event_id) is
+    /// `id` until then. Call it on a new parser (or after
+    /// [`reset`](Self::reset)), before feeding the new connection's bytes.
+    ///
+    /// ```
+    /// use ssekit::{Bytes, Parser};
+    ///
+    /// let mut parser = Parser::new().with_last_event_id("41");
+    /// assert_eq!(parser.last_event_id(), "41");
+    /// parser.feed(Bytes::from("data: no id of its own\n\nid: 42\ndata: x\n\n"));
+    /// assert_eq!(parser.next_frame()?.unwrap().id(), "41");
+    /// assert_eq!(parser.next_frame()?.unwrap().id(), "42");
+    /// assert_eq!(parser.last_event_id(), "42");
+    /// # Ok::<(), ssekit::FrameError>(())
+    /// ```
+    ///
+    /// The id is taken as it is; one that holds NUL, CR or LF could not
+    /// have come from a stream (and cannot be sent as a header).
+    #[must_use]
+    pub fn with_last_event_id(mut self, id: &str) -> Self {
+        self.set_last_event_id(id);
+        self
+    }
+
+    /// Sets the last event ID, as [`with_last_event_id`](Self::with_last_event_id)
+    /// does. An `id` field of an event in progress is overridden.
+    pub fn set_last_event_id(&mut self, id: &str) {
+        let id = Utf8Bytes::from_string(id.into());
+        self.id_buf = id.clone();
+        self.last_event_id = id;
+        self.id_dirty = false;
+    }
+
     /// The reconnection time in milliseconds, as last set by a valid `retry`
     /// field anywhere in the stream, or `None`.
     pub fn reconnection_time(&self) -> Option<u64> {
