@@ -21,7 +21,7 @@
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value as J;
 use ssekit::accumulate::PartialJson;
-use ssekit::json::Value;
+use ssekit::json::{JsonErrorKind, Value};
 
 fn floor_boundary(s: &str, mut i: usize) -> usize {
     i = i.min(s.len());
@@ -109,11 +109,17 @@ fuzz_target!(|data: &[u8]| {
             if let Some(first) = failed {
                 assert_eq!(e, first);
             } else {
-                assert!(e.is_eof(), "finish of a text with no error so far: {e:?}");
-                assert!(
-                    validated.is_err(),
-                    "validator accepted {text:?}, finish: {e:?}"
-                );
+                // A top-level number is only known to be complete at the
+                // end, so one out of `f64` range fails there first.
+                if e.kind() == JsonErrorKind::NumberOutOfRange {
+                    assert_eq!(validated.err(), Some(e), "{text:?}");
+                } else {
+                    assert!(e.is_eof(), "finish of a text with no error so far: {e:?}");
+                    assert!(
+                        validated.is_err(),
+                        "validator accepted {text:?}, finish: {e:?}"
+                    );
+                }
             }
         }
     }
