@@ -295,12 +295,15 @@ impl Parser {
         }
         loop {
             if let Some(whole) = self.whole_event() {
-                return Ok(Some(self.frame_of(whole)));
+                match whole.data {
+                    Some(data) => return Ok(Some(self.frame_of(whole, data))),
+                    None => continue, // a block of comments: nothing to dispatch
+                }
             }
             match self.advance(false)? {
-                Some(Item::Frame(frame)) => return Ok(Some(frame)),
-                Some(_) => continue,
-                None => return Ok(None),
+                Advanced::Item(Item::Frame(frame)) => return Ok(Some(frame)),
+                Advanced::Item(_) | Advanced::Boundary => continue,
+                Advanced::NeedInput => return Ok(None),
             }
         }
     }
@@ -342,12 +345,17 @@ impl Parser {
         }
         loop {
             if let Some(whole) = self.whole_event() {
-                return Ok(Some(self.frame_ref_of(whole)));
+                match whole.data {
+                    Some(data) => return Ok(Some(self.frame_ref_of(whole, data))),
+                    None => continue, // a block of comments: nothing to dispatch
+                }
             }
             match self.advance(false)? {
-                Some(Item::Frame(frame)) => return Ok(Some(FrameRef::of(self.held.insert(frame)))),
-                Some(_) => continue,
-                None => return Ok(None),
+                Advanced::Item(Item::Frame(frame)) => {
+                    return Ok(Some(FrameRef::of(self.held.insert(frame))))
+                }
+                Advanced::Item(_) | Advanced::Boundary => continue,
+                Advanced::NeedInput => return Ok(None),
             }
         }
     }
@@ -375,7 +383,13 @@ impl Parser {
     /// # Ok::<(), ssekit::FrameError>(())
     /// ```
     pub fn next_item(&mut self) -> Result<Option<Item>, FrameError> {
-        self.advance(true)
+        loop {
+            match self.advance(true)? {
+                Advanced::Item(item) => return Ok(Some(item)),
+                Advanced::Boundary => continue,
+                Advanced::NeedInput => return Ok(None),
+            }
+        }
     }
 
     /// Marks the end of the stream.
@@ -613,21 +627,32 @@ impl Parser {
             self.last_event_id = self.id_buf.clone();
             self.id_dirty = false;
         }
-        // `end_block`, for a block of field lines only.
-        self.counts[Settle::Dispatched as usize] += line_end - self.settled;
+        // `end_block`.
+        let settle = match e.data {
+            Some(_) => Settle::Dispatched,
+            None => Settle::Ignored,
+        };
+        let comments = e.comments as u64;
+        self.counts[settle as usize] += line_end - self.settled - comments;
+        self.counts[Settle::Comments as usize] += comments;
+        if e.comments > 0 {
+            self.last_comment_end = self.cur_offset + (start + e.last_comment_end) as u64;
+        }
         self.settled = line_end;
-        self.last_settle = Settle::Dispatched;
-        self.frame_offset = block_offset;
+        self.last_settle = settle;
+        if e.data.is_some() {
+            self.frame_offset = block_offset;
+        }
         self.block_offset = line_end;
         Whole {
             name,
-            data: (start + e.data.0, start + e.data.1),
+            data: e.data.map(|(a, b)| (start + a, start + b)),
             block: (start, end),
         }
     }
 
-    /// The owned frame of an event taken by `commit_whole`.
-    fn frame_of(&mut self, w: Whole) -> Frame {
+    /// The owned frame of an event taken by `commit_whole` (with data).
+    fn frame_of(&mut self, w: Whole, (data_start, data_end): (usize, usize)) -> Frame {
         let event = match w.name {
             Name::None => Utf8Bytes::new(),
             Name::Known(name) => Utf8Bytes::from_static(name),
@@ -637,7 +662,7 @@ impl Parser {
             .config
             .keep_raw
             .then(|| self.cur.slice(w.block.0..w.block.1));
-        let data = self.cur.slice(w.data.0..w.data.1);
+        let data = self.cur.slice(data_start..data_end);
         let (data, zero_copy) = match self.cur.utf8(data) {
             Ok(data) => (data, true),
             Err(data) => (lossy(&data), false),
@@ -655,13 +680,13 @@ impl Parser {
     /// The borrowed frame of an event taken by `commit_whole`: slices of the
     /// chunk, or (for text that is not UTF-8, decoded with replacements) of
     /// an owned frame held by the parser.
-    fn frame_ref_of(&mut self, w: Whole) -> FrameRef<'_> {
+    fn frame_ref_of(&mut self, w: Whole, data: (usize, usize)) -> FrameRef<'_> {
         let name_ok = match w.name {
             Name::At(a, b) => self.cur.check(a, b),
             _ => true,
         };
-        if !(name_ok && self.cur.check(w.data.0, w.data.1)) {
-            let frame = self.frame_of(w);
+        if !(name_ok && self.cur.check(data.0, data.1)) {
+            let frame = self.frame_of(w, data);
             return FrameRef::of(self.held.insert(frame));
         }
         let event = match w.name {
@@ -671,13 +696,13 @@ impl Parser {
         };
         FrameRef {
             event,
-            data: self.cur.str(w.data.0, w.data.1).unwrap_or_default(),
+            data: self.cur.str(data.0, data.1).unwrap_or_default(),
             id: self.id_buf.as_str(),
             retry: None,
         }
     }
 
-    fn advance(&mut self, items: bool) -> Result<Option<Item>, FrameError> {
+    fn advance(&mut self, items: bool) -> Result<Advanced, FrameError> {
         loop {
             if self.pos >= self.cur.len() {
                 match self.queue.pop_front() {
@@ -693,7 +718,7 @@ impl Parser {
                                 return Err(e);
                             }
                         }
-                        return Ok(None);
+                        return Ok(Advanced::NeedInput);
                     }
                 }
             }
@@ -723,7 +748,13 @@ impl Parser {
                     let line_end = self.cur_offset + self.pos as u64;
                     if start == end {
                         if let Some(item) = self.dispatch(line_end, items) {
-                            return Ok(Some(item));
+                            return Ok(Advanced::Item(item));
+                        }
+                        if !items {
+                            // A block that dispatched nothing (keep-alives):
+                            // back to the caller, whose whole-event path may
+                            // take the next blocks.
+                            return Ok(Advanced::Boundary);
                         }
                         continue;
                     }
@@ -743,7 +774,7 @@ impl Parser {
                     self.note_line_start(offset);
                     let src = Src::Chunk { start, end };
                     if let Some(item) = self.process_line(src, offset, line_end, items)? {
-                        return Ok(Some(item));
+                        return Ok(Advanced::Item(item));
                     }
                 }
                 Step::Line { start, end, next } => {
@@ -779,7 +810,7 @@ impl Parser {
                         (Src::Chunk { start, end }, offset)
                     };
                     if let Some(item) = self.process_line(src, offset, line_end, items)? {
-                        return Ok(Some(item));
+                        return Ok(Advanced::Item(item));
                     }
                 }
             }
@@ -1227,6 +1258,16 @@ const FAST_MIN_BYTES: usize = 24;
 /// trying, so that such streams do not pay for a second scan.
 const MAX_FAST_MISSES: u8 = 8;
 
+/// What one call of `Parser::advance` came to.
+enum Advanced {
+    Item(Item),
+    /// A block ended that dispatched nothing (only when not reporting
+    /// items): the caller may look for whole events again.
+    Boundary,
+    /// All input fed so far is parsed.
+    NeedInput,
+}
+
 /// The event name of a whole event: none, a known name, or a range of the
 /// chunk.
 #[derive(Clone, Copy)]
@@ -1237,11 +1278,12 @@ enum Name {
 }
 
 /// A whole event taken by `commit_whole`: where its name, data and block
-/// lie in the chunk.
+/// lie in the chunk (no data: a block of comments, which dispatches
+/// nothing).
 #[derive(Clone, Copy)]
 struct Whole {
     name: Name,
-    data: (usize, usize),
+    data: Option<(usize, usize)>,
     block: (usize, usize),
 }
 
@@ -1250,37 +1292,55 @@ struct Whole {
 struct WholeEvent {
     event: Option<(usize, usize)>,
     id: Option<(usize, usize)>,
-    data: (usize, usize),
+    /// `None` for a block of comments only.
+    data: Option<(usize, usize)>,
+    /// Bytes of the comment lines, terminators included, and where the last
+    /// one ends.
+    comments: usize,
+    last_comment_end: usize,
     len: usize,
 }
 
 impl WholeEvent {
     fn data_len(&self) -> usize {
-        self.data.1 - self.data.0
+        self.data.map_or(0, |(a, b)| b - a)
     }
 }
 
 /// Reads one event at the start of `b` without changing anything: lines
-/// ending in LF, each an `event:`, `id:` (without NUL) or the block's only
-/// `data:` line, none longer than `max_line`, then a blank line (LF).
-/// `None` for anything else. The line that repeats the last known event
+/// ending in LF, each an `event:`, `id:` (without NUL), the block's only
+/// `data:` line or a comment, none longer than `max_line`, then a blank
+/// line (LF); or a block of comments only (a keep-alive). `None` for
+/// anything else. The line that repeats the last known event
 /// name (`event: <last>` LF) is matched without a search.
 #[inline]
 fn scan_event(b: &[u8], last: &str, max_line: usize) -> Option<WholeEvent> {
     let mut e = WholeEvent {
         event: None,
         id: None,
-        data: (0, 0),
+        data: None,
+        comments: 0,
+        last_comment_end: 0,
         len: 0,
     };
-    let mut data = false;
     let mut at = 0;
     loop {
         let line = b.get(at..)?;
         match line.first()? {
             b'\n' => {
                 e.len = at + 1;
-                return data.then_some(e);
+                // A block with fields but no data is left to the line path.
+                let fields = e.event.is_some() || e.id.is_some();
+                return (e.data.is_some() || !fields).then_some(e);
+            }
+            b':' => {
+                let end = short_line_end(line)?;
+                if end > max_line {
+                    return None;
+                }
+                at += end + 1;
+                e.comments += end + 1;
+                e.last_comment_end = at;
             }
             b'e' => {
                 let known = 7 + last.len();
@@ -1291,7 +1351,7 @@ fn scan_event(b: &[u8], last: &str, max_line: usize) -> Option<WholeEvent> {
                 {
                     known
                 } else {
-                    line_end(line)?
+                    short_line_end(line)?
                 };
                 let value = value_start(line, b"event:")?;
                 if end > max_line {
@@ -1303,15 +1363,14 @@ fn scan_event(b: &[u8], last: &str, max_line: usize) -> Option<WholeEvent> {
             b'd' => {
                 let end = line_end(line)?;
                 let value = value_start(line, b"data:")?;
-                if data || end > max_line {
+                if e.data.is_some() || end > max_line {
                     return None;
                 }
-                data = true;
-                e.data = (at + value, at + end);
+                e.data = Some((at + value, at + end));
                 at += end + 1;
             }
             b'i' => {
-                let end = line_end(line)?;
+                let end = short_line_end(line)?;
                 let value = value_start(line, b"id:")?;
                 let id = line.get(value..end)?;
                 if end > max_line || memchr::memchr(0, id).is_some() {
@@ -1330,6 +1389,14 @@ fn scan_event(b: &[u8], last: &str, max_line: usize) -> Option<WholeEvent> {
 #[inline]
 fn line_end(b: &[u8]) -> Option<usize> {
     let i = memchr::memchr2(b'\n', b'\r', b)?;
+    (b[i] == b'\n').then_some(i)
+}
+
+/// [`line_end`] for lines that are usually short (comments, names, ids):
+/// their first bytes are searched inline.
+#[inline]
+fn short_line_end(b: &[u8]) -> Option<usize> {
+    let i = crate::framing::find_line_end(b)?;
     (b[i] == b'\n').then_some(i)
 }
 

@@ -50,6 +50,18 @@ pub enum Step {
 /// Inputs up to this long are searched by [`find_line_end_short`].
 const SHORT: usize = 32;
 
+/// The first CR or LF in `b`: the first [`SHORT`] bytes a word at a time,
+/// inline (short lines, keep-alives and event names end there), the rest by
+/// `memchr2`.
+#[inline(always)]
+pub(crate) fn find_line_end(b: &[u8]) -> Option<usize> {
+    match b.split_at_checked(SHORT) {
+        None => find_line_end_short(b),
+        Some((head, tail)) => find_line_end_short(head)
+            .or_else(|| memchr::memchr2(b'\n', b'\r', tail).map(|i| SHORT + i)),
+    }
+}
+
 /// The first CR or LF in `b` (at most [`SHORT`] bytes), eight bytes at a
 /// time: a byte is CR or LF when it equals either, found with the usual
 /// "has zero byte" word trick on `x ^ 0x0a…` and `x ^ 0x0d…`.
