@@ -42,6 +42,16 @@ fn json_of(r: &FinalResponse) -> J {
     serde_json::from_str(&r.json().to_string()).unwrap()
 }
 
+/// The `id` of each item of the final `output`, in order.
+fn output_ids(r: &FinalResponse) -> Vec<String> {
+    json_of(r)["output"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|it| it["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
 fn created() -> J {
     json!({"type": "response.created", "response": {"id": "resp_1", "object": "response", "status": "in_progress", "output": []}})
 }
@@ -823,12 +833,7 @@ fn an_item_at_u64_max_and_an_unstreamed_item_do_not_overflow() {
         terminal,
     ]);
     let r = run(&events);
-    let ids: Vec<_> = json_of(&r)["output"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|it| it["id"].as_str().unwrap().to_string())
-        .collect();
+    let ids = output_ids(&r);
     // fc_0 is renamed fc_new at position 0 by the terminal output: a finding,
     // and fc_0 keeps its streamed id.
     assert_eq!(ids, ["fc_0", "fc_max"], "{:?}", kinds(&r));
@@ -845,12 +850,7 @@ fn an_item_at_u64_max_and_an_unstreamed_item_do_not_overflow() {
         terminal,
     ]);
     let r = run(&events);
-    let ids: Vec<_> = json_of(&r)["output"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|it| it["id"].as_str().unwrap().to_string())
-        .collect();
+    let ids = output_ids(&r);
     assert_eq!(ids, ["fc_0", "fc_max", "fc_new"]);
     assert!(kinds(&r).contains(&FindingKind::ItemNotStreamed {
         output_index: u64::MAX

@@ -12,18 +12,7 @@ use bytes::Bytes;
 use serde_json::{json, Map, Value as J};
 use ssekit::accumulate::{AccumulateErrorKind, GeminiAccumulator, Outcome};
 use ssekit::gemini::GeminiEvent;
-use ssekit::{Frame, Parser};
-
-fn frames(bytes: &[u8]) -> Vec<Frame> {
-    let mut parser = Parser::new();
-    parser.feed(Bytes::copy_from_slice(bytes));
-    let mut frames = Vec::new();
-    while let Some(frame) = parser.next_frame().unwrap() {
-        frames.push(frame);
-    }
-    parser.finish().unwrap();
-    frames
-}
+use ssekit::Frame;
 
 fn streams() -> Vec<(String, Vec<Frame>)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/gemini");
@@ -32,7 +21,10 @@ fn streams() -> Vec<(String, Vec<Frame>)> {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "sse") {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            out.push((name, frames(&std::fs::read(&path).unwrap())));
+            out.push((
+                name,
+                dialects_common::frames(Bytes::from(std::fs::read(&path).unwrap())),
+            ));
         }
     }
     if let Some(corpus) = dialects_common::streams("gemini") {

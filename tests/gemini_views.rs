@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use bytes::Bytes;
 use ssekit::gemini::{GeminiEvent, OwnedGeminiEvent, PartKind};
-use ssekit::{Frame, Parser};
+use ssekit::Frame;
 
 /// The hand-written streams, by name, as frames.
 pub fn data_streams() -> Vec<(String, Vec<Frame>)> {
@@ -20,23 +20,15 @@ pub fn data_streams() -> Vec<(String, Vec<Frame>)> {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "sse") {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            out.push((name, frames(&std::fs::read(&path).unwrap())));
+            out.push((
+                name,
+                dialects_common::frames(Bytes::from(std::fs::read(&path).unwrap())),
+            ));
         }
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
     assert!(out.len() >= 8, "{} streams", out.len());
     out
-}
-
-fn frames(bytes: &[u8]) -> Vec<Frame> {
-    let mut parser = Parser::new();
-    parser.feed(Bytes::copy_from_slice(bytes));
-    let mut frames = Vec::new();
-    while let Some(frame) = parser.next_frame().unwrap() {
-        frames.push(frame);
-    }
-    parser.finish().unwrap();
-    frames
 }
 
 fn all_streams() -> Vec<(String, Vec<Frame>)> {

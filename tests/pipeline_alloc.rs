@@ -14,75 +14,21 @@
 //! For the record the test also prints the figure for the path most Rust
 //! users take today (eventsource-stream + async-openai's typed event).
 //!
-//! A global allocator cannot be written without `unsafe impl GlobalAlloc`,
-//! so this file allows `unsafe_code` (the package-wide lint is `deny`).
+//! Counted with the counting allocator of `tests/support/counting.rs`.
 
-#![allow(unsafe_code)]
-
+#[path = "support/counting.rs"]
+mod counting;
 #[path = "../benches/support/mod.rs"]
 mod support;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use bytes::Bytes;
+use counting::allocations;
 use futures::StreamExt as _;
 use ssekit::responses::ResponseEvent;
 use ssekit::Parser;
 use support::Chunking;
-
-struct Counting;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-}
-
-fn count() {
-    if COUNTING.try_with(Cell::get).unwrap_or(false) {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-// SAFETY: every method forwards its arguments unchanged to `System`, which
-// upholds the `GlobalAlloc` contract; counting touches only an atomic and a
-// const-initialised thread-local, which never allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: the caller's contract for `alloc`, passed on.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: as for `alloc`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: as for `alloc`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// Heap allocations made by `f` on this thread.
-fn allocations<R>(f: impl FnOnce() -> R) -> (R, u64) {
-    let before = ALLOCS.load(Ordering::Relaxed);
-    COUNTING.with(|c| c.set(true));
-    let r = f();
-    COUNTING.with(|c| c.set(false));
-    (r, ALLOCS.load(Ordering::Relaxed) - before)
-}
 
 const WARM_UP: usize = 64 << 10;
 

@@ -16,7 +16,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::dialect::{
-    by_index, json_str, note, write_merged, Budget, IndexOrder, DEFAULT_MAX_BYTES,
+    by_index, event_result, json_str, note, write_merged, Budget, IndexOrder, DEFAULT_MAX_BYTES,
 };
 use super::{AccumulateError, AccumulateErrorKind, Outcome, PartialJson};
 use crate::anthropic::{
@@ -225,19 +225,7 @@ impl MessageAccumulator {
             MessageEvent::Error(e) => m.error = Some(e.error.to_owned()),
             MessageEvent::Ping(_) | MessageEvent::Unknown { .. } => {}
         }
-        match first {
-            None => Ok(()),
-            Some(kind) => {
-                if matches!(
-                    kind,
-                    AccumulateErrorKind::TooManyBytes { .. }
-                        | AccumulateErrorKind::TooManyBlocks { .. }
-                ) {
-                    m.limit_hit = true;
-                }
-                Err(AccumulateError::new(kind, number, None))
-            }
-        }
+        event_result(first, number, &mut m.limit_hit)
     }
 
     /// The message so far. Borrowed: nothing is copied. Its

@@ -14,10 +14,12 @@
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::mem::size_of;
 
 use super::dialect::DEFAULT_MAX_BYTES;
-use super::dialect::{by_index, note, Budget, IndexOrder, ObjectWriter};
+use super::dialect::{
+    by_index, event_result, note, push_owned, replace_owned, set_once, Budget, IndexOrder,
+    ObjectWriter,
+};
 use super::PartialJson;
 use super::{AccumulateError, AccumulateErrorKind, Outcome};
 use crate::chat::{
@@ -232,15 +234,7 @@ impl ChatAccumulator {
             ChatEvent::Error(error) => self.error(error, &mut first),
             ChatEvent::Done => self.completion.done = true,
         }
-        match first {
-            None => Ok(()),
-            Some(kind) => {
-                if is_limit(&kind) {
-                    self.completion.limit_hit = true;
-                }
-                Err(AccumulateError::new(kind, number, None))
-            }
-        }
+        event_result(first, number, &mut self.completion.limit_hit)
     }
 
     /// The completion so far. Borrowed: nothing is copied. Its
@@ -290,7 +284,7 @@ impl ChatAccumulator {
             note(first, b.replace(&mut c.moderation, m.get()));
         }
         if let Some(usage) = &chunk.usage {
-            note(first, replace_usage(b, &mut c.usage, usage.to_owned()));
+            note(first, replace_owned(b, &mut c.usage, usage.to_owned()));
         }
         for choice in chunk.choices {
             match choice {
@@ -313,23 +307,11 @@ impl ChatAccumulator {
             .and_then(|u| u.as_object());
         if let Some(u) = usage {
             match Owned::<ChatUsage<'static>>::parse(u.as_raw_json().get()) {
-                Ok(owned) => note(first, replace_usage(b, &mut c.usage, owned)),
+                Ok(owned) => note(first, replace_owned(b, &mut c.usage, owned)),
                 Err(e) => note(first, Err(AccumulateErrorKind::Decode(e))),
             }
         }
     }
-}
-
-/// Sets `slot` to `value` (unescaped) unless it is set already.
-fn set_once(
-    b: &mut Budget,
-    slot: &mut Option<String>,
-    value: Option<JsonStr<'_>>,
-) -> Result<(), AccumulateErrorKind> {
-    if let (None, Some(v)) = (&slot, value) {
-        *slot = Some(b.owned(v)?);
-    }
-    Ok(())
 }
 
 /// Appends `value` (unescaped) to `slot`, making it `Some` even for an empty
@@ -377,29 +359,6 @@ fn append_content(
         }
     }
     first.map_or(Ok(()), Err)
-}
-
-fn replace_usage(
-    b: &mut Budget,
-    slot: &mut Option<Owned<ChatUsage<'static>>>,
-    usage: Owned<ChatUsage<'static>>,
-) -> Result<(), AccumulateErrorKind> {
-    b.charge(usage.as_str().len())?;
-    if let Some(old) = slot.replace(usage) {
-        b.release(old.as_str().len());
-    }
-    Ok(())
-}
-
-/// Whether `kind` is a limit that dropped data (the completion is then
-/// truncated).
-fn is_limit(kind: &AccumulateErrorKind) -> bool {
-    matches!(
-        kind,
-        AccumulateErrorKind::TooManyBytes { .. }
-            | AccumulateErrorKind::TooManyChoices { .. }
-            | AccumulateErrorKind::TooManyToolCalls { .. }
-    )
 }
 
 fn apply_choice(
@@ -506,11 +465,7 @@ fn extend_tokens(
     let mut problem = None;
     for token in list {
         let r = match token {
-            Ok(t) => {
-                let owned = t.to_owned();
-                b.charge(owned.as_str().len() + size_of::<Owned<TokenLogprob<'static>>>())
-                    .map(|()| tokens.push(owned))
-            }
+            Ok(t) => push_owned(b, tokens, t.to_owned()),
             Err(e) => Err(AccumulateErrorKind::Decode(e)),
         };
         if let Err(e) = r {

@@ -1,12 +1,14 @@
-//! What the Chat Completions and Anthropic Messages accumulators share: the
-//! memory budget, and writing the final
+//! What the Chat Completions, Anthropic Messages and Gemini accumulators
+//! share: the memory budget, the end of each push, and writing the final
 //! value as JSON text (and, with the `serde` feature, through any serde
 //! serializer).
 
-use super::AccumulateErrorKind;
+use super::{AccumulateError, AccumulateErrorKind};
 use crate::json::{push_json_str, JsonStr, Value};
+use crate::views::{Owned, ViewFamily};
 use alloc::collections::btree_map::{self, BTreeMap, Entry};
 use alloc::string::String;
+use alloc::vec::Vec;
 
 /// The default memory limit of an accumulator: 64 MiB of assembled text.
 pub(crate) const DEFAULT_MAX_BYTES: usize = 64 << 20;
@@ -93,6 +95,67 @@ pub(crate) fn note(first: &mut Option<AccumulateErrorKind>, r: Result<(), Accumu
     if let Err(e) = r {
         first.get_or_insert(e);
     }
+}
+
+/// The result of the push of event `number` whose first problem was
+/// `first`: a limit that dropped data (bytes, or a count of choices, tool
+/// calls or blocks) also sets `limit_hit`, so the result ends truncated.
+pub(crate) fn event_result(
+    first: Option<AccumulateErrorKind>,
+    number: u64,
+    limit_hit: &mut bool,
+) -> Result<(), AccumulateError> {
+    match first {
+        None => Ok(()),
+        Some(kind) => {
+            if matches!(
+                kind,
+                AccumulateErrorKind::TooManyBytes { .. }
+                    | AccumulateErrorKind::TooManyChoices { .. }
+                    | AccumulateErrorKind::TooManyToolCalls { .. }
+                    | AccumulateErrorKind::TooManyBlocks { .. }
+            ) {
+                *limit_hit = true;
+            }
+            Err(AccumulateError::new(kind, number, None))
+        }
+    }
+}
+
+/// Sets `slot` to `value` (unescaped) unless it is set already.
+pub(crate) fn set_once(
+    b: &mut Budget,
+    slot: &mut Option<String>,
+    value: Option<JsonStr<'_>>,
+) -> Result<(), AccumulateErrorKind> {
+    if let (None, Some(v)) = (&slot, value) {
+        *slot = Some(b.owned(v)?);
+    }
+    Ok(())
+}
+
+/// Puts `value` in `slot`, charged its text, giving back the old one's bytes.
+pub(crate) fn replace_owned<F: ViewFamily>(
+    b: &mut Budget,
+    slot: &mut Option<Owned<F>>,
+    value: Owned<F>,
+) -> Result<(), AccumulateErrorKind> {
+    b.charge(value.as_str().len())?;
+    if let Some(old) = slot.replace(value) {
+        b.release(old.as_str().len());
+    }
+    Ok(())
+}
+
+/// Appends `value` to `kept`, charged its text and its place in the list
+/// (else `kept` is left as it was).
+pub(crate) fn push_owned<F: ViewFamily>(
+    b: &mut Budget,
+    kept: &mut Vec<Owned<F>>,
+    value: Owned<F>,
+) -> Result<(), AccumulateErrorKind> {
+    b.charge(value.as_str().len() + core::mem::size_of::<Owned<F>>())
+        .map(|()| kept.push(value))
 }
 
 /// The element of `items` with `index`, inserted (and charged its size) if

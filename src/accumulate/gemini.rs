@@ -16,7 +16,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::mem::size_of;
 
-use super::dialect::{note, Budget, ObjectWriter, DEFAULT_MAX_BYTES};
+use super::dialect::{
+    event_result, note, push_owned, replace_owned, set_once, Budget, ObjectWriter,
+    DEFAULT_MAX_BYTES,
+};
 use super::{AccumulateError, AccumulateErrorKind, Outcome};
 use crate::gemini::{
     Candidate as CandidateView, CitationSource, GeminiError, GeminiEvent, GenerateContentResponse,
@@ -177,15 +180,7 @@ impl GeminiAccumulator {
                 first = Some(AccumulateErrorKind::Decode(*error));
             }
         }
-        match first {
-            None => Ok(()),
-            Some(kind) => {
-                if matches!(kind, AccumulateErrorKind::TooManyBytes { .. }) {
-                    self.response.limit_hit = true;
-                }
-                Err(AccumulateError::new(kind, number, None))
-            }
-        }
+        event_result(first, number, &mut self.response.limit_hit)
     }
 
     /// The response so far. Borrowed: nothing is copied. Its
@@ -249,18 +244,6 @@ impl GeminiAccumulator {
     }
 }
 
-/// Sets `slot` to `value` (unescaped) unless it is set already.
-fn set_once(
-    b: &mut Budget,
-    slot: &mut Option<String>,
-    value: Option<JsonStr<'_>>,
-) -> Result<(), AccumulateErrorKind> {
-    if let (None, Some(v)) = (&slot, value) {
-        *slot = Some(b.owned(v)?);
-    }
-    Ok(())
-}
-
 /// Puts `value` (unescaped) in `slot`, giving back the old one's bytes.
 fn set_last(
     b: &mut Budget,
@@ -283,18 +266,6 @@ fn set_raw(
         Some(v) => b.replace(slot, v.get()),
         None => Ok(()),
     }
-}
-
-fn replace_owned<F: crate::views::ViewFamily>(
-    b: &mut Budget,
-    slot: &mut Option<Owned<F>>,
-    value: Owned<F>,
-) -> Result<(), AccumulateErrorKind> {
-    b.charge(value.as_str().len())?;
-    if let Some(old) = slot.replace(value) {
-        b.release(old.as_str().len());
-    }
-    Ok(())
 }
 
 fn apply_candidate(
@@ -379,11 +350,7 @@ fn extend(
     let mut problem = Ok(());
     for source in list.into_iter().flatten() {
         let r = match source {
-            Ok(s) => {
-                let owned = s.to_owned();
-                b.charge(owned.as_str().len() + size_of::<Owned<CitationSource<'static>>>())
-                    .map(|()| kept.push(owned))
-            }
+            Ok(s) => push_owned(b, kept, s.to_owned()),
             Err(e) => Err(AccumulateErrorKind::Decode(e)),
         };
         if let (Ok(()), Err(e)) = (&problem, r) {

@@ -29,6 +29,18 @@ pub(crate) fn corpus_dir() -> Option<PathBuf> {
     None
 }
 
+/// The frames of a whole stream.
+pub(crate) fn frames(bytes: Bytes) -> Vec<Frame> {
+    let mut parser = Parser::new();
+    parser.feed(bytes);
+    let mut frames = Vec::new();
+    while let Some(frame) = parser.next_frame().expect("frames") {
+        frames.push(frame);
+    }
+    parser.finish().expect("finish");
+    frames
+}
+
 /// Every stream of the corpus whose file name contains `-{dialect}-`, by
 /// name, as frames.
 pub(crate) fn streams(dialect: &str) -> Option<Vec<(String, Vec<Frame>)>> {
@@ -41,14 +53,8 @@ pub(crate) fn streams(dialect: &str) -> Option<Vec<(String, Vec<Frame>)>> {
         if !(name.contains(&needle) && name.ends_with(".sse")) {
             continue;
         }
-        let mut parser = Parser::new();
-        parser.feed(Bytes::from(std::fs::read(&path).expect("read stream")));
-        let mut frames = Vec::new();
-        while let Some(frame) = parser.next_frame().expect("frames") {
-            frames.push(frame);
-        }
-        parser.finish().expect("finish");
-        out.push((name, frames));
+        let bytes = std::fs::read(&path).expect("read stream");
+        out.push((name, frames(Bytes::from(bytes))));
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
     assert!(!out.is_empty(), "no {dialect} streams in {}", dir.display());
