@@ -898,6 +898,16 @@ impl Parser {
             self.line_open = true;
             self.line_offset = self.cur_offset + start as u64;
             self.note_line_start(self.line_offset);
+            if self.line.is_empty() {
+                // The last gathered line was frozen into a frame, leaving
+                // this buffer at the end of their shared allocation. Once
+                // that frame is gone, start the new line at the front of the
+                // allocation (nothing to copy: it is empty), or it would be
+                // moved there once it outgrew the tail, a copy of most of
+                // every long line. Asking for one byte more than the tail
+                // holds is what makes `try_reclaim` go back to the front.
+                let _ = self.line.try_reclaim(self.line.capacity() + 1);
+            }
         }
         if self.skip != Skip::No {
             return Ok(());
