@@ -12,21 +12,13 @@ use serde_json::Value as J;
 use ssekit::responses::{FieldValue, Fields};
 use ssekit::{Frame, Parser};
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
+#[path = "../support/corpus.rs"]
+mod shared;
 
-/// The corpus directory, or `None` (skip) when it is missing outside CI.
+/// The corpus directory, or `None` (skip, with a notice a user sees) when it
+/// is missing outside CI.
 pub(crate) fn corpus_dir() -> Option<PathBuf> {
-    let dir = std::env::var("SSEKIT_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(CORPUS));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("corpus missing: {} (set SSEKIT_CORPUS)", dir.display());
-    }
-    eprintln!("skipping: {} not found (set SSEKIT_CORPUS)", dir.display());
-    None
+    shared::corpus_dir()
 }
 
 /// The frames of a whole stream.

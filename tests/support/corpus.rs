@@ -24,8 +24,21 @@ pub(crate) fn shared_dir(var: &str, sub: &str) -> Option<PathBuf> {
     if std::env::var("CI").as_deref() == Ok("true") {
         panic!("directory missing: {} (set {var})", dir.display());
     }
-    eprintln!("skipping: {} not found (set {var})", dir.display());
+    skip_notice(&format!("{} not found (set {var})", dir.display()));
     None
+}
+
+/// Says that a test skipped part of its work for want of shared data, where
+/// a user running `cargo test` sees it: written to the terminal's standard
+/// error directly, which the test harness does not capture (`eprintln!`
+/// output shows only with `--nocapture` or on failure).
+pub(crate) fn skip_notice(what: &str) {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED (shared data missing): {what}; these checks did not run. \
+         The data is ../shared beside the repository (see README, Testing strategy)."
+    );
 }
 
 /// The corpus of recorded streams: `$SSEKIT_CORPUS`, else `../shared/corpus`.
