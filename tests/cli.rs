@@ -273,11 +273,54 @@ fn frames_usage_and_io_errors() {
     ] {
         let out = run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(String::from_utf8_lossy(&out.stderr).contains("usage:"));
+        // A short answer that points at --help, not the whole usage.
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("ssekit --help"), "{args:?}: {err}");
+        assert!(err.lines().count() <= 3, "{args:?}: {err}");
     }
     let out = run(&["frames", "/nonexistent/stream.sse"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/stream.sse"));
+}
+
+/// `--help` for the tool and after every command prints the usage (exit 0);
+/// `--version` prints the version; a directory is named in its error.
+#[test]
+fn help_version_and_a_directory_argument() {
+    for args in [
+        &["--help"][..],
+        &["-h"],
+        &["frames", "--help"],
+        &["events", "-h"],
+        &["encode", "--help"],
+        &["assemble", "--help"],
+        &["lint", "--json", "--help"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.starts_with("usage: ssekit"), "{args:?}: {text}");
+        assert!(text.contains("assemble [--dialect D]"), "{args:?}");
+    }
+    for flag in ["--version", "-V"] {
+        let out = run(&[flag]);
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            format!("ssekit {}", env!("CARGO_PKG_VERSION"))
+        );
+    }
+    let dir = env!("CARGO_MANIFEST_DIR");
+    for command in ["frames", "events", "assemble", "lint", "encode"] {
+        let out = run(&[command, dir]);
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(dir) && err.contains("is a directory"),
+            "{command}: {err}"
+        );
+    }
 }
 
 /// The Chat Completions and Anthropic streams of the corpus print one line

@@ -41,6 +41,7 @@ use events::{Choice, Events, Unavailable};
 
 const USAGE: &str = "\
 usage: ssekit <command> [options] [FILE]
+       ssekit --help | --version       (and <command> --help)
 
 commands:
   frames [--chunk N] [FILE]   print each dispatched event as one JSON object per line:
@@ -88,7 +89,8 @@ fn main() -> ExitCode {
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(Usage(msg))) => {
-            eprintln!("ssekit: {msg}\n\n{USAGE}");
+            // A short answer; the whole usage is for `--help`.
+            eprintln!("ssekit: {msg}\nRun 'ssekit --help' for the commands and their options.");
             ExitCode::from(2)
         }
         Err(Failure::Unavailable(e)) => {
@@ -135,7 +137,16 @@ fn run(args: &[String]) -> Result<(), Failure> {
     let Some((command, rest)) = args.split_first() else {
         return Err(Usage("no command given".into()).into());
     };
+    // `--help` anywhere after a command is help, not an unknown option.
+    if rest.iter().any(|a| a == "-h" || a == "--help") {
+        print!("{USAGE}");
+        return Ok(());
+    }
     match command.as_str() {
+        "-V" | "--version" => {
+            println!("ssekit {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
         "frames" => frames(rest),
         "events" => events(rest),
         "encode" => encode::run(rest),
@@ -200,6 +211,19 @@ fn parse_input(
     Ok(input)
 }
 
+/// Opens `path` for reading; errors name the path (a directory too, which
+/// `open` accepts and only the first read refuses).
+fn open_file(path: &str) -> io::Result<File> {
+    let named = |e: io::Error| io::Error::new(e.kind(), format!("{path}: {e}"));
+    let file = File::open(path).map_err(named)?;
+    if file.metadata().map_err(named)?.is_dir() {
+        return Err(io::Error::other(format!(
+            "{path}: is a directory, not a stream"
+        )));
+    }
+    Ok(file)
+}
+
 /// Reads the stream in chunks of exactly `chunk` bytes (the last may be
 /// shorter) and hands each to `each`.
 fn read_chunks(
@@ -207,9 +231,7 @@ fn read_chunks(
     mut each: impl FnMut(Bytes) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let mut reader: Box<dyn Read> = match &input.path {
-        Some(path) => Box::new(
-            File::open(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?,
-        ),
+        Some(path) => Box::new(open_file(path)?),
         None => Box::new(io::stdin().lock()),
     };
     let mut buf = BytesMut::new();

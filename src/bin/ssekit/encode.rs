@@ -16,7 +16,6 @@
 //! bad line stops the command with exit status 1 and a message naming its
 //! line number.
 
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 
 use serde_json::{Map, Value};
@@ -38,9 +37,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
         }
     }
     let reader: Box<dyn BufRead> = match path.flatten() {
-        Some(path) => Box::new(BufReader::new(
-            File::open(&path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?,
-        )),
+        Some(path) => Box::new(BufReader::new(super::open_file(&path)?)),
         None => Box::new(io::stdin().lock()),
     };
     let mut out = BufWriter::new(io::stdout().lock());
