@@ -550,3 +550,40 @@ fn events_of_provider_chat_shapes_print_every_frame() {
     }
     assert!(values > 200, "{values}");
 }
+
+/// Input with no event says so (exit 0), and `--strict` makes that, a
+/// truncated tail and an undecodable event exit status 1 (issue 15).
+#[test]
+fn no_events_hint_and_strict() {
+    let random: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+        .collect();
+    let noise: Vec<u8> = random
+        .iter()
+        .map(|&b| if b == b'\n' || b == b'\r' { b'x' } else { b })
+        .collect();
+    for command in ["frames", "events"] {
+        let out = cli::run_stdin(&[command], &noise);
+        assert_eq!(out.status.code(), Some(0), "{command}");
+        assert!(
+            cli::stderr(&out).contains("no SSE events found"),
+            "{command}"
+        );
+        let out = cli::run_stdin(&[command, "--strict"], &noise);
+        assert_eq!(out.status.code(), Some(1), "{command} --strict");
+        // A whole stream passes; one cut inside an event does not.
+        let out = run(&[command, "--strict", SAMPLE]);
+        assert_eq!(out.status.code(), Some(0), "{command} --strict sample");
+        let whole = std::fs::read(SAMPLE).unwrap();
+        let cut = &whole[..whole.len() - 5];
+        let out = cli::run_stdin(&[command, "--strict"], cut);
+        assert_eq!(out.status.code(), Some(1), "{command} --strict cut");
+        let out = cli::run_stdin(&[command], cut);
+        assert_eq!(out.status.code(), Some(0), "{command} cut");
+    }
+    let bad = b"data: {\"type\":\"response.output_text.delta\",\"delta\":7}\n\n";
+    let out = cli::run_stdin(&["events", "--strict", "--dialect", "responses"], bad);
+    assert_eq!(out.status.code(), Some(1));
+    let out = cli::run_stdin(&["events", "--dialect", "responses"], bad);
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -44,10 +44,14 @@ usage: ssekit <command> [options] [FILE]
        ssekit --help | --version       (and <command> --help)
 
 commands:
-  frames [--chunk N] [FILE]   print each dispatched event as one JSON object per line:
+  frames [--strict] [--chunk N] [FILE]
+                              print each dispatched event as one JSON object per line:
                               {\"event\", \"data\", \"id\", \"retry\"}
                               --chunk N feeds the parser N bytes at a time (default 65536)
-  events [--dialect D] [--chunk N] [FILE]
+                              --strict: exit status 1 when the input holds no event, ends
+                              inside one, or breaks a limit (events: or has an event that
+                              does not decode)
+  events [--strict] [--dialect D] [--chunk N] [FILE]
                               print each event as one JSON object per line, written from
                               its typed view: \"type\" and every field the view decoded
                               (strings unescaped), a subset of the event's JSON with equal
@@ -276,18 +280,53 @@ fn parse_dialect_input(args: &[String]) -> Result<(Input, Choice), Usage> {
 }
 
 fn frames(args: &[String]) -> Result<(), Failure> {
-    let input = parse_input(args, |_, _| Ok(false))?;
+    let (args, strict) = take_flag(args, "--strict");
+    let input = parse_input(&args, |_, _| Ok(false))?;
     let mut out = BufWriter::new(io::stdout().lock());
-    each_frame(&input, |_, frame| Ok(write_frame(&mut out, &frame)?))?;
+    let seen = each_frame(&input, |_, frame| Ok(write_frame(&mut out, &frame)?))?;
     out.flush()?;
-    Ok(())
+    seen.verdict(strict, 0)
 }
 
 fn events(args: &[String]) -> Result<(), Failure> {
-    let (input, choice) = parse_dialect_input(args)?;
+    let (args, strict) = take_flag(args, "--strict");
+    let (input, choice) = parse_dialect_input(&args)?;
     let mut events = Events::new(choice, BufWriter::new(io::stdout().lock()))?;
-    each_frame(&input, |start, frame| events.frame(start, frame))?;
-    events.finish()
+    let seen = each_frame(&input, |start, frame| events.frame(start, frame))?;
+    events.finish()?;
+    let undecodable = events::UNDECODABLE.load(std::sync::atomic::Ordering::Relaxed);
+    seen.verdict(strict, undecodable)
+}
+
+/// `args` without `flag`, and whether it was there.
+fn take_flag(args: &[String], flag: &str) -> (Vec<String>, bool) {
+    let rest: Vec<String> = args.iter().filter(|a| *a != flag).cloned().collect();
+    let found = rest.len() < args.len();
+    (rest, found)
+}
+
+/// What a command that reads a stream saw of it.
+#[derive(Default)]
+struct Seen {
+    frames: u64,
+    /// Limit errors and a truncated tail (each already warned about).
+    problems: u64,
+}
+
+impl Seen {
+    /// Says when the input held no event at all; with `--strict`, exit
+    /// status 1 for that, for a problem, or for an event that did not decode.
+    fn verdict(&self, strict: bool, undecodable: u64) -> Result<(), Failure> {
+        if self.frames == 0 {
+            eprintln!(
+                "ssekit: no SSE events found in the input (an event is `data:` lines ended by a blank line)"
+            );
+        }
+        if strict && (self.frames == 0 || self.problems > 0 || undecodable > 0) {
+            return Err(Failure::Exit(1));
+        }
+        Ok(())
+    }
 }
 
 /// Parses the input and hands `each` every frame with the stream offset
@@ -296,17 +335,24 @@ fn events(args: &[String]) -> Result<(), Failure> {
 fn each_frame(
     input: &Input,
     mut each: impl FnMut(u64, Frame) -> Result<(), Failure>,
-) -> Result<(), Failure> {
+) -> Result<Seen, Failure> {
     let mut parser = Parser::new();
     let mut start = 0;
+    let mut seen = Seen::default();
+    let mut counted = |at: u64, frame: Frame| {
+        seen.frames += 1;
+        each(at, frame)
+    };
     read_chunks(input, |chunk| {
         parser.feed(chunk);
-        drain(&mut parser, &mut start, &mut each)
+        drain(&mut parser, &mut start, &mut counted, &mut seen.problems)
     })?;
     if let Err(e) = parser.finish() {
+        seen.problems += 1;
         eprintln!("ssekit: warning: {e}");
     }
-    drain(&mut parser, &mut start, &mut each)
+    drain(&mut parser, &mut start, &mut counted, &mut seen.problems)?;
+    Ok(seen)
 }
 
 /// Hands on every frame the parser has ready; limit errors become warnings.
@@ -314,6 +360,7 @@ fn drain(
     parser: &mut Parser,
     start: &mut u64,
     each: &mut impl FnMut(u64, Frame) -> Result<(), Failure>,
+    problems: &mut u64,
 ) -> Result<(), Failure> {
     loop {
         match parser.next_frame() {
@@ -324,6 +371,7 @@ fn drain(
             Ok(None) => return Ok(()),
             Err(e) => {
                 *start = parser.offset();
+                *problems += 1;
                 eprintln!("ssekit: warning: {e}");
             }
         }

@@ -363,10 +363,14 @@ fn event_type(frame: &Frame, skip: &Skip) -> Option<String> {
     frame.has_event_type().then(|| frame.event().to_owned())
 }
 
+/// How many events did not decode (for `--strict`).
+pub(crate) static UNDECODABLE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Reports an event that did not decode: where its block began in the
 /// stream, its type, and why (offsets in the reason count from the start of
 /// the event's data).
 fn warn(start: u64, frame: &Frame, skip: &Skip) {
+    UNDECODABLE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let ty = event_type(frame, skip).unwrap_or_else(|| frame.event().to_owned());
     eprintln!("ssekit: warning: undecodable event at byte {start} (type {ty}): {skip}");
 }
