@@ -119,6 +119,10 @@ fn bad_lines_are_errors_with_their_line_number() {
             "not json",
             "line 2: invalid JSON: expected ident at line 1 column 2",
         ),
+        (
+            "data: {\"type\":\"x\"}",
+            "line 2: this is a raw SSE stream, but encode reads the JSON lines that `ssekit frames` prints",
+        ),
         ("[1]", "line 2: expected a JSON object"),
         (r#"{"event":"a"}"#, "line 2: missing \"data\""),
         (

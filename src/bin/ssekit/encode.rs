@@ -98,7 +98,19 @@ fn encode(mut reader: impl BufRead, out: &mut impl Write) -> Result<(), Stop> {
 
 /// The frame one line describes; `last_id` is the id of the frame before.
 fn frame(text: &str, last_id: &mut String) -> Result<Frame, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        let sse = ["data:", "event:", "id:", "retry:", ":"]
+            .iter()
+            .any(|field| text.starts_with(field));
+        if sse {
+            // The usual mistake: a raw stream where the JSON lines go.
+            "this is a raw SSE stream, but encode reads the JSON lines that `ssekit frames` \
+             prints (run `ssekit frames FILE | ssekit encode`)"
+                .to_owned()
+        } else {
+            format!("invalid JSON: {e} (encode reads the JSON lines that `ssekit frames` prints)")
+        }
+    })?;
     let Value::Object(object) = value else {
         return Err("expected a JSON object {\"event\", \"data\", \"id\", \"retry\"}".into());
     };
