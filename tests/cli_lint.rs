@@ -163,3 +163,28 @@ fn corpus_streams_with_and_without_recorded_faults() {
         .collect();
     assert_eq!(rules, ["terminal-output-mismatch", "done-sentinel"]);
 }
+
+/// A stream of another dialect is named, not linted against the Responses
+/// rules (exit status 2); issue 15.
+#[test]
+fn another_dialect_is_named_not_linted() {
+    for (stream, name) in [
+        (
+            "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\ndata: [DONE]\n\n",
+            "Chat Completions",
+        ),
+        (
+            "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\"}}\n\n",
+            "Anthropic Messages",
+        ),
+        (
+            "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"hi\"}]}}]}\r\n\r\n",
+            "Google Gemini",
+        ),
+    ] {
+        let out = run_stdin(&["lint"], stream.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        assert!(stderr(&out).contains(name), "{name}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{name}");
+    }
+}

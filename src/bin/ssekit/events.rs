@@ -38,6 +38,16 @@ pub(crate) enum Dialect {
 }
 
 impl Dialect {
+    /// The dialect in a sentence: "a Chat Completions".
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Self::Responses => "an OpenAI Responses",
+            Self::Chat => "an OpenAI Chat Completions",
+            Self::Anthropic => "an Anthropic Messages",
+            Self::Gemini => "a Google Gemini",
+        }
+    }
+
     pub(crate) fn name(self) -> &'static str {
         match self {
             Self::Responses => "responses",

@@ -8,6 +8,9 @@ use std::io::{self, BufWriter, Write};
 
 use ssekit::lint::{Finding, Severity, StreamLinter};
 
+use ssekit::Parser;
+
+use crate::events::{detect, Dialect};
 use crate::{parse_input, read_chunks, Failure};
 
 pub(crate) fn lint(args: &[String]) -> Result<(), Failure> {
@@ -18,7 +21,28 @@ pub(crate) fn lint(args: &[String]) -> Result<(), Failure> {
     })?;
     let mut out = BufWriter::new(io::stdout().lock());
     let mut linter = StreamLinter::new();
+    // The first event tells the dialect: the rules are the Responses API's,
+    // and another dialect's stream would only collect Responses errors.
+    let mut sniff = Some(Parser::new());
     let read = read_chunks(&input, |chunk| {
+        if let Some(parser) = sniff.as_mut() {
+            parser.feed(chunk.clone());
+            while let Ok(Some(frame)) = parser.next_frame() {
+                match detect(&frame) {
+                    Some(Dialect::Responses) => sniff = None,
+                    Some(other) => {
+                        eprintln!(
+                            "ssekit: this is {} stream: lint checks OpenAI Responses streams \
+                             (`ssekit assemble` reads this dialect)",
+                            other.describe()
+                        );
+                        return Err(Failure::Exit(2));
+                    }
+                    None => continue,
+                }
+                break;
+            }
+        }
         linter.feed(chunk);
         write_all(&mut out, &mut linter, json)
     });
