@@ -91,3 +91,40 @@ fn borrowed_events_need_raw_text() {
     let owned: OwnedMessageEvent = serde_json::from_value(value).unwrap();
     assert!(matches!(owned.get(), MessageEvent::Ping(_)));
 }
+
+/// Owned events serialize (feature `serde`) to the JSON they hold, so a
+/// gateway can log them: for every event of every corpus stream of the four
+/// dialects, `serde_json::to_value` of the owned event equals serde_json's
+/// reading of the data (`[DONE]` as the string "[DONE]"); issue 15.
+#[test]
+fn owned_events_serialize_to_their_json() {
+    use ssekit::gemini::OwnedGeminiEvent;
+    use ssekit::responses::OwnedResponseEvent;
+    let mut n = 0;
+    for dialect in ["chat", "anthropic", "responses", "gemini"] {
+        let Some(streams) = dialects_common::streams(dialect) else {
+            return;
+        };
+        for (name, frames) in &streams {
+            for (i, frame) in frames.iter().enumerate() {
+                let data = frame.data();
+                let want: serde_json::Value = if data.trim() == "[DONE]" {
+                    "[DONE]".into()
+                } else {
+                    serde_json::from_str(data).unwrap()
+                };
+                let got = match dialect {
+                    "chat" => OwnedChatEvent::from_frame(frame).map(serde_json::to_value),
+                    "anthropic" => OwnedMessageEvent::from_frame(frame).map(serde_json::to_value),
+                    "responses" => OwnedResponseEvent::from_frame(frame).map(serde_json::to_value),
+                    _ => OwnedGeminiEvent::from_frame(frame).map(serde_json::to_value),
+                };
+                // Frames a dialect does not decode are not this test's concern.
+                let Ok(got) = got else { continue };
+                assert_eq!(got.unwrap(), want, "{name} #{i}");
+                n += 1;
+            }
+        }
+    }
+    assert!(n > 1000, "{n} events");
+}

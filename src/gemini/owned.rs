@@ -90,3 +90,12 @@ impl GeminiEvent<'_> {
         }
     }
 }
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for OwnedGeminiEvent {
+    /// The event's JSON as a value (`[DONE]` as the string `"[DONE]"`), for
+    /// logging: `serde_json::to_string(&event)` gives its JSON back.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        crate::json::serialize_json_text(self.as_str(), s)
+    }
+}

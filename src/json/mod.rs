@@ -91,6 +91,8 @@
 mod error;
 mod raw;
 mod scan;
+#[cfg(feature = "serde")]
+mod ser;
 mod string;
 mod value;
 mod write;
@@ -102,6 +104,8 @@ pub use error::{JsonError, JsonErrorKind};
 pub use raw::{RawJson, RawNumber};
 pub use scan::MAX_DEPTH;
 pub(crate) use scan::{finite, magnitude};
+#[cfg(feature = "serde")]
+pub(crate) use ser::serialize_json_text;
 pub use string::{Chars, JsonStr};
 pub use value::{find_key, ArrayView, Elements, Members, ObjectScanner, ObjectView, Value};
 pub(crate) use value::{IterMembers, Key, KeyPattern, MemberSource};

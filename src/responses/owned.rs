@@ -121,3 +121,12 @@ impl ResponseEvent<'_> {
         }
     }
 }
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for OwnedResponseEvent {
+    /// The event's JSON as a value (`[DONE]` as the string `"[DONE]"`), for
+    /// logging: `serde_json::to_string(&event)` gives its JSON back.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        crate::json::serialize_json_text(self.as_str(), s)
+    }
+}

@@ -99,3 +99,11 @@ impl<F: ViewFamily> fmt::Debug for Owned<F> {
         write!(f, "Owned({})", self.as_str())
     }
 }
+
+#[cfg(feature = "serde")]
+impl<F: ViewFamily> serde::Serialize for Owned<F> {
+    /// The view's JSON as a value, for logging.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        crate::json::serialize_json_text(self.as_str(), s)
+    }
+}
