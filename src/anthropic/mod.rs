@@ -250,14 +250,7 @@ impl<'a> MessageEvent<'a> {
             None => {
                 // Unknown (or not a string): validate the rest, and look for
                 // a later `type` that says otherwise.
-                let mut agrees = !ty.is_empty();
-                for member in members {
-                    let (key, value) = member.map_err(DecodeError::json)?;
-                    if key == "type" {
-                        agrees &= matches!(value, Value::String(v) if v == ty);
-                    }
-                }
-                if agrees {
+                if crate::views::first_type_stands(members, ty)? {
                     return Ok(Self::Unknown {
                         ty,
                         raw: RawJson::new(trim_json_ws(data)),

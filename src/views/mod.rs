@@ -495,6 +495,23 @@ pub(crate) fn last_type(data: &str) -> Result<Option<JsonStr<'_>>, DecodeError> 
     }
 }
 
+/// Validates the rest of an object whose first `type` was `ty` (empty when
+/// it was not a string) and tells whether that `type` stands: no later
+/// `type` member says otherwise (the last one wins, as in serde_json).
+pub(crate) fn first_type_stands<'a>(
+    rest: impl Iterator<Item = Result<(JsonStr<'a>, Value<'a>), crate::json::JsonError>>,
+    ty: JsonStr<'_>,
+) -> Result<bool, DecodeError> {
+    let mut agrees = !ty.is_empty();
+    for member in rest {
+        let (key, value) = member.map_err(DecodeError::json)?;
+        if key == "type" {
+            agrees &= matches!(value, Value::String(v) if v == ty);
+        }
+    }
+    Ok(agrees)
+}
+
 /// Checks an object's `type` member against the type its view decodes.
 pub(crate) fn check_type(expect: &str, value: Value<'_>, base: &str) -> Result<(), DecodeError> {
     match value {
