@@ -615,3 +615,25 @@ proptest! {
         prop_assert_eq!(tail, expected_tail(&input));
     }
 }
+
+/// Found by the `framing` fuzz target: a borrowed frame whose data line
+/// comes before its event line, with invalid UTF-8 between them (in a
+/// comment), lost its event name: checking the data moved the checked span
+/// off the name. The borrowed frames must be the owned ones.
+#[test]
+fn borrowed_frames_keep_a_name_after_their_data() {
+    for input in [
+        &b"data: x\n: \xff\nevent: custom\n\n"[..],
+        b"data: x\n: \xff\nevent: custom\nid: 7\n\ndata: y\nevent: other\n\n",
+        b"event: first\ndata: \xc3\xa9\n: \xff\n\nid: \xe2\x82\xac\ndata: z\n: \xff\nevent: again\n\n",
+    ] {
+        let input = Bytes::from_static(input);
+        let whole = run_frames(default_config(), std::slice::from_ref(&input), Drain::EachChunk);
+        assert!(whole.iter().all(|f| f.as_ref().is_ok_and(|f| f.event() != "message")));
+        assert_eq!(
+            run_frames_ref(default_config(), std::slice::from_ref(&input), Drain::EachChunk),
+            whole,
+            "{input:?}"
+        );
+    }
+}

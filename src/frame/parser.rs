@@ -685,7 +685,18 @@ impl Parser {
             Name::At(a, b) => self.cur.check(a, b),
             _ => true,
         };
-        if !(name_ok && self.cur.check(data.0, data.1)) {
+        let data_ok = self.cur.check(data.0, data.1);
+        // The second check may have moved the checked span off the first
+        // range (a data line before the event line, say): both must still
+        // read as text, else the owned frame is made (and checked) instead.
+        let both = name_ok
+            && data_ok
+            && self.cur.str(data.0, data.1).is_some()
+            && match w.name {
+                Name::At(a, b) => self.cur.str(a, b).is_some(),
+                _ => true,
+            };
+        if !both {
             let frame = self.frame_of(w, data);
             return FrameRef::of(self.held.insert(frame));
         }
