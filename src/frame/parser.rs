@@ -839,14 +839,11 @@ impl Parser {
         if self.line_open || self.skip != Skip::No {
             return false;
         }
-        let name = self.last_known.as_bytes();
-        let len = 7 + name.len();
         let rest = self.cur.get(base..).unwrap_or_default();
-        if name.is_empty()
-            || rest.get(len) != Some(&b'\n')
-            || rest.get(..7) != Some(b"event: ")
-            || rest.get(7..len) != Some(name)
-            || len > self.config.max_line_len
+        let Some(len) = repeated_event_line(rest, self.last_known) else {
+            return false;
+        };
+        if len > self.config.max_line_len
             || self.config.utf8 == Utf8Mode::Strict
             || !self.lines.take_lf_line(len)
         {
@@ -1364,15 +1361,9 @@ fn scan_event(b: &[u8], last: &str, max_line: usize) -> Option<WholeEvent> {
                 e.last_comment_end = at;
             }
             b'e' => {
-                let known = 7 + last.len();
-                let end = if !last.is_empty()
-                    && line.get(known) == Some(&b'\n')
-                    && line.get(..7) == Some(b"event: ")
-                    && line.get(7..known) == Some(last.as_bytes())
-                {
-                    known
-                } else {
-                    short_line_end(line)?
+                let end = match repeated_event_line(line, last) {
+                    Some(end) => end,
+                    None => short_line_end(line)?,
                 };
                 let value = value_start(line, b"event:")?;
                 if end > max_line {
@@ -1403,6 +1394,19 @@ fn scan_event(b: &[u8], last: &str, max_line: usize) -> Option<WholeEvent> {
             _ => return None,
         }
     }
+}
+
+/// The length (without its LF) of the line at the start of `b` when it is
+/// `event: <last>` LF, the last known event name repeated (the most common
+/// line of all), matched without a search; `None` otherwise.
+#[inline]
+fn repeated_event_line(b: &[u8], last: &str) -> Option<usize> {
+    let len = 7 + last.len();
+    (!last.is_empty()
+        && b.get(len) == Some(&b'\n')
+        && b.get(..7) == Some(b"event: ")
+        && b.get(7..len) == Some(last.as_bytes()))
+    .then_some(len)
 }
 
 /// Where the line at the start of `b` ends, if it ends in LF within `b`
