@@ -72,8 +72,10 @@ commands:
                               skipped sequence numbers go to standard error; exit status 1
                               when the stream ended early (the result is still printed)
   lint [--json] [--chunk N] [FILE]
-                              check a Responses stream against what real clients require
-                              (rules: see the docs of ssekit::lint); one line per finding
+                              check a Responses, Chat Completions or Anthropic Messages
+                              stream against what real clients require (the first event
+                              tells the dialect, named on standard error; Gemini is refused;
+                              rules: see the docs of ssekit::lint); one line per finding
                               (offset, seq, severity, rule, message) and a summary line;
                               --json: one {\"rule\", \"severity\", \"offset\",
                               \"sequence_number\", \"message\"} object per line, no summary.
