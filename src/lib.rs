@@ -220,6 +220,7 @@ pub mod accumulate;
 #[cfg_attr(docsrs, doc(cfg(any(feature = "stream", feature = "codec"))))]
 pub mod adapters;
 pub mod anthropic;
+pub mod bridge;
 pub mod chat;
 pub mod encode;
 mod error;
