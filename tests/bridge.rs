@@ -8,6 +8,9 @@
 //! is fed; steady-state deltas allocate nothing; the output is the same
 //! however the input is chunked.
 
+#[cfg(feature = "cli")]
+#[path = "support/cli.rs"]
+mod cli;
 #[path = "support/corpus.rs"]
 mod corpus;
 #[path = "support/counting.rs"]
@@ -341,8 +344,18 @@ fn corpus_dialect(
     );
     let (mut bridged, mut clean, mut equal) = (0, 0, 0);
     let mut failures = Vec::new();
+    // What the comparisons covered, so that an empty expectation cannot
+    // pass unnoticed: text bytes, reasoning bytes, tool calls, signatures,
+    // usages, statuses other than completed.
+    let mut covered = [0usize; 6];
     for (name, body) in &files {
         let (want, keep) = expected(body);
+        covered[0] += want.text.len();
+        covered[1] += want.reasoning.len();
+        covered[2] += want.calls.len();
+        covered[3] += want.encrypted.len();
+        covered[4] += usize::from(want.usage.is_some());
+        covered[5] += usize::from(want.status != "completed");
         let mut first: Option<Vec<u8>> = None;
         let mut all_clean = true;
         let mut all_equal = true;
@@ -368,7 +381,15 @@ fn corpus_dialect(
         equal += usize::from(all_equal);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    println!("{dialect}: {bridged} bridged, {clean} lint-clean, {equal} equal");
+    println!(
+        "{dialect}: {bridged} bridged, {clean} lint-clean, {equal} equal; compared {} text bytes, \
+         {} reasoning bytes, {} tool calls, {} signatures, {} usages, {} non-completed",
+        covered[0], covered[1], covered[2], covered[3], covered[4], covered[5]
+    );
+    assert!(
+        covered[0] > 0 && covered[4] > 0,
+        "{dialect}: nothing compared"
+    );
     Some((bridged, clean, equal))
 }
 
@@ -1185,4 +1206,80 @@ fn steady_state_deltas_do_not_allocate() {
         println!("{what}: {allocs} allocations over 1000 deltas");
         assert!(allocs <= 5, "{what}: {allocs} allocations over 1000 deltas");
     }
+}
+
+// ---------------------------------------------------------------- CLI
+
+/// `ssekit bridge` writes what the library writes, detects the upstream's
+/// dialect, and follows the CLI's exit statuses.
+#[cfg(feature = "cli")]
+#[test]
+fn cli_bridge() {
+    let body = chat(r#"{"content":"Hi"}"#, Some("stop")) + "data: [DONE]\n\n";
+    let (want, _) = bridge(ChatToResponses::new(), body.as_bytes(), usize::MAX);
+    for args in [
+        &["bridge", "--to", "responses"][..],
+        &[
+            "bridge",
+            "--to",
+            "responses",
+            "--from",
+            "chat",
+            "--chunk",
+            "3",
+        ],
+        &["bridge", "--from", "auto", "--to", "responses", "-"],
+    ] {
+        let out = cli::run_stdin(args, body.as_bytes());
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            cli::stderr(&out)
+        );
+        assert!(out.stdout == want, "{args:?}");
+    }
+    // Responses to Chat, on the sample the repository ships.
+    let out = cli::run(&["bridge", "--to", "chat", cli::SAMPLE]);
+    assert_eq!(out.status.code(), Some(0), "{}", cli::stderr(&out));
+    let (want, _) = bridge(
+        ResponsesToChat::new(),
+        &std::fs::read(cli::SAMPLE).unwrap(),
+        usize::MAX,
+    );
+    assert!(out.stdout == want);
+    assert!(out.stdout.ends_with(b"data: [DONE]\n\n"));
+    // A cut upstream: exit 1, a well-formed failed end, the error named.
+    let cut = chat(r#"{"content":"Hi"}"#, None);
+    let out = cli::run_stdin(&["bridge", "--to", "responses"], cut.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    assert_failed_downstream(&out.stdout, "cli cut");
+    assert!(
+        cli::stderr(&out).contains("upstream ended before its end event"),
+        "{}",
+        cli::stderr(&out)
+    );
+    // Usage errors and a pair it does not translate: exit 2.
+    for (args, message) in [
+        (&["bridge"][..], "bridge needs --to"),
+        (&["bridge", "--to", "xml"], "--to takes responses or chat"),
+        (
+            &["bridge", "--to", "chat", "--from", "morse"],
+            "--from takes",
+        ),
+        (
+            &["bridge", "--to", "responses", cli::SAMPLE],
+            "this is an OpenAI Responses stream",
+        ),
+    ] {
+        let out = cli::run_stdin(args, body.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            cli::stderr(&out).contains(message),
+            "{args:?}: {}",
+            cli::stderr(&out)
+        );
+    }
+    let out = cli::run(&["bridge", "--help"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("bridge --to responses|chat"));
 }
