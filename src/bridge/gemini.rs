@@ -28,8 +28,8 @@ use crate::gemini::{GeminiEvent, GenerateContentResponse, Part};
 /// calls at the end of the upstream body; a stream that ends with no
 /// `finishReason` is cut, and fails
 /// ([`Truncated`](BridgeErrorKind::Truncated)). Only candidate 0 is
-/// bridged. Content after a `finishReason` is an error
-/// ([`ContentAfterFinish`](BridgeErrorKind::ContentAfterFinish)).
+/// bridged. Content after a `finishReason` is not an error: Vertex AI
+/// sends a `finishReason` on every chunk; the last one decides.
 ///
 /// # Example
 ///
@@ -184,10 +184,6 @@ impl GeminiToResponses {
     }
 
     fn part(&mut self, part: &Part<'_>) -> Result<(), BridgeError> {
-        let has_content = part.text.is_some_and(|t| !t.is_empty()) || part.function_call.is_some();
-        if has_content && self.end.is_some() {
-            return Err(self.core.error(BridgeErrorKind::ContentAfterFinish));
-        }
         if let Some(call) = &part.function_call {
             let call_id = call.id.map(|s| s.unescape());
             let name = call.name.map(|s| s.unescape()).unwrap_or_default();
