@@ -70,7 +70,7 @@ enum Block {
 /// # Example
 ///
 /// ```
-/// use ssekit::bridge::{AnthropicToResponses, Bridge, BytesBridge};
+/// use ssekit::bridge::{AnthropicToResponses, BytesBridge};
 /// use ssekit::Bytes;
 ///
 /// let upstream = concat!(

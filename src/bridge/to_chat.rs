@@ -42,7 +42,7 @@ use crate::responses::{OutputItem, Response, ResponseEvent};
 /// # Example
 ///
 /// ```
-/// use ssekit::bridge::{Bridge, BytesBridge, ResponsesToChat};
+/// use ssekit::bridge::{BytesBridge, ResponsesToChat};
 /// use ssekit::encode::ResponsesWriter;
 ///
 /// let mut w = ResponsesWriter::new("resp_1", "gpt-5", 7);
