@@ -841,6 +841,52 @@ fn chat_ids_are_deterministic_unless_given() {
 }
 
 #[test]
+fn chat_deprecated_function_call_becomes_a_function_call() {
+    let body = chat(
+        r#"{"function_call":{"name":"f","arguments":"{\"a\""}}"#,
+        None,
+    ) + &chat(
+        r#"{"function_call":{"arguments":":1}"}}"#,
+        Some("function_call"),
+    ) + "data: [DONE]\n\n";
+    let (out, err) = bridge(ChatToResponses::new(), body.as_bytes(), usize::MAX);
+    assert_eq!(err, None);
+    assert_eq!(lint_errors(&out), Vec::<String>::new());
+    let a = responses_answer(&out, &[]);
+    assert_eq!(
+        a.calls,
+        [(
+            Some("call_c1_0".to_owned()),
+            "f".to_owned(),
+            r#"{"a":1}"#.to_owned()
+        )]
+    );
+    assert_eq!(a.status, "completed");
+    // Without a name on its first fragment: never started.
+    let body = chat(r#"{"function_call":{"arguments":"{}"}}"#, None);
+    hostile_chat(
+        &body,
+        BridgeConfig::default(),
+        BridgeErrorKind::UnknownIndex { index: 0 },
+        0,
+    );
+}
+
+/// `push` with decoded events writes what `push_frame` writes.
+#[test]
+fn push_of_decoded_events_equals_push_frame() {
+    let body =
+        chat(r#"{"content":"a"}"#, None) + &chat(CALL0, Some("tool_calls")) + "data: [DONE]\n\n";
+    let (want, _) = bridge(ChatToResponses::new(), body.as_bytes(), usize::MAX);
+    let mut b = ChatToResponses::new();
+    for f in frames(body.as_bytes()) {
+        b.push(&ChatEvent::from_frame(&f).unwrap()).unwrap();
+    }
+    b.finish().unwrap();
+    assert!(b.take() == want);
+}
+
+#[test]
 fn chat_refusal_becomes_a_refusal_part() {
     let body = chat(r#"{"refusal":"I can"}"#, None)
         + &chat(r#"{"refusal":"not."}"#, Some("stop"))

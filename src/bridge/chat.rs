@@ -22,6 +22,7 @@ use crate::json::ObjectView;
 /// | `delta.reasoning_content`, `delta.reasoning`, Mistral `thinking` parts | a `reasoning` item: `reasoning_summary_text.delta` |
 /// | `delta.refusal` | a `message` item with a `refusal` part: `refusal.delta` |
 /// | `delta.tool_calls[i]` | one `function_call` item per `index`: `function_call_arguments.delta` |
+/// | `delta.function_call` (deprecated) | one `function_call` item (its `call_id` generated) |
 /// | `usage` | the terminal response's `usage` (cached and reasoning tokens included) |
 /// | `finish_reason` `stop`, `tool_calls` (and others), then `[DONE]` | `response.completed` |
 /// | `finish_reason` `length`, then `[DONE]` | `response.incomplete` (`max_output_tokens`) |
@@ -73,7 +74,9 @@ pub struct ChatToResponses {
     core: ToResponses,
     /// Tool call indexes started; the open one is `call`.
     calls: BTreeSet<u64>,
-    call: Option<u64>,
+    call: Option<Call>,
+    /// Whether a deprecated `delta.function_call` started.
+    legacy: bool,
     /// How the stream is to end, once `finish_reason` came.
     end: Option<End>,
 }
@@ -96,6 +99,7 @@ impl ChatToResponses {
             core: ToResponses::new(config),
             calls: BTreeSet::new(),
             call: None,
+            legacy: false,
             end: None,
         }
     }
@@ -214,11 +218,28 @@ impl ChatToResponses {
                 let call_id = call.id.map(|s| s.unescape());
                 let name = name.map(|s| s.unescape()).unwrap_or_default();
                 self.core.start_call(call_id.as_deref(), &name)?;
-                self.call = Some(index);
-            } else if self.call != Some(index) || self.core.item != Item::Call {
+                self.call = Some(Call::Tool(index));
+            } else if self.call != Some(Call::Tool(index)) || self.core.item != Item::Call {
                 return Err(self.core.error(BridgeErrorKind::IndexClosed { index }));
             }
             if let Some(args) = call.function.as_ref().and_then(|f| f.arguments) {
+                self.core.delta(Item::Call, args)?;
+            }
+        }
+        if let Some(f) = &d.function_call {
+            // The deprecated single call: one function call item.
+            if !self.legacy {
+                if f.name.is_none() {
+                    return Err(self.core.error(BridgeErrorKind::UnknownIndex { index: 0 }));
+                }
+                self.legacy = true;
+                let name = f.name.map(|s| s.unescape()).unwrap_or_default();
+                self.core.start_call(None, &name)?;
+                self.call = Some(Call::Legacy);
+            } else if self.call != Some(Call::Legacy) || self.core.item != Item::Call {
+                return Err(self.core.error(BridgeErrorKind::IndexClosed { index: 0 }));
+            }
+            if let Some(args) = f.arguments {
                 self.core.delta(Item::Call, args)?;
             }
         }
@@ -254,6 +275,15 @@ impl ChatToResponses {
     }
 }
 
+/// The call an arguments fragment belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Call {
+    /// `delta.tool_calls[i]`, by its index.
+    Tool(u64),
+    /// The deprecated `delta.function_call`.
+    Legacy,
+}
+
 /// Whether a delta carries content (a non-empty fragment or a tool call).
 fn has_content(d: &Delta<'_>) -> bool {
     let text = |s: Option<crate::json::JsonStr<'_>>| s.is_some_and(|s| !s.is_empty());
@@ -267,6 +297,7 @@ fn has_content(d: &Delta<'_>) -> bool {
         || text(d.reasoning_content)
         || text(d.reasoning)
         || d.tool_calls.is_some_and(|c| !c.is_empty())
+        || d.function_call.is_some()
 }
 
 /// A Chat usage as the Responses usage: prompt → input, completion →

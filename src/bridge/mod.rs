@@ -498,7 +498,9 @@ impl ToResponses {
 
     fn writer(&mut self) -> &mut ResponsesWriter {
         self.open(None, None, None);
-        self.writer.as_mut().expect("made above")
+        // `open` made it; the default is never used.
+        self.writer
+            .get_or_insert_with(|| ResponsesWriter::new("resp_bridge", "", 0))
     }
 
     fn error(&self, kind: BridgeErrorKind) -> BridgeError {
@@ -533,13 +535,14 @@ impl ToResponses {
             Item::Reasoning => "rs",
             _ => "msg",
         };
-        self.writer();
+        self.open(None, None, None); // the id base comes from the response id
         self.next_id(prefix);
-        let w = self.writer.as_mut().expect("made above");
+        let ToResponses { writer, id, .. } = self;
+        let w = writer.get_or_insert_with(|| ResponsesWriter::new("resp_bridge", "", 0));
         let r = match kind {
-            Item::Message => w.start_message(&self.id),
-            Item::Refusal => w.start_refusal(&self.id),
-            _ => w.start_reasoning(&self.id),
+            Item::Message => w.start_message(id),
+            Item::Refusal => w.start_refusal(id),
+            _ => w.start_reasoning(id),
         };
         self.wrote(r)?;
         self.item = kind;
@@ -554,12 +557,13 @@ impl ToResponses {
         let call_id = match call_id {
             Some(id) => id,
             None => {
-                generated = alloc::format!("call_{}_{}", self.base, self.items - 1);
+                generated = alloc::format!("call_{}_{}", self.base, self.items.saturating_sub(1));
                 &generated
             }
         };
-        let w = self.writer.as_mut().expect("made above");
-        let r = w.start_function_call(&self.id, call_id, name);
+        let ToResponses { writer, id, .. } = self;
+        let w = writer.get_or_insert_with(|| ResponsesWriter::new("resp_bridge", "", 0));
+        let r = w.start_function_call(id, call_id, name);
         self.wrote(r)?;
         self.item = Item::Call;
         Ok(())
@@ -573,7 +577,9 @@ impl ToResponses {
         }
         self.ensure(kind)?;
         let ToResponses { writer, text, .. } = self;
-        let w = writer.as_mut().expect("an item is open");
+        let Some(w) = writer.as_mut() else {
+            return Ok(()); // `ensure` made it
+        };
         let fragment = unescaped(s, text);
         let r = match kind {
             Item::Message => w.text_delta(fragment),
