@@ -1455,3 +1455,70 @@ fn the_axum_bridge_gateway_serves_responses_from_a_chat_upstream() {
     });
     assert!(streams.len() >= 6);
 }
+
+/// Responses → Chat with two function calls streaming their arguments in
+/// turns, and one whose arguments came whole in `output_item.added`: each
+/// call's arguments arrive once, under its own index.
+#[test]
+fn responses_to_chat_interleaved_calls() {
+    let ev = |ty: &str, rest: &str| format!("event: {ty}\ndata: {{\"type\":\"{ty}\"{rest}}}\n\n");
+    let added = |i: u64, call: &str, name: &str, args: &str| {
+        ev(
+            "response.output_item.added",
+            &format!(
+                r#","output_index":{i},"item":{{"type":"function_call","id":"fc{i}","call_id":"{call}","name":"{name}","arguments":"{args}"}}"#
+            ),
+        )
+    };
+    let delta = |i: u64, d: &str| {
+        ev(
+            "response.function_call_arguments.delta",
+            &format!(r#","item_id":"fc{i}","output_index":{i},"delta":"{d}""#),
+        )
+    };
+    let done = |i: u64, a: &str| {
+        ev(
+            "response.function_call_arguments.done",
+            &format!(r#","item_id":"fc{i}","output_index":{i},"arguments":"{a}""#),
+        )
+    };
+    let body = ev(
+        "response.created",
+        r#","response":{"id":"r","model":"m","created_at":1}"#,
+    ) + &added(0, "call_a", "f", "")
+        + &added(1, "call_b", "g", "")
+        + &added(2, "call_c", "h", r#"{\"z\":3}"#)
+        + &delta(0, r#"{\"x\""#)
+        + &delta(1, "{}")
+        + &delta(0, ":1}")
+        + &done(1, "{}")
+        + &done(0, r#"{\"x\":1}"#)
+        + &done(2, r#"{\"z\":3}"#)
+        + &ev(
+            "response.completed",
+            r#","response":{"id":"r","status":"completed"}"#,
+        );
+    let (out, err) = bridge(ResponsesToChat::new(), body.as_bytes(), 5);
+    assert_eq!(err, None);
+    let mut acc = ChatAccumulator::new();
+    for f in frames(&out) {
+        acc.push(&ChatEvent::from_frame(&f).unwrap()).unwrap();
+    }
+    let c = acc.finish();
+    assert_eq!(c.outcome(), Outcome::Completed);
+    let calls: Vec<_> = c
+        .choice(0)
+        .unwrap()
+        .tool_calls()
+        .map(|t| (t.id().unwrap(), t.name().unwrap(), t.arguments()))
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            ("call_a", "f", r#"{"x":1}"#),
+            ("call_b", "g", "{}"),
+            ("call_c", "h", r#"{"z":3}"#)
+        ]
+    );
+    assert_eq!(c.choice(0).unwrap().finish_reason(), Some("tool_calls"));
+}

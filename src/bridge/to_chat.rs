@@ -74,11 +74,9 @@ pub struct ResponsesToChat {
     /// delta.
     role_sent: bool,
     summary: Option<(u64, u64)>,
-    /// The part the last text delta was of (kind, output index, content
-    /// index) and the unescaped bytes its deltas gave, to send what a done
-    /// event adds.
-    part: (u8, u64, u64),
-    emitted: usize,
+    /// The unescaped bytes the deltas of each open part gave, by (kind,
+    /// output index, content index), to send what its done event adds.
+    parts: BTreeMap<(u8, u64, u64), usize>,
     /// Scratch for unescaping.
     scratch: String,
     events: u64,
@@ -107,8 +105,7 @@ impl ResponsesToChat {
             calls: BTreeMap::new(),
             role_sent: false,
             summary: None,
-            part: (0, 0, 0),
-            emitted: 0,
+            parts: BTreeMap::new(),
             scratch: String::new(),
             events: 0,
             finished: false,
@@ -211,12 +208,8 @@ impl ResponsesToChat {
     }
 
     /// Counts a delta of part `at` (kind, output index, content index).
-    fn count(&mut self, at: (u8, u64, u64), s: JsonStr<'_>) {
-        if self.part != at {
-            self.part = at;
-            self.emitted = 0;
-        }
-        self.emitted += match s.as_str() {
+    fn count(&mut self, at: (u8, u64, u64), s: JsonStr<'_>) -> Result<(), BridgeError> {
+        let n = match s.as_str() {
             Some(text) => text.len(),
             None => {
                 self.scratch.clear();
@@ -224,27 +217,34 @@ impl ResponsesToChat {
                 self.scratch.len()
             }
         };
+        if let Some(emitted) = self.parts.get_mut(&at) {
+            *emitted += n;
+            return Ok(());
+        }
+        // Parts are removed at their done event: this bounds the open ones.
+        let limit = self.config.max_items;
+        if self.parts.len() >= limit {
+            return Err(self.error(BridgeErrorKind::TooManyItems { limit }));
+        }
+        self.parts.insert(at, n);
+        Ok(())
     }
 
     /// A done event of part `at` with the whole text: sends what its
-    /// deltas did not (recorders and proxies that drop deltas), as one
-    /// more fragment under `key`.
-    fn rest(&mut self, at: (u8, u64, u64), key: &str, whole: JsonStr<'_>) {
-        if self.part != at {
-            self.part = at;
-            self.emitted = 0;
-        }
+    /// deltas did not (recorders and proxies that drop deltas; the deltas
+    /// are taken to be a prefix of the whole), written by `write`.
+    fn rest(
+        &mut self,
+        at: (u8, u64, u64),
+        whole: JsonStr<'_>,
+        write: impl FnOnce(&mut String, &str),
+    ) {
+        let emitted = self.parts.remove(&at).unwrap_or(0);
         let mut text = core::mem::take(&mut self.scratch);
         text.clear();
         whole.unescape_into(&mut text);
-        if let Some(rest) = text.get(self.emitted..).filter(|r| !r.is_empty()) {
-            self.emitted = text.len();
-            self.chunk(None, |j| {
-                j.push('"');
-                j.push_str(key);
-                j.push_str("\":");
-                push_json_str(j, rest);
-            });
+        if let Some(rest) = text.get(emitted..).filter(|r| !r.is_empty()) {
+            self.chunk(None, |j| write(j, rest));
         }
         self.scratch = text;
     }
@@ -319,19 +319,27 @@ impl ResponsesToChat {
             E::ResponseInProgress(e) => self.head(Some(&e.response)),
             E::ResponseQueued(e) => self.head(Some(&e.response)),
             E::OutputTextDelta(d) => {
-                self.count((0, d.output_index, d.content_index), d.delta);
+                self.count((0, d.output_index, d.content_index), d.delta)?;
                 self.text("content", d.delta);
             }
             E::OutputTextDone(d) => {
-                self.rest((0, d.output_index, d.content_index), "content", d.text)
+                self.rest((0, d.output_index, d.content_index), d.text, |j, rest| {
+                    j.push_str("\"content\":");
+                    push_json_str(j, rest);
+                })
             }
             E::RefusalDelta(d) => {
-                self.count((1, d.output_index, d.content_index), d.delta);
+                self.count((1, d.output_index, d.content_index), d.delta)?;
                 self.text("refusal", d.delta);
             }
-            E::RefusalDone(d) => {
-                self.rest((1, d.output_index, d.content_index), "refusal", d.refusal)
-            }
+            E::RefusalDone(d) => self.rest(
+                (1, d.output_index, d.content_index),
+                d.refusal,
+                |j, rest| {
+                    j.push_str("\"refusal\":");
+                    push_json_str(j, rest);
+                },
+            ),
             E::ReasoningTextDelta(d) => self.text("reasoning_content", d.delta),
             E::ReasoningSummaryTextDelta(d) => {
                 let at = (d.output_index, d.summary_index);
@@ -356,6 +364,9 @@ impl ResponsesToChat {
                         }));
                     }
                     let (id, name, args) = (call.call_id, call.name, call.arguments);
+                    if let Some(args) = args {
+                        self.count((2, added.output_index, 0), args)?;
+                    }
                     self.chunk(None, |j| {
                         use core::fmt::Write;
                         let _ = write!(j, "\"tool_calls\":[{{\"index\":{index},\"id\":\"");
@@ -374,7 +385,7 @@ impl ResponsesToChat {
                         index: d.output_index,
                     }));
                 };
-                self.count((2, d.output_index, 0), d.delta);
+                self.count((2, d.output_index, 0), d.delta)?;
                 if !d.delta.is_empty() {
                     let delta = d.delta;
                     self.chunk(None, |j| {
@@ -394,27 +405,15 @@ impl ResponsesToChat {
                         index: d.output_index,
                     }));
                 };
-                let at = (2, d.output_index, 0);
-                if self.part != at {
-                    self.part = at;
-                    self.emitted = 0;
-                }
-                let mut text = core::mem::take(&mut self.scratch);
-                text.clear();
-                d.arguments.unescape_into(&mut text);
-                if let Some(rest) = text.get(self.emitted..).filter(|r| !r.is_empty()) {
-                    self.emitted = text.len();
-                    self.chunk(None, |j| {
-                        use core::fmt::Write;
-                        let _ = write!(
-                            j,
-                            "\"tool_calls\":[{{\"index\":{index},\"function\":{{\"arguments\":"
-                        );
-                        push_json_str(j, rest);
-                        j.push_str("}}]");
-                    });
-                }
-                self.scratch = text;
+                self.rest((2, d.output_index, 0), d.arguments, |j, rest| {
+                    use core::fmt::Write;
+                    let _ = write!(
+                        j,
+                        "\"tool_calls\":[{{\"index\":{index},\"function\":{{\"arguments\":"
+                    );
+                    push_json_str(j, rest);
+                    j.push_str("}}]");
+                });
             }
             E::ResponseCompleted(e) => {
                 let reason = if self.calls.is_empty() {
