@@ -1522,3 +1522,31 @@ fn responses_to_chat_interleaved_calls() {
     );
     assert_eq!(c.choice(0).unwrap().finish_reason(), Some("tool_calls"));
 }
+
+/// An Anthropic thinking block's signature is kept until the block stops:
+/// it counts against the kept-text limit, so endless `signature_delta`s
+/// end the stream instead of growing memory.
+#[test]
+fn anthropic_signature_is_bounded() {
+    let sig = anth(
+        "content_block_delta",
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"0123456789abcdef"}}"#,
+    );
+    let body = anth_start()
+        + &anth(
+            "content_block_start",
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}"#,
+        )
+        + &sig.repeat(100);
+    let config = BridgeConfig::default().with_max_kept_bytes(1000);
+    let mut b = BytesBridge::new(AnthropicToResponses::with_config(config));
+    let err = b.feed(Bytes::from(body)).unwrap_err();
+    assert_eq!(
+        err.kind(),
+        BridgeErrorKind::Writer(ssekit::encode::WriterErrorKind::LimitExceeded { limit: 1000 })
+    );
+    // 62 deltas of 16 bytes fit in 1000; the 63rd (event 2 + 62) does not.
+    assert_eq!(err.event_index(), 2 + 62);
+    b.finish().unwrap();
+    assert_failed_downstream(&b.take(), "signature");
+}

@@ -7,7 +7,7 @@ use super::{
     to_responses_bridge, BridgeConfig, BridgeError, BridgeErrorKind, End, Item, ToResponses,
 };
 use crate::anthropic::{BlockDelta, ContentBlock, MessageEvent, Usage};
-use crate::encode::TokenUsage;
+use crate::encode::{TokenUsage, WriterErrorKind};
 use crate::frame::Frame;
 
 /// What a content block became downstream.
@@ -313,6 +313,13 @@ impl AnthropicToResponses {
                 self.core.delta(Item::Reasoning, t.thinking)
             }
             (Block::Thinking, BlockDelta::Signature(s)) => {
+                // Kept until the block stops: bounded as the writer's text is.
+                let limit = self.core.config.max_kept_bytes;
+                if self.signature.len().saturating_add(s.signature.len_hint()) > limit {
+                    return Err(self.core.error(BridgeErrorKind::Writer(
+                        WriterErrorKind::LimitExceeded { limit },
+                    )));
+                }
                 s.signature.unescape_into(&mut self.signature);
                 Ok(())
             }
