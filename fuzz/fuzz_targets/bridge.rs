@@ -69,7 +69,10 @@ fn run(which: u8, config: &BridgeConfig, stream: &[u8], cuts: &[usize]) -> Vec<u
     }
     let _ = b.finish();
     out.extend_from_slice(&b.take());
-    assert!(b.get_ref().is_finished(), "finish always ends the downstream");
+    assert!(
+        b.get_ref().is_finished(),
+        "finish always ends the downstream"
+    );
     out
 }
 

@@ -28,7 +28,9 @@
 //! a limit, a stream cut before its end) gets a [`BridgeError`] with the
 //! upstream event's position, and the downstream gets a well-formed end:
 //! `response.failed` (or, towards Chat, an error chunk and `[DONE]`). After
-//! that the bridge is finished and ignores further input. An error the
+//! that the bridge is finished: it writes nothing more, a further frame
+//! gets [`BridgeErrorKind::Finished`] ([`BytesBridge`] drops them), and
+//! [`Bridge::finish`] is `Ok`. An error the
 //! upstream *reports* (an `error` event or chunk) is translated, not an
 //! error of the bridge: it ends the downstream the same way.
 //!
