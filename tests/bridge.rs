@@ -692,7 +692,14 @@ fn chat_invalid_json_has_its_offset() {
             .is_some_and(|o| o >= expected && o <= expected + 3),
         "{err:?}"
     );
-    assert!(err.to_string().contains("at upstream event 1"), "{err}");
+    // The event's block begins right after the first event.
+    let first = chat(r#"{"content":"a"}"#, None).len() as u64;
+    assert_eq!(err.stream_offset(), Some(first));
+    assert!(
+        err.to_string()
+            .contains(&format!("at upstream event 1 (stream byte {first})")),
+        "{err}"
+    );
     b.finish().unwrap();
     assert_failed_downstream(&b.take(), "invalid json");
 }
@@ -770,6 +777,14 @@ fn chat_stream_cut_before_done() {
     ] {
         let (out, err) = bridge(ChatToResponses::new(), body.as_bytes(), usize::MAX);
         assert_eq!(err, Some(BridgeErrorKind::Truncated), "{body}");
+        let mut b = BytesBridge::new(ChatToResponses::new());
+        b.feed(Bytes::from(body.clone())).unwrap();
+        let e = b.finish().unwrap_err();
+        assert_eq!(
+            e.stream_offset(),
+            Some(body.len() as u64),
+            "the end of the stream"
+        );
         assert_failed_downstream(&out, &body);
     }
     // Cut inside an event.

@@ -198,12 +198,40 @@ pub enum BridgeErrorKind {
 pub struct BridgeError {
     kind: BridgeErrorKind,
     event_index: u64,
+    stream_offset: Option<u64>,
 }
 
 impl BridgeError {
     #[cold]
     fn new(kind: BridgeErrorKind, event_index: u64) -> Self {
-        Self { kind, event_index }
+        Self {
+            kind,
+            event_index,
+            stream_offset: None,
+        }
+    }
+
+    /// This error, at the event whose block begins at `offset` in the
+    /// upstream stream: for callers that parse the upstream themselves and
+    /// push frames (what [`BytesBridge`] does for its errors).
+    ///
+    /// ```
+    /// use ssekit::bridge::{Bridge, ChatToResponses};
+    /// use ssekit::{Bytes, Parser};
+    ///
+    /// let mut parser = Parser::new();
+    /// parser.feed(Bytes::from_static(b"data: [DONE]\n\ndata: {}\n\n"));
+    /// let mut bridge = ChatToResponses::new();
+    /// let frame = parser.next_frame()?.unwrap();
+    /// let err = bridge.push_frame(&frame).unwrap_err().with_stream_offset(0);
+    /// assert_eq!(err.stream_offset(), Some(0));
+    /// assert_eq!(err.to_string(), "upstream ended before its end event at upstream event 0 (stream byte 0)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn with_stream_offset(mut self, offset: u64) -> Self {
+        self.stream_offset = Some(offset);
+        self
     }
 
     /// What went wrong.
@@ -224,6 +252,17 @@ impl BridgeError {
             BridgeErrorKind::Decode(e) => Some(e.offset() as u64),
             BridgeErrorKind::Frame(e) => Some(e.offset()),
             _ => None,
+        }
+    }
+
+    /// Where the upstream event's block begins in the upstream stream (the
+    /// byte after the previous event), when the bytes went through a
+    /// [`BytesBridge`]; for [`Frame`](BridgeErrorKind::Frame) errors, the
+    /// offset of the error.
+    pub fn stream_offset(&self) -> Option<u64> {
+        match self.kind {
+            BridgeErrorKind::Frame(e) => Some(e.offset()),
+            _ => self.stream_offset,
         }
     }
 }
@@ -250,7 +289,11 @@ impl fmt::Display for BridgeError {
             BridgeErrorKind::Writer(kind) => write!(f, "downstream writer refused: {kind:?}")?,
             BridgeErrorKind::Finished => f.write_str("input after the downstream end")?,
         }
-        write!(f, " at upstream event {}", self.event_index)
+        write!(f, " at upstream event {}", self.event_index)?;
+        match self.stream_offset {
+            Some(at) => write!(f, " (stream byte {at})"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -328,6 +371,8 @@ pub trait Bridge {
 pub struct BytesBridge<B> {
     parser: Parser,
     bridge: B,
+    /// Stream offset where the next event's block begins.
+    start: u64,
 }
 
 impl<B: Bridge> BytesBridge<B> {
@@ -338,7 +383,11 @@ impl<B: Bridge> BytesBridge<B> {
 
     /// `bridge` behind this parser (for its limits).
     pub fn with_parser(parser: Parser, bridge: B) -> Self {
-        Self { parser, bridge }
+        Self {
+            parser,
+            bridge,
+            start: 0,
+        }
     }
 
     /// Feeds upstream bytes, translating every frame they complete.
@@ -356,13 +405,17 @@ impl<B: Bridge> BytesBridge<B> {
         loop {
             match self.parser.next_frame() {
                 Ok(Some(frame)) => {
+                    let at = core::mem::replace(&mut self.start, self.parser.offset());
                     if self.bridge.is_finished() {
                         continue;
                     }
-                    self.bridge.push_frame(&frame)?;
+                    self.bridge
+                        .push_frame(&frame)
+                        .map_err(|e| e.with_stream_offset(at))?;
                 }
                 Ok(None) => return Ok(()),
                 Err(e) => {
+                    self.start = self.parser.offset();
                     if self.bridge.is_finished() {
                         continue;
                     }
@@ -394,7 +447,8 @@ impl<B: Bridge> BytesBridge<B> {
             }
         }
         self.drain()?;
-        self.bridge.finish()
+        let end = self.parser.offset();
+        self.bridge.finish().map_err(|e| e.with_stream_offset(end))
     }
 
     /// Takes the bytes written so far.

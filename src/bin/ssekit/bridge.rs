@@ -73,8 +73,8 @@ pub(crate) fn bridge(args: &[String]) -> Result<(), Failure> {
     if let Some(dialect) = from {
         state.bridge = Some(make(to, dialect)?);
     }
-    let seen = each_frame(&input, |_, frame| {
-        state.frame(frame)?;
+    let seen = each_frame(&input, |start, frame| {
+        state.frame(start, frame)?;
         state.write(&mut out)
     })?;
     if state.bridge.is_none() {
@@ -110,31 +110,31 @@ pub(crate) fn bridge(args: &[String]) -> Result<(), Failure> {
 struct State {
     to: Target,
     bridge: Option<Box<dyn Bridge>>,
-    /// Frames before the dialect was known.
-    pending: Vec<Frame>,
+    /// Frames before the dialect was known, with their stream offsets.
+    pending: Vec<(u64, Frame)>,
     /// The first bridge error.
     error: Option<String>,
 }
 
 impl State {
-    fn frame(&mut self, frame: Frame) -> Result<(), Failure> {
+    fn frame(&mut self, start: u64, frame: Frame) -> Result<(), Failure> {
         if self.bridge.is_none() {
             match detect(&frame) {
                 Some(dialect) => self.bridge = Some(make(self.to, dialect)?),
                 None => {
-                    self.pending.push(frame);
+                    self.pending.push((start, frame));
                     return Ok(());
                 }
             }
-            for f in std::mem::take(&mut self.pending) {
-                self.push(&f);
+            for (at, f) in std::mem::take(&mut self.pending) {
+                self.push(at, &f);
             }
         }
-        self.push(&frame);
+        self.push(start, &frame);
         Ok(())
     }
 
-    fn push(&mut self, frame: &Frame) {
+    fn push(&mut self, start: u64, frame: &Frame) {
         let Some(b) = self.bridge.as_mut() else {
             return;
         };
@@ -142,6 +142,7 @@ impl State {
             return;
         }
         if let Err(e) = b.push_frame(frame) {
+            let e = e.with_stream_offset(start);
             self.error.get_or_insert_with(|| e.to_string());
         }
     }
