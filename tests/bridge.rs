@@ -928,6 +928,12 @@ fn keep_alives_on_the_callers_schedule() {
     }
     let out = b.take();
     assert_eq!(lint_errors(&out), Vec::<String>::new());
+    // A keep-alive before the upstream's first event did not fix the id.
+    let text = std::str::from_utf8(&out).unwrap();
+    assert!(text.contains(r#""response":{"id":"resp_c1","#), "{text}");
+    // One after the chunk; none after [DONE], which ended the stream.
+    assert_eq!(text.matches(": keep-alive\n\n").count(), 1, "{text}");
+    assert!(text.ends_with("}\n\n"), "{text}");
     b.keep_alive(); // after the end: nothing
     assert!(b.take().is_empty());
 }
@@ -1139,7 +1145,8 @@ fn responses_to_chat_hostile_upstreams() {
 /// event is fed.
 #[test]
 fn every_delta_leaves_before_the_next_event() {
-    let body = chat(r#"{"role":"assistant","reasoning_content":"th"}"#, None)
+    let body = chat(r#"{"role":"assistant"}"#, None)
+        + &chat(r#"{"reasoning_content":"th"}"#, None)
         + &chat(r#"{"reasoning_content":"ink"}"#, None)
         + &chat(r#"{"content":"Hel"}"#, None)
         + &chat(r#"{"content":"lo \"q\""}"#, None)
@@ -1150,7 +1157,9 @@ fn every_delta_leaves_before_the_next_event() {
         )
         + &chat("{}", Some("tool_calls"))
         + "data: [DONE]\n\n";
-    let wants: [&[&str]; 8] = [
+    let wants: [&[&str]; 9] = [
+        // The response starts with the upstream's first chunk.
+        &["event: response.created\n", "event: response.in_progress\n"],
         &[
             r#""type":"response.reasoning_summary_text.delta""#,
             r#""delta":"th""#,

@@ -506,8 +506,10 @@ struct ToResponses {
     /// Upstream frames pushed.
     events: u64,
     usage: Option<TokenUsage>,
-    /// Bytes written after the end by `keep_alive` are dropped.
+    /// Whether the terminal event was written.
     finished: bool,
+    /// Keep-alives written before the writer was made.
+    early: bytes::BytesMut,
 }
 
 impl ToResponses {
@@ -523,6 +525,7 @@ impl ToResponses {
             events: 0,
             usage: None,
             finished: false,
+            early: bytes::BytesMut::new(),
         }
     }
 
@@ -546,10 +549,12 @@ impl ToResponses {
             (None, None) => String::new(),
         };
         let created = self.config.created_at.or(created).unwrap_or(0);
-        self.writer = Some(
-            ResponsesWriter::new(&response_id, &model, created)
-                .with_max_kept_bytes(self.config.max_kept_bytes),
-        );
+        let mut writer = ResponsesWriter::new(&response_id, &model, created)
+            .with_max_kept_bytes(self.config.max_kept_bytes);
+        // `response.created` and `.in_progress` as soon as the upstream
+        // names its response: the client sees the response start at once.
+        let _ = writer.start(); // a new writer cannot be finished
+        self.writer = Some(writer);
     }
 
     fn writer(&mut self) -> &mut ResponsesWriter {
@@ -702,15 +707,24 @@ impl ToResponses {
     }
 
     fn take(&mut self) -> Bytes {
-        self.writer
-            .as_mut()
-            .map(ResponsesWriter::take)
-            .unwrap_or_default()
+        let Some(writer) = self.writer.as_mut() else {
+            return self.early.split().freeze();
+        };
+        if self.early.is_empty() {
+            return writer.take();
+        }
+        // Keep-alives written before the writer, then what it wrote.
+        self.early.extend_from_slice(&writer.take());
+        self.early.split().freeze()
     }
 
     fn keep_alive(&mut self) {
-        if !self.finished {
-            self.writer().keep_alive();
+        match self.writer.as_mut() {
+            _ if self.finished => {}
+            Some(writer) => writer.keep_alive(),
+            // Before the upstream named its response: a comment of our own,
+            // so that the response id is still the upstream's.
+            None => self.early.extend_from_slice(b": keep-alive\n\n"),
         }
     }
 }

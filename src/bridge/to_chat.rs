@@ -15,8 +15,8 @@ use crate::responses::{OutputItem, Response, ResponseEvent};
 ///
 /// | upstream | downstream chunk (`choices[0]`) |
 /// | --- | --- |
-/// | `response.created` | nothing yet: the id (`chatcmpl-{response id}`), model and time are kept |
-/// | `response.output_text.delta` | `delta.content` (the first chunk also has `role: assistant`) |
+/// | `response.created` | the first chunk: `delta` `{"role": "assistant", "content": ""}` (the id `chatcmpl-{response id}`, model and time are kept for every chunk) |
+/// | `response.output_text.delta` | `delta.content` (the first chunk sent has `role: assistant`) |
 /// | `response.reasoning_summary_text.delta`, `response.reasoning_text.delta` | `delta.reasoning_content` (a blank line between summary parts) |
 /// | `response.refusal.delta` | `delta.refusal` |
 /// | `response.output_item.added` of a `function_call` | `delta.tool_calls[{index, id, type, function: {name, arguments: ""}}]`, `index` counting the calls from 0 |
@@ -55,7 +55,8 @@ use crate::responses::{OutputItem, Response, ResponseEvent};
 /// bridge.finish()?;
 /// let out = String::from_utf8(bridge.take().to_vec())?;
 /// assert_eq!(out, concat!(
-///     r#"data: {"id":"chatcmpl-resp_1","object":"chat.completion.chunk","created":7,"model":"gpt-5","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}"#, "\n\n",
+///     r#"data: {"id":"chatcmpl-resp_1","object":"chat.completion.chunk","created":7,"model":"gpt-5","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}"#, "\n\n",
+///     r#"data: {"id":"chatcmpl-resp_1","object":"chat.completion.chunk","created":7,"model":"gpt-5","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}"#, "\n\n",
 ///     r#"data: {"id":"chatcmpl-resp_1","object":"chat.completion.chunk","created":7,"model":"gpt-5","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#, "\n\n",
 ///     "data: [DONE]\n\n",
 /// ));
@@ -315,7 +316,14 @@ impl ResponsesToChat {
     fn event(&mut self, event: &ResponseEvent<'_>) -> Result<(), BridgeError> {
         use ResponseEvent as E;
         match event {
-            E::ResponseCreated(e) => self.head(Some(&e.response)),
+            E::ResponseCreated(e) => {
+                // The role chunk as soon as the response starts, as OpenAI
+                // sends it: the client sees the answer begin at once.
+                self.head(Some(&e.response));
+                if !self.role_sent {
+                    self.chunk(None, |j| j.push_str("\"content\":\"\""));
+                }
+            }
             E::ResponseInProgress(e) => self.head(Some(&e.response)),
             E::ResponseQueued(e) => self.head(Some(&e.response)),
             E::OutputTextDelta(d) => {
