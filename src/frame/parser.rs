@@ -1457,7 +1457,7 @@ fn reserve_within(buf: &mut BytesMut, additional: usize, limit: usize) {
 }
 
 /// The fewest bytes left in a chunk for the whole-event path to be tried.
-const FAST_MIN_BYTES: usize = 24;
+const FAST_MIN_BYTES: usize = 2;
 
 /// After this many events in a row that the whole-event path does not
 /// handle (a stream with comments or `retry` in every event, say), it stops
