@@ -16,6 +16,8 @@
 #   0x03 and three cut points (see the input layouts in those targets).
 # accumulate: each *.sse file behind a 2-byte header (its dialect, a memory
 #   limit), twice: a roomy and a tight limit.
+# bridge: each *.sse file behind a 2-byte header (the bridge for its
+#   dialect, no split points).
 # differential: the data of the events (selected as for decode) of the
 #   Responses, Chat and Anthropic streams, behind the dialect byte and the
 #   event's SSE name and a line feed (see fuzz_targets/differential.rs); then
@@ -101,6 +103,17 @@ for f in "$src"/*.sse; do
         esac
         { printf "$d\377"; cat "$f"; } >"$dst/seed-$name"
         { printf "$d\010"; cat "$f"; } >"$dst/seed-small-$name"
+        ;;
+    bridge)
+        # Byte 0: the bridge (0 Chat, 1 Anthropic, 2 Gemini to Responses,
+        # 3 Responses to Chat; +4 for tiny limits); byte 1: no split points.
+        case "$name" in
+        *-chat-*) d='\000' ;;
+        *-anthropic-*) d='\001' ;;
+        *-gemini-*) d='\002' ;;
+        *) d='\003' ;;
+        esac
+        { printf "$d\000"; cat "$f"; } >"$dst/seed-$name"
         ;;
     partial_json) event_seeds "$f" '\003\100\200\300' >/dev/null ;;
     differential)

@@ -51,6 +51,11 @@
 //! [`accumulate::MessageAccumulator`] and [`accumulate::GeminiAccumulator`]
 //! do the same for Chat Completions, Anthropic Messages and Gemini streams.
 //!
+//! [`bridge`] translates one dialect's stream into another, event by event:
+//! Chat Completions, Anthropic Messages and Gemini streams into a Responses
+//! stream that lints clean (a Responses endpoint in front of any model), and
+//! Responses streams into Chat Completions chunks.
+//!
 //! Each layer has its own small error type; [`Error`] takes any of them by
 //! `From`, for applications that want one `?`-able type. [`Reconnect`] is a
 //! sans-IO reconnection policy (the server's `retry`, backoff with jitter,
@@ -222,6 +227,7 @@ pub mod accumulate;
 #[cfg_attr(docsrs, doc(cfg(any(feature = "stream", feature = "codec"))))]
 pub mod adapters;
 pub mod anthropic;
+pub mod bridge;
 pub mod chat;
 pub mod encode;
 mod error;
