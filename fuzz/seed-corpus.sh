@@ -94,11 +94,13 @@ for f in "$src"/*.sse; do
         ;;
     json) event_seeds "$f" '' >/dev/null ;;
     accumulate)
-        # Byte 0: the dialect (0 Responses, 1 Chat, 2 Anthropic); byte 1:
-        # the memory limit (0xff: 16 KiB; 0x08: 576 B, to reach the limit).
+        # Byte 0: the dialect (0 Responses, 1 Chat, 2 Anthropic, 3 Gemini);
+        # byte 1: the memory limit (0xff: 16 KiB; 0x08: 576 B, to reach the
+        # limit).
         case "$name" in
         *-chat-*) d='\001' ;;
         *-anthropic-*) d='\002' ;;
+        *-gemini-*) d='\003' ;;
         *) d='\000' ;;
         esac
         { printf "$d\377"; cat "$f"; } >"$dst/seed-$name"
