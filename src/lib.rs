@@ -125,11 +125,13 @@
 //! * `codec`: `adapters::SseCodec`, a `tokio_util::codec` decoder and
 //!   encoder of frames, for `FramedRead` / `FramedWrite` over tokio I/O.
 //!   Implies `std`.
-//! * `serde`: `serde::Deserialize` for the [`responses`] views. Borrowed
-//!   views deserialize from `serde_json` (with its `raw_value` feature) over
-//!   borrowed input, decoding the value's raw text exactly as
-//!   [`ResponseEvent::parse`](responses::ResponseEvent::parse) does; the
-//!   owned forms deserialize from any deserializer. Works without `std`.
+//! * `serde`: `serde::Deserialize` for the events and views of every
+//!   dialect ([`responses`], [`chat`], [`anthropic`], [`gemini`]). Borrowed
+//!   events deserialize from `serde_json` (with its `raw_value` feature)
+//!   over borrowed input, decoding the value's raw text exactly as their
+//!   `parse` does; the owned forms deserialize from any deserializer, and
+//!   serialize (`serde::Serialize`) as their JSON, so a gateway can log
+//!   them. Works without `std`.
 //! * `cli`: the `ssekit` command-line tool.
 #![cfg_attr(
     feature = "stream",
