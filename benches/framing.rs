@@ -909,20 +909,30 @@ fn summary(started: SystemTime, cases: &[Case], notes: &[Note]) {
     };
     for input in ["responses", "chat", "anthropic"] {
         for param in ["4KiB", "event", "16B"] {
-            let Some(row) = row_of(input, param) else { continue };
-            let Some((peer, peer_rate)) = best_peer(row) else { continue };
+            let Some(row) = row_of(input, param) else {
+                continue;
+            };
+            let Some((peer, peer_rate)) = best_peer(row) else {
+                continue;
+            };
             let scan = row[idx(Engine::Memchr)];
             // 2× the peer, or 60% of the scan if that is lower.
             let (want_rate, what) = match scan {
                 Some(s) if 2.0 * peer_rate > 0.6 * s => {
                     (0.6 * s, format!("{input} {param}: ≥ 0.60× memchr scan"))
                 }
-                _ => (2.0 * peer_rate, format!("{input} {param}: ≥ 2× {}", peer.name())),
+                _ => (
+                    2.0 * peer_rate,
+                    format!("{input} {param}: ≥ 2× {}", peer.name()),
+                ),
             };
-            let base = if what.contains("memchr") { scan } else { Some(peer_rate) };
+            let base = if what.contains("memchr") {
+                scan
+            } else {
+                Some(peer_rate)
+            };
             let scale = base.map_or(1.0, |b| want_rate / b);
-            let got = [Engine::Ssekit, Engine::SsekitRef]
-                .map(|e| Some(row[idx(e)]? / base?));
+            let got = [Engine::Ssekit, Engine::SsekitRef].map(|e| Some(row[idx(e)]? / base?));
             check(what, got, scale);
         }
     }
@@ -931,12 +941,18 @@ fn summary(started: SystemTime, cases: &[Case], notes: &[Note]) {
         check("responses 4KiB: ≥ 0.40× memchr scan".into(), got, 0.4);
     }
     for param in ["1460B", "4KiB"] {
-        let Some(row) = row_of("data40k", param) else { continue };
+        let Some(row) = row_of("data40k", param) else {
+            continue;
+        };
         let got = [Engine::Ssekit, Engine::SsekitRef].map(|e| of(row, e, Engine::SseCore));
         check(format!("data40k {param}: ≥ 1.5× sse-core"), got, 1.5);
         if let Some((peer, rate)) = best_peer(row) {
             let got = [Engine::Ssekit, Engine::SsekitRef].map(|e| Some(row[idx(e)]? / rate));
-            check(format!("data40k {param}: ahead of every peer ({})", peer.name()), got, 1.0);
+            check(
+                format!("data40k {param}: ahead of every peer ({})", peer.name()),
+                got,
+                1.0,
+            );
         }
     }
 
