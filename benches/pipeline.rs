@@ -36,8 +36,18 @@
 //! from those best passes and from criterion's medians, all from this run,
 //! and writes them to `pipeline-summary.md` in criterion's output directory.
 //!
+//! A second input, the standard synthetic Chat Completions stream
+//! (`support::chat_stream`, 4 MiB), goes through three engines
+//! (`chat-ssekit`: `ChatEvent::from_frame`, the chunk's `model` and each
+//! choice's `index` and `delta.content` as a raw span; `chat-ssekit-unescape`:
+//! the content unescaped into a reused `String`; `chat-async-openai`:
+//! `eventsource-stream` and `serde_json::from_str::<CreateChatCompletionStreamResponse>`),
+//! in criterion's `pipeline-chat` group and in the interleaved rounds, with
+//! their own table in the summary.
+//!
 //! `SSEKIT_PIPELINE_ONLY=<engine>/<16B|4KiB>[/<passes>]` runs one engine
-//! and exits (no criterion): the driver for callgrind instruction counts.
+//! (a `chat-` engine on the Chat input) and exits (no criterion): the
+//! driver for callgrind instruction counts.
 //! `SSEKIT_PIPELINE_DUMP=<file>` writes the input stream to `<file>` first.
 
 mod support;
@@ -54,6 +64,7 @@ use criterion::{BatchSize, BenchmarkId, Criterion, SamplingMode, Throughput};
 use futures::executor::block_on;
 use futures::StreamExt as _;
 use simd_json::prelude::*;
+use ssekit::chat::ChatEvent;
 use ssekit::responses::ResponseEvent;
 
 use support::Chunking;
@@ -269,6 +280,190 @@ fn simd_tape() -> impl FnMut(&str, &mut Seen) {
 }
 
 // ---------------------------------------------------------------------------
+// The Chat Completions pipeline
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ChatEngine {
+    Ssekit,
+    SsekitUnescape,
+    AsyncOpenai,
+}
+
+impl ChatEngine {
+    const ALL: [ChatEngine; 3] = [
+        ChatEngine::Ssekit,
+        ChatEngine::SsekitUnescape,
+        ChatEngine::AsyncOpenai,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            ChatEngine::Ssekit => "chat-ssekit",
+            ChatEngine::SsekitUnescape => "chat-ssekit-unescape",
+            ChatEngine::AsyncOpenai => "chat-async-openai",
+        }
+    }
+
+    fn run(self, chunks: Vec<Bytes>) -> Seen {
+        match self {
+            ChatEngine::Ssekit => run_ssekit_chat(chunks, false),
+            ChatEngine::SsekitUnescape => run_ssekit_chat(chunks, true),
+            ChatEngine::AsyncOpenai => run_async_openai_chat(chunks),
+        }
+    }
+}
+
+/// Each chunk: its `model`; each choice with `delta.content`: its index
+/// and the content. `[DONE]` is skipped by every engine.
+fn run_ssekit_chat(chunks: Vec<Bytes>, unescape: bool) -> Seen {
+    let mut seen = Seen::default();
+    let mut text = String::new();
+    let mut parser = ssekit::Parser::new();
+    for chunk in chunks {
+        parser.feed(chunk);
+        while let Some(frame) = parser.next_frame().expect("ssekit: frame error") {
+            let chunk = match ChatEvent::from_frame(&frame).expect("ssekit: decode error") {
+                ChatEvent::Chunk(chunk) => chunk,
+                ChatEvent::Done => continue,
+                _ => panic!("ssekit: an error chunk"),
+            };
+            seen.event(chunk.model.map_or(0, |m| m.len_hint()));
+            for choice in chunk.choices {
+                let choice = choice.expect("ssekit: choice");
+                let Some(content) = choice
+                    .delta
+                    .and_then(|d| d.content)
+                    .and_then(|c| c.as_text())
+                else {
+                    continue;
+                };
+                if unescape {
+                    text.clear();
+                    content.unescape_into(&mut text);
+                    seen.delta(choice.index, text.len(), content.has_escapes());
+                } else {
+                    seen.delta(choice.index, content.len_hint(), content.has_escapes());
+                }
+            }
+        }
+    }
+    parser.finish().expect("ssekit: unfinished event");
+    seen
+}
+
+fn run_async_openai_chat(chunks: Vec<Bytes>) -> Seen {
+    use async_openai::types::chat::CreateChatCompletionStreamResponse;
+    let stream = eventsource_stream::EventStream::new(futures::stream::iter(
+        chunks.into_iter().map(Ok::<_, Infallible>),
+    ));
+    block_on(async {
+        let mut seen = Seen::default();
+        let mut stream = pin!(stream);
+        while let Some(event) = stream.next().await {
+            let event = event.expect("eventsource-stream: error");
+            if event.data == "[DONE]" {
+                continue;
+            }
+            let chunk: CreateChatCompletionStreamResponse =
+                serde_json::from_str(&event.data).expect("async-openai: decode error");
+            seen.event(chunk.model.len());
+            for choice in &chunk.choices {
+                if let Some(content) = &choice.delta.content {
+                    seen.delta(u64::from(choice.index), content.len(), false);
+                }
+            }
+        }
+        seen
+    })
+}
+
+/// The Chat engines in criterion's `pipeline-chat` group.
+fn bench_chat(c: &mut Criterion, input: &Bytes, reference: Seen) {
+    let mut group = c.benchmark_group("pipeline-chat");
+    group.sample_size(10);
+    group.sampling_mode(SamplingMode::Flat);
+    group.warm_up_time(Duration::from_millis(500));
+    group.measurement_time(Duration::from_secs(2));
+    group.throughput(Throughput::Bytes(input.len() as u64));
+    for chunking in CHUNKINGS {
+        let chunks = chunking.split(input);
+        for engine in ChatEngine::ALL {
+            group.bench_with_input(
+                BenchmarkId::new(engine.name(), chunking.label()),
+                &chunks,
+                |b, chunks| {
+                    b.iter_batched(
+                        || chunks.clone(),
+                        |chunks| {
+                            let seen = engine.run(chunks);
+                            assert_eq!(
+                                (seen.events, seen.deltas),
+                                (reference.events, reference.deltas),
+                                "{}",
+                                engine.name()
+                            );
+                            seen
+                        },
+                        BatchSize::PerIteration,
+                    );
+                },
+            );
+        }
+    }
+    group.finish();
+}
+
+/// The Chat engines taking turns, as [`interleaved`] does; a table of
+/// MiB/s and the target ratio (≥ 5× async-openai at 4 KiB).
+fn chat_summary(input: &Bytes, reference: Seen, rounds: usize) -> String {
+    let split: Vec<Vec<Bytes>> = CHUNKINGS.iter().map(|c| c.split(input)).collect();
+    let mut best = [[f64::INFINITY; 3]; 2];
+    for _ in 0..rounds {
+        for (ci, chunks) in split.iter().enumerate() {
+            for (ei, engine) in ChatEngine::ALL.into_iter().enumerate() {
+                let chunks = chunks.clone();
+                let t = std::time::Instant::now();
+                let seen = black_box(engine.run(chunks));
+                let dt = t.elapsed().as_secs_f64();
+                assert_eq!(
+                    (seen.events, seen.deltas),
+                    (reference.events, reference.deltas)
+                );
+                best[ci][ei] = best[ci][ei].min(dt);
+            }
+        }
+    }
+    let mut md = format!(
+        "### Chat Completions pipeline (interleaved, best of {rounds} passes per engine)\n\n\
+         | engine | 16 B: MiB/s | 4 KiB: MiB/s |\n| --- | ---: | ---: |\n"
+    );
+    for (ei, engine) in ChatEngine::ALL.into_iter().enumerate() {
+        let rate = |ci: usize| input.len() as f64 / MIB / best[ci][ei];
+        let _ = writeln!(
+            md,
+            "| {} | {:.1} | {:.1} |",
+            engine.name(),
+            rate(0),
+            rate(1)
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\n| target (4 KiB) | chat-ssekit | chat-ssekit-unescape |\n| --- | ---: | ---: |"
+    );
+    let peer = best[1][2];
+    let verdict = |r: f64| if r >= 5.0 { "met" } else { "MISSED" };
+    let (a, b) = (peer / best[1][0], peer / best[1][1]);
+    let _ = writeln!(
+        md,
+        "| ≥ 5× chat-async-openai | {a:.2}× ({}) | {b:.2}× ({}) |",
+        verdict(a),
+        verdict(b)
+    );
+    md
+}
+
+// ---------------------------------------------------------------------------
 // The benchmarks
 
 const CHUNKINGS: [Chunking; 2] = [Chunking::Bytes(16), Chunking::Bytes(4096)];
@@ -284,8 +479,17 @@ fn main() {
     // The reference: what every engine must see.
     let reference = Engine::Ssekit.run(Chunking::Bytes(4096).split(&input));
     assert_eq!(reference.events, events, "ssekit event count");
+    let (chat_bytes, chat_frames) = support::chat_stream(4 << 20, support::SEED);
+    let chat_input = Bytes::from(chat_bytes);
+    let chat_reference = ChatEngine::AsyncOpenai.run(Chunking::Bytes(4096).split(&chat_input));
+    // Every frame but `[DONE]` is a chunk.
+    assert_eq!(chat_reference.events, chat_frames - 1, "chat chunk count");
     if let Ok(spec) = std::env::var("SSEKIT_PIPELINE_ONLY") {
-        only(&spec, &input, reference);
+        if spec.starts_with("chat-") {
+            only_chat(&spec, &chat_input, chat_reference);
+        } else {
+            only(&spec, &input, reference);
+        }
         return;
     }
     println!(
@@ -332,6 +536,7 @@ fn main() {
         }
         group.finish();
     }
+    bench_chat(&mut c, &chat_input, chat_reference);
     c.final_summary();
     // `cargo bench` passes `--bench`; without it (`cargo test --benches`)
     // criterion only checks that each bench runs, and so does this: no
@@ -345,7 +550,41 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(7);
     let best = interleaved(&input, reference, rounds);
-    summary(started, input.len(), events, &best, rounds);
+    let chat = chat_summary(&chat_input, chat_reference, rounds);
+    summary(started, input.len(), events, &best, rounds, &chat);
+}
+
+/// [`only`] for a Chat engine.
+fn only_chat(spec: &str, input: &Bytes, reference: Seen) {
+    let mut parts = spec.split('/');
+    let name = parts.next().unwrap_or_default();
+    let chunking = match parts.next() {
+        Some("16B") => Chunking::Bytes(16),
+        _ => Chunking::Bytes(4096),
+    };
+    let passes: usize = parts.next().and_then(|p| p.parse().ok()).unwrap_or(1);
+    let engine = ChatEngine::ALL
+        .into_iter()
+        .find(|e| e.name() == name)
+        .unwrap_or_else(|| {
+            panic!(
+                "engine {name}: one of {:?}",
+                ChatEngine::ALL.map(ChatEngine::name)
+            )
+        });
+    let chunks = chunking.split(input);
+    for _ in 0..passes {
+        let seen = engine.run(chunks.clone());
+        assert_eq!(
+            (seen.events, seen.deltas),
+            (reference.events, reference.deltas)
+        );
+    }
+    println!(
+        "{name}/{}: {passes} passes × {} chunks",
+        chunking.label(),
+        reference.events
+    );
 }
 
 /// `SSEKIT_PIPELINE_ONLY=<engine>/<chunking>[/<passes>]`: runs that engine
@@ -437,7 +676,14 @@ fn measured(dir: &Path, since: SystemTime, engine: &str, param: &str) -> Option<
     Some(v.get("median")?.get("point_estimate")?.as_f64()? * 1e-9)
 }
 
-fn summary(started: SystemTime, bytes: usize, events: usize, best: &[Vec<f64>], rounds: usize) {
+fn summary(
+    started: SystemTime,
+    bytes: usize,
+    events: usize,
+    best: &[Vec<f64>],
+    rounds: usize,
+    chat: &str,
+) {
     let dir = criterion_dir();
     let params: Vec<String> = CHUNKINGS.iter().map(|c| c.label()).collect();
     let idx = |e: Engine| Engine::ALL.iter().position(|x| *x == e).expect("engine");
@@ -524,6 +770,7 @@ fn summary(started: SystemTime, bytes: usize, events: usize, best: &[Vec<f64>], 
         }
         md.push('\n');
     }
+    md.push_str(chat);
     println!("\n{md}");
     let out = dir.join("pipeline-summary.md");
     if std::fs::create_dir_all(&dir).is_ok() && std::fs::write(&out, &md).is_ok() {
