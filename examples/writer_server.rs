@@ -130,7 +130,8 @@ async fn client(url: String) -> Result<(), Box<dyn std::error::Error>> {
                 println!("{seq:>3} {} {:?}", event.ty(), d.delta.unescape())
             }
             ResponseEvent::ResponseCompleted(c) => {
-                let usage = c.response.usage.as_ref().and_then(|u| u.total_tokens);
+                let response = c.response.get()?;
+                let usage = response.usage.as_ref().and_then(|u| u.total_tokens);
                 println!("{seq:>3} {} (total_tokens: {usage:?})", event.ty());
             }
             _ => println!("{seq:>3} {}", event.ty()),

@@ -11,7 +11,8 @@ use core::fmt;
 use self::item::{input_key, part_mut, set_capped, ItemState, Part, Parts};
 use super::{AccumulateError, AccumulateErrorKind, JsonValue, Outcome, PartialJson};
 use crate::json::{JsonError, JsonStr, RawJson};
-use crate::responses::{ContentPart, OutputItem, Response, ResponseEvent};
+use crate::responses::{ContentPart, OutputItem, ResponseEvent};
+use crate::views::Field;
 
 /// Limits of a [`ResponseAccumulator`].
 ///
@@ -419,10 +420,21 @@ impl ResponseAccumulator {
     ///
     /// An [`AccumulateError`] when the event would exceed a limit of the
     /// [`AccumulatorConfig`]; the event is not applied, and every later call
-    /// returns the same error.
+    /// returns the same error. An [`AccumulateErrorKind::Decode`] error when
+    /// a lazy payload of the event (see [`ResponseEvent::validate`]) does
+    /// not decode: that event is not applied, nor counted, as if it had
+    /// failed to decode before it was fed; later events are applied.
     pub fn feed(&mut self, event: &ResponseEvent<'_>) -> Result<(), AccumulateError> {
         if let Some(e) = self.limit_error {
             return Err(e);
+        }
+        if let Err(e) = event.validate() {
+            let kind = AccumulateErrorKind::Decode(e);
+            return Err(AccumulateError::new(
+                kind,
+                self.events,
+                event.sequence_number(),
+            ));
         }
         let at = At {
             event_index: self.events,
@@ -895,10 +907,9 @@ impl ResponseAccumulator {
     fn set_response(
         &mut self,
         at: At,
-        response: &Response<'_>,
+        raw: RawJson<'_>,
         terminal: Option<Terminal>,
     ) -> Result<(), AccumulateError> {
-        let raw = response.raw();
         // The members but `output`, whose place is kept.
         let mut members = Vec::new();
         let mut output = None;
@@ -966,16 +977,16 @@ impl ResponseAccumulator {
     fn apply(&mut self, event: &ResponseEvent<'_>, at: At) -> Result<(), AccumulateError> {
         use ResponseEvent as E;
         match event {
-            E::ResponseCreated(e) => self.set_response(at, &e.response, None),
-            E::ResponseInProgress(e) => self.set_response(at, &e.response, None),
-            E::ResponseQueued(e) => self.set_response(at, &e.response, None),
+            E::ResponseCreated(e) => self.set_response(at, e.response.raw(), None),
+            E::ResponseInProgress(e) => self.set_response(at, e.response.raw(), None),
+            E::ResponseQueued(e) => self.set_response(at, e.response.raw(), None),
             E::ResponseCompleted(e) => {
-                self.set_response(at, &e.response, Some(Terminal::Completed))
+                self.set_response(at, e.response.raw(), Some(Terminal::Completed))
             }
             E::ResponseIncomplete(e) => {
-                self.set_response(at, &e.response, Some(Terminal::Incomplete))
+                self.set_response(at, e.response.raw(), Some(Terminal::Incomplete))
             }
-            E::ResponseFailed(e) => self.set_response(at, &e.response, Some(Terminal::Failed)),
+            E::ResponseFailed(e) => self.set_response(at, e.response.raw(), Some(Terminal::Failed)),
             E::ErrorEvent(e) => {
                 self.find(at, FindingKind::ErrorEvent);
                 let mut err = JsonValue::object();
@@ -994,17 +1005,37 @@ impl ResponseAccumulator {
                 self.error_event = Some(err);
                 Ok(())
             }
-            E::OutputItemAdded(e) => self.set_item(at, e.output_index, &e.item, false),
-            E::OutputItemDone(e) => self.set_item(at, e.output_index, &e.item, true),
+            E::OutputItemAdded(e) => self.set_item(
+                at,
+                e.output_index,
+                &e.item.get().unwrap_or_else(|_| Field::fallback()),
+                false,
+            ),
+            E::OutputItemDone(e) => self.set_item(
+                at,
+                e.output_index,
+                &e.item.get().unwrap_or_else(|_| Field::fallback()),
+                true,
+            ),
 
             // Message content.
             E::ContentPartAdded(e) => {
                 let key = PartKey::content(e.output_index, e.item_id, "message", e.content_index);
-                self.set_part(at, key, &e.part, false)
+                self.set_part(
+                    at,
+                    key,
+                    &e.part.get().unwrap_or_else(|_| Field::fallback()),
+                    false,
+                )
             }
             E::ContentPartDone(e) => {
                 let key = PartKey::content(e.output_index, e.item_id, "message", e.content_index);
-                self.set_part(at, key, &e.part, true)
+                self.set_part(
+                    at,
+                    key,
+                    &e.part.get().unwrap_or_else(|_| Field::fallback()),
+                    true,
+                )
             }
             E::OutputTextDelta(e) => {
                 let key = PartKey::content(e.output_index, e.item_id, "message", e.content_index);
@@ -1051,11 +1082,21 @@ impl ResponseAccumulator {
             // Reasoning.
             E::ReasoningSummaryPartAdded(e) => {
                 let key = PartKey::summary(e.output_index, e.item_id, e.summary_index);
-                self.set_part(at, key, &e.part, false)
+                self.set_part(
+                    at,
+                    key,
+                    &e.part.get().unwrap_or_else(|_| Field::fallback()),
+                    false,
+                )
             }
             E::ReasoningSummaryPartDone(e) => {
                 let key = PartKey::summary(e.output_index, e.item_id, e.summary_index);
-                self.set_part(at, key, &e.part, true)
+                self.set_part(
+                    at,
+                    key,
+                    &e.part.get().unwrap_or_else(|_| Field::fallback()),
+                    true,
+                )
             }
             E::ReasoningSummaryTextDelta(e) => {
                 let key = PartKey::summary(e.output_index, e.item_id, e.summary_index);

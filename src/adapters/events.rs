@@ -107,6 +107,7 @@ impl Dialect for ResponsesDialect {
         on_event: &mut dyn FnMut(&ResponseEvent<'_>),
     ) -> Result<(), Error> {
         let event = ResponseEvent::from_frame(frame)?;
+        event.validate()?;
         on_event(&event);
         Ok(accumulator.feed(&event)?)
     }

@@ -218,6 +218,9 @@ pub struct ObjectView<'a> {
 }
 
 impl<'a> ObjectView<'a> {
+    /// The empty object.
+    pub(crate) const EMPTY: ObjectView<'static> = ObjectView { raw: "{}" };
+
     /// Validates `src` as one JSON text that is an object.
     ///
     /// # Errors

@@ -627,7 +627,8 @@ impl Linter {
             );
         }
         let role = role(&ty);
-        match ResponseEvent::parse(data) {
+        // The lazy payloads too: an event that decodes only in part is invalid.
+        match ResponseEvent::parse(data).and_then(|e| e.validate().map(|()| e)) {
             Ok(ResponseEvent::Unknown { .. }) => self.report(
                 Rule::UnknownEventType,
                 Severity::Info,

@@ -35,6 +35,14 @@ macro_rules! event_view {
             pub fn to_owned(&self) -> $crate::responses::OwnedResponseEvent {
                 $crate::responses::OwnedResponseEvent::from_parts(self.__src.0.get(), $ty)
             }
+
+            /// Decodes the [`Lazy`]($crate::views::Lazy) fields (a no-op
+            /// for the others).
+            #[inline]
+            pub(crate) fn check_fields(&self) -> ::core::result::Result<(), $crate::views::DecodeError> {
+                $( field_check!($kind self.$field, field_key!($field $($key)?)); )*
+                Ok(())
+            }
         }
 
         #[cfg(feature = "serde")]

@@ -103,8 +103,8 @@ mod serde;
 mod tests;
 
 pub use crate::views::{
-    DecodeError, DecodeErrorKind, Field, FieldElements, FieldValue, Fields, List, ListIter, Owned,
-    ViewFamily,
+    DecodeError, DecodeErrorKind, Field, FieldElements, FieldValue, Fields, Lazy, List, ListIter,
+    Owned, ViewFamily,
 };
 pub use events::*;
 pub use items::*;
@@ -232,6 +232,23 @@ macro_rules! response_events {
                     $( Self::$variant(v) => Some(v.raw()), )*
                     Self::Unknown { raw, .. } => Some(*raw),
                     Self::Done => None,
+                }
+            }
+
+            /// Decodes the event's [`Lazy`] payloads (the response object of
+            /// the lifecycle events, the item, part, annotation or error of
+            /// the others), which its decoder validated as JSON objects but
+            /// left undecoded, and reports the first error, naming the
+            /// event type: with [`parse`](Self::parse), this is the decode
+            /// of the whole event at once. `Ok` for an event without them.
+            ///
+            /// # Errors
+            ///
+            /// The [`DecodeError`] of a payload field of the wrong kind.
+            pub fn validate(&self) -> Result<(), DecodeError> {
+                match self {
+                    $( Self::$variant(v) => v.check_fields().map_err(|e| e.with_event_type($ty)), )*
+                    Self::Unknown { .. } | Self::Done => Ok(()),
                 }
             }
 

@@ -79,7 +79,7 @@ impl Acc {
                 if *stopped {
                     return;
                 }
-                match ResponseEvent::from_frame(frame) {
+                match ResponseEvent::from_frame(frame).and_then(|e| e.validate().map(|()| e)) {
                     Ok(event) => *stopped = acc.feed(&event).is_err(),
                     Err(e) => skipped(&e),
                 }

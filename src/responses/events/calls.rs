@@ -1,7 +1,9 @@
 //! Function calls and custom tool calls.
 
 #[allow(unused_imports)]
-use super::super::{Annotation, ContentPart, ErrorInfo, List, Logprobs, OutputItem, Response};
+use super::super::{
+    Annotation, ContentPart, ErrorInfo, Lazy, List, Logprobs, OutputItem, Response,
+};
 #[allow(unused_imports)]
 use crate::json::{JsonStr, RawJson};
 
