@@ -5,7 +5,7 @@
 //! and delta text; on data the view accepts and `serde_json` rejects
 //! (numbers out of `f64` range, lone surrogates); and on an `Unknown` whose
 //! type `serde_json` reads as a known one. The rules live in
-//! `tests/support/differential.rs`, shared with `tests/differential.rs`.
+//! `tests/support/differential.rs`, shared with `tests/hostile/readers_agree.rs`.
 //!
 //! Input layout: byte 0 picks the dialect (0 Responses, 1 Chat, 2
 //! Anthropic, modulo 3); then the SSE event name up to the first line feed

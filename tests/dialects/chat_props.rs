@@ -1,0 +1,54 @@
+//! No data panics the Chat Completions decoder: arbitrary strings, JSON-ish
+//! strings, and corpus chunks that are cut or have bytes replaced. Whatever
+//! decodes is then walked completely (lazy arrays and nested views
+//! included), which must not panic either.
+
+use crate::dialects_common;
+
+use proptest::prelude::*;
+use ssekit::chat::ChatEvent;
+
+fn decode_and_walk(data: &str) {
+    match ChatEvent::parse(data) {
+        Ok(event) => {
+            let mut sum = 0;
+            dialects_common::touch_all(&event, &mut sum);
+            let _ = (event.raw(), event.to_owned().get());
+        }
+        Err(e) => {
+            let _ = (e.to_string(), e.kind(), e.offset());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    #[test]
+    fn arbitrary_strings_never_panic(s in any::<String>()) {
+        decode_and_walk(&s);
+    }
+
+    #[test]
+    fn json_like_strings_never_panic(s in r#"[\[\]{}",:0-9a-z_. \\eE+\-]{0,64}"#) {
+        decode_and_walk(&s);
+        decode_and_walk(&format!(r#"{{"choices":[{s}]}}"#));
+        decode_and_walk(&format!(r#"{{"choices":[{{"index":0,"delta":{{"tool_calls":[{s}]}}}}]}}"#));
+        decode_and_walk(&format!(r#"{{"error":{s}}}"#));
+        decode_and_walk(&format!(r#"{{"choices":[],"usage":{{{s}}}}}"#));
+    }
+
+    #[test]
+    fn mutated_corpus_chunks_never_panic(
+        pick in any::<usize>(),
+        at in any::<usize>(),
+        with in prop::sample::select(vec!["", "\"", "{", "}", "[", "]", ",", ":", "null", "1", "-1.5e9", "\\", "\\u00", "é", "true", "\"error\":1,"]),
+        cut in any::<bool>(),
+    ) {
+        let events = dialects_common::sampled_data("chat");
+        if !events.is_empty() {
+            let event = &events[pick % events.len()];
+            decode_and_walk(&dialects_common::mutate(event, at, with, cut));
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! The stream linter: recorded streams, every rule broken on purpose, and the writer's output linting clean.
+//!
+//! One test binary; each module below was once a binary of its own. Shared
+//! helpers live in `tests/support/`.
+
+#[path = "../support/corpus.rs"]
+mod corpus;
+
+mod corpus_streams;
+mod props;
+mod writer_output;
