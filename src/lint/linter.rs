@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use super::rule::{Finding, Rule, Severity};
 use crate::frame::{Frame, FrameError};
 use crate::json::{JsonStr, ObjectView, Value};
-use crate::responses::{DecodeErrorKind, ResponseEvent};
+use crate::responses::{DecodeErrorKind, EventKind, EventRole, PartKind, ResponseEvent, TextKind};
 
 /// Memory caps of a [`Linter`].
 ///
@@ -97,169 +97,12 @@ impl Default for LintConfig {
 const MAX_MESSAGE: usize = 400;
 
 /// The kind of part a delta belongs to, with the key of its index.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum PartKind {
-    /// `response.content_part.added` / `.done`, by `content_index`.
-    Content,
-    /// `response.reasoning_summary_part.added` / `.done`, by `summary_index`.
-    Summary,
-    /// `response.shell_call_command.added` / `.done`, by `command_index`.
-    Command,
-}
-
-impl PartKind {
-    fn name(self) -> &'static str {
-        match self {
-            Self::Content => "content part",
-            Self::Summary => "summary part",
-            Self::Command => "shell command",
-        }
-    }
-
-    fn added_event(self) -> &'static str {
-        match self {
-            Self::Content => "response.content_part.added",
-            Self::Summary => "response.reasoning_summary_part.added",
-            Self::Command => "response.shell_call_command.added",
-        }
-    }
-}
-
-/// A streamed text: deltas, then a done event carrying the whole text.
-#[derive(Debug)]
-struct TextSpec {
-    /// Names the text in messages and keys it (with its index) in an item.
-    name: &'static str,
-    /// The member of the done event that holds the whole text.
-    done_field: &'static str,
-    /// The part the text belongs to, by whose index it is keyed.
-    part: Option<PartKind>,
-    /// Whether that part must be added before the text's events.
-    needs_part: bool,
-    /// Whether the events name their item by `output_index` (they carry no
-    /// `item_id`).
-    by_output_index: bool,
-}
-
-macro_rules! text_specs {
-    ($( $c:ident = $name:literal, $field:literal, $part:expr, $needs:literal, $by_index:literal; )*) => {
-        $( static $c: TextSpec = TextSpec {
-            name: $name,
-            done_field: $field,
-            part: $part,
-            needs_part: $needs,
-            by_output_index: $by_index,
-        }; )*
-    };
-}
-
-text_specs! {
-    OUTPUT_TEXT = "output_text", "text", Some(PartKind::Content), true, false;
-    REFUSAL = "refusal", "refusal", Some(PartKind::Content), true, false;
-    REASONING_TEXT = "reasoning_text", "text", Some(PartKind::Content), true, false;
-    LEGACY_REASONING = "reasoning", "text", Some(PartKind::Content), false, false;
-    SUMMARY_TEXT = "reasoning_summary_text", "text", Some(PartKind::Summary), true, false;
-    LEGACY_SUMMARY = "reasoning_summary", "text", Some(PartKind::Summary), false, false;
-    FUNCTION_ARGUMENTS = "function_call_arguments", "arguments", None, false, false;
-    CUSTOM_INPUT = "custom_tool_call_input", "input", None, false, false;
-    CODE = "code_interpreter_call_code", "code", None, false, false;
-    LEGACY_CODE = "code_interpreter_call.code", "code", None, false, true;
-    MCP_ARGUMENTS = "mcp_call_arguments", "arguments", None, false, false;
-    LEGACY_MCP_ARGUMENTS = "mcp_call.arguments", "arguments", None, false, false;
-    PATCH_DIFF = "apply_patch_call_operation_diff", "diff", None, false, false;
-    SHELL_COMMAND = "shell_call_command", "command", Some(PartKind::Command), true, true;
-}
-
-/// What an event type does in the stream's lifecycle.
-#[derive(Clone, Copy)]
-enum Role {
-    /// `response.created`, `response.in_progress`, `response.queued`.
-    Lifecycle,
-    /// `response.completed`, `response.incomplete`, `response.failed`.
-    Terminal,
-    ItemAdded,
-    ItemDone,
-    PartAdded(PartKind),
-    PartDone(PartKind),
-    Delta(&'static TextSpec),
-    TextDone(&'static TextSpec),
-    /// Another event about one item (tool status, annotation, partial
-    /// image); with the part it needs, if any.
-    ItemEvent(Option<PartKind>),
-    /// `error`: not terminal, but the stream may end after it.
-    Error,
-    /// Events about no item (`keepalive`, audio, backend extensions) and
-    /// unknown types.
-    Other,
-}
-
-fn role(ty: &str) -> Role {
-    use Role::*;
-    match ty {
-        "response.created" | "response.in_progress" | "response.queued" => Lifecycle,
-        "response.completed" | "response.incomplete" | "response.failed" => Terminal,
-        "response.output_item.added" => ItemAdded,
-        "response.output_item.done" => ItemDone,
-        "response.content_part.added" => PartAdded(PartKind::Content),
-        "response.content_part.done" => PartDone(PartKind::Content),
-        "response.reasoning_summary_part.added" => PartAdded(PartKind::Summary),
-        "response.reasoning_summary_part.done" => PartDone(PartKind::Summary),
-        "response.shell_call_command.added" => PartAdded(PartKind::Command),
-        "response.output_text.delta" => Delta(&OUTPUT_TEXT),
-        "response.output_text.done" => TextDone(&OUTPUT_TEXT),
-        "response.refusal.delta" => Delta(&REFUSAL),
-        "response.refusal.done" => TextDone(&REFUSAL),
-        "response.reasoning_text.delta" => Delta(&REASONING_TEXT),
-        "response.reasoning_text.done" => TextDone(&REASONING_TEXT),
-        "response.reasoning.delta" => Delta(&LEGACY_REASONING),
-        "response.reasoning.done" => TextDone(&LEGACY_REASONING),
-        "response.reasoning_summary_text.delta" => Delta(&SUMMARY_TEXT),
-        "response.reasoning_summary_text.done" => TextDone(&SUMMARY_TEXT),
-        "response.reasoning_summary.delta" => Delta(&LEGACY_SUMMARY),
-        "response.reasoning_summary.done" => TextDone(&LEGACY_SUMMARY),
-        "response.function_call_arguments.delta" => Delta(&FUNCTION_ARGUMENTS),
-        "response.function_call_arguments.done" => TextDone(&FUNCTION_ARGUMENTS),
-        "response.custom_tool_call_input.delta" => Delta(&CUSTOM_INPUT),
-        "response.custom_tool_call_input.done" => TextDone(&CUSTOM_INPUT),
-        "response.code_interpreter_call_code.delta" => Delta(&CODE),
-        "response.code_interpreter_call_code.done" => TextDone(&CODE),
-        "response.code_interpreter_call.code.delta" => Delta(&LEGACY_CODE),
-        "response.code_interpreter_call.code.done" => TextDone(&LEGACY_CODE),
-        "response.mcp_call_arguments.delta" => Delta(&MCP_ARGUMENTS),
-        "response.mcp_call_arguments.done" => TextDone(&MCP_ARGUMENTS),
-        "response.mcp_call.arguments_delta" => Delta(&LEGACY_MCP_ARGUMENTS),
-        "response.mcp_call.arguments_done" => TextDone(&LEGACY_MCP_ARGUMENTS),
-        "response.apply_patch_call_operation_diff.delta" => Delta(&PATCH_DIFF),
-        "response.apply_patch_call_operation_diff.done" => TextDone(&PATCH_DIFF),
-        "response.shell_call_command.delta" => Delta(&SHELL_COMMAND),
-        "response.shell_call_command.done" => TextDone(&SHELL_COMMAND),
-        "response.output_text.annotation.added" | "response.output_text_annotation.added" => {
-            ItemEvent(Some(PartKind::Content))
-        }
-        "response.code_interpreter_call.in_progress"
-        | "response.code_interpreter_call.interpreting"
-        | "response.code_interpreter_call.completed"
-        | "response.file_search_call.in_progress"
-        | "response.file_search_call.searching"
-        | "response.file_search_call.completed"
-        | "response.web_search_call.in_progress"
-        | "response.web_search_call.searching"
-        | "response.web_search_call.completed"
-        | "response.image_generation_call.in_progress"
-        | "response.image_generation_call.generating"
-        | "response.image_generation_call.partial_image"
-        | "response.image_generation_call.completed"
-        | "response.mcp_call.in_progress"
-        | "response.mcp_call.completed"
-        | "response.mcp_call.failed"
-        | "response.mcp_list_tools.in_progress"
-        | "response.mcp_list_tools.completed"
-        | "response.mcp_list_tools.failed"
-        | "response.shell_call_output_content.delta"
-        | "response.shell_call_output_content.done"
-        | "response.compaction.compacting" => ItemEvent(None),
-        "error" => Error,
-        _ => Other,
+/// A part kind as the messages name it.
+fn part_name(kind: PartKind) -> &'static str {
+    match kind {
+        PartKind::Content => "content part",
+        PartKind::Summary => "summary part",
+        PartKind::Command => "shell command",
     }
 }
 
@@ -339,7 +182,7 @@ struct PartState {
 
 #[derive(Debug)]
 struct TextState {
-    spec: &'static TextSpec,
+    spec: TextKind,
     index: Option<u64>,
     /// The concatenated deltas; `None` once dropped at the text cap.
     text: Option<String>,
@@ -361,8 +204,8 @@ struct ItemState {
     /// Where each part of `parts` is, by kind and index: O(log n) lookups.
     part_at: BTreeMap<(PartKind, u64), usize>,
     texts: Vec<TextState>,
-    /// Where each text of `texts` is, by [`text_key`] and index.
-    text_at: BTreeMap<(usize, Option<u64>), usize>,
+    /// Where each text of `texts` is, by kind and index.
+    text_at: BTreeMap<(TextKind, Option<u64>), usize>,
     /// The part cap was reached while tracking this item: its part checks stopped.
     parts_capped: bool,
 }
@@ -391,8 +234,8 @@ impl ItemState {
     }
 
     /// The position in `texts` of the text of `spec` at `index`. O(log n).
-    fn text_at(&self, spec: &'static TextSpec, index: Option<u64>) -> Option<usize> {
-        self.text_at.get(&(text_key(spec), index)).copied()
+    fn text_at(&self, spec: TextKind, index: Option<u64>) -> Option<usize> {
+        self.text_at.get(&(spec, index)).copied()
     }
 
     /// `item msg_1` or `item at output_index 2` (for an item with no id).
@@ -406,12 +249,6 @@ impl ItemState {
             format!("item {}", self.id)
         }
     }
-}
-
-/// A text spec's identity, as a map key: its address (the specs are
-/// statics, compared by address as `core::ptr::eq` would).
-fn text_key(spec: &'static TextSpec) -> usize {
-    core::ptr::from_ref(spec) as usize
 }
 
 /// Where an event is: for each finding about it.
@@ -626,7 +463,8 @@ impl Linter {
                 ),
             );
         }
-        let role = role(&ty);
+        let kind = EventKind::from_type(&ty);
+        let role = kind.role();
         // The lazy payloads too: an event that decodes only in part is invalid.
         match ResponseEvent::parse(data).and_then(|e| e.validate().map(|()| e)) {
             Ok(ResponseEvent::Unknown { .. }) => self.report(
@@ -644,7 +482,7 @@ impl Linter {
                 format!("`{ty}` does not decode: {e}"),
             ),
         }
-        if self.events == 1 && ty != "response.created" {
+        if self.events == 1 && kind != EventKind::ResponseCreated {
             self.report(
                 Rule::CreatedNotFirst,
                 Severity::Warning,
@@ -654,7 +492,7 @@ impl Linter {
         }
         if let Some(terminal) = self.terminal {
             let (rule, what) = match role {
-                Role::Terminal => (Rule::MultipleTerminal, "a second terminal event"),
+                EventRole::Terminal => (Rule::MultipleTerminal, "a second terminal event"),
                 _ => (Rule::EventAfterTerminal, "an event"),
             };
             self.report(
@@ -666,15 +504,15 @@ impl Linter {
             return;
         }
         match role {
-            Role::Lifecycle => self.lifecycle(at, &ty, &m),
-            Role::Terminal => self.terminal(at, &ty, &m),
-            Role::ItemAdded => self.item_added(at, &m),
-            Role::ItemDone => self.item_done(at, &m),
-            Role::PartAdded(kind) => self.part_added(at, &ty, &m, kind),
-            Role::PartDone(kind) => self.part_done(at, &ty, &m, kind),
-            Role::Delta(spec) => self.delta(at, &ty, &m, spec),
-            Role::TextDone(spec) => self.text_done(at, &ty, &m, spec),
-            Role::ItemEvent(part) => {
+            EventRole::Lifecycle => self.lifecycle(at, &ty, &m),
+            EventRole::Terminal => self.terminal(at, kind, &m),
+            EventRole::ItemAdded => self.item_added(at, &m),
+            EventRole::ItemDone => self.item_done(at, &m),
+            EventRole::PartAdded(kind) => self.part_added(at, &ty, &m, kind),
+            EventRole::PartDone(kind) => self.part_done(at, &ty, &m, kind),
+            EventRole::Delta(spec) => self.delta(at, &ty, &m, spec),
+            EventRole::TextDone(spec) => self.text_done(at, &ty, &m, spec),
+            EventRole::ItemEvent(part) => {
                 if let Some(idx) = self.resolve(at, &ty, &m, false) {
                     if let Some(kind) = part {
                         if let Some(index) = m.index(kind) {
@@ -683,8 +521,8 @@ impl Linter {
                     }
                 }
             }
-            Role::Error => self.saw_error_event = true,
-            Role::Other => {}
+            EventRole::Error => self.saw_error_event = true,
+            EventRole::Other => {}
         }
     }
 
@@ -831,16 +669,13 @@ impl Linter {
         }
     }
 
-    fn terminal(&mut self, at: At, ty: &str, m: &Members<'_>) {
-        self.terminal = Some(match ty {
-            "response.completed" => "response.completed",
-            "response.incomplete" => "response.incomplete",
-            _ => "response.failed",
-        });
+    fn terminal(&mut self, at: At, kind: EventKind, m: &Members<'_>) {
+        let ty = kind.ty();
+        self.terminal = Some(ty);
         self.lifecycle(at, ty, m);
         // A failed response may stop anywhere, and clients read its `error`,
         // not its items: what is unfinished or unlisted is only a warning.
-        let severity = if ty == "response.failed" {
+        let severity = if kind == EventKind::ResponseFailed {
             Severity::Warning
         } else {
             Severity::Error
@@ -860,7 +695,7 @@ impl Linter {
             return;
         };
         let Some(output) = response.get("output").and_then(|o| o.as_array()) else {
-            if ty == "response.completed" {
+            if kind == EventKind::ResponseCompleted {
                 let msg = format!("`{ty}` has no `output` array to check against the items");
                 self.report(Rule::TerminalOutputMismatch, Severity::Warning, at, msg);
             }
@@ -1015,14 +850,14 @@ impl Linter {
             self.report(Rule::DuplicateItem, Severity::Error, at, msg);
             return;
         }
-        self.check_output_index(at, "response.output_item.done", idx, m);
+        self.check_output_index(at, EventKind::OutputItemDone.ty(), idx, m);
         let item = &self.items[idx];
         let mut open = Vec::new();
         for p in item.parts.iter().filter(|p| !p.done) {
-            open.push(format!("{} {}", p.kind.name(), p.index));
+            open.push(format!("{} {}", part_name(p.kind), p.index));
         }
         for t in item.texts.iter().filter(|t| !t.done && t.deltas > 0) {
-            open.push(format!("{} (deltas without `.done`)", t.spec.name));
+            open.push(format!("{} (deltas without `.done`)", t.spec.name()));
         }
         if !open.is_empty() {
             let msg = format!(
@@ -1137,7 +972,7 @@ impl Linter {
         if item.has_part(kind, index) {
             let msg = format!(
                 "{} {index} of {} was already added",
-                kind.name(),
+                part_name(kind),
                 item.label()
             );
             self.report(Rule::DuplicateItem, Severity::Error, at, msg);
@@ -1150,7 +985,7 @@ impl Linter {
         if kind == PartKind::Command {
             // The command's text starts with the value `added` carries.
             let initial = m.get_str("command");
-            if let Some(t) = self.text_state(at, idx, &SHELL_COMMAND, Some(index)) {
+            if let Some(t) = self.text_state(at, idx, TextKind::ShellCommand, Some(index)) {
                 if let Some(initial) = initial {
                     self.append(at, idx, t, initial, false);
                 }
@@ -1168,7 +1003,11 @@ impl Linter {
         let pos = item.part_at.get(&(kind, index)).copied();
         match pos.and_then(|pos| item.parts.get_mut(pos)) {
             Some(part) if part.done => {
-                let msg = format!("{} {index} of {} is done twice", kind.name(), item.label());
+                let msg = format!(
+                    "{} {index} of {} is done twice",
+                    part_name(kind),
+                    item.label()
+                );
                 self.report(Rule::DuplicateItem, Severity::Error, at, msg);
             }
             Some(part) => part.done = true,
@@ -1176,9 +1015,9 @@ impl Linter {
             None => {
                 let msg = format!(
                     "`{ty}` for {} {index} of {}, which `{}` never added",
-                    kind.name(),
+                    part_name(kind),
                     item.label(),
-                    kind.added_event()
+                    kind.added_event().ty()
                 );
                 self.report(Rule::PartNotAdded, Severity::Error, at, msg);
             }
@@ -1193,9 +1032,9 @@ impl Linter {
         }
         let msg = format!(
             "`{ty}` for {} {index} of {} before `{}`",
-            kind.name(),
+            part_name(kind),
             item.label(),
-            kind.added_event()
+            kind.added_event().ty()
         );
         self.report(Rule::PartNotAdded, Severity::Error, at, msg);
         false
@@ -1207,7 +1046,7 @@ impl Linter {
         &mut self,
         at: At,
         idx: usize,
-        spec: &'static TextSpec,
+        spec: TextKind,
         index: Option<u64>,
     ) -> Option<usize> {
         let found = self.items[idx].text_at(spec, index);
@@ -1218,8 +1057,7 @@ impl Linter {
             return None;
         }
         let item = &mut self.items[idx];
-        item.text_at
-            .insert((text_key(spec), index), item.texts.len());
+        item.text_at.insert((spec, index), item.texts.len());
         let texts = &mut item.texts;
         texts.push(TextState {
             spec,
@@ -1238,16 +1076,16 @@ impl Linter {
         at: At,
         ty: &str,
         m: &Members<'_>,
-        spec: &'static TextSpec,
+        spec: TextKind,
     ) -> Option<(usize, usize)> {
-        let idx = self.resolve(at, ty, m, spec.by_output_index)?;
-        let index = match spec.part {
+        let idx = self.resolve(at, ty, m, spec.by_output_index())?;
+        let index = match spec.part() {
             Some(kind) => Some(m.index(kind)?),
             None => None,
         };
         let t = self.text_state(at, idx, spec, index)?;
-        if let (Some(kind), Some(index)) = (spec.part, index) {
-            if spec.needs_part && !self.items[idx].texts[t].part_reported {
+        if let (Some(kind), Some(index)) = (spec.part(), index) {
+            if spec.needs_part() && !self.items[idx].texts[t].part_reported {
                 let ok = self.require_part(at, ty, idx, kind, index);
                 self.items[idx].texts[t].part_reported = !ok;
             }
@@ -1269,7 +1107,7 @@ impl Linter {
             let msg = format!(
                 "{} text of {} is not compared with its done event: \
                  more than {max} bytes of delta text kept",
-                text.spec.name,
+                text.spec.name(),
                 item.label()
             );
             self.report(Rule::LimitReached, Severity::Info, at, msg);
@@ -1280,7 +1118,7 @@ impl Linter {
         self.text_bytes += buf.len() - before;
     }
 
-    fn delta(&mut self, at: At, ty: &str, m: &Members<'_>, spec: &'static TextSpec) {
+    fn delta(&mut self, at: At, ty: &str, m: &Members<'_>, spec: TextKind) {
         let Some((idx, t)) = self.text_for_event(at, ty, m, spec) else {
             return;
         };
@@ -1298,7 +1136,7 @@ impl Linter {
         }
     }
 
-    fn text_done(&mut self, at: At, ty: &str, m: &Members<'_>, spec: &'static TextSpec) {
+    fn text_done(&mut self, at: At, ty: &str, m: &Members<'_>, spec: TextKind) {
         let Some((idx, t)) = self.text_for_event(at, ty, m, spec) else {
             return;
         };
@@ -1312,7 +1150,7 @@ impl Linter {
         text.done = true;
         let kept = text.text.take();
         let deltas = text.deltas;
-        if let (Some(PartKind::Command), Some(index)) = (spec.part, text.index) {
+        if let (Some(PartKind::Command), Some(index)) = (spec.part(), text.index) {
             // `response.shell_call_command.done` ends the command as well as its text.
             if let Some(part) = item.part_mut(PartKind::Command, index) {
                 part.done = true;
@@ -1321,14 +1159,14 @@ impl Linter {
         if let Some(kept) = &kept {
             self.text_bytes -= kept.len();
         }
-        let (Some(kept), Some(done)) = (kept, m.get_str(spec.done_field)) else {
+        let (Some(kept), Some(done)) = (kept, m.get_str(spec.done_field())) else {
             return;
         };
         if done == kept.as_str() {
             return;
         }
         let label = self.items[idx].label();
-        let field = spec.done_field;
+        let field = spec.done_field();
         let msg = if deltas == 0 {
             format!("`{ty}` for {label} has a non-empty `{field}` but no deltas came before it")
         } else {

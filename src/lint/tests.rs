@@ -210,7 +210,9 @@ fn invalid_event_for_a_wrong_kind_inside_the_item() {
         "{}",
         found[0].message()
     );
-    assert!(found[0].message().ends_with(" in response.output_item.done"));
+    assert!(found[0]
+        .message()
+        .ends_with(" in response.output_item.done"));
 }
 
 #[test]

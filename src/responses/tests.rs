@@ -529,3 +529,34 @@ fn lazy_payloads_fail_when_read_and_strict_consumers_still_reject_them() {
 fn e_of(data: &str) -> DecodeError {
     ResponseEvent::parse(data).unwrap().validate().unwrap_err()
 }
+
+/// Issue 13: `EventKind` is the one table of event types and their roles.
+#[test]
+fn event_kinds_round_trip_their_types_and_carry_roles() {
+    assert_eq!(EventKind::ALL.len(), ResponseEvent::TYPES.len());
+    for (kind, ty) in EventKind::ALL.iter().zip(ResponseEvent::TYPES) {
+        assert_eq!(kind.ty(), *ty);
+        assert_eq!(EventKind::from_type(ty), *kind);
+    }
+    assert_eq!(EventKind::from_type("response.future"), EventKind::Unknown);
+    assert_eq!(EventKind::from_type("[DONE]"), EventKind::Done);
+    assert_eq!(ResponseEvent::Done.kind(), EventKind::Done);
+    let delta = parse(
+        r#"{"type":"response.reasoning_summary_text.delta","item_id":"rs","output_index":0,"summary_index":1,"delta":"x"}"#,
+    );
+    assert_eq!(delta.kind(), EventKind::ReasoningSummaryTextDelta);
+    assert_eq!(delta.kind().role(), EventRole::Delta(TextKind::SummaryText));
+    assert_eq!(TextKind::SummaryText.part(), Some(PartKind::Summary));
+    assert_eq!(
+        PartKind::Summary.added_event().role(),
+        EventRole::PartAdded(PartKind::Summary)
+    );
+    let unknown = parse(r#"{"type":"response.future","x":1}"#);
+    assert_eq!(unknown.kind(), EventKind::Unknown);
+    assert_eq!(unknown.kind().role(), EventRole::Other);
+    let count = |f: fn(EventRole) -> bool| EventKind::ALL.iter().filter(|k| f(k.role())).count();
+    assert_eq!(count(|r| r == EventRole::Terminal), 3);
+    assert_eq!(count(|r| r == EventRole::Lifecycle), 3);
+    assert_eq!(count(|r| matches!(r, EventRole::Delta(_))), 14);
+    assert_eq!(count(|r| matches!(r, EventRole::TextDone(_))), 14);
+}
