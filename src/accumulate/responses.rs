@@ -11,6 +11,8 @@ use core::fmt;
 use self::item::{input_key, part_mut, set_capped, ItemState, Part, Parts};
 use super::{AccumulateError, AccumulateErrorKind, JsonValue, Outcome, PartialJson};
 use crate::json::{JsonError, JsonStr, RawJson};
+pub use crate::responses::order::SequenceInfo;
+use crate::responses::order::{Fault, StreamOrder};
 use crate::responses::{ContentPart, OutputItem, ResponseEvent};
 use crate::views::Field;
 
@@ -226,24 +228,6 @@ impl fmt::Display for Finding {
     }
 }
 
-/// The sequence numbers seen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub struct SequenceInfo {
-    /// The first number seen.
-    pub first: Option<u64>,
-    /// The last number seen.
-    pub last: Option<u64>,
-    /// Events with a number.
-    pub numbered: u64,
-    /// Events without one (`[DONE]` included).
-    pub unnumbered: u64,
-    /// Numbers skipped: the sum of the gaps (saturating at `u64::MAX`).
-    pub missing: u64,
-    /// Numbers not greater than their predecessor.
-    pub regressions: u64,
-}
-
 /// The terminal event seen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Terminal {
@@ -378,7 +362,7 @@ pub struct ResponseAccumulator {
     error_event: Option<JsonValue>,
     findings: Vec<Finding>,
     findings_dropped: u64,
-    sequence: SequenceInfo,
+    order: StreamOrder,
     events: u64,
     bytes: usize,
     limit_error: Option<AccumulateError>,
@@ -441,41 +425,32 @@ impl ResponseAccumulator {
             sequence_number: event.sequence_number(),
         };
         self.events += 1;
-        self.track_sequence(at, matches!(event, ResponseEvent::Done));
-        if self.terminal.is_some() && !matches!(event, ResponseEvent::Done) {
-            self.find(at, FindingKind::EventAfterTerminal);
+        for f in self.order.feed(event.kind(), at.sequence_number) {
+            let kind = match f.fault {
+                Fault::SequenceGap { expected, found } => {
+                    FindingKind::SequenceGap { expected, found }
+                }
+                Fault::SequenceRegression { previous, found } => {
+                    FindingKind::SequenceRegression { previous, found }
+                }
+                // Streams with no numbers at all (before mid-2025) are fine.
+                Fault::MissingSequenceNumber { highest: None } => continue,
+                Fault::MissingSequenceNumber { highest: Some(_) } => {
+                    FindingKind::MissingSequenceNumber
+                }
+                Fault::SecondTerminal { .. } => {
+                    self.find(at, FindingKind::EventAfterTerminal);
+                    FindingKind::SecondTerminal
+                }
+                _ => FindingKind::EventAfterTerminal,
+            };
+            self.find(at, kind);
         }
         let result = self.apply(event, at);
         if let Err(e) = result {
             self.limit_error = Some(e);
         }
         result
-    }
-
-    fn track_sequence(&mut self, at: At, done: bool) {
-        let Some(n) = at.sequence_number else {
-            self.sequence.unnumbered += 1;
-            if self.sequence.numbered > 0 && !done {
-                self.find(at, FindingKind::MissingSequenceNumber);
-            }
-            return;
-        };
-        let seq = &mut self.sequence;
-        seq.numbered += 1;
-        let previous = seq.last;
-        if seq.first.is_none() {
-            seq.first = Some(n);
-        }
-        seq.last = Some(n);
-        let Some(previous) = previous else { return };
-        if n <= previous {
-            seq.regressions += 1;
-            self.find(at, FindingKind::SequenceRegression { previous, found: n });
-        } else if n > previous + 1 {
-            seq.missing = seq.missing.saturating_add(n - previous - 1);
-            let expected = previous + 1;
-            self.find(at, FindingKind::SequenceGap { expected, found: n });
-        }
     }
 
     fn find(&mut self, at: At, kind: FindingKind) {
@@ -931,9 +906,6 @@ impl ResponseAccumulator {
             self.bytes -= self.response_len - len;
         }
         self.response_len = len;
-        if self.terminal.is_some() && terminal.is_some() {
-            self.find(at, FindingKind::SecondTerminal);
-        }
         if let Some(t) = terminal {
             self.terminal = Some(t);
             if let Some(list) = output.and_then(|o| o.as_array()) {
@@ -1419,7 +1391,7 @@ impl ResponseAccumulator {
 
     /// The sequence numbers seen so far.
     pub fn sequence(&self) -> SequenceInfo {
-        self.sequence
+        self.order.sequence_info()
     }
 
     /// The events fed so far.
@@ -1563,7 +1535,7 @@ impl ResponseAccumulator {
             error_event: self.error_event,
             findings: self.findings,
             findings_dropped: self.findings_dropped,
-            sequence: self.sequence,
+            sequence: self.order.sequence_info(),
             events: self.events,
             limit_error: self.limit_error,
         }

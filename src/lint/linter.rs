@@ -1,5 +1,6 @@
 //! `Linter`: the checks, event by event, over frames the caller parsed.
 
+use alloc::borrow::Cow;
 use alloc::collections::{BTreeMap, VecDeque};
 use alloc::format;
 use alloc::string::String;
@@ -9,6 +10,7 @@ use alloc::vec::Vec;
 use super::rule::{Finding, Rule, Severity};
 use crate::frame::{Frame, FrameError};
 use crate::json::{JsonStr, ObjectView, Value};
+use crate::responses::order::{Fault, StreamOrder};
 use crate::responses::{DecodeErrorKind, EventKind, EventRole, PartKind, ResponseEvent, TextKind};
 
 /// Memory caps of a [`Linter`].
@@ -106,66 +108,89 @@ fn part_name(kind: PartKind) -> &'static str {
     }
 }
 
-/// The members of an event the checks read, from one walk over it.
+/// The members of an event the checks read: from its typed view when it
+/// decodes, else from one lenient walk over its members.
 #[derive(Default)]
 struct Members<'a> {
-    ty: Option<Value<'a>>,
-    sequence_number: Option<Value<'a>>,
-    item_id: Option<Value<'a>>,
-    output_index: Option<Value<'a>>,
-    content_index: Option<Value<'a>>,
-    summary_index: Option<Value<'a>>,
-    command_index: Option<Value<'a>>,
-    delta: Option<Value<'a>>,
-    item: Option<Value<'a>>,
-    response: Option<Value<'a>>,
+    /// The `type`, unescaped (`None` when absent or not a string).
+    ty: Option<Cow<'a, str>>,
+    /// Whether the event has a (non-null) `sequence_number`.
+    has_sequence_number: bool,
+    sequence_number: Option<u64>,
+    item_id: Option<JsonStr<'a>>,
+    output_index: Option<u64>,
+    content_index: Option<u64>,
+    summary_index: Option<u64>,
+    command_index: Option<u64>,
+    delta: Option<JsonStr<'a>>,
+    item: Option<ObjectView<'a>>,
+    response: Option<ObjectView<'a>>,
     object: Option<ObjectView<'a>>,
 }
 
 impl<'a> Members<'a> {
+    /// From a decoded event (not `Unknown` nor `Done`): no walk.
+    fn from_event(event: &ResponseEvent<'a>, object: ObjectView<'a>) -> Self {
+        let k = event.members();
+        Self {
+            ty: Some(Cow::Borrowed(event.ty())),
+            has_sequence_number: event.sequence_number().is_some(),
+            sequence_number: event.sequence_number(),
+            item_id: k.item_id,
+            output_index: k.output_index,
+            content_index: k.content_index,
+            summary_index: k.summary_index,
+            command_index: k.command_index,
+            delta: k.delta,
+            item: k.item,
+            response: k.response,
+            object: Some(object),
+        }
+    }
+
+    /// The lenient walk, for an event whose typed view does not decode.
     fn read(object: ObjectView<'a>) -> Self {
         let mut m = Self {
             object: Some(object),
             ..Self::default()
         };
         for (key, value) in object.members() {
-            let key = key.unescape();
-            let slot = match &*key {
-                "type" => &mut m.ty,
-                "sequence_number" => &mut m.sequence_number,
-                "item_id" => &mut m.item_id,
-                "output_index" => &mut m.output_index,
-                "content_index" => &mut m.content_index,
-                "summary_index" => &mut m.summary_index,
-                "command_index" => &mut m.command_index,
-                "delta" => &mut m.delta,
-                "item" => &mut m.item,
-                "response" => &mut m.response,
-                _ => continue,
-            };
             // The last of duplicate keys, as `ObjectView::get` and
             // serde_json::Value; null is absent.
-            *slot = (!value.is_null()).then_some(value);
+            let value = (!value.is_null()).then_some(value);
+            let u64 = value.as_ref().and_then(Value::as_u64);
+            let str = value.as_ref().and_then(Value::as_json_str);
+            let object = value.as_ref().and_then(Value::as_object);
+            match &*key.unescape() {
+                "type" => m.ty = str.map(|t| t.unescape()),
+                "sequence_number" => {
+                    m.has_sequence_number = value.is_some();
+                    m.sequence_number = u64;
+                }
+                "item_id" => m.item_id = str,
+                "output_index" => m.output_index = u64,
+                "content_index" => m.content_index = u64,
+                "summary_index" => m.summary_index = u64,
+                "command_index" => m.command_index = u64,
+                "delta" => m.delta = str,
+                "item" => m.item = object,
+                "response" => m.response = object,
+                _ => {}
+            }
         }
         m
     }
 
     fn index(&self, kind: PartKind) -> Option<u64> {
         match kind {
-            PartKind::Content => &self.content_index,
-            PartKind::Summary => &self.summary_index,
-            PartKind::Command => &self.command_index,
+            PartKind::Content => self.content_index,
+            PartKind::Summary => self.summary_index,
+            PartKind::Command => self.command_index,
         }
-        .as_ref()?
-        .as_u64()
     }
 
     fn output_index(&self) -> Option<u64> {
-        self.output_index.as_ref()?.as_u64()
-    }
-
-    fn str(value: &Option<Value<'a>>) -> Option<JsonStr<'a>> {
-        value.as_ref()?.as_json_str()
+        self.output_index
     }
 
     fn get_str(&self, key: &str) -> Option<JsonStr<'a>> {
@@ -304,7 +329,8 @@ pub struct Linter {
     counts: [u64; 3],
     /// JSON events seen (`[DONE]` not counted).
     events: u64,
-    last_seq: Option<u64>,
+    /// Sequence numbers and the terminal event.
+    order: StreamOrder,
     /// An event without `sequence_number` was reported while no event had one.
     missing_seq_reported: bool,
     items: Vec<ItemState>,
@@ -317,7 +343,6 @@ pub struct Linter {
     parts_tracked: usize,
     text_bytes: usize,
     response_id: Option<String>,
-    terminal: Option<&'static str>,
     saw_error_event: bool,
     end_offset: u64,
     finished: bool,
@@ -345,7 +370,7 @@ impl Linter {
             suppressed_worst: None,
             counts: [0; 3],
             events: 0,
-            last_seq: None,
+            order: StreamOrder::new(),
             missing_seq_reported: false,
             items: Vec::new(),
             by_id: BTreeMap::new(),
@@ -355,7 +380,6 @@ impl Linter {
             parts_tracked: 0,
             text_bytes: 0,
             response_id: None,
-            terminal: None,
             saw_error_event: false,
             end_offset: 0,
             finished: false,
@@ -407,9 +431,12 @@ impl Linter {
     /// Checks one event. `offset` is the byte offset in the stream where the
     /// frame's block begins; it is what the findings about the event report.
     ///
-    /// Cost: one pass over the event's JSON to validate it and find its
-    /// members, one more to decode its typed view, and, for a terminal
-    /// event, one over its `output`; the text of deltas is copied once.
+    /// Cost: one pass over the event's JSON to decode its typed view (which
+    /// validates it; the checks read their members from the view), two more
+    /// only for an event that does not decode or is of an unknown type (the
+    /// lenient member walk), one over a done event's text field, and, for a
+    /// terminal event, one over its `output`; the text of deltas is copied
+    /// once.
     pub fn feed(&mut self, frame: &Frame, offset: u64) {
         self.end_offset = self.end_offset.max(offset);
         let data = frame.data();
@@ -424,25 +451,48 @@ impl Linter {
             );
             return;
         }
-        let object = match ObjectView::parse(data) {
-            Ok(o) => o,
-            Err(e) => {
-                let at = At { offset, seq: None };
-                self.report(
-                    Rule::InvalidJson,
-                    Severity::Error,
-                    at,
-                    format!("the event's data is not a JSON object: {e} (offset in the data)"),
-                );
-                return;
-            }
+        // Decoded once: the typed view (its lazy payloads too: an event that
+        // decodes only in part is invalid); the lenient walk only when it
+        // does not decode, or is of a type it does not model.
+        let decoded = ResponseEvent::parse(data).and_then(|e| e.validate().map(|()| e));
+        let typed = match &decoded {
+            Ok(ResponseEvent::Unknown { .. } | ResponseEvent::Done) | Err(_) => None,
+            Ok(e) => e
+                .raw()
+                .and_then(|raw| raw.value().as_object())
+                .map(|o| (e, o)),
         };
-        let m = Members::read(object);
-        let seq = m.sequence_number.as_ref().and_then(Value::as_u64);
+        let m = match typed {
+            Some((e, object)) => Members::from_event(e, object),
+            None => match ObjectView::parse(data) {
+                Ok(object) => Members::read(object),
+                Err(e) => {
+                    let at = At { offset, seq: None };
+                    self.report(
+                        Rule::InvalidJson,
+                        Severity::Error,
+                        at,
+                        format!("the event's data is not a JSON object: {e} (offset in the data)"),
+                    );
+                    return;
+                }
+            },
+        };
+        let seq = m.sequence_number;
         let at = At { offset, seq };
         self.events += 1;
-        self.check_sequence(at, &m);
-        let Some(ty) = Members::str(&m.ty) else {
+        let kind =
+            m.ty.as_deref()
+                .map_or(EventKind::Unknown, EventKind::from_type);
+        let mut after_terminal = None;
+        for f in self.order.feed(kind, seq) {
+            match f.fault {
+                Fault::EventAfterTerminal { terminal } => after_terminal = Some((false, terminal)),
+                Fault::SecondTerminal { first } => after_terminal = Some((true, first)),
+                fault => self.sequence_fault(at, &m, fault),
+            }
+        }
+        let Some(ty) = m.ty.clone() else {
             self.report(
                 Rule::MissingType,
                 Severity::Error,
@@ -451,7 +501,6 @@ impl Linter {
             );
             return;
         };
-        let ty = ty.unescape();
         if frame.has_event_type() && frame.event() != ty {
             self.report(
                 Rule::EventNameMismatch,
@@ -463,10 +512,8 @@ impl Linter {
                 ),
             );
         }
-        let kind = EventKind::from_type(&ty);
         let role = kind.role();
-        // The lazy payloads too: an event that decodes only in part is invalid.
-        match ResponseEvent::parse(data).and_then(|e| e.validate().map(|()| e)) {
+        match decoded {
             Ok(ResponseEvent::Unknown { .. }) => self.report(
                 Rule::UnknownEventType,
                 Severity::Info,
@@ -490,10 +537,12 @@ impl Linter {
                 format!("the first event is `{ty}`, not `response.created` (a resumed stream?)"),
             );
         }
-        if let Some(terminal) = self.terminal {
-            let (rule, what) = match role {
-                EventRole::Terminal => (Rule::MultipleTerminal, "a second terminal event"),
-                _ => (Rule::EventAfterTerminal, "an event"),
+        if let Some((second, terminal)) = after_terminal {
+            let terminal = terminal.ty();
+            let (rule, what) = if second {
+                (Rule::MultipleTerminal, "a second terminal event")
+            } else {
+                (Rule::EventAfterTerminal, "an event")
             };
             self.report(
                 rule,
@@ -544,7 +593,7 @@ impl Linter {
             offset: end_offset,
             seq: None,
         };
-        if self.terminal.is_none() {
+        if self.order.terminal().is_none() {
             let open = self.items.iter().filter(|i| !i.done).count();
             let open = match open {
                 0 => String::new(),
@@ -608,16 +657,20 @@ impl Linter {
             .push_back(Finding::new(rule, severity, at.offset, at.seq, message));
     }
 
-    fn check_sequence(&mut self, at: At, m: &Members<'_>) {
-        let Some(value) = &m.sequence_number else {
-            if let Some(last) = self.last_seq {
-                self.report(
-                    Rule::MissingSequenceNumber,
-                    Severity::Warning,
-                    at,
-                    format!("no `sequence_number`, after events numbered up to {last}"),
-                );
-            } else if !self.missing_seq_reported {
+    /// Reports a fault of the sequence numbers (see `responses::order`).
+    fn sequence_fault(&mut self, at: At, m: &Members<'_>, fault: Fault) {
+        match fault {
+            // A value that is not an integer is an `invalid-event` from the typed view.
+            Fault::MissingSequenceNumber { .. } if m.has_sequence_number => {}
+            Fault::MissingSequenceNumber {
+                highest: Some(last),
+            } => self.report(
+                Rule::MissingSequenceNumber,
+                Severity::Warning,
+                at,
+                format!("no `sequence_number`, after events numbered up to {last}"),
+            ),
+            Fault::MissingSequenceNumber { highest: None } if !self.missing_seq_reported => {
                 self.missing_seq_reported = true;
                 self.report(
                     Rule::MissingSequenceNumber,
@@ -628,31 +681,24 @@ impl Linter {
                         .into(),
                 );
             }
-            return;
-        };
-        // A value that is not an integer is an `invalid-event` from the typed view.
-        let Some(n) = value.as_u64() else { return };
-        if let Some(last) = self.last_seq {
-            if n <= last {
-                self.report(
-                    Rule::SequenceNotIncreasing,
-                    Severity::Error,
-                    at,
-                    format!("`sequence_number` {n} after {last}"),
-                );
-            } else if n > last + 1 {
-                self.report(
-                    Rule::SequenceGap,
-                    Severity::Warning,
-                    at,
-                    format!(
-                        "`sequence_number` jumps from {last} to {n}: {} number(s) missing",
-                        n - last - 1
-                    ),
-                );
-            }
+            Fault::SequenceRegression { previous, found } => self.report(
+                Rule::SequenceNotIncreasing,
+                Severity::Error,
+                at,
+                format!("`sequence_number` {found} after {previous}"),
+            ),
+            Fault::SequenceGap { expected, found } => self.report(
+                Rule::SequenceGap,
+                Severity::Warning,
+                at,
+                format!(
+                    "`sequence_number` jumps from {} to {found}: {} number(s) missing",
+                    expected - 1,
+                    found - expected
+                ),
+            ),
+            _ => {}
         }
-        self.last_seq = Some(self.last_seq.map_or(n, |last| last.max(n)));
     }
 
     fn lifecycle(&mut self, at: At, ty: &str, m: &Members<'_>) {
@@ -671,7 +717,6 @@ impl Linter {
 
     fn terminal(&mut self, at: At, kind: EventKind, m: &Members<'_>) {
         let ty = kind.ty();
-        self.terminal = Some(ty);
         self.lifecycle(at, ty, m);
         // A failed response may stop anywhere, and clients read its `error`,
         // not its items: what is unfinished or unlisted is only a warning.
@@ -691,7 +736,7 @@ impl Linter {
                 self.report(Rule::ItemNotDone, severity, at, msg);
             }
         }
-        let Some(response) = m.response.as_ref().and_then(Value::as_object) else {
+        let Some(response) = m.response else {
             return;
         };
         let Some(output) = response.get("output").and_then(|o| o.as_array()) else {
@@ -754,7 +799,7 @@ impl Linter {
     }
 
     fn item_added(&mut self, at: At, m: &Members<'_>) {
-        let Some(item) = m.item.as_ref().and_then(Value::as_object) else {
+        let Some(item) = m.item else {
             // `invalid-event`; the item still takes its index.
             self.items_added += 1;
             return;
@@ -826,7 +871,7 @@ impl Linter {
     }
 
     fn item_done(&mut self, at: At, m: &Members<'_>) {
-        let Some(item) = m.item.as_ref().and_then(Value::as_object) else {
+        let Some(item) = m.item else {
             return; // `invalid-event`
         };
         let id = item.get("id").and_then(|v| v.as_json_str());
@@ -909,7 +954,7 @@ impl Linter {
             }
             idx?
         } else {
-            match Members::str(&m.item_id) {
+            match m.item_id {
                 None => {
                     let msg = format!("`{ty}` has no `item_id`");
                     self.report(Rule::MissingItemId, Severity::Error, at, msg);
@@ -1131,7 +1176,7 @@ impl Linter {
             return;
         }
         // A delta that is not a string is an `invalid-event` from the typed view.
-        if let Some(delta) = Members::str(&m.delta) {
+        if let Some(delta) = m.delta {
             self.append(at, idx, t, delta, true);
         }
     }

@@ -16,8 +16,9 @@
 //! }
 //! ```
 
-/// A view's field as one of the correlation keys of `accessors.rs`, or
-/// nothing for the other fields.
+/// A view's field as one of the members `accessors.rs` reads generically
+/// (the correlation keys, the delta text, the item and response objects),
+/// or nothing for the other fields.
 macro_rules! event_key {
     (item_id, $keys:ident, $v:expr) => {
         $crate::responses::accessors::Keys {
@@ -40,6 +41,30 @@ macro_rules! event_key {
     (summary_index, $keys:ident, $v:expr) => {
         $crate::responses::accessors::Keys {
             summary_index: Some($v),
+            ..$keys
+        }
+    };
+    (command_index, $keys:ident, $v:expr) => {
+        $crate::responses::accessors::Keys {
+            command_index: Some($v),
+            ..$keys
+        }
+    };
+    (delta, $keys:ident, $v:expr) => {
+        $crate::responses::accessors::Keys {
+            delta: $crate::responses::accessors::Text::text(&$v),
+            ..$keys
+        }
+    };
+    (item, $keys:ident, $v:expr) => {
+        $crate::responses::accessors::Keys {
+            item: Some($v.object()),
+            ..$keys
+        }
+    };
+    (response, $keys:ident, $v:expr) => {
+        $crate::responses::accessors::Keys {
+            response: Some($v.object()),
             ..$keys
         }
     };

@@ -96,6 +96,7 @@ mod accessors;
 mod events;
 mod items;
 mod kind;
+pub mod order;
 mod owned;
 mod response;
 #[cfg(feature = "serde")]

@@ -30,8 +30,9 @@ use ssekit::{Parser, ParserConfig};
 
 /// The environment variable that makes the probe run: `layer:n`.
 pub(crate) const PROBE_ENV: &str = "SSEKIT_WORK_PROBE";
-/// The name of the probe test in the test binary.
-pub(crate) const PROBE_TEST: &str = "work_probe";
+/// The name of the probe test in the test binary (its module path
+/// included: `--exact` matches the whole name).
+pub(crate) const PROBE_TEST: &str = "layers::work_probe";
 /// The largest accepted ratio of the work for 4n to the work for n
 /// (linear is 4, quadratic 16).
 pub(crate) const MAX_RATIO: f64 = 5.0;
