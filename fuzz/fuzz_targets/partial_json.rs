@@ -20,7 +20,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value as J;
-use ssekit::accumulate::PartialJson;
+use ssekit::json::partial::PartialJson;
 use ssekit::json::{JsonErrorKind, Value};
 
 fn floor_boundary(s: &str, mut i: usize) -> usize {

@@ -18,11 +18,12 @@ use alloc::vec::Vec;
 use super::dialect::{
     by_index, event_result, json_str, note, write_merged, Budget, IndexOrder, DEFAULT_MAX_BYTES,
 };
-use super::{AccumulateError, AccumulateErrorKind, Outcome, PartialJson};
+use super::{AccumulateError, AccumulateErrorKind, Outcome};
 use crate::anthropic::{
     ApiError, BlockDelta, Citation, ContentBlock, MessageDelta, MessageEvent, MessageStart, Owned,
     Usage,
 };
+use crate::json::partial::PartialJson;
 use crate::json::{JsonError, JsonStr, RawJson, Value};
 
 /// The default limit on the content blocks of a message

@@ -18,15 +18,14 @@ use alloc::vec::Vec;
 use super::dialect::DEFAULT_MAX_BYTES;
 use super::dialect::{
     by_index, event_result, note, push_owned, replace_owned, set_once, Budget, IndexOrder,
-    ObjectWriter,
 };
-use super::PartialJson;
 use super::{AccumulateError, AccumulateErrorKind, Outcome};
 use crate::chat::{
     ChatChunk, ChatContent, ChatError, ChatErrorChunk, ChatEvent, ChatUsage, ChoiceDelta,
     ContentPart, List, Owned, TokenLogprob,
 };
-use crate::json::{JsonError, JsonStr, ObjectView};
+use crate::json::partial::PartialJson;
+use crate::json::{JsonError, JsonStr, ObjectView, ObjectWriter};
 
 /// The default limit on the choices of a completion
 /// ([`ChatAccumulator::max_choices`]): 1024 (the API allows `n` up to 128).

@@ -17,15 +17,14 @@ use alloc::vec::Vec;
 use core::mem::size_of;
 
 use super::dialect::{
-    event_result, note, push_owned, replace_owned, set_once, Budget, ObjectWriter,
-    DEFAULT_MAX_BYTES,
+    event_result, note, push_owned, replace_owned, set_once, Budget, DEFAULT_MAX_BYTES,
 };
 use super::{AccumulateError, AccumulateErrorKind, Outcome};
 use crate::gemini::{
     Candidate as CandidateView, CitationSource, GeminiError, GeminiEvent, GenerateContentResponse,
     GroundingMetadata, List, Owned, Part as PartView, PartKind, PromptFeedback, UsageMetadata,
 };
-use crate::json::{JsonStr, RawJson};
+use crate::json::{JsonStr, ObjectWriter, RawJson};
 
 /// Assembles a Gemini `streamGenerateContent` stream into the final
 /// [`GeminiResponse`].

@@ -9,7 +9,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use self::item::{input_key, part_mut, set_capped, ItemState, Part, Parts};
-use super::{AccumulateError, AccumulateErrorKind, JsonValue, Outcome, PartialJson};
+use super::{AccumulateError, AccumulateErrorKind, JsonValue, Outcome};
+use crate::json::partial::PartialJson;
 use crate::json::{JsonError, JsonStr, RawJson};
 pub use crate::responses::order::SequenceInfo;
 use crate::responses::order::{Fault, StreamOrder};

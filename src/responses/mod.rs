@@ -103,6 +103,7 @@ mod response;
 mod serde;
 #[cfg(test)]
 mod tests;
+pub mod writer;
 
 pub use crate::views::{
     DecodeError, DecodeErrorKind, Field, FieldElements, FieldValue, Fields, Lazy, List, ListIter,

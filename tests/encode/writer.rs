@@ -1,4 +1,4 @@
-//! `encode::ResponsesWriter`, read back as a client reads it.
+//! `responses::writer::ResponsesWriter`, read back as a client reads it.
 //!
 //! Every stream the writer makes is parsed with the crate's `Parser`, each
 //! event decoded with `ResponseEvent::from_frame` (it must be its typed
@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 use serde_json::{json, Value as J};
-use ssekit::encode::{ResponsesWriter, TokenUsage, WriterErrorKind};
+use ssekit::responses::writer::{ResponsesWriter, TokenUsage, WriterErrorKind};
 use ssekit::responses::{ContentPart, OutputItem, ResponseEvent};
 use ssekit::{Bytes, Frame, Parser};
 
@@ -755,7 +755,7 @@ fn forward_stamps_sequence_numbers_and_keeps_members() {
 /// stream is finished after it either way.
 #[test]
 fn forward_passes_or_drops_the_done_marker() {
-    use ssekit::encode::DoneMarker;
+    use ssekit::responses::writer::DoneMarker;
     use ssekit::responses::ResponseEvent;
 
     let completed = r#"{"type":"response.completed","response":{"id":"r","status":"completed"}}"#;

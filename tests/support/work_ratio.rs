@@ -20,11 +20,12 @@ use std::process::Command;
 
 use bytes::Bytes;
 use ssekit::accumulate::ResponseAccumulator;
-use ssekit::accumulate::{AccumulatorConfig, ChatAccumulator, MessageAccumulator, PartialJson};
+use ssekit::accumulate::{AccumulatorConfig, ChatAccumulator, MessageAccumulator};
 use ssekit::anthropic::MessageEvent;
 use ssekit::chat::ChatEvent;
-use ssekit::encode::ResponsesWriter;
+use ssekit::json::partial::PartialJson;
 use ssekit::lint::{LintConfig, StreamLinter};
+use ssekit::responses::writer::ResponsesWriter;
 use ssekit::responses::ResponseEvent;
 use ssekit::{Parser, ParserConfig};
 

@@ -1,8 +1,8 @@
-//! `ResponsesWriter`: an OpenAI Responses stream, written event by event.
-//!
-//! Besides `frame` and `bytes`, this file uses the crate's `json` scanner,
-//! for [`ResponsesWriter::forward`] only (to find `type` and replace
-//! `sequence_number` in an event it is handed).
+//! `ResponsesWriter`: an OpenAI Responses stream, written event by event,
+//! for servers and gateways. Depends on `encode` (the SSE lines), `json`
+//! (the JSON writer, and the scanner for [`ResponsesWriter::forward`], to
+//! find `type` and replace `sequence_number` in an event it is handed) and
+//! the event types of [`EventKind`].
 
 use alloc::collections::BTreeSet;
 use alloc::string::String;
@@ -10,7 +10,8 @@ use alloc::vec::Vec;
 use bytes::{BufMut, Bytes, BytesMut};
 use core::fmt;
 
-use super::json::push_json_str;
+use super::{EventKind, EventRole};
+use crate::json::{push_json_str, push_u64, ObjectWriter};
 use crate::json::{JsonErrorKind, ObjectView};
 
 /// Why the writer refused to write an event: nothing was written.
@@ -209,47 +210,28 @@ fn put_event(out: &mut BytesMut, ty: &str, data: &str) {
     out.put_slice(b"event: ");
     out.put_slice(ty.as_bytes());
     out.put_u8(b'\n');
-    super::lines(out, b"data: ", data.as_bytes());
+    crate::encode::lines(out, b"data: ", data.as_bytes());
     out.put_u8(b'\n');
 }
 
+// Members after an event's `type` (or a nested object's first member),
+// written by the crate's one JSON object writer.
+
 fn key(s: &mut String, key: &str) {
-    s.push_str(",\"");
-    s.push_str(key);
-    s.push_str("\":");
+    ObjectWriter::after_first(s).key(key);
 }
 
 fn field_u64(s: &mut String, k: &str, n: u64) {
-    key(s, k);
-    push_u64(s, n);
-}
-
-fn push_u64(s: &mut String, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[i..] {
-        s.push(char::from(d));
-    }
+    ObjectWriter::after_first(s).u64(k, n);
 }
 
 fn field_str(s: &mut String, k: &str, v: &str) {
-    key(s, k);
-    push_json_str(s, v);
+    ObjectWriter::after_first(s).str(k, v);
 }
 
 /// A member whose value is already JSON text.
 fn field_raw(s: &mut String, k: &str, raw: &str) {
-    key(s, k);
-    s.push_str(raw);
+    ObjectWriter::after_first(s).raw(k, raw);
 }
 
 /// A string as a JSON literal, kept to be written many times.
@@ -344,7 +326,7 @@ enum Phase {
 /// # Example
 ///
 /// ```
-/// use ssekit::encode::{ResponsesWriter, TokenUsage};
+/// use ssekit::responses::writer::{ResponsesWriter, TokenUsage};
 /// use ssekit::responses::ResponseEvent;
 /// use ssekit::{Bytes, Parser};
 ///
@@ -436,7 +418,7 @@ impl ResponsesWriter {
     /// ([`DoneMarker::Drop`]). Either way the stream is finished after it.
     ///
     /// ```
-    /// use ssekit::encode::{DoneMarker, ResponsesWriter};
+    /// use ssekit::responses::writer::{DoneMarker, ResponsesWriter};
     ///
     /// let mut w = ResponsesWriter::new("resp_1", "m", 0).with_done_marker(DoneMarker::Drop);
     /// w.forward(r#"{"type":"response.completed","response":{"id":"resp_1","status":"completed"}}"#)?;
@@ -447,7 +429,7 @@ impl ResponsesWriter {
     /// w.forward(r#"{"type":"response.completed","response":{"id":"resp_1","status":"completed"}}"#)?;
     /// w.forward("[DONE]")?; // passed through
     /// assert!(w.take().ends_with(b"}}\n\ndata: [DONE]\n\n"));
-    /// # Ok::<(), ssekit::encode::WriterError>(())
+    /// # Ok::<(), ssekit::responses::writer::WriterError>(())
     /// ```
     #[must_use]
     pub fn with_done_marker(mut self, marker: DoneMarker) -> Self {
@@ -461,7 +443,7 @@ impl ResponsesWriter {
     /// included), the call id and name of function calls, and every delta.
     ///
     /// ```
-    /// use ssekit::encode::{ResponsesWriter, WriterErrorKind};
+    /// use ssekit::responses::writer::{ResponsesWriter, WriterErrorKind};
     ///
     /// let mut w = ResponsesWriter::new("resp_1", "m", 0).with_max_kept_bytes(16);
     /// w.start_message("msg_1")?; // "msg_1" twice: 14 bytes
@@ -514,8 +496,8 @@ impl ResponsesWriter {
         match self.phase {
             Phase::Idle => {
                 self.phase = Phase::Streaming;
-                self.lifecycle("response.created", "in_progress", Terminal::None);
-                self.lifecycle("response.in_progress", "in_progress", Terminal::None);
+                self.lifecycle(EventKind::ResponseCreated, "in_progress", Terminal::None);
+                self.lifecycle(EventKind::ResponseInProgress, "in_progress", Terminal::None);
                 Ok(())
             }
             Phase::Streaming => Ok(()),
@@ -541,12 +523,12 @@ impl ResponsesWriter {
         let id = literal(item_id);
         self.begin_item(&id, 0)?;
         let index = self.output_index();
-        self.sink.event("response.output_item.added", |s| {
+        self.sink.event(EventKind::OutputItemAdded.ty(), |s| {
             field_u64(s, "output_index", index);
             key(s, "item");
             message_item(s, &id, "in_progress", None);
         });
-        self.sink.event("response.content_part.added", |s| {
+        self.sink.event(EventKind::ContentPartAdded.ty(), |s| {
             field_raw(s, "item_id", &id);
             field_u64(s, "output_index", index);
             field_u64(s, "content_index", 0);
@@ -578,7 +560,7 @@ impl ResponsesWriter {
         };
         self.kept += delta.len();
         text.push_str(delta);
-        self.sink.event("response.output_text.delta", |s| {
+        self.sink.event(EventKind::OutputTextDelta.ty(), |s| {
             field_raw(s, "item_id", id);
             field_u64(s, "output_index", index);
             field_u64(s, "content_index", 0);
@@ -623,7 +605,7 @@ impl ResponsesWriter {
         let (id, call_id, name) = (literal(item_id), literal(call_id), literal(name));
         self.begin_item(&id, call_id.len() + name.len())?;
         let index = self.output_index();
-        self.sink.event("response.output_item.added", |s| {
+        self.sink.event(EventKind::OutputItemAdded.ty(), |s| {
             field_u64(s, "output_index", index);
             key(s, "item");
             function_call_item(s, &id, "in_progress", "", &call_id, &name);
@@ -658,7 +640,7 @@ impl ResponsesWriter {
         self.kept += delta.len();
         arguments.push_str(delta);
         self.sink
-            .event("response.function_call_arguments.delta", |s| {
+            .event(EventKind::FunctionCallArgumentsDelta.ty(), |s| {
                 field_raw(s, "item_id", id);
                 field_u64(s, "output_index", index);
                 field_str(s, "delta", delta);
@@ -696,7 +678,7 @@ impl ResponsesWriter {
         let id = literal(item_id);
         self.begin_item(&id, 0)?;
         let index = self.output_index();
-        self.sink.event("response.output_item.added", |s| {
+        self.sink.event(EventKind::OutputItemAdded.ty(), |s| {
             field_u64(s, "output_index", index);
             key(s, "item");
             reasoning_item(s, &id, "in_progress", &[]);
@@ -759,7 +741,7 @@ impl ResponsesWriter {
         text.push_str(delta);
         let summary_index = summary.len() as u64;
         self.sink
-            .event("response.reasoning_summary_text.delta", |s| {
+            .event(EventKind::ReasoningSummaryTextDelta.ty(), |s| {
                 field_raw(s, "item_id", id);
                 field_u64(s, "output_index", index);
                 field_u64(s, "summary_index", summary_index);
@@ -811,7 +793,7 @@ impl ResponsesWriter {
     /// [`Finished`](WriterErrorKind::Finished) after the terminal event.
     pub fn complete(&mut self) -> Result<(), WriterError> {
         self.finish(
-            "response.completed",
+            EventKind::ResponseCompleted,
             "completed",
             "completed",
             Terminal::None,
@@ -827,7 +809,7 @@ impl ResponsesWriter {
     /// [`Finished`](WriterErrorKind::Finished) after the terminal event.
     pub fn incomplete(&mut self, reason: &str) -> Result<(), WriterError> {
         self.finish(
-            "response.incomplete",
+            EventKind::ResponseIncomplete,
             "incomplete",
             "incomplete",
             Terminal::Incomplete(reason),
@@ -843,7 +825,7 @@ impl ResponsesWriter {
     /// [`Finished`](WriterErrorKind::Finished) after the terminal event.
     pub fn fail(&mut self, code: &str, message: &str) -> Result<(), WriterError> {
         self.finish(
-            "response.failed",
+            EventKind::ResponseFailed,
             "failed",
             "incomplete",
             Terminal::Failed { code, message },
@@ -922,7 +904,7 @@ impl ResponsesWriter {
     /// the item calls.
     ///
     /// ```
-    /// use ssekit::encode::ResponsesWriter;
+    /// use ssekit::responses::writer::ResponsesWriter;
     ///
     /// let mut w = ResponsesWriter::new("resp_1", "m", 0);
     /// w.forward(r#"{"type":"response.created","response":{"id":"resp_1"}}"#)?;
@@ -932,7 +914,7 @@ impl ResponsesWriter {
     ///     b"event: response.output_text.delta\n\
     ///       data: {\"type\":\"response.output_text.delta\",\"sequence_number\":1,\"delta\":\"x\"}\n\n"
     /// ));
-    /// # Ok::<(), ssekit::encode::WriterError>(())
+    /// # Ok::<(), ssekit::responses::writer::WriterError>(())
     /// ```
     ///
     /// # Errors
@@ -986,10 +968,7 @@ impl ResponsesWriter {
         json.push('}');
         put_event(&mut self.sink.out, &name, &self.sink.json);
         self.sink.seq += 1;
-        if matches!(
-            &*name,
-            "response.completed" | "response.incomplete" | "response.failed"
-        ) {
+        if EventKind::from_type(&name).role() == EventRole::Terminal {
             self.phase = Phase::Finished;
         }
         Ok(seq)
@@ -1063,7 +1042,7 @@ impl ResponsesWriter {
         };
         let summary_index = summary.len() as u64;
         self.sink
-            .event("response.reasoning_summary_part.added", |s| {
+            .event(EventKind::ReasoningSummaryPartAdded.ty(), |s| {
                 field_raw(s, "item_id", id);
                 field_u64(s, "output_index", index);
                 field_u64(s, "summary_index", summary_index);
@@ -1083,14 +1062,14 @@ impl ResponsesWriter {
         };
         let summary_index = summary.len() as u64;
         self.sink
-            .event("response.reasoning_summary_text.done", |s| {
+            .event(EventKind::ReasoningSummaryTextDone.ty(), |s| {
                 field_raw(s, "item_id", id);
                 field_u64(s, "output_index", index);
                 field_u64(s, "summary_index", summary_index);
                 field_str(s, "text", &text);
             });
         self.sink
-            .event("response.reasoning_summary_part.done", |s| {
+            .event(EventKind::ReasoningSummaryPartDone.ty(), |s| {
                 field_raw(s, "item_id", id);
                 field_u64(s, "output_index", index);
                 field_u64(s, "summary_index", summary_index);
@@ -1109,14 +1088,14 @@ impl ResponsesWriter {
         match core::mem::replace(&mut self.open, Open::None) {
             Open::None => return,
             Open::Message { id, text } => {
-                self.sink.event("response.output_text.done", |s| {
+                self.sink.event(EventKind::OutputTextDone.ty(), |s| {
                     field_raw(s, "item_id", &id);
                     field_u64(s, "output_index", index);
                     field_u64(s, "content_index", 0);
                     field_str(s, "text", &text);
                     field_raw(s, "logprobs", "[]");
                 });
-                self.sink.event("response.content_part.done", |s| {
+                self.sink.event(EventKind::ContentPartDone.ty(), |s| {
                     field_raw(s, "item_id", &id);
                     field_u64(s, "output_index", index);
                     field_u64(s, "content_index", 0);
@@ -1132,7 +1111,7 @@ impl ResponsesWriter {
                 arguments,
             } => {
                 self.sink
-                    .event("response.function_call_arguments.done", |s| {
+                    .event(EventKind::FunctionCallArgumentsDone.ty(), |s| {
                         field_raw(s, "item_id", &id);
                         field_raw(s, "name", &name);
                         field_u64(s, "output_index", index);
@@ -1144,7 +1123,7 @@ impl ResponsesWriter {
                 reasoning_item(&mut item, &id, status, &summary);
             }
         }
-        self.sink.event("response.output_item.done", |s| {
+        self.sink.event(EventKind::OutputItemDone.ty(), |s| {
             field_u64(s, "output_index", index);
             field_raw(s, "item", &item);
         });
@@ -1153,22 +1132,23 @@ impl ResponsesWriter {
 
     fn finish(
         &mut self,
-        ty: &str,
+        kind: EventKind,
         status: &str,
         item_status: &str,
         terminal: Terminal<'_>,
     ) -> Result<(), WriterError> {
         self.start()?;
         self.finish_item(item_status);
-        self.lifecycle(ty, status, terminal);
+        self.lifecycle(kind, status, terminal);
         self.phase = Phase::Finished;
         Ok(())
     }
 
     /// Writes a lifecycle event: `{"type", "sequence_number", "response"}`.
     /// Before the terminal event the response has no output and no usage.
-    fn lifecycle(&mut self, ty: &str, status: &str, terminal: Terminal<'_>) {
-        let last = !matches!(ty, "response.created" | "response.in_progress");
+    fn lifecycle(&mut self, kind: EventKind, status: &str, terminal: Terminal<'_>) {
+        let ty = kind.ty();
+        let last = kind.role() == EventRole::Terminal;
         let Self {
             sink,
             id,
