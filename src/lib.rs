@@ -94,8 +94,10 @@
 //!   split across chunks, and UTF-8 sequences split anywhere.
 //! * **Zero copies** for data that is one `data:` line inside one chunk
 //!   ([`Frame::is_zero_copy`]); data spanning chunks or lines is copied once,
-//!   into buffers that are reused.
-//! * **Linear time**: every byte is searched once, however small the chunks.
+//!   into buffers that are reused (and so are small reads, gathered into one
+//!   buffer: see [`Parser::feed`]).
+//! * **Linear time**: every byte is searched once, however small the chunks
+//!   (twice for small reads: once when it arrives, once when it is parsed).
 //! * **Bounded memory**: lines and events are limited by [`ParserConfig`];
 //!   exceeding a limit is a [`FrameError`] with the stream offset, after which
 //!   the parser skips to the next event and goes on.

@@ -227,6 +227,10 @@ fn run_on(p: &mut Parser, chunks: &[&[u8]], items: bool, drain_each: bool) -> Tr
         p.bytes_scanned() <= total as u64,
         "line search examined a byte twice"
     );
+    assert!(
+        p.bytes_prescanned() <= total as u64,
+        "a small read was searched twice on arrival"
+    );
     // Every byte is accounted for, the truncated tail as reported.
     let tally = p.tally();
     assert_eq!(tally.total(), total as u64, "{tally:?}");

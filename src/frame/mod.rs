@@ -2,6 +2,7 @@
 
 mod config;
 mod error;
+mod hold;
 mod names;
 mod output;
 mod parser;

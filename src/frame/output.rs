@@ -15,7 +15,9 @@ use super::text::Utf8Bytes;
 ///
 /// When the event's data is a single `data:` line that lay inside one input
 /// chunk, [`data_bytes`](Self::data_bytes) is a slice of that chunk and
-/// nothing was copied ([`is_zero_copy`](Self::is_zero_copy)). When the
+/// nothing was copied ([`is_zero_copy`](Self::is_zero_copy)); the one
+/// exception is an event gathered from small reads, which the parser copies
+/// into one buffer first (see [`Parser::feed`](crate::Parser::feed)). When the
 /// whole event block lay inside one chunk, [`raw`](Self::raw) is its wire
 /// bytes (if the parser is configured to keep them), for a proxy to forward
 /// unchanged without encoding it again.
@@ -146,9 +148,10 @@ impl Frame {
     /// its block through the blank line that dispatched it (terminator
     /// included), when the parser keeps them
     /// ([`ParserConfig::keep_raw`](crate::ParserConfig::keep_raw)) and the
-    /// whole block lay inside one input chunk; `None` when it spanned
-    /// chunks, when the parser does not keep them, and for frames built by
-    /// hand.
+    /// whole block lay inside one input chunk (or in small reads the parser
+    /// gathered into one buffer: see [`Parser::feed`](crate::Parser::feed));
+    /// `None` when it spanned chunks, when the parser does not keep them, and
+    /// for frames built by hand.
     ///
     /// A proxy that forwards a frame unchanged can write these bytes instead
     /// of encoding the frame again: they are a slice of the input chunk (no

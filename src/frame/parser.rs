@@ -22,6 +22,7 @@ use bytes::{Bytes, BytesMut};
 
 use super::config::{ParserConfig, Utf8Mode};
 use super::error::{FrameError, FrameErrorKind};
+use super::hold::{Held, SMALL_READ};
 use super::output::{Frame, FrameRef, Item};
 use super::tally::Tally;
 use super::text::{CheckedChunk, Utf8Bytes};
@@ -77,6 +78,12 @@ pub struct Parser {
     pos: usize,
     cur_offset: u64,
     queue: VecDeque<Bytes>,
+    /// Small reads that follow everything in `cur` and `queue`, held until
+    /// they complete a block (see `hold`).
+    small: Held,
+    /// `next_item` was called: comments are reported as they are parsed, so
+    /// small reads are no longer held.
+    items_mode: bool,
     eof: bool,
     tail_checked: bool,
 
@@ -199,6 +206,8 @@ impl Parser {
             pos: 0,
             cur_offset: 0,
             queue: VecDeque::new(),
+            small: Held::default(),
+            items_mode: false,
             eof: false,
             tail_checked: false,
             line: BytesMut::new(),
@@ -240,30 +249,70 @@ impl Parser {
     /// the byte order mark anywhere.
     ///
     /// Nothing is parsed until [`next_frame`](Self::next_frame) or
-    /// [`next_item`](Self::next_item) is called. This operation is O(1).
+    /// [`next_item`](Self::next_item) is called. This operation is O(1),
+    /// except for small reads.
+    ///
+    /// # Small reads
+    ///
+    /// A chunk of at most 256 bytes that arrives when the parser has parsed
+    /// everything is searched for line ends at once (in O(its length)) and
+    /// copied into one buffer with the small reads before it, until they
+    /// complete an event: the parser then parses them as one chunk, which
+    /// costs far less than a visit per tiny read. This never changes what
+    /// the parser reports, nor when: held bytes are handed over at once when
+    /// they end an event or hold a `retry` field or a CR, when
+    /// [`next_item`](Self::next_item) is used, at [`finish`](Self::finish),
+    /// and before they could reach a limit. What it changes: the data of an
+    /// event gathered from small reads is a slice of that buffer (copied
+    /// once), not of an input chunk, and [`offset`](Self::offset) stays at
+    /// the start of the held bytes until they are parsed. At most 8 KiB are
+    /// held.
+    #[inline]
     pub fn feed(&mut self, chunk: Bytes) {
         if chunk.is_empty() {
             return;
         }
         self.eof = false;
         self.tail_checked = false;
+        if !self.small.is_empty() {
+            return self.feed_held(chunk);
+        }
+        self.feed_at_rest(chunk);
+    }
+
+    /// [`feed`](Self::feed) with nothing held.
+    fn feed_at_rest(&mut self, chunk: Bytes) {
         if self.pos >= self.cur.len() && self.queue.is_empty() {
-            if self.line_open
-                && self.skip == Skip::No
-                && self.line.len() + chunk.len() <= self.config.max_line_len
-                && self.line.capacity() - self.line.len() >= chunk.len()
-                && self.lines.take_short_piece(&chunk)
-            {
-                // A small read in the middle of a line that goes on (the
-                // common case of tiny reads): what `advance` would do with
-                // it, appending it to the line, done here at once. O(1):
-                // at most 32 bytes.
-                self.line.extend_from_slice(&chunk);
-                self.cur_offset += self.cur.len() as u64;
-                self.cur.replace(chunk);
-                self.pos = self.cur.len();
-                return;
+            if self.line_open {
+                if self.skip == Skip::No
+                    && self.line.len() + chunk.len() <= self.config.max_line_len
+                    && self.line.capacity() - self.line.len() >= chunk.len()
+                    && self.lines.take_short_piece(&chunk)
+                {
+                    // A small read in the middle of a line that goes on (the
+                    // common case of tiny reads): what `advance` would do with
+                    // it, appending it to the line, done here at once. O(1):
+                    // at most 32 bytes.
+                    self.line.extend_from_slice(&chunk);
+                    self.cur_offset += self.cur.len() as u64;
+                    self.cur.replace(chunk);
+                    self.pos = self.cur.len();
+                    return;
+                }
+            } else if chunk.len() <= SMALL_READ && self.lines.plain() {
+                // At a line start with nothing left to parse: a small read
+                // may be held.
+                return self.feed_held(chunk);
             }
+        }
+        self.hand_over(chunk);
+    }
+
+    /// Gives `chunk` to the parse path: it becomes the current chunk when all
+    /// before it is parsed, else it is queued.
+    #[inline]
+    fn hand_over(&mut self, chunk: Bytes) {
+        if self.pos >= self.cur.len() && self.queue.is_empty() {
             self.cur_offset += self.cur.len() as u64;
             self.cur.replace(chunk);
             self.pos = 0;
@@ -273,6 +322,87 @@ impl Parser {
         }
     }
 
+    /// Whether `len` bytes of small reads may be held now: holding must not
+    /// delay anything the parser reports (see `hold`), so not when items are
+    /// reported line by line, in strict UTF-8 mode, after an error (lines
+    /// are being skipped), or when the held bytes could reach a limit.
+    #[inline]
+    fn may_hold(&self, len: usize) -> bool {
+        len <= super::hold::MAX_HELD
+            && len <= self.config.max_line_len
+            && self.data_len + len <= self.config.max_event_len
+            && !self.items_mode
+            && self.skip == Skip::No
+            && self.config.utf8 == Utf8Mode::Replace
+    }
+
+    /// `feed` for a read that follows held bytes, or a small read at a line
+    /// start with nothing left to parse: it is held, or handed over with
+    /// what is held, up to the last point that must be parsed now.
+    fn feed_held(&mut self, chunk: Bytes) {
+        if self.small.is_empty() && chunk.ends_with(b"\n\n") {
+            // A read that ends a block: parsed where it lies, unsearched.
+            return self.hand_over(chunk);
+        }
+        let split = if chunk.len() <= SMALL_READ && self.may_hold(self.small.len() + chunk.len()) {
+            self.small.split_point(&chunk)
+        } else {
+            None
+        };
+        let Some(split) = split else {
+            // A CR, a large read or a limit in reach: everything is parsed.
+            if !self.small.is_empty() {
+                self.hand_over_held();
+            }
+            return self.hand_over(chunk);
+        };
+        let mut at = 0;
+        if !self.small.is_empty() {
+            if split.first == 0 {
+                return self.hold(&chunk);
+            }
+            // The held block ends in this read: it is parsed with the bytes
+            // that complete it (a copy); what follows is parsed in place.
+            self.hold(&chunk[..split.first]);
+            let held = self.small.take();
+            self.hand_over(held);
+            at = split.first;
+        }
+        if split.last > at {
+            if at == 0 && split.last == chunk.len() {
+                // A read that ends a block: parsed where it lies.
+                return self.hand_over(chunk);
+            }
+            self.hand_over(chunk.slice(at..split.last));
+            at = split.last;
+        }
+        if at < chunk.len() {
+            self.hold(&chunk[at..]);
+        }
+    }
+
+    /// Holds `bytes` of a small read.
+    #[inline(always)]
+    fn hold(&mut self, bytes: &[u8]) {
+        if self.small.needs_room(bytes.len()) && self.pos >= self.cur.len() && self.queue.is_empty()
+        {
+            // Let go of the parsed chunk and frame (they may share the held
+            // bytes' buffer), so that the buffer can be reused in place.
+            self.cur_offset += self.cur.len() as u64;
+            self.cur.replace(Bytes::new());
+            self.pos = 0;
+            self.held = None;
+        }
+        self.small.push(bytes);
+    }
+
+    /// Hands everything held to the parse path: from now on (or until the
+    /// parser is at rest again) what comes is parsed as it arrives.
+    #[cold]
+    fn hand_over_held(&mut self) {
+        let held = self.small.take_all();
+        self.hand_over(held);
+    }
     /// The next dispatched event, or `Ok(None)` when all input fed so far has
     /// been parsed and more is needed.
     ///
@@ -286,13 +416,19 @@ impl Parser {
     /// # Complexity
     ///
     /// Amortised linear in the bytes parsed: each byte is searched once and
-    /// copied at most once (into the line or data buffer when a line spans
+    /// copied at most once (twice each if it came in a small read, which is
+    /// searched and copied on arrival: see [`feed`](Self::feed)) (into the line or data buffer when a line spans
     /// chunks or an event has several data lines).
     #[inline]
     pub fn next_frame(&mut self) -> Result<Option<Frame>, FrameError> {
         if self.drained() {
             return Ok(None);
         }
+        self.parse_frame()
+    }
+
+    /// [`next_frame`](Self::next_frame) with input to parse.
+    fn parse_frame(&mut self) -> Result<Option<Frame>, FrameError> {
         loop {
             if let Some(whole) = self.whole_event() {
                 match whole.data {
@@ -338,11 +474,18 @@ impl Parser {
     /// assert_eq!(seen, [("note".into(), "a".into()), ("message".into(), "b\nc".into())]);
     /// # Ok::<(), ssekit::FrameError>(())
     /// ```
+    #[inline]
     pub fn next_frame_ref(&mut self) -> Result<Option<FrameRef<'_>>, FrameError> {
-        self.held = None;
         if self.drained() {
+            // The quick answer after a small read, without a call.
             return Ok(None);
         }
+        self.parse_frame_ref()
+    }
+
+    /// [`next_frame_ref`](Self::next_frame_ref) with input to parse.
+    fn parse_frame_ref(&mut self) -> Result<Option<FrameRef<'_>>, FrameError> {
+        self.held = None;
         loop {
             if let Some(whole) = self.whole_event() {
                 match whole.data {
@@ -383,6 +526,14 @@ impl Parser {
     /// # Ok::<(), ssekit::FrameError>(())
     /// ```
     pub fn next_item(&mut self) -> Result<Option<Item>, FrameError> {
+        if !self.items_mode {
+            // Comments are reported as they are parsed: small reads are
+            // parsed as they come from now on.
+            self.items_mode = true;
+            if !self.small.is_empty() {
+                self.hand_over_held();
+            }
+        }
         loop {
             match self.advance(true)? {
                 Advanced::Item(item) => return Ok(Some(item)),
@@ -405,6 +556,9 @@ impl Parser {
     /// (see [`has_pending_input`](Self::has_pending_input)). It is reported once.
     pub fn finish(&mut self) -> Result<(), FrameError> {
         self.eof = true;
+        if !self.small.is_empty() {
+            return self.finish_held();
+        }
         if !self.has_pending_input() {
             return match self.check_tail() {
                 Some(e) => Err(e),
@@ -412,6 +566,28 @@ impl Parser {
             };
         }
         Ok(())
+    }
+
+    /// `finish` with small reads held: they are parsed now. They hold no
+    /// blank line, so they dispatch nothing; if everything before them was
+    /// parsed, the tail is reported here, as it would have been had they
+    /// been parsed when they came.
+    #[cold]
+    fn finish_held(&mut self) -> Result<(), FrameError> {
+        let at_rest = !self.has_pending_input();
+        self.hand_over_held();
+        if !at_rest {
+            return Ok(());
+        }
+        loop {
+            match self.advance(false)? {
+                Advanced::NeedInput => return Ok(()),
+                other => debug_assert!(
+                    matches!(other, Advanced::Boundary),
+                    "held bytes dispatched something"
+                ),
+            }
+        }
     }
 
     /// Returns to the state of a new parser for a new stream, keeping the
@@ -422,7 +598,10 @@ impl Parser {
         let line = core::mem::take(&mut self.line);
         let data_buf = core::mem::take(&mut self.data_buf);
         let queue = core::mem::take(&mut self.queue);
+        let mut small = core::mem::take(&mut self.small);
+        small.clear();
         *self = Self::with_config(self.config);
+        self.small = small;
         self.line = line;
         self.line.clear();
         self.data_buf = data_buf;
@@ -517,6 +696,15 @@ impl Parser {
     #[doc(hidden)]
     pub fn bytes_scanned(&self) -> u64 {
         self.lines.scanned()
+    }
+
+    /// How many bytes of small reads were searched on arrival, before they
+    /// were held (see [`feed`](Self::feed)): at most the bytes fed. With
+    /// [`bytes_scanned`](Self::bytes_scanned), each byte is searched at
+    /// most twice. Exposed to test linearity.
+    #[doc(hidden)]
+    pub fn bytes_prescanned(&self) -> u64 {
+        self.small.scanned()
     }
 
     /// Where the bytes parsed so far went: in dispatched frames, comments,
@@ -1269,7 +1457,7 @@ fn reserve_within(buf: &mut BytesMut, additional: usize, limit: usize) {
 }
 
 /// The fewest bytes left in a chunk for the whole-event path to be tried.
-const FAST_MIN_BYTES: usize = 24;
+const FAST_MIN_BYTES: usize = 2;
 
 /// After this many events in a row that the whole-event path does not
 /// handle (a stream with comments or `retry` in every event, say), it stops

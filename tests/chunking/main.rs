@@ -15,3 +15,4 @@ mod counting;
 mod accounting;
 mod invariance;
 mod limits;
+mod small_reads;

@@ -148,6 +148,12 @@ pub(crate) fn run_items(config: ParserConfig, chunks: &[Bytes], drain: Drain) ->
         scanned <= total as u64,
         "scanned {scanned} bytes of {total}"
     );
+    // Small reads are searched once more, on arrival: at most once each.
+    let prescanned = parser.bytes_prescanned();
+    assert!(
+        prescanned <= total as u64,
+        "searched {prescanned} bytes of {total} on arrival"
+    );
     Run {
         reports,
         last_event_id: parser.last_event_id().to_owned(),

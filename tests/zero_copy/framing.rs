@@ -1,19 +1,15 @@
 //! Steady-state allocations of the parser on the recorded corpus: feeding
-//! 4 KiB chunks of one shared buffer, taking and dropping frames, and
-//! finishing must not allocate (budget: 0.01 allocations per frame).
+//! 4 KiB chunks of one shared buffer, or 16-byte chunks (small reads, which
+//! the parser gathers into one buffer it reuses), taking and dropping
+//! frames, and finishing must not allocate (budget: 0.01 allocations per
+//! frame).
 //!
-//! A counting global allocator wraps the system one. It counts only while
-//! this thread's flag is on, so the test harness's own allocations (and
-//! anything done to set the measurement up) are not counted. This binary
-//! holds a single test, so nothing else runs while it counts.
+//! The binary's counting allocator (`tests/support/counting.rs`) counts
+//! only this thread's allocations while the measurement runs, so the
+//! harness, other tests and the setup are not counted.
 //!
-//! The corpus is found at `$SSEKIT_CORPUS`, else at the shared default
-//! below; missing, the test is skipped, except under `CI=true`.
-//!
-//! A global allocator cannot be written without `unsafe impl GlobalAlloc`,
-//! so this file allows `unsafe_code`. This works because the package-wide
-//! lint in Cargo.toml is `deny` (a `forbid` there could not be overridden);
-//! the library itself keeps `#![forbid(unsafe_code)]`.
+//! The corpus is found at `$SSEKIT_CORPUS`, else at the shared default;
+//! missing, the test is skipped (with a notice), except under `CI=true`.
 
 use crate::corpus;
 use corpus::corpus_dir;
@@ -25,7 +21,6 @@ use ssekit::{Frame, Parser};
 use crate::counting;
 use counting::measure;
 
-const CHUNK: usize = 4096;
 const WARM_UP: usize = 64 << 10;
 const BUDGET_PER_FRAME: f64 = 0.01;
 
@@ -87,6 +82,15 @@ fn run(chunks: &[Bytes], warm: usize, keep: bool) -> Tally {
 
 #[test]
 fn steady_state_allocations_per_frame() {
+    steady_state_allocations(4096);
+}
+
+#[test]
+fn steady_state_allocations_per_frame_in_small_reads() {
+    steady_state_allocations(16);
+}
+
+fn steady_state_allocations(chunk: usize) {
     let Some(dir) = corpus_dir() else { return };
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
@@ -106,11 +110,11 @@ fn steady_state_allocations_per_frame() {
         // so that allocation is the test's, not the parser's. All chunks are
         // cut before counting starts too.
         let _promote = all.slice(0..0);
-        let chunks: Vec<Bytes> = all.chunks(CHUNK).map(|c| all.slice_ref(c)).collect();
+        let chunks: Vec<Bytes> = all.chunks(chunk).map(|c| all.slice_ref(c)).collect();
 
         // Asserted: steady state, after the first 64 KiB of the stream,
         // frames dropped as they come.
-        let t = run(&chunks, WARM_UP / CHUNK, false);
+        let t = run(&chunks, WARM_UP / chunk, false);
         if t.frames > 0 {
             eprintln!(
                 "{name}: {} allocations ({} bytes) for {} steady-state frames",
@@ -121,12 +125,12 @@ fn steady_state_allocations_per_frame() {
         // For the record: the same with the frames kept alive (they share
         // the buffer a line spanning chunks was gathered in), and whole
         // streams from a new parser.
-        steady_kept.add(&run(&chunks, WARM_UP / CHUNK, true));
+        steady_kept.add(&run(&chunks, WARM_UP / chunk, true));
         cold.add(&run(&chunks, 0, false));
     }
 
     eprintln!(
-        "steady state (after {} KiB, {CHUNK}-byte chunks, frames dropped): {} allocations, \
+        "steady state (after {} KiB, {chunk}-byte chunks, frames dropped): {} allocations, \
          {} bytes, {} frames: {:.4} allocations/frame",
         WARM_UP >> 10,
         steady.allocs,

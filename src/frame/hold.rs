@@ -1,0 +1,305 @@
+//! Small reads held back until they complete something.
+//!
+//! A stream read in tiny pieces (a proxy that flushes every few bytes, a
+//! TLS record split, a fuzzer) costs the line-by-line path a visit per
+//! piece: gather the piece, look for line ends, handle a line that spans
+//! pieces. [`Held`] instead copies small reads into one buffer and hands
+//! the parser a single chunk as soon as the held bytes complete a block
+//! (a blank line), so the parser sees one chunk per event and takes it by
+//! its whole-event path.
+//!
+//! Holding must never be visible in what the parser reports, so the held
+//! bytes are handed over at once when they hold:
+//! * a blank line (an event is dispatched there);
+//! * a line that starts with `r` (a `retry` field takes effect when parsed,
+//!   and `Parser::reconnection_time` can be read between reads);
+//! * a CR (the line-by-line path handles CR and CRLF line ends).
+//!
+//! The parser hands everything over itself when it reaches a state where
+//! holding would show (items requested, the end of the stream, strict UTF-8,
+//! a limit that the held bytes could reach). So what is held is always an
+//! incomplete block whose lines, once parsed, dispatch nothing and report
+//! nothing: holding them changes when work is done, never what comes out.
+//!
+//! Each held byte is searched once here (for LF and CR) and once more by the
+//! parser when handed over; [`Held::scanned`] counts the first search.
+
+use bytes::{Bytes, BytesMut};
+
+/// The largest read that is held (a larger one is parsed where it lies:
+/// copying it would cost more than the visit it saves).
+pub(super) const SMALL_READ: usize = 256;
+
+/// The most bytes held at once; past it, they are handed over.
+pub(super) const MAX_HELD: usize = 8 << 10;
+
+/// The capacity the buffer is allocated with (twice [`MAX_HELD`], so that
+/// handing over a block and moving the rest to the front never allocates
+/// while the parser owns the buffer alone).
+const CAPACITY: usize = 2 * MAX_HELD;
+
+/// The cut points [`Held::split_point`] finds in a read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Split {
+    /// The end of the first line that must be parsed now (0: none).
+    pub(super) first: usize,
+    /// The end of the last such line (0: none).
+    pub(super) last: usize,
+}
+
+/// Small reads copied into one buffer, up to the point where they must be
+/// parsed. The held bytes always start at a line start and follow every byte
+/// the parser was handed.
+#[derive(Debug, Default)]
+pub(super) struct Held {
+    buf: BytesMut,
+    /// The first byte of the line in progress at the end of `buf` (`None` at
+    /// a line start).
+    first: Option<u8>,
+    /// Bytes searched by [`split_point`](Self::split_point).
+    scanned: u64,
+}
+
+impl Held {
+    /// Whether nothing is held.
+    #[inline]
+    pub(super) fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// The bytes held.
+    #[inline]
+    pub(super) fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Bytes searched for line ends on arrival (see the module docs).
+    pub(super) fn scanned(&self) -> u64 {
+        self.scanned
+    }
+
+    /// Where `read`, appended to what is held, must be cut: the ends of the
+    /// first and of the last line in it that must be parsed now (see the
+    /// module docs), as indexes into `read` (`0` when there is none). The
+    /// bytes before the last cut must be parsed now; those after it may
+    /// wait. `None` when `read` holds a CR: then everything must be parsed
+    /// now. Updates the line state as if `read` were appended.
+    #[inline]
+    pub(super) fn split_point(&mut self, read: &[u8]) -> Option<Split> {
+        self.scanned += read.len() as u64;
+        let mut cuts = Cuts {
+            split: Split { first: 0, last: 0 },
+            first: self.first,
+            line_start: 0,
+        };
+        let mut words = read.chunks_exact(8);
+        let mut at = 0;
+        for word in &mut words {
+            let x = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            if may_hold_line_end(x) && !cuts.visit(read, at, x) {
+                self.first = None;
+                return None;
+            }
+            at += 8;
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            for (w, &b) in word.iter_mut().zip(rest) {
+                *w = b;
+            }
+            if !cuts.visit(read, at, u64::from_le_bytes(word)) {
+                self.first = None;
+                return None;
+            }
+        }
+        if cuts.first.is_none() && cuts.line_start < read.len() {
+            cuts.first = Some(read[cuts.line_start]);
+        }
+        self.first = cuts.first;
+        Some(cuts.split)
+    }
+
+    /// Whether appending `len` bytes needs more room than the buffer has.
+    #[inline]
+    pub(super) fn needs_room(&self, len: usize) -> bool {
+        self.buf.capacity() - self.buf.len() < len
+    }
+
+    /// Appends `read`, reusing the buffer when the parser owns it alone.
+    #[inline]
+    pub(super) fn push(&mut self, read: &[u8]) {
+        if self.needs_room(read.len()) {
+            // Moves the held bytes to the front of the buffer when nothing
+            // else points into it; allocates a new one otherwise (a frame or
+            // the last event ID kept by the caller still shares it).
+            self.buf.reserve(CAPACITY.max(read.len()));
+        }
+        self.buf.extend_from_slice(read);
+    }
+
+    /// Everything held, to be parsed, when what comes next is held too: the
+    /// line state stays that of the last read split.
+    #[inline]
+    pub(super) fn take(&mut self) -> Bytes {
+        self.buf.split().freeze()
+    }
+
+    /// Everything held, to be parsed, when holding stops.
+    pub(super) fn take_all(&mut self) -> Bytes {
+        self.first = None;
+        self.take()
+    }
+
+    /// Drops what is held (a parser reset), keeping the buffer.
+    pub(super) fn clear(&mut self) {
+        self.buf.clear();
+        self.first = None;
+        self.scanned = 0;
+    }
+}
+
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+const LOWS: u64 = u64::from_le_bytes([0x7f; 8]);
+const LF: u64 = u64::from_le_bytes([b'\n'; 8]);
+const CR: u64 = u64::from_le_bytes([b'\r'; 8]);
+
+/// Whether the word may hold an LF or a CR: the quick "has a zero byte"
+/// test on `x ^ 0x0a…` and `x ^ 0x0d…`, never wrong when it says no.
+#[inline(always)]
+fn may_hold_line_end(x: u64) -> bool {
+    let (a, b) = (x ^ LF, x ^ CR);
+    ((a.wrapping_sub(ONES) & !a) | (b.wrapping_sub(ONES) & !b)) & HIGHS != 0
+}
+
+/// The bytes of a word equal to zero, as a mask with the high bit of each
+/// such byte set (exact, unlike the quick test).
+#[inline(always)]
+fn zero_bytes(v: u64) -> u64 {
+    !(((v & LOWS).wrapping_add(LOWS)) | v | LOWS)
+}
+
+/// The state of [`Held::split_point`] while it walks a read.
+struct Cuts {
+    split: Split,
+    /// The first byte of the line in progress (`None` at a line start).
+    first: Option<u8>,
+    /// Where the line in progress began in the read, when it began there.
+    line_start: usize,
+}
+
+impl Cuts {
+    /// Takes the line ends in the word `x`, read at `at` (bytes past the
+    /// end of `read` are zeros); `false` when it holds a CR.
+    #[inline]
+    fn visit(&mut self, read: &[u8], at: usize, x: u64) -> bool {
+        if zero_bytes(x ^ CR) != 0 {
+            return false;
+        }
+        let mut lf = zero_bytes(x ^ LF);
+        while lf != 0 {
+            let i = at + (lf.trailing_zeros() / 8) as usize;
+            lf &= lf - 1;
+            let lead = self.first.or_else(|| {
+                (i > self.line_start)
+                    .then(|| read.get(self.line_start).copied())
+                    .flatten()
+            });
+            // A blank line dispatches; a `retry` line takes effect at once.
+            if matches!(lead, None | Some(b'r')) {
+                if self.split.first == 0 {
+                    self.split.first = i + 1;
+                }
+                self.split.last = i + 1;
+            }
+            self.first = None;
+            self.line_start = i + 1;
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    fn splits(reads: &[&str]) -> Vec<Option<usize>> {
+        let mut held = Held::default();
+        reads
+            .iter()
+            .map(|r| {
+                let s = held.split_point(r.as_bytes()).map(|s| s.last);
+                held.push(r.as_bytes());
+                s
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_blank_line_is_a_split_point() {
+        assert_eq!(
+            splits(&["data: a", "bc\n", "\nda", "ta: b\n\n"]),
+            [Some(0), Some(0), Some(1), Some(7)]
+        );
+        // Several events in one read: cut after the last blank line.
+        assert_eq!(splits(&["data: a\n\ndata: b\n\nda"]), [Some(18)]);
+        let mut held = Held::default();
+        assert_eq!(
+            held.split_point(b"a\n\ndata: b\n\nda"),
+            Some(Split { first: 3, last: 12 })
+        );
+        // A read that starts a block with a blank line.
+        assert_eq!(splits(&["\n"]), [Some(1)]);
+    }
+
+    #[test]
+    fn a_retry_line_is_a_split_point_and_a_cr_hands_over_everything() {
+        assert_eq!(splits(&["ret", "ry: 5\ndata"]), [Some(0), Some(6)]);
+        assert_eq!(splits(&["data: a\r", "\n"]), [None, Some(1)]);
+        // Other fields wait for the blank line.
+        assert_eq!(splits(&["event: x\nid: 1\n: c\n"]), [Some(0)]);
+    }
+
+    #[test]
+    fn line_ends_are_found_in_every_position() {
+        for len in 1..=20 {
+            for at in 0..len {
+                for end in [b'\n', b'\r'] {
+                    let mut read = alloc::vec![b'x'; len];
+                    read[at] = end;
+                    let mut held = Held::default();
+                    let split = held.split_point(&read);
+                    // An LF first in a read at a line start is a blank line.
+                    let cut = if at == 0 { 1 } else { 0 };
+                    let want = (end == b'\n').then_some(Split {
+                        first: cut,
+                        last: cut,
+                    });
+                    assert_eq!(split, want, "{len} {at}");
+                    // Among bytes that trip the inexact word test.
+                    for fill in [0x01, 0x80, 0x0b, 0x0c] {
+                        read.fill(fill);
+                        read[at] = b'\n';
+                        let mut held = Held::default();
+                        let got = held.split_point(&read).unwrap();
+                        assert_eq!(got.last, cut, "{len} {at} {fill}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn take_hands_over_what_is_held() {
+        let mut held = Held::default();
+        held.push(b"data: a\n\n");
+        assert_eq!(held.take(), Bytes::from_static(b"data: a\n\n"));
+        assert!(held.is_empty());
+        held.push(b"da");
+        assert_eq!(held.len(), 2);
+        assert_eq!(held.take_all(), Bytes::from_static(b"da"));
+        assert!(held.is_empty());
+    }
+}

@@ -1,0 +1,128 @@
+//! Small reads (chunks of at most 256 bytes) are held by the parser until
+//! they complete an event. Holding must not change what the parser reports,
+//! nor when: these tests pin the cases where a held byte could otherwise be
+//! late (a `retry` field, the truncated tail at `finish`, comments through
+//! `next_item`, a limit), beside the chunking proptests that compare every
+//! chunking with the whole input.
+
+use bytes::Bytes;
+use ssekit::{FrameErrorKind, Item, Parser, ParserConfig};
+
+/// A parser past the start of the stream (where nothing is held, since a
+/// byte order mark may be pending) with one event read.
+fn started(config: ParserConfig) -> Parser {
+    let mut p = Parser::with_config(config);
+    p.feed(Bytes::from_static(b"data: a\n\n"));
+    assert_eq!(p.next_frame().unwrap().unwrap().data(), "a");
+    p
+}
+
+fn feed_all(p: &mut Parser, reads: &[&'static [u8]]) -> Vec<String> {
+    let mut out = Vec::new();
+    for r in reads {
+        p.feed(Bytes::from_static(r));
+        while let Some(f) = p.next_frame().unwrap() {
+            out.push(f.data().to_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn an_event_completed_by_a_small_read_is_dispatched_at_once() {
+    let mut p = started(ParserConfig::default());
+    assert!(feed_all(&mut p, &[b"data", b": b", b"\n"]).is_empty());
+    assert_eq!(feed_all(&mut p, &[b"\n"]), ["b"]);
+    // Two events and the start of a third in one read, after a held start.
+    assert_eq!(
+        feed_all(&mut p, &[b"data: c", b"\n\ndata: d\n\ndata: e"]),
+        ["c", "d"]
+    );
+    assert_eq!(feed_all(&mut p, &[b"\n\n"]), ["e"]);
+}
+
+#[test]
+fn a_retry_field_takes_effect_when_its_line_ends() {
+    let mut p = started(ParserConfig::default());
+    assert!(feed_all(&mut p, &[b"retry: 1", b"50\n", b"data: x"]).is_empty());
+    assert_eq!(p.reconnection_time(), Some(150));
+}
+
+#[test]
+fn finish_reports_the_held_tail_itself() {
+    let mut p = started(ParserConfig::default());
+    assert!(feed_all(&mut p, &[b"event: x\n", b"data: b"]).is_empty());
+    // Nothing is pending: the held bytes say nothing until the stream ends.
+    assert!(!p.has_pending_input());
+    assert_eq!(
+        p.offset(),
+        9,
+        "the next byte to parse is the first one held"
+    );
+    let err = p.finish().unwrap_err();
+    assert_eq!(err.kind(), FrameErrorKind::TruncatedTail { len: 16 });
+    assert_eq!(err.offset(), 9);
+    assert_eq!(p.finish(), Ok(()), "reported once");
+    assert_eq!(p.next_frame(), Ok(None));
+    assert_eq!(p.offset(), 25);
+    assert_eq!(p.tally().total(), 25);
+}
+
+#[test]
+fn next_item_reports_comments_that_were_held() {
+    let mut p = started(ParserConfig::default());
+    assert!(feed_all(&mut p, &[b": one\n", b": tw"]).is_empty());
+    assert_eq!(
+        p.next_item(),
+        Ok(Some(Item::Comment(Bytes::from_static(b" one"))))
+    );
+    assert_eq!(p.next_item(), Ok(None));
+    // From now on small reads are parsed as they come.
+    p.feed(Bytes::from_static(b"o\n"));
+    assert_eq!(
+        p.next_item(),
+        Ok(Some(Item::Comment(Bytes::from_static(b" two"))))
+    );
+}
+
+#[test]
+fn a_limit_is_reported_when_the_line_crosses_it() {
+    let mut config = ParserConfig::default();
+    config.max_line_len = 40;
+    let mut p = started(config);
+    // 32 bytes of a data line: within the limit, held.
+    p.feed(Bytes::from_static(b"data: 0123456789012345678901234"));
+    assert_eq!(p.next_frame(), Ok(None));
+    // The read that takes the line past 40 bytes gets the error at once.
+    p.feed(Bytes::from_static(b"0123456789"));
+    let err = p.next_frame().unwrap_err();
+    assert_eq!(err.kind(), FrameErrorKind::LineTooLong { limit: 40 });
+    assert_eq!(err.offset(), 9);
+}
+
+#[test]
+fn a_cr_hands_everything_over() {
+    let mut p = started(ParserConfig::default());
+    assert!(feed_all(&mut p, &[b"data: b", b"\r"]).is_empty());
+    assert_eq!(feed_all(&mut p, &[b"\n", b"\r\n"]), ["b"]);
+}
+
+#[test]
+fn held_bytes_are_bounded() {
+    // A line with no end, in small reads: at most 8 KiB is held; past that
+    // the line is gathered (and bounded) by the line path.
+    let mut p = started(ParserConfig::default());
+    let piece = Bytes::from(vec![b'x'; 200]);
+    p.feed(Bytes::from_static(b"data: "));
+    let mut fed = 15;
+    for _ in 0..100 {
+        p.feed(piece.clone());
+        fed += 200;
+        assert_eq!(p.next_frame(), Ok(None));
+        let held = fed - p.offset();
+        assert!(held <= 8192, "{held} bytes held");
+    }
+    p.feed(Bytes::from_static(b"\n\n"));
+    let f = p.next_frame().unwrap().unwrap();
+    assert_eq!(f.data().len(), 20_000);
+}
