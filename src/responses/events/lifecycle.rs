@@ -1,11 +1,7 @@
 //! The response lifecycle and output items.
 
-#[allow(unused_imports)]
-use super::super::{
-    Annotation, ContentPart, ErrorInfo, Lazy, List, Logprobs, OutputItem, Response,
-};
-#[allow(unused_imports)]
-use crate::json::{JsonStr, RawJson};
+use super::super::{Lazy, OutputItem, Response};
+use crate::json::RawJson;
 
 event_view! {
     /// Emitted when the model response is complete.

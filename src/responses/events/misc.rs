@@ -1,10 +1,6 @@
 //! Errors, audio, transport and backend events.
 
-#[allow(unused_imports)]
-use super::super::{
-    Annotation, ContentPart, ErrorInfo, Lazy, List, Logprobs, OutputItem, Response,
-};
-#[allow(unused_imports)]
+use super::super::{ErrorInfo, Lazy};
 use crate::json::{JsonStr, RawJson};
 
 event_view! {

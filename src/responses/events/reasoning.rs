@@ -1,10 +1,6 @@
 //! Reasoning text and reasoning summaries.
 
-#[allow(unused_imports)]
-use super::super::{
-    Annotation, ContentPart, ErrorInfo, Lazy, List, Logprobs, OutputItem, Response,
-};
-#[allow(unused_imports)]
+use super::super::{ContentPart, Lazy};
 use crate::json::{JsonStr, RawJson};
 
 event_view! {

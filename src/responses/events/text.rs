@@ -1,11 +1,7 @@
 //! Output text, refusals, content parts and annotations.
 
-#[allow(unused_imports)]
-use super::super::{
-    Annotation, ContentPart, ErrorInfo, Lazy, List, Logprobs, OutputItem, Response,
-};
-#[allow(unused_imports)]
-use crate::json::{JsonStr, RawJson};
+use super::super::{Annotation, ContentPart, Lazy, Logprobs};
+use crate::json::JsonStr;
 
 event_view! {
     /// Emitted when a new content part is added.

@@ -1,10 +1,5 @@
 //! Built-in tools: web and file search, code interpreter, image generation, MCP, shell and apply_patch.
 
-#[allow(unused_imports)]
-use super::super::{
-    Annotation, ContentPart, ErrorInfo, Lazy, List, Logprobs, OutputItem, Response,
-};
-#[allow(unused_imports)]
 use crate::json::{JsonStr, RawJson};
 
 event_view! {
