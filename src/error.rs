@@ -249,7 +249,7 @@ mod tests {
         let mut acc = ChatAccumulator::with_max_bytes(1);
         let chunk = r#"{"id":"c","choices":[{"index":0,"delta":{"content":"too long"}}]}"#;
         let accumulate: Error = acc
-            .push(&ChatEvent::parse(chunk).unwrap())
+            .feed(&ChatEvent::parse(chunk).unwrap())
             .unwrap_err()
             .into();
         assert!(matches!(
@@ -291,7 +291,7 @@ mod tests {
             parser.feed(crate::Bytes::from(wire));
             let mut acc = ChatAccumulator::new();
             while let Some(frame) = parser.next_frame()? {
-                acc.push(&ChatEvent::from_frame(&frame)?)?;
+                acc.feed(&ChatEvent::from_frame(&frame)?)?;
             }
             parser.finish()?;
             Ok(acc.events())

@@ -76,7 +76,7 @@ fuzz_target!(|data: &[u8]| {
             let mut acc = ChatAccumulator::with_max_bytes(max_bytes);
             for frame in &frames {
                 if let Ok(event) = ChatEvent::from_frame(frame) {
-                    let _ = acc.push(&event);
+                    let _ = acc.feed(&event);
                     assert!(acc.used_bytes() <= max_bytes);
                 }
             }
@@ -86,7 +86,7 @@ fuzz_target!(|data: &[u8]| {
             let mut acc = MessageAccumulator::with_max_bytes(max_bytes);
             for frame in &frames {
                 if let Ok(event) = MessageEvent::from_frame(frame) {
-                    let _ = acc.push(&event);
+                    let _ = acc.feed(&event);
                     assert!(acc.used_bytes() <= max_bytes);
                 }
             }

@@ -138,7 +138,7 @@ impl Dialect for ChatDialect {
     ) -> Result<(), Error> {
         let event = ChatEvent::from_frame(frame)?;
         on_event(&event);
-        Ok(accumulator.push(&event)?)
+        Ok(accumulator.feed(&event)?)
     }
 
     fn finish(accumulator: ChatAccumulator) -> ChatCompletion {
@@ -167,7 +167,7 @@ impl Dialect for AnthropicDialect {
     ) -> Result<(), Error> {
         let event = MessageEvent::from_frame(frame)?;
         on_event(&event);
-        Ok(accumulator.push(&event)?)
+        Ok(accumulator.feed(&event)?)
     }
 
     fn finish(accumulator: MessageAccumulator) -> Message {

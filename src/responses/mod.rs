@@ -1,5 +1,9 @@
 //! L3: typed, borrowing views of OpenAI Responses API stream events.
 //!
+//! Depends on `json`, `views` and `frame` (for `from_frame`); its
+//! [`writer`] also on `encode`. [`EventKind`] is the table of event types
+//! and their roles, [`order`] the one checker of stream order.
+//!
 //! [`ResponseEvent`] has one variant per event type of the Responses stream:
 //! the 58 of the official union, 11 seen outside it (`keepalive`,
 //! `response.compaction.compacting`, the apply_patch diff events, backend

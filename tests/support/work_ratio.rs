@@ -185,7 +185,7 @@ fn chat(n: usize) -> usize {
     acc.set_max_choices(usize::MAX);
     acc.set_max_tool_calls(usize::MAX);
     frames(body, |f| {
-        acc.push(&ChatEvent::from_frame(f).unwrap()).unwrap();
+        acc.feed(&ChatEvent::from_frame(f).unwrap()).unwrap();
     });
     acc.finish().to_json().len()
 }
@@ -242,7 +242,7 @@ fn anthropic(n: usize) -> usize {
     let mut acc = MessageAccumulator::new();
     acc.set_max_blocks(usize::MAX);
     frames(body, |f| {
-        acc.push(&MessageEvent::from_frame(f).unwrap()).unwrap();
+        acc.feed(&MessageEvent::from_frame(f).unwrap()).unwrap();
     });
     acc.finish().to_json().len()
 }

@@ -86,7 +86,7 @@ impl Acc {
             }
             Acc::Chat(acc) => match ChatEvent::from_frame(frame) {
                 Ok(event) => {
-                    if let Err(e) = acc.push(&event) {
+                    if let Err(e) = acc.feed(&event) {
                         eprintln!("ssekit: warning: event at byte {start}: {e}");
                     }
                 }
@@ -94,7 +94,7 @@ impl Acc {
             },
             Acc::Anthropic(acc) => match MessageEvent::from_frame(frame) {
                 Ok(event) => {
-                    if let Err(e) = acc.push(&event) {
+                    if let Err(e) = acc.feed(&event) {
                         eprintln!("ssekit: warning: event at byte {start}: {e}");
                     }
                 }
@@ -102,7 +102,7 @@ impl Acc {
             },
             Acc::Gemini(acc) => match GeminiEvent::from_frame(frame) {
                 Ok(event) => {
-                    if let Err(e) = acc.push(&event) {
+                    if let Err(e) = acc.feed(&event) {
                         eprintln!("ssekit: warning: event at byte {start}: {e}");
                     }
                 }
