@@ -1,5 +1,5 @@
 //! L1': frames, comments and `retry` to wire bytes. Depends on `frame` and
-//! `bytes` (and `json`, for [`push_json_str`]).
+//! `bytes` (and `json`, for [`push_json_str`] and the `retry` digits).
 //!
 //! [`Encoder`] writes any frames. The writer of whole OpenAI Responses
 //! streams is [`responses::writer`](crate::responses::writer) (its old
@@ -239,17 +239,7 @@ fn field<B: BufMut>(out: &mut B, name: &[u8], value: &[u8]) {
 
 fn retry<B: BufMut>(out: &mut B, ms: u64) {
     let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut n = ms;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    field(out, b"retry: ", &digits[i..]);
+    field(out, b"retry: ", crate::json::decimal(ms, &mut digits));
 }
 
 /// Writes `text` as one `prefix` line per line of text (CRLF, LF or CR

@@ -112,4 +112,4 @@ pub(crate) use scan::{finite, magnitude};
 pub(crate) use ser::serialize_json_text;
 pub use string::{Chars, JsonStr};
 pub use value::{ArrayView, Elements, Members, ObjectView, Value};
-pub(crate) use write::{push_json_str, push_u64, write_json_str, ObjectWriter};
+pub(crate) use write::{decimal, push_json_str, push_u64, write_json_str, ObjectWriter};

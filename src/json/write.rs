@@ -148,6 +148,13 @@ impl<'o> ObjectWriter<'o> {
 /// Appends `n` in decimal.
 pub(crate) fn push_u64(out: &mut String, n: u64) {
     let mut digits = [0u8; 20];
+    for &d in decimal(n, &mut digits) {
+        out.push(char::from(d));
+    }
+}
+
+/// The decimal digits of `n`, written at the end of `digits`.
+pub(crate) fn decimal(n: u64, digits: &mut [u8; 20]) -> &[u8] {
     let mut i = digits.len();
     let mut n = n;
     loop {
@@ -158,9 +165,7 @@ pub(crate) fn push_u64(out: &mut String, n: u64) {
             break;
         }
     }
-    for &d in &digits[i..] {
-        out.push(char::from(d));
-    }
+    &digits[i..]
 }
 
 #[cfg(test)]
