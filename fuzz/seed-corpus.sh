@@ -16,6 +16,8 @@
 #   0x03 and three cut points (see the input layouts in those targets).
 # accumulate: each *.sse file behind a 2-byte header (its dialect, a memory
 #   limit), twice: a roomy and a tight limit.
+# bridge: each *.sse file behind a 2-byte header (the bridge for its
+#   dialect, no split points).
 # differential: the data of the events (selected as for decode) of the
 #   Responses, Chat and Anthropic streams, behind the dialect byte and the
 #   event's SSE name and a line feed (see fuzz_targets/differential.rs); then
@@ -92,15 +94,28 @@ for f in "$src"/*.sse; do
         ;;
     json) event_seeds "$f" '' >/dev/null ;;
     accumulate)
-        # Byte 0: the dialect (0 Responses, 1 Chat, 2 Anthropic); byte 1:
-        # the memory limit (0xff: 16 KiB; 0x08: 576 B, to reach the limit).
+        # Byte 0: the dialect (0 Responses, 1 Chat, 2 Anthropic, 3 Gemini);
+        # byte 1: the memory limit (0xff: 16 KiB; 0x08: 576 B, to reach the
+        # limit).
         case "$name" in
         *-chat-*) d='\001' ;;
         *-anthropic-*) d='\002' ;;
+        *-gemini-*) d='\003' ;;
         *) d='\000' ;;
         esac
         { printf "$d\377"; cat "$f"; } >"$dst/seed-$name"
         { printf "$d\010"; cat "$f"; } >"$dst/seed-small-$name"
+        ;;
+    bridge)
+        # Byte 0: the bridge (0 Chat, 1 Anthropic, 2 Gemini to Responses,
+        # 3 Responses to Chat; +4 for tiny limits); byte 1: no split points.
+        case "$name" in
+        *-chat-*) d='\000' ;;
+        *-anthropic-*) d='\001' ;;
+        *-gemini-*) d='\002' ;;
+        *) d='\003' ;;
+        esac
+        { printf "$d\000"; cat "$f"; } >"$dst/seed-$name"
         ;;
     partial_json) event_seeds "$f" '\003\100\200\300' >/dev/null ;;
     differential)

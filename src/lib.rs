@@ -51,6 +51,11 @@
 //! [`accumulate::MessageAccumulator`] and [`accumulate::GeminiAccumulator`]
 //! do the same for Chat Completions, Anthropic Messages and Gemini streams.
 //!
+//! [`bridge`] translates one dialect's stream into another, event by event:
+//! Chat Completions, Anthropic Messages and Gemini streams into a Responses
+//! stream that lints clean (a Responses endpoint in front of any model), and
+//! Responses streams into Chat Completions chunks.
+//!
 //! Each layer has its own small error type; [`Error`] takes any of them by
 //! `From`, for applications that want one `?`-able type. [`Reconnect`] is a
 //! sans-IO reconnection policy (the server's `retry`, backoff with jitter,
@@ -120,11 +125,13 @@
 //! * `codec`: `adapters::SseCodec`, a `tokio_util::codec` decoder and
 //!   encoder of frames, for `FramedRead` / `FramedWrite` over tokio I/O.
 //!   Implies `std`.
-//! * `serde`: `serde::Deserialize` for the [`responses`] views. Borrowed
-//!   views deserialize from `serde_json` (with its `raw_value` feature) over
-//!   borrowed input, decoding the value's raw text exactly as
-//!   [`ResponseEvent::parse`](responses::ResponseEvent::parse) does; the
-//!   owned forms deserialize from any deserializer. Works without `std`.
+//! * `serde`: `serde::Deserialize` for the events and views of every
+//!   dialect ([`responses`], [`chat`], [`anthropic`], [`gemini`]). Borrowed
+//!   events deserialize from `serde_json` (with its `raw_value` feature)
+//!   over borrowed input, decoding the value's raw text exactly as their
+//!   `parse` does; the owned forms deserialize from any deserializer, and
+//!   serialize (`serde::Serialize`) as their JSON, so a gateway can log
+//!   them. Works without `std`.
 //! * `cli`: the `ssekit` command-line tool.
 #![cfg_attr(
     feature = "stream",
@@ -222,6 +229,7 @@ pub mod accumulate;
 #[cfg_attr(docsrs, doc(cfg(any(feature = "stream", feature = "codec"))))]
 pub mod adapters;
 pub mod anthropic;
+pub mod bridge;
 pub mod chat;
 pub mod encode;
 mod error;

@@ -1,8 +1,8 @@
 //! The accumulators over arbitrary event sequences: never panic, keep their
 //! memory count within the configured limit, and always produce valid JSON.
 //!
-//! Input layout: byte 0 picks the dialect (`% 3`: Responses, Chat
-//! Completions, Anthropic Messages) and byte 1 the memory limit (small, so
+//! Input layout: byte 0 picks the dialect (`% 4`: Responses, Chat
+//! Completions, Anthropic Messages, Gemini) and byte 1 the memory limit (small, so
 //! the limit paths are reached); the rest is an SSE stream, parsed whole,
 //! each frame decoded as an event of that dialect and fed to its
 //! accumulator. Frames that do not decode are skipped, as a client would.
@@ -12,10 +12,11 @@
 use bytes::Bytes;
 use libfuzzer_sys::fuzz_target;
 use ssekit::accumulate::{
-    AccumulatorConfig, ChatAccumulator, MessageAccumulator, ResponseAccumulator,
+    AccumulatorConfig, ChatAccumulator, GeminiAccumulator, MessageAccumulator, ResponseAccumulator,
 };
 use ssekit::anthropic::MessageEvent;
 use ssekit::chat::ChatEvent;
+use ssekit::gemini::GeminiEvent;
 use ssekit::responses::ResponseEvent;
 use ssekit::{Frame, Parser, ParserConfig};
 
@@ -49,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let max_bytes = 64 + usize::from(data[1]) * 64;
     let frames = frames(&data[2..]);
-    match data[0] % 3 {
+    match data[0] % 4 {
         0 => {
             let mut config = AccumulatorConfig::default();
             config.max_bytes = max_bytes;
@@ -76,6 +77,16 @@ fuzz_target!(|data: &[u8]| {
             let mut acc = ChatAccumulator::with_max_bytes(max_bytes);
             for frame in &frames {
                 if let Ok(event) = ChatEvent::from_frame(frame) {
+                    let _ = acc.feed(&event);
+                    assert!(acc.used_bytes() <= max_bytes);
+                }
+            }
+            valid_json(&acc.finish().to_json());
+        }
+        3 => {
+            let mut acc = GeminiAccumulator::with_max_bytes(max_bytes);
+            for frame in &frames {
+                if let Ok(event) = GeminiEvent::from_frame(frame) {
                     let _ = acc.feed(&event);
                     assert!(acc.used_bytes() <= max_bytes);
                 }

@@ -1,5 +1,5 @@
-//! Fuzz target `decode`: typed decoding of arbitrary event data in the three
-//! dialects (Responses, Chat Completions, Anthropic Messages).
+//! Fuzz target `decode`: typed decoding of arbitrary event data in the four
+//! dialects (Responses, Chat Completions, Anthropic Messages, Gemini).
 //!
 //! * Nothing panics: `parse`, `parse_named` (with a fuzzer-chosen event
 //!   name), `from_frame`, the owned forms, and a full walk of every field,
@@ -21,6 +21,7 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::Value as J;
 use ssekit::anthropic::MessageEvent;
 use ssekit::chat::ChatEvent;
+use ssekit::gemini::GeminiEvent;
 use ssekit::responses::{FieldValue, Fields, ResponseEvent};
 use ssekit::Frame;
 
@@ -224,4 +225,24 @@ fuzz_target!(|input: &[u8]| {
         }
     }
     let _ = ssekit::anthropic::OwnedMessageEvent::parse(data);
+
+    // Gemini: a chunk (or an error), or, for JSON of another shape, the
+    // unknown event with its raw JSON, never a panic.
+    for ev in [GeminiEvent::parse(data), GeminiEvent::from_frame(&frame)] {
+        match ev {
+            Ok(GeminiEvent::Response(chunk)) => {
+                touch(&chunk);
+                if let Some(j) = &json {
+                    diff_view(&chunk, j, "gemini");
+                }
+            }
+            Ok(other) => {
+                let _ = format!("{other:?}");
+            }
+            Err(e) => {
+                let _ = e.to_string();
+            }
+        }
+    }
+    let _ = ssekit::gemini::OwnedGeminiEvent::parse(data);
 });

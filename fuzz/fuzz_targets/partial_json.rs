@@ -1,4 +1,4 @@
-//! Fuzz target `partial_json`: `accumulate::PartialJson` on arbitrary text,
+//! Fuzz target `partial_json`: `json::partial::PartialJson` on arbitrary text,
 //! pushed in fuzzer-chosen pieces.
 //!
 //! * Nothing panics, whatever the text and however it is cut.

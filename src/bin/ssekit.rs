@@ -6,6 +6,7 @@
 //! ssekit encode [FILE]
 //! ssekit assemble [--dialect responses|chat|anthropic|gemini|auto] [--chunk N] [FILE]
 //! ssekit lint [--json] [--chunk N] [FILE]
+//! ssekit bridge --to responses|chat [--from D] [--chunk N] [FILE]
 //! ```
 //!
 //! Reads FILE (or standard input), parses it as an SSE stream and prints one
@@ -21,6 +22,8 @@
 
 #[path = "ssekit/assemble.rs"]
 mod assemble;
+#[path = "ssekit/bridge.rs"]
+mod bridge;
 #[path = "ssekit/encode.rs"]
 mod encode;
 #[path = "ssekit/events.rs"]
@@ -72,13 +75,24 @@ commands:
                               skipped sequence numbers go to standard error; exit status 1
                               when the stream ended early (the result is still printed)
   lint [--json] [--chunk N] [FILE]
-                              check a Responses stream against what real clients require
-                              (rules: see the docs of ssekit::lint); one line per finding
+                              check a Responses, Chat Completions or Anthropic Messages
+                              stream against what real clients require (the first event
+                              tells the dialect, named on standard error; Gemini is refused;
+                              rules: see the docs of ssekit::lint); one line per finding
                               (offset, seq, severity, rule, message) and a summary line;
                               --json: one {\"rule\", \"severity\", \"offset\",
                               \"sequence_number\", \"message\"} object per line, no summary.
                               Exit status 0 with no error finding, 1 with one, 2 for usage
                               and I/O errors
+  bridge --to responses|chat [--from D] [--chunk N] [FILE]
+                              translate the stream into another dialect and write it as SSE:
+                              chat, anthropic and gemini to responses (a stream that lints
+                              clean), responses to chat (chunks ending in data: [DONE]);
+                              --from chat|anthropic|gemini|responses|auto (default auto: from
+                              the stream's first event). Exit status 1 when the upstream
+                              broke its protocol or ended early (the output still ends
+                              well-formed: response.failed, or an error chunk and [DONE]),
+                              2 for a pair it does not translate
 
 FILE defaults to standard input. Warnings (limits, a truncated tail, an event that does not
 decode) go to standard error. Exit status: 0 on success; 1 for the problems listed above
@@ -156,6 +170,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
         "encode" => encode::run(rest),
         "assemble" => assemble::assemble(rest),
         "lint" => lint::lint(rest),
+        "bridge" => bridge::bridge(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(())

@@ -1,5 +1,6 @@
-//! L4: checks a Responses API stream against what real clients require. May
-//! depend on: `responses`, `frame`, `json`, `alloc`.
+//! L4: checks a Responses API stream (and Chat Completions and Anthropic
+//! Messages streams) against what real clients require. May depend on:
+//! `responses`, `chat`, `anthropic`, `views`, `frame`, `json`, `alloc`.
 //!
 //! Gateways and proxies that re-emit Responses streams break real clients
 //! when an event, a field or an order is missing: the Codex CLI reports
@@ -66,6 +67,30 @@
 //! | `response-id-mismatch` | error | `response.in_progress` or a terminal event names another response `id` than the first lifecycle event |
 //! | `limit-reached` | info | a [`LintConfig`] cap was reached and a check stopped (for an item, its parts or its text); the summary of findings past `max_findings` has the severity of the worst one left out |
 //!
+//! ## Chat Completions and Anthropic Messages streams
+//!
+//! [`ChatLinter`] and [`MessageLinter`] check the other two dialects with
+//! the rules that apply to them (the shared ids keep their meaning: an
+//! "item" is a choice or a content block there), plus six of their own:
+//!
+//! | id | severity | reported when |
+//! | --- | --- | --- |
+//! | `tool-call-without-id` | error | Chat: a tool call's first fragment has no `id` or no `function.name` (clients cannot start the call) |
+//! | `missing-finish-reason` | error | Chat: the stream ended with a choice that never got a `finish_reason` (or no choice at all), without an error chunk |
+//! | `message-start-not-first` | error | Anthropic: the first event (pings and errors aside) is not `message_start` |
+//! | `block-index-mismatch` | error | Anthropic: a content block started at an index other than the number of blocks before it (SDKs append blocks) |
+//! | `delta-type-mismatch` | error | Anthropic: a delta the block's kind does not take (`text_delta` / `citations_delta` for text, `thinking_delta` / `signature_delta` for thinking, `input_json_delta` for tool use) |
+//! | `missing-stop-reason` | warning | Anthropic: `message_stop` without a `message_delta` that gave the `stop_reason` |
+//!
+//! Chat: `event-after-item-done` is a delta after its choice's
+//! `finish_reason`; `missing-terminal` is a stream without `data: [DONE]`
+//! (a warning: OpenAI sends it, some compatible servers do not);
+//! `event-after-terminal` anything after it. Anthropic: `unknown-item` is a
+//! delta or stop for a block never started, `duplicate-item` a block
+//! started or stopped twice, `item-not-done` a block still open at
+//! `message_stop`, `missing-terminal` a stream without `message_stop`.
+//! [`lint_frames`] runs any of the three linters over a stream in memory.
+//!
 //! ## Decisions
 //!
 //! * **`error` is not a terminal event.** The API sends `error` and then
@@ -95,12 +120,15 @@
 //! taken. [`lint_bytes`] returns them all (at most
 //! [`LintConfig::max_findings`] plus one summary).
 
+mod dialects;
 mod linter;
+mod reports;
 mod rule;
 mod stream;
 #[cfg(test)]
 mod tests;
 
+pub use dialects::{lint_frames, ChatLinter, FrameLinter, MessageLinter};
 pub use linter::{LintConfig, Linter};
 pub use rule::{Finding, Rule, Severity};
 pub use stream::{lint_bytes, StreamLinter};

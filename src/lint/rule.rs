@@ -140,6 +140,22 @@ rules! {
     /// A memory cap of [`LintConfig`](super::LintConfig) was reached: checking
     /// stopped for an item, or further findings are not reported.
     LimitReached = "limit-reached", Info;
+    /// Chat Completions: a tool call's first fragment has no `id` or no
+    /// function `name`.
+    ToolCallWithoutId = "tool-call-without-id", Error;
+    /// Chat Completions: a choice never got a `finish_reason`.
+    MissingFinishReason = "missing-finish-reason", Error;
+    /// Anthropic Messages: the first event is not `message_start`.
+    MessageStartNotFirst = "message-start-not-first", Error;
+    /// Anthropic Messages: a content block started at an index other than
+    /// the next one.
+    BlockIndexMismatch = "block-index-mismatch", Error;
+    /// Anthropic Messages: a delta of a type the block's kind does not take
+    /// (a `text_delta` for a tool use, say).
+    DeltaTypeMismatch = "delta-type-mismatch", Error;
+    /// Anthropic Messages: `message_stop` without a `message_delta` that
+    /// gave the `stop_reason`.
+    MissingStopReason = "missing-stop-reason", Warning;
 }
 
 impl fmt::Display for Rule {

@@ -250,6 +250,8 @@ enum Open {
         id: String,
         /// The text so far.
         text: String,
+        /// Whether the part is a `refusal` (else `output_text`).
+        refusal: bool,
     },
     FunctionCall {
         id: String,
@@ -265,6 +267,8 @@ enum Open {
         summary: Vec<String>,
         /// The text so far of the open summary part.
         part: Option<String>,
+        /// The `encrypted_content`, when set.
+        encrypted: Option<String>,
     },
 }
 
@@ -538,6 +542,7 @@ impl ResponsesWriter {
         self.open = Open::Message {
             id,
             text: String::new(),
+            refusal: false,
         };
         Ok(())
     }
@@ -550,12 +555,12 @@ impl ResponsesWriter {
     /// open; [`Finished`](WriterErrorKind::Finished) after the terminal event.
     pub fn text_delta(&mut self, delta: &str) -> Result<(), WriterError> {
         self.check_open()?;
-        if !matches!(self.open, Open::Message { .. }) {
+        if !matches!(self.open, Open::Message { refusal: false, .. }) {
             return Err(self.error(WriterErrorKind::NoOpenMessage));
         }
         self.check_room(delta.len())?;
         let index = self.output_index();
-        let Open::Message { id, text } = &mut self.open else {
+        let Open::Message { id, text, .. } = &mut self.open else {
             return Err(self.error(WriterErrorKind::NoOpenMessage));
         };
         self.kept += delta.len();
@@ -584,6 +589,125 @@ impl ResponsesWriter {
             return Err(self.error(WriterErrorKind::NoOpenMessage));
         }
         self.finish_item("completed");
+        Ok(())
+    }
+
+    /// Starts an assistant message item whose one content part is a
+    /// `refusal` (what a model writes instead of an answer it declines to
+    /// give): writes `response.output_item.added` and
+    /// `response.content_part.added` (an empty `refusal` part at
+    /// `content_index` 0). Write its text with
+    /// [`refusal_delta`](Self::refusal_delta); it finishes like any item
+    /// (`response.refusal.done`, `response.content_part.done`,
+    /// `response.output_item.done`).
+    ///
+    /// ```
+    /// use ssekit::responses::writer::ResponsesWriter;
+    ///
+    /// let mut w = ResponsesWriter::new("resp_1", "m", 0);
+    /// w.start_refusal("msg_1")?;
+    /// w.refusal_delta("I can't help with that.")?;
+    /// w.complete()?;
+    /// let wire = w.take();
+    /// let wire = std::str::from_utf8(&wire).unwrap();
+    /// assert!(wire.contains("event: response.refusal.delta\n"));
+    /// assert!(wire.contains(r#""part":{"type":"refusal","refusal":"I can't help with that."}"#));
+    /// # Ok::<(), ssekit::responses::writer::WriterError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`start_message`](Self::start_message).
+    pub fn start_refusal(&mut self, item_id: &str) -> Result<(), WriterError> {
+        let id = literal(item_id);
+        self.begin_item(&id, 0)?;
+        let index = self.output_index();
+        self.sink.event(EventKind::OutputItemAdded.ty(), |s| {
+            field_u64(s, "output_index", index);
+            key(s, "item");
+            refusal_message_item(s, &id, "in_progress", None);
+        });
+        self.sink.event(EventKind::ContentPartAdded.ty(), |s| {
+            field_raw(s, "item_id", &id);
+            field_u64(s, "output_index", index);
+            field_u64(s, "content_index", 0);
+            key(s, "part");
+            refusal_part(s, "");
+        });
+        self.open = Open::Message {
+            id,
+            text: String::new(),
+            refusal: true,
+        };
+        Ok(())
+    }
+
+    /// Writes a `response.refusal.delta` of the open refusal message
+    /// (see [`start_refusal`](Self::start_refusal)).
+    ///
+    /// # Errors
+    ///
+    /// [`NoOpenMessage`](WriterErrorKind::NoOpenMessage) when no refusal
+    /// message is open; [`Finished`](WriterErrorKind::Finished) after the
+    /// terminal event; [`LimitExceeded`](WriterErrorKind::LimitExceeded).
+    pub fn refusal_delta(&mut self, delta: &str) -> Result<(), WriterError> {
+        self.check_open()?;
+        if !matches!(self.open, Open::Message { refusal: true, .. }) {
+            return Err(self.error(WriterErrorKind::NoOpenMessage));
+        }
+        self.check_room(delta.len())?;
+        let index = self.output_index();
+        let Open::Message { id, text, .. } = &mut self.open else {
+            return Err(self.error(WriterErrorKind::NoOpenMessage));
+        };
+        self.kept += delta.len();
+        text.push_str(delta);
+        self.sink.event(EventKind::RefusalDelta.ty(), |s| {
+            field_raw(s, "item_id", id);
+            field_u64(s, "output_index", index);
+            field_u64(s, "content_index", 0);
+            field_str(s, "delta", delta);
+        });
+        Ok(())
+    }
+
+    /// Sets the `encrypted_content` of the open reasoning item (an opaque
+    /// blob a client sends back with the next request, such as an
+    /// Anthropic thinking block's `signature`): its `output_item.done` and
+    /// the terminal response carry it. A later call replaces it.
+    ///
+    /// ```
+    /// use ssekit::responses::writer::ResponsesWriter;
+    ///
+    /// let mut w = ResponsesWriter::new("resp_1", "m", 0);
+    /// w.start_reasoning("rs_1")?;
+    /// w.summary_delta("Because")?;
+    /// w.set_encrypted_content("c2lnbmF0dXJl")?;
+    /// w.complete()?;
+    /// let wire = w.take();
+    /// assert!(std::str::from_utf8(&wire).unwrap().contains(r#""encrypted_content":"c2lnbmF0dXJl""#));
+    /// # Ok::<(), ssekit::responses::writer::WriterError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`NoOpenReasoning`](WriterErrorKind::NoOpenReasoning) when no
+    /// reasoning item is open; [`Finished`](WriterErrorKind::Finished) after
+    /// the terminal event; [`LimitExceeded`](WriterErrorKind::LimitExceeded)
+    /// (the content is kept until the terminal event).
+    pub fn set_encrypted_content(&mut self, content: &str) -> Result<(), WriterError> {
+        self.check_open()?;
+        let Open::Reasoning { encrypted, .. } = &self.open else {
+            return Err(self.error(WriterErrorKind::NoOpenReasoning));
+        };
+        let old = encrypted.as_ref().map_or(0, String::len);
+        self.check_room(content.len().saturating_sub(old))?;
+        self.kept = self.kept - old + content.len();
+        if let Open::Reasoning { encrypted, .. } = &mut self.open {
+            let slot = encrypted.get_or_insert_with(String::new);
+            slot.clear();
+            slot.push_str(content);
+        }
         Ok(())
     }
 
@@ -681,12 +805,13 @@ impl ResponsesWriter {
         self.sink.event(EventKind::OutputItemAdded.ty(), |s| {
             field_u64(s, "output_index", index);
             key(s, "item");
-            reasoning_item(s, &id, "in_progress", &[]);
+            reasoning_item(s, &id, "in_progress", &[], None);
         });
         self.open = Open::Reasoning {
             id,
             summary: Vec::new(),
             part: None,
+            encrypted: None,
         };
         Ok(())
     }
@@ -733,6 +858,7 @@ impl ResponsesWriter {
             id,
             summary,
             part: Some(text),
+            ..
         } = &mut self.open
         else {
             unreachable!("a summary part was opened above");
@@ -1037,7 +1163,10 @@ impl ResponsesWriter {
 
     fn open_summary_part(&mut self) {
         let index = self.output_index();
-        let Open::Reasoning { id, summary, part } = &mut self.open else {
+        let Open::Reasoning {
+            id, summary, part, ..
+        } = &mut self.open
+        else {
             return;
         };
         let summary_index = summary.len() as u64;
@@ -1054,7 +1183,10 @@ impl ResponsesWriter {
 
     fn close_summary_part(&mut self) {
         let index = self.output_index();
-        let Open::Reasoning { id, summary, part } = &mut self.open else {
+        let Open::Reasoning {
+            id, summary, part, ..
+        } = &mut self.open
+        else {
             return;
         };
         let Some(text) = part.take() else {
@@ -1087,7 +1219,27 @@ impl ResponsesWriter {
         let mut item = String::new();
         match core::mem::replace(&mut self.open, Open::None) {
             Open::None => return,
-            Open::Message { id, text } => {
+            Open::Message {
+                id,
+                text,
+                refusal: true,
+            } => {
+                self.sink.event(EventKind::RefusalDone.ty(), |s| {
+                    field_raw(s, "item_id", &id);
+                    field_u64(s, "output_index", index);
+                    field_u64(s, "content_index", 0);
+                    field_str(s, "refusal", &text);
+                });
+                self.sink.event(EventKind::ContentPartDone.ty(), |s| {
+                    field_raw(s, "item_id", &id);
+                    field_u64(s, "output_index", index);
+                    field_u64(s, "content_index", 0);
+                    key(s, "part");
+                    refusal_part(s, &text);
+                });
+                refusal_message_item(&mut item, &id, status, Some(&text));
+            }
+            Open::Message { id, text, .. } => {
                 self.sink.event(EventKind::OutputTextDone.ty(), |s| {
                     field_raw(s, "item_id", &id);
                     field_u64(s, "output_index", index);
@@ -1119,8 +1271,13 @@ impl ResponsesWriter {
                     });
                 function_call_item(&mut item, &id, status, &arguments, &call_id, &name);
             }
-            Open::Reasoning { id, summary, .. } => {
-                reasoning_item(&mut item, &id, status, &summary);
+            Open::Reasoning {
+                id,
+                summary,
+                encrypted,
+                ..
+            } => {
+                reasoning_item(&mut item, &id, status, &summary, encrypted.as_deref());
             }
         }
         self.sink.event(EventKind::OutputItemDone.ty(), |s| {
@@ -1282,8 +1439,15 @@ fn function_call_item(
     s.push('}');
 }
 
-/// A reasoning item with these summary texts; `id` is a JSON literal.
-fn reasoning_item(s: &mut String, id: &str, status: &str, summary: &[String]) {
+/// A reasoning item with these summary texts (and `encrypted_content`
+/// when given); `id` is a JSON literal.
+fn reasoning_item(
+    s: &mut String,
+    id: &str,
+    status: &str,
+    summary: &[String],
+    encrypted: Option<&str>,
+) {
     s.push_str("{\"id\":");
     s.push_str(id);
     field_raw(s, "type", "\"reasoning\"");
@@ -1296,6 +1460,33 @@ fn reasoning_item(s: &mut String, id: &str, status: &str, summary: &[String]) {
         summary_part(s, text);
     }
     s.push(']');
+    if let Some(encrypted) = encrypted {
+        field_str(s, "encrypted_content", encrypted);
+    }
     field_str(s, "status", status);
+    s.push('}');
+}
+
+/// `{"type":"refusal","refusal":…}`
+fn refusal_part(s: &mut String, text: &str) {
+    s.push_str("{\"type\":\"refusal\"");
+    field_str(s, "refusal", text);
+    s.push('}');
+}
+
+/// A message item with one refusal part; `text` `None` for the empty
+/// `content` of `output_item.added`. `id` is a JSON literal.
+fn refusal_message_item(s: &mut String, id: &str, status: &str, text: Option<&str>) {
+    s.push_str("{\"id\":");
+    s.push_str(id);
+    field_raw(s, "type", "\"message\"");
+    field_str(s, "status", status);
+    key(s, "content");
+    s.push('[');
+    if let Some(text) = text {
+        refusal_part(s, text);
+    }
+    s.push(']');
+    field_raw(s, "role", "\"assistant\"");
     s.push('}');
 }

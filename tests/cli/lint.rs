@@ -162,27 +162,81 @@ fn corpus_streams_with_and_without_recorded_faults() {
     assert_eq!(rules, ["terminal-output-mismatch", "done-sentinel"]);
 }
 
-/// A stream of another dialect is named, not linted against the Responses
-/// rules (exit status 2); issue 15.
+/// Chat Completions and Anthropic Messages streams are linted with their
+/// own rules, and the dialect is named on stderr; Gemini is named and
+/// refused (exit status 2); issue 15.
 #[test]
-fn another_dialect_is_named_not_linted() {
-    for (stream, name) in [
-        (
-            "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\ndata: [DONE]\n\n",
-            "Chat Completions",
-        ),
-        (
-            "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\"}}\n\n",
-            "Anthropic Messages",
-        ),
-        (
-            "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"hi\"}]}}]}\r\n\r\n",
-            "Google Gemini",
-        ),
-    ] {
-        let out = run_stdin(&["lint"], stream.as_bytes());
-        assert_eq!(out.status.code(), Some(2), "{name}");
-        assert!(stderr(&out).contains(name), "{name}: {}", stderr(&out));
-        assert!(out.stdout.is_empty(), "{name}");
+fn each_dialect_gets_its_own_rules() {
+    let chat = concat!(
+        "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\n",
+        "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
+        "data: [DONE]\n\n",
+    );
+    let out = run_stdin(&["lint", "--chunk", "5"], chat.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        stderr(&out).contains("Chat Completions"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(lines(&out), ["0 error(s), 0 warning(s), 0 info"]);
+
+    // Cut before the finish reason: an error, exit 1.
+    let cut = &chat[..chat.find("\n\n").unwrap() + 2];
+    let out = run_stdin(&["lint"], cut.as_bytes());
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let got = lines(&out);
+    assert!(got[0].contains("error missing-finish-reason"), "{got:?}");
+    assert!(got[1].contains("warning missing-terminal"), "{got:?}");
+    assert_eq!(got[2], "1 error(s), 1 warning(s), 0 info");
+
+    let anthropic = concat!(
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\"}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"hi\"}}\n\n",
+    );
+    let out = run_stdin(&["lint", "--json"], anthropic.as_bytes());
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        stderr(&out).contains("Anthropic Messages"),
+        "{}",
+        stderr(&out)
+    );
+    let rules: Vec<String> = lines(&out)
+        .iter()
+        .map(|l| {
+            serde_json::from_str::<J>(l).unwrap()["rule"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(rules, ["unknown-item", "missing-terminal"]);
+
+    let gemini = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"hi\"}]}}]}\r\n\r\n";
+    let out = run_stdin(&["lint"], gemini.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("Google Gemini"), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+}
+
+/// Every recorded Chat Completions and Anthropic stream lints clean
+/// through the CLI.
+#[test]
+fn recorded_streams_of_every_linted_dialect_exit_0() {
+    let Some(dir) = corpus::corpus_dir() else {
+        return;
+    };
+    for (name, _) in corpus::sse_files(&dir) {
+        if !(name.contains("-chat-") || name.contains("-anthropic-")) {
+            continue;
+        }
+        let path = dir.join(&name);
+        let out = run(&["lint", "--chunk", "64", path.to_str().unwrap()]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
     }
 }

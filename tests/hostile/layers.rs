@@ -579,3 +579,21 @@ fn work_ratio_parser_and_views() {
 fn work_ratio_partial_json() {
     work_ratio::check("partial", 5_000);
 }
+
+#[test]
+#[ignore = "valgrind: run in release by .ci/run"]
+fn work_ratio_bridge_chat() {
+    work_ratio::check("bridge-chat", 5_000);
+}
+
+#[test]
+#[ignore = "valgrind: run in release by .ci/run"]
+fn work_ratio_bridge_anthropic() {
+    work_ratio::check("bridge-anthropic", 5_000);
+}
+
+#[test]
+#[ignore = "valgrind: run in release by .ci/run"]
+fn work_ratio_bridge_to_chat() {
+    work_ratio::check("bridge-to-chat", 5_000);
+}

@@ -7,5 +7,6 @@
 mod corpus;
 
 mod corpus_streams;
+mod dialects;
 mod props;
 mod writer_output;

@@ -31,8 +31,9 @@ use ssekit::{Parser, ParserConfig};
 
 /// The environment variable that makes the probe run: `layer:n`.
 pub(crate) const PROBE_ENV: &str = "SSEKIT_WORK_PROBE";
-/// The name of the probe test in the test binary (its module path
-/// included: `--exact` matches the whole name).
+/// The name of the probe test in the test binary (`tests/hostile/layers.rs`,
+/// a module of the `hostile` binaries: its name has the module's path, and
+/// `--exact` needs it whole).
 pub(crate) const PROBE_TEST: &str = "layers::work_probe";
 /// The largest accepted ratio of the work for 4n to the work for n
 /// (linear is 4, quadratic 16).
@@ -130,6 +131,9 @@ fn run(layer: &str, n: usize) -> usize {
         "writer" => writer(n),
         "views" => views(n),
         "partial" => partial(n),
+        "bridge-chat" => bridge_chat(n),
+        "bridge-anthropic" => bridge_anthropic(n),
+        "bridge-to-chat" => bridge_to_chat(n),
         _ => panic!("unknown layer {layer}"),
     }
 }
@@ -492,4 +496,163 @@ fn partial(n: usize) -> usize {
         shown += p.current().map_or(0, str::len);
     }
     shown + p.finish().unwrap().len()
+}
+
+/// The bridges' limits, lifted so that all n items are bridged.
+fn roomy() -> ssekit::bridge::BridgeConfig {
+    ssekit::bridge::BridgeConfig::default()
+        .with_max_items(usize::MAX)
+        .with_max_kept_bytes(usize::MAX)
+}
+
+/// Chat → Responses: n tool calls started in decreasing index order, each
+/// with an arguments fragment, then n reasoning / text alternations (2n
+/// more items), `finish_reason`, `[DONE]`.
+fn bridge_chat(n: usize) -> usize {
+    use ssekit::bridge::{Bridge, ChatToResponses};
+    let mut body = String::new();
+    let mut e = String::new();
+    for i in (0..n).rev() {
+        e.clear();
+        write!(
+            e,
+            r#"{{"id":"c","choices":[{{"index":0,"delta":{{"tool_calls":[{{"index":{i},"id":"call{i}","function":{{"name":"f","arguments":"{{}}"}}}}]}}}}]}}"#
+        )
+        .unwrap();
+        sse(&mut body, [e.as_str()]);
+    }
+    for _ in 0..n {
+        sse(
+            &mut body,
+            [
+                r#"{"choices":[{"index":0,"delta":{"reasoning_content":"r"}}]}"#,
+                r#"{"choices":[{"index":0,"delta":{"content":"t"}}]}"#,
+            ],
+        );
+    }
+    sse(
+        &mut body,
+        [
+            r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+            "[DONE]",
+        ],
+    );
+    let mut bridge = ChatToResponses::with_config(roomy());
+    let mut out = 0;
+    frames(body, |f| {
+        bridge.push_frame(f).unwrap();
+        out += bridge.take().len();
+    });
+    out
+}
+
+/// Anthropic → Responses: n blocks (text, thinking with a signature,
+/// tool_use with input fragments, in turn) started, filled and stopped in
+/// decreasing index order.
+fn bridge_anthropic(n: usize) -> usize {
+    use ssekit::bridge::{AnthropicToResponses, Bridge};
+    let mut body = String::new();
+    let mut e = String::new();
+    sse(
+        &mut body,
+        [r#"{"type":"message_start","message":{"id":"m","model":"c","usage":{"input_tokens":1}}}"#],
+    );
+    for i in (0..n).rev() {
+        let (block, delta) = match i % 3 {
+            0 => (
+                r#"{"type":"text","text":""}"#,
+                r#"{"type":"text_delta","text":"x"}"#,
+            ),
+            1 => (
+                r#"{"type":"thinking","thinking":""}"#,
+                r#"{"type":"signature_delta","signature":"s"}"#,
+            ),
+            _ => (
+                r#"{"type":"tool_use","id":"t","name":"f","input":{}}"#,
+                r#"{"type":"input_json_delta","partial_json":"{}"}"#,
+            ),
+        };
+        e.clear();
+        write!(
+            e,
+            r#"{{"type":"content_block_start","index":{i},"content_block":{block}}}"#
+        )
+        .unwrap();
+        sse(&mut body, [e.as_str()]);
+        e.clear();
+        write!(
+            e,
+            r#"{{"type":"content_block_delta","index":{i},"delta":{delta}}}"#
+        )
+        .unwrap();
+        sse(&mut body, [e.as_str()]);
+        e.clear();
+        write!(e, r#"{{"type":"content_block_stop","index":{i}}}"#).unwrap();
+        sse(&mut body, [e.as_str()]);
+    }
+    sse(
+        &mut body,
+        [
+            r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}"#,
+            r#"{"type":"message_stop"}"#,
+        ],
+    );
+    let mut bridge = AnthropicToResponses::with_config(roomy());
+    let mut out = 0;
+    frames(body, |f| {
+        bridge.push_frame(f).unwrap();
+        out += bridge.take().len();
+    });
+    out
+}
+
+/// Responses → Chat: n function calls added in decreasing `output_index`,
+/// then an arguments delta of each, then their done events, in the other
+/// order.
+fn bridge_to_chat(n: usize) -> usize {
+    use ssekit::bridge::{Bridge, ResponsesToChat};
+    let mut body = String::new();
+    let mut e = String::new();
+    sse(
+        &mut body,
+        [r#"{"type":"response.created","response":{"id":"r","model":"m"}}"#],
+    );
+    for i in (0..n).rev() {
+        e.clear();
+        write!(
+            e,
+            r#"{{"type":"response.output_item.added","output_index":{i},"item":{{"type":"function_call","id":"fc{i}","call_id":"c{i}","name":"f","arguments":""}}}}"#
+        )
+        .unwrap();
+        sse(&mut body, [e.as_str()]);
+    }
+    for i in (0..n).rev() {
+        e.clear();
+        write!(
+            e,
+            r#"{{"type":"response.function_call_arguments.delta","item_id":"fc{i}","output_index":{i},"delta":"{{"}}"#
+        )
+        .unwrap();
+        sse(&mut body, [e.as_str()]);
+    }
+    for i in 0..n {
+        e.clear();
+        write!(
+            e,
+            r#"{{"type":"response.function_call_arguments.done","item_id":"fc{i}","output_index":{i},"arguments":"{{}}"}}"#
+        )
+        .unwrap();
+        sse(&mut body, [e.as_str()]);
+    }
+    sse(
+        &mut body,
+        [r#"{"type":"response.completed","response":{"id":"r","status":"completed"}}"#],
+    );
+    let mut bridge = ResponsesToChat::with_config(roomy());
+    let mut out = 0;
+    frames(body, |f| {
+        bridge.push_frame(f).unwrap();
+        out += bridge.take().len();
+    });
+    out
 }

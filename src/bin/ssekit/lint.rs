@@ -1,4 +1,5 @@
-//! `ssekit lint`: checks a Responses API stream with [`ssekit::lint`] and
+//! `ssekit lint`: checks an OpenAI Responses, Chat Completions or Anthropic
+//! Messages stream (the first event tells which) with [`ssekit::lint`] and
 //! prints one line per finding.
 //!
 //! Exit status: 0 when there is no error finding, 1 when there is, 2 for
@@ -6,12 +7,129 @@
 
 use std::io::{self, BufWriter, Write};
 
-use ssekit::lint::{Finding, Severity, StreamLinter};
-
-use ssekit::Parser;
+use ssekit::lint::{ChatLinter, Finding, FrameLinter, MessageLinter, Severity, StreamLinter};
+use ssekit::{Bytes, Item, Parser};
 
 use crate::events::{detect, Dialect};
 use crate::{parse_input, read_chunks, Failure};
+
+/// The most bytes read (and kept) before the first event that tells the
+/// dialect.
+const MAX_SNIFF: u64 = 1 << 20;
+
+/// The linter for the dialect the stream turned out to be.
+enum Active {
+    /// No event decoded yet: the chunks so far, and a parser looking for
+    /// the first event that tells the dialect.
+    Sniffing(Vec<Bytes>, Parser),
+    Responses(Box<StreamLinter>),
+    /// Chat Completions or Anthropic Messages: a parser feeding frames to
+    /// the dialect's linter, and the bytes fed so far.
+    Frames(Parser, Box<dyn FrameLinter>, u64),
+}
+
+impl Active {
+    fn feed(&mut self, chunk: Bytes) -> Result<(), Failure> {
+        match self {
+            Self::Sniffing(chunks, parser) => {
+                chunks.push(chunk.clone());
+                parser.feed(chunk);
+                while let Ok(Some(frame)) = parser.next_frame() {
+                    if let Some(dialect) = detect(&frame) {
+                        return self.start(dialect);
+                    }
+                }
+                if parser.offset() > MAX_SNIFF {
+                    // Nothing told the dialect in the first MiB: the
+                    // Responses rules say what is wrong with it.
+                    return self.start(Dialect::Responses);
+                }
+                Ok(())
+            }
+            Self::Responses(linter) => {
+                linter.feed(chunk);
+                Ok(())
+            }
+            Self::Frames(parser, linter, fed) => {
+                *fed += chunk.len() as u64;
+                parser.feed(chunk);
+                drain_frames(parser, linter.as_mut());
+                Ok(())
+            }
+        }
+    }
+
+    /// Switches to `dialect`'s linter and feeds it the chunks read so far.
+    fn start(&mut self, dialect: Dialect) -> Result<(), Failure> {
+        let chunks = match self {
+            Self::Sniffing(chunks, _) => std::mem::take(chunks),
+            _ => return Ok(()),
+        };
+        *self = match dialect {
+            Dialect::Responses => Self::Responses(Box::new(StreamLinter::new())),
+            Dialect::Chat => Self::Frames(Parser::new(), Box::new(ChatLinter::new()), 0),
+            Dialect::Anthropic => Self::Frames(Parser::new(), Box::new(MessageLinter::new()), 0),
+            Dialect::Gemini => {
+                eprintln!(
+                    "ssekit: this is {} stream: lint checks OpenAI Responses, Chat Completions \
+                     and Anthropic Messages streams (`ssekit assemble` reads this dialect)",
+                    dialect.describe()
+                );
+                return Err(Failure::Exit(2));
+            }
+        };
+        if dialect != Dialect::Responses {
+            eprintln!("ssekit: linting {} stream", dialect.describe());
+        }
+        chunks.into_iter().try_for_each(|chunk| self.feed(chunk))
+    }
+
+    fn finish(&mut self) -> Result<(), Failure> {
+        if matches!(self, Self::Sniffing(..)) {
+            // No event told the dialect: the Responses rules say what is missing.
+            self.start(Dialect::Responses)?;
+        }
+        match self {
+            Self::Responses(linter) => linter.finish(),
+            Self::Frames(parser, linter, fed) => {
+                if let Err(e) = parser.finish() {
+                    linter.frame_error(&e);
+                }
+                drain_frames(parser, linter.as_mut());
+                linter.finish_at(*fed);
+            }
+            Self::Sniffing(..) => {}
+        }
+        Ok(())
+    }
+
+    fn next_finding(&mut self) -> Option<Finding> {
+        match self {
+            Self::Sniffing(..) => None,
+            Self::Responses(linter) => linter.next_finding(),
+            Self::Frames(_, linter, _) => linter.next_finding(),
+        }
+    }
+
+    fn count(&self, severity: Severity) -> u64 {
+        match self {
+            Self::Sniffing(..) => 0,
+            Self::Responses(linter) => linter.count(severity),
+            Self::Frames(_, linter, _) => linter.count(severity),
+        }
+    }
+}
+
+fn drain_frames(parser: &mut Parser, linter: &mut dyn FrameLinter) {
+    loop {
+        match parser.next_item() {
+            Ok(Some(Item::Frame(frame))) => linter.feed(&frame, parser.frame_offset()),
+            Ok(Some(_)) => {}
+            Ok(None) => return,
+            Err(e) => linter.frame_error(&e),
+        }
+    }
+}
 
 pub(crate) fn lint(args: &[String]) -> Result<(), Failure> {
     let mut json = false;
@@ -20,30 +138,10 @@ pub(crate) fn lint(args: &[String]) -> Result<(), Failure> {
         Ok(opt == "--json")
     })?;
     let mut out = BufWriter::new(io::stdout().lock());
-    let mut linter = StreamLinter::new();
-    // The first event tells the dialect: the rules are the Responses API's,
-    // and another dialect's stream would only collect Responses errors.
-    let mut sniff = Some(Parser::new());
+    // The first event tells the dialect, and so the rules.
+    let mut linter = Active::Sniffing(Vec::new(), Parser::new());
     let read = read_chunks(&input, |chunk| {
-        if let Some(parser) = sniff.as_mut() {
-            parser.feed(chunk.clone());
-            while let Ok(Some(frame)) = parser.next_frame() {
-                match detect(&frame) {
-                    Some(Dialect::Responses) => sniff = None,
-                    Some(other) => {
-                        eprintln!(
-                            "ssekit: this is {} stream: lint checks OpenAI Responses streams \
-                             (`ssekit assemble` reads this dialect)",
-                            other.describe()
-                        );
-                        return Err(Failure::Exit(2));
-                    }
-                    None => continue,
-                }
-                break;
-            }
-        }
-        linter.feed(chunk);
+        linter.feed(chunk)?;
         write_all(&mut out, &mut linter, json)
     });
     if let Err(e) = read {
@@ -51,7 +149,7 @@ pub(crate) fn lint(args: &[String]) -> Result<(), Failure> {
         out.flush().ok();
         return Err(e);
     }
-    linter.finish();
+    linter.finish()?;
     write_all(&mut out, &mut linter, json)?;
     if !json {
         writeln!(
@@ -63,14 +161,14 @@ pub(crate) fn lint(args: &[String]) -> Result<(), Failure> {
         )?;
     }
     out.flush()?;
-    if linter.has_errors() {
+    if linter.count(Severity::Error) > 0 {
         return Err(Failure::Exit(1));
     }
     Ok(())
 }
 
-fn write_all(out: &mut impl Write, linter: &mut StreamLinter, json: bool) -> Result<(), Failure> {
-    for finding in linter.drain() {
+fn write_all(out: &mut impl Write, linter: &mut Active, json: bool) -> Result<(), Failure> {
+    while let Some(finding) = linter.next_finding() {
         if json {
             write_json(out, &finding)?;
         } else {
