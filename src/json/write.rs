@@ -80,6 +80,7 @@ impl<'o> ObjectWriter<'o> {
 
     /// Goes on with an object whose `{` and first member `out` already
     /// holds.
+    #[inline]
     pub(crate) fn after_first(out: &'o mut String) -> Self {
         Self { out, first: false }
     }
@@ -97,22 +98,46 @@ impl<'o> ObjectWriter<'o> {
     }
 
     /// Starts a member; the caller writes the value.
+    #[inline]
     pub(crate) fn key(&mut self, key: &str) -> &mut String {
         if !self.first {
             self.out.push(',');
         }
         self.first = false;
-        push_json_str(self.out, key);
-        self.out.push(':');
+        if key.bytes().all(|b| ESCAPE[usize::from(b)] == 0) {
+            // The common case, a key with nothing to escape: copied as it is.
+            self.out.reserve(key.len() + 3);
+            self.out.push('"');
+            self.out.push_str(key);
+            self.out.push_str("\":");
+        } else {
+            push_json_str(self.out, key);
+            self.out.push(':');
+        }
+        self.out
+    }
+
+    /// Starts a member whose key has nothing to escape, as the literal
+    /// keys of the Responses writer (checked in debug builds); the caller
+    /// writes the value.
+    #[inline]
+    pub(crate) fn plain_key(&mut self, key: &'static str) -> &mut String {
+        debug_assert!(key.bytes().all(|b| ESCAPE[usize::from(b)] == 0));
+        self.out.push_str(if self.first { "\"" } else { ",\"" });
+        self.first = false;
+        self.out.push_str(key);
+        self.out.push_str("\":");
         self.out
     }
 
     /// A member whose value is validated JSON text.
+    #[inline]
     pub(crate) fn raw(&mut self, key: &str, json: &str) {
         self.key(key).push_str(json);
     }
 
     /// A string member.
+    #[inline]
     pub(crate) fn str(&mut self, key: &str, value: &str) {
         let out = self.key(key);
         push_json_str(out, value);
@@ -134,6 +159,7 @@ impl<'o> ObjectWriter<'o> {
     }
 
     /// A number member.
+    #[inline]
     pub(crate) fn u64(&mut self, key: &str, value: u64) {
         let out = self.key(key);
         push_u64(out, value);
@@ -154,6 +180,7 @@ pub(crate) fn push_u64(out: &mut String, n: u64) {
 }
 
 /// The decimal digits of `n`, written at the end of `digits`.
+#[inline]
 pub(crate) fn decimal(n: u64, digits: &mut [u8; 20]) -> &[u8] {
     let mut i = digits.len();
     let mut n = n;

@@ -217,21 +217,24 @@ fn put_event(out: &mut BytesMut, ty: &str, data: &str) {
 // Members after an event's `type` (or a nested object's first member),
 // written by the crate's one JSON object writer.
 
-fn key(s: &mut String, key: &str) {
-    ObjectWriter::after_first(s).key(key);
+fn key(s: &mut String, key: &'static str) {
+    ObjectWriter::after_first(s).plain_key(key);
 }
 
-fn field_u64(s: &mut String, k: &str, n: u64) {
-    ObjectWriter::after_first(s).u64(k, n);
+fn field_u64(s: &mut String, k: &'static str, n: u64) {
+    key(s, k);
+    push_u64(s, n);
 }
 
-fn field_str(s: &mut String, k: &str, v: &str) {
-    ObjectWriter::after_first(s).str(k, v);
+fn field_str(s: &mut String, k: &'static str, v: &str) {
+    key(s, k);
+    push_json_str(s, v);
 }
 
 /// A member whose value is already JSON text.
-fn field_raw(s: &mut String, k: &str, raw: &str) {
-    ObjectWriter::after_first(s).raw(k, raw);
+fn field_raw(s: &mut String, k: &'static str, raw: &str) {
+    key(s, k);
+    s.push_str(raw);
 }
 
 /// A string as a JSON literal, kept to be written many times.
