@@ -17,7 +17,7 @@ use alloc::vec::Vec;
 use core::mem::size_of;
 
 use super::dialect::{
-    event_result, note, push_owned, replace_owned, set_once, Budget, DEFAULT_MAX_BYTES,
+    by_index, event_result, note, push_owned, replace_owned, set_once, Budget, DEFAULT_MAX_BYTES,
 };
 use super::{AccumulateError, AccumulateErrorKind, Outcome};
 use crate::gemini::{
@@ -72,7 +72,11 @@ use crate::json::{JsonStr, ObjectWriter, RawJson};
 /// fixed amount per candidate and part, so that a stream of sparse indexes
 /// cannot exhaust memory either. What does not fit is dropped with
 /// [`AccumulateErrorKind::TooManyBytes`] and the response ends
-/// [`Truncated`](Outcome::Truncated). Candidates are in a map by index
+/// [`Truncated`](Outcome::Truncated). The number of distinct candidate
+/// indexes is limited too ([`DEFAULT_MAX_CANDIDATES`];
+/// [`set_max_candidates`](Self::set_max_candidates)): a part for one more
+/// is dropped with [`AccumulateErrorKind::TooManyChoices`] (candidates are
+/// Gemini's choices) and the response ends truncated. Candidates are in a map by index
 /// (O(log n) to find one, nothing shifted on insert), and parts are only
 /// ever appended, so the work is linear in the input whatever its order.
 ///
@@ -111,7 +115,13 @@ pub struct GeminiAccumulator {
     response: GeminiResponse,
     budget: Budget,
     events: u64,
+    max_candidates: usize,
 }
+
+/// The default limit on distinct candidate indexes
+/// ([`GeminiAccumulator::max_candidates`]): 1024 (the API allows
+/// `candidateCount` up to 8).
+pub const DEFAULT_MAX_CANDIDATES: usize = 1024;
 
 impl Default for GeminiAccumulator {
     fn default() -> Self {
@@ -132,7 +142,20 @@ impl GeminiAccumulator {
             response: GeminiResponse::default(),
             budget: Budget::new(max_bytes),
             events: 0,
+            max_candidates: DEFAULT_MAX_CANDIDATES,
         }
+    }
+
+    /// Sets the limit on distinct candidate indexes (default
+    /// [`DEFAULT_MAX_CANDIDATES`]); see [Memory](Self#memory-and-cost).
+    /// Candidates already kept stay.
+    pub fn set_max_candidates(&mut self, limit: usize) {
+        self.max_candidates = limit;
+    }
+
+    /// The limit on distinct candidate indexes.
+    pub fn max_candidates(&self) -> usize {
+        self.max_candidates
     }
 
     /// The memory limit, in bytes.
@@ -228,6 +251,7 @@ impl GeminiAccumulator {
         first: &mut Option<AccumulateErrorKind>,
     ) {
         let b = &mut self.budget;
+        let max_candidates = self.max_candidates;
         let r = &mut self.response;
         r.chunks += 1;
         note(first, set_once(b, &mut r.response_id, chunk.response_id));
@@ -247,7 +271,7 @@ impl GeminiAccumulator {
         }
         for candidate in chunk.candidates.into_iter().flatten() {
             match candidate {
-                Ok(c) => apply_candidate(b, &mut r.candidates, &c, first),
+                Ok(c) => apply_candidate(b, max_candidates, &mut r.candidates, &c, first),
                 Err(e) => note(first, Err(AccumulateErrorKind::Decode(e))),
             }
         }
@@ -280,19 +304,22 @@ fn set_raw(
 
 fn apply_candidate(
     b: &mut Budget,
+    max_candidates: usize,
     candidates: &mut BTreeMap<u64, Candidate>,
     view: &CandidateView<'_>,
     first: &mut Option<AccumulateErrorKind>,
 ) {
     let index = view.index_or_zero();
-    let c = match candidates.entry(index) {
-        alloc::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
-        alloc::collections::btree_map::Entry::Vacant(e) => {
-            if let Err(err) = b.charge(size_of::<Candidate>()) {
-                return note(first, Err(err));
-            }
-            e.insert(Candidate::new(index))
-        }
+    let c = match by_index(
+        b,
+        candidates,
+        index,
+        max_candidates,
+        |limit| AccumulateErrorKind::TooManyChoices { limit },
+        || Candidate::new(index),
+    ) {
+        Ok(c) => c,
+        Err(e) => return note(first, Err(e)),
     };
     if let Some(content) = &view.content {
         note(first, set_once(b, &mut c.role, content.role));

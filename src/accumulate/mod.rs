@@ -38,7 +38,7 @@ pub use anthropic::MessageAccumulator;
 pub use chat::ChatAccumulator;
 pub use dialect::IndexOrder;
 pub use error::{AccumulateError, AccumulateErrorKind, Outcome};
-pub use gemini::GeminiAccumulator;
+pub use gemini::{GeminiAccumulator, DEFAULT_MAX_CANDIDATES};
 pub use responses::{
     AccumulatorConfig, FinalResponse, Finding, FindingKind, ItemSnapshot, ResponseAccumulator,
     SequenceInfo,

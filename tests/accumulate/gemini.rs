@@ -428,6 +428,8 @@ fn sparse_indexes_cost_memory_and_are_bounded() {
 #[test]
 fn any_input_order_is_linear() {
     let mut acc = GeminiAccumulator::new();
+    // Past the default count limit, on purpose: this is about work.
+    acc.set_max_candidates(usize::MAX);
     let n = 20_000u64;
     for i in (0..n).rev() {
         let c = format!(
@@ -467,4 +469,29 @@ fn the_accumulator_and_its_result_are_send_and_sync() {
     fn check<T: Send + Sync + Clone + std::fmt::Debug>() {}
     check::<GeminiAccumulator>();
     check::<ssekit::accumulate::gemini::GeminiResponse>();
+}
+
+#[test]
+fn candidates_past_the_count_limit_are_dropped_and_the_response_is_truncated() {
+    let mut acc = GeminiAccumulator::new();
+    assert_eq!(
+        acc.max_candidates(),
+        ssekit::accumulate::DEFAULT_MAX_CANDIDATES
+    );
+    acc.set_max_candidates(2);
+    let mut results = Vec::new();
+    for index in [0, 1, 2, 1] {
+        let data = format!(
+            r#"{{"candidates":[{{"index":{index},"content":{{"parts":[{{"text":"c{index}"}}]}},"finishReason":"STOP"}}]}}"#
+        );
+        results.push(acc.feed(&GeminiEvent::parse(&data).unwrap()));
+    }
+    assert!(results[0].is_ok() && results[1].is_ok() && results[3].is_ok());
+    let e = results[2].unwrap_err();
+    assert_eq!(e.kind(), AccumulateErrorKind::TooManyChoices { limit: 2 });
+    assert_eq!(e.event_index(), 2);
+    let done = acc.finish();
+    assert_eq!(done.outcome(), Outcome::Truncated);
+    let texts: Vec<String> = done.candidates().map(|c| c.text().to_owned()).collect();
+    assert_eq!(texts, ["c0", "c1c1"]);
 }
