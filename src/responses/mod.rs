@@ -29,6 +29,15 @@
 //! [`Usage`], [`ErrorInfo`]), arrays are lazy [`List`]s decoded as they are
 //! iterated, and what the views do not model is kept as [`RawJson`].
 //!
+//! The large payloads of the rarer events (the `response` of the lifecycle
+//! events, the `item` of `output_item.*`, the `part` of `content_part.*` and
+//! `reasoning_summary_part.*`, the `annotation`, the nested `error`) are
+//! [`Lazy`]: validated as JSON objects with the event, decoded by
+//! [`Lazy::get`] when read, so that a [`ResponseEvent`] is no bigger than a
+//! text delta's view (160 bytes). A field of the wrong kind inside such a
+//! payload is an error of `get`; [`ResponseEvent::validate`] reads them all
+//! (`parse` then `validate` is the whole event decoded at once).
+//!
 //! Fields the spec requires are plain fields, and their absence is a
 //! [`DecodeError`] naming the event type and field, except where real
 //! streams are known to omit them: `sequence_number` is always optional
