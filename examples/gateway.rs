@@ -31,7 +31,8 @@ use axum::Router;
 use futures::{stream, StreamExt};
 use ssekit::accumulate::FinalResponse;
 use ssekit::adapters::{Collected, ResponsesBody, SseStreamExt};
-use ssekit::encode::{DoneMarker, ResponsesWriter, SSE_HEADERS};
+use ssekit::encode::SSE_HEADERS;
+use ssekit::responses::writer::{DoneMarker, ResponsesWriter};
 use tokio::net::TcpListener;
 
 /// What the upstream "model" says, token by token.

@@ -115,7 +115,7 @@ async fn print_deltas(url: String) -> Result<(), Box<dyn std::error::Error>> {
             }
             ResponseEvent::ResponseCompleted(c) => {
                 writeln!(stdout)?;
-                let status = c.response.status.map(|s| s.unescape().into_owned());
+                let status = c.response.get()?.status.map(|s| s.unescape().into_owned());
                 println!("-- {events} events, {deltas} text deltas, status {status:?}");
             }
             _ => {}

@@ -1,5 +1,5 @@
 //! A tiny Responses API server: it writes a stream with
-//! `encode::ResponsesWriter` (a reasoning summary, a function call and an
+//! `responses::writer::ResponsesWriter` (a reasoning summary, a function call and an
 //! answer, with keep-alives and usage), serves it over HTTP on 127.0.0.1,
 //! and reads it back once with reqwest through the `stream` adapter.
 //!
@@ -20,7 +20,7 @@ use hyper::service::service_fn;
 use hyper::Response;
 use hyper_util::rt::TokioIo;
 use ssekit::adapters::SseStreamExt;
-use ssekit::encode::{ResponsesWriter, TokenUsage};
+use ssekit::responses::writer::{ResponsesWriter, TokenUsage};
 use ssekit::responses::ResponseEvent;
 use ssekit::Bytes;
 use tokio::net::TcpListener;
@@ -130,7 +130,8 @@ async fn client(url: String) -> Result<(), Box<dyn std::error::Error>> {
                 println!("{seq:>3} {} {:?}", event.ty(), d.delta.unescape())
             }
             ResponseEvent::ResponseCompleted(c) => {
-                let usage = c.response.usage.as_ref().and_then(|u| u.total_tokens);
+                let response = c.response.get()?;
+                let usage = response.usage.as_ref().and_then(|u| u.total_tokens);
                 println!("{seq:>3} {} (total_tokens: {usage:?})", event.ty());
             }
             _ => println!("{seq:>3} {}", event.ty()),

@@ -4,8 +4,9 @@ use alloc::boxed::Box;
 use core::fmt;
 
 use crate::accumulate::AccumulateError;
-use crate::encode::{EncodeError, WriterError};
+use crate::encode::EncodeError;
 use crate::json::JsonError;
+use crate::responses::writer::WriterError;
 use crate::responses::DecodeError;
 use crate::FrameError;
 
@@ -53,7 +54,7 @@ pub enum Error {
     Accumulate(AccumulateError),
     /// The encoder cannot write a frame's event type or id.
     Encode(EncodeError),
-    /// [`ResponsesWriter`](crate::encode::ResponsesWriter) refused a call.
+    /// [`ResponsesWriter`](crate::responses::writer::ResponsesWriter) refused a call.
     Writer(WriterError),
     /// The JSON primitives of [`json`](crate::json).
     Json(JsonError),
@@ -189,7 +190,8 @@ mod tests {
     use super::*;
     use crate::accumulate::{AccumulateErrorKind, ChatAccumulator};
     use crate::chat::ChatEvent;
-    use crate::encode::{Encoder, ResponsesWriter, WriterErrorKind};
+    use crate::encode::Encoder;
+    use crate::responses::writer::{ResponsesWriter, WriterErrorKind};
     use crate::{Frame, FrameErrorKind, Parser};
     use alloc::string::{String, ToString};
     use alloc::vec::Vec;
@@ -247,7 +249,7 @@ mod tests {
         let mut acc = ChatAccumulator::with_max_bytes(1);
         let chunk = r#"{"id":"c","choices":[{"index":0,"delta":{"content":"too long"}}]}"#;
         let accumulate: Error = acc
-            .push(&ChatEvent::parse(chunk).unwrap())
+            .feed(&ChatEvent::parse(chunk).unwrap())
             .unwrap_err()
             .into();
         assert!(matches!(
@@ -289,7 +291,7 @@ mod tests {
             parser.feed(crate::Bytes::from(wire));
             let mut acc = ChatAccumulator::new();
             while let Some(frame) = parser.next_frame()? {
-                acc.push(&ChatEvent::from_frame(&frame)?)?;
+                acc.feed(&ChatEvent::from_frame(&frame)?)?;
             }
             parser.finish()?;
             Ok(acc.events())

@@ -63,13 +63,13 @@
 //!
 //! # Example: writing a Responses stream
 //!
-//! [`encode::ResponsesWriter`] writes the events a Responses API server
+//! [`responses::writer::ResponsesWriter`] writes the events a Responses API server
 //! sends, sequence numbers, item ids and done events included, so that the
 //! stream is well-formed whatever order the calls come in;
 //! [`encode::Encoder`] writes any frames.
 //!
 //! ```
-//! use ssekit::encode::ResponsesWriter;
+//! use ssekit::responses::writer::ResponsesWriter;
 //! use ssekit::responses::ResponseEvent;
 //! use ssekit::Parser;
 //!

@@ -160,7 +160,7 @@ fn responses_answer(out: &[u8], keep_call_ids: &[bool]) -> Answer {
 fn chat_expected(body: &[u8]) -> Answer {
     let mut acc = ChatAccumulator::new();
     for frame in frames(body) {
-        acc.push(&ChatEvent::from_frame(&frame).unwrap()).unwrap();
+        acc.feed(&ChatEvent::from_frame(&frame).unwrap()).unwrap();
     }
     let c = acc.finish();
     let mut a = Answer::default();
@@ -222,7 +222,7 @@ fn tuple_status(status: &str, reason: Option<&str>) -> (String, Option<String>) 
 fn anthropic_expected(body: &[u8]) -> Answer {
     let mut acc = MessageAccumulator::new();
     for frame in frames(body) {
-        acc.push(&MessageEvent::from_frame(&frame).unwrap())
+        acc.feed(&MessageEvent::from_frame(&frame).unwrap())
             .unwrap();
     }
     let m = acc.finish();
@@ -278,7 +278,7 @@ fn anthropic_expected(body: &[u8]) -> Answer {
 fn gemini_expected(body: &[u8]) -> (Answer, Vec<bool>) {
     let mut acc = GeminiAccumulator::new();
     for frame in frames(body) {
-        acc.push(&GeminiEvent::from_frame(&frame).unwrap()).unwrap();
+        acc.feed(&GeminiEvent::from_frame(&frame).unwrap()).unwrap();
     }
     let g = acc.finish();
     let mut a = Answer::default();
@@ -538,7 +538,7 @@ fn corpus_responses_to_chat() {
             let (out, _) = bridge(ResponsesToChat::new(), body, chunk);
             let mut chat = ChatAccumulator::new();
             for frame in frames(&out) {
-                chat.push(&ChatEvent::from_frame(&frame).expect("bridged chunks decode"))
+                chat.feed(&ChatEvent::from_frame(&frame).expect("bridged chunks decode"))
                     .expect("bridged chunks accumulate");
             }
             let c = chat.finish();
@@ -762,7 +762,9 @@ fn chat_text_over_the_kept_limit() {
     let out = hostile_chat(
         &body,
         BridgeConfig::default().with_max_kept_bytes(35),
-        BridgeErrorKind::Writer(ssekit::encode::WriterErrorKind::LimitExceeded { limit: 35 }),
+        BridgeErrorKind::Writer(ssekit::responses::writer::WriterErrorKind::LimitExceeded {
+            limit: 35,
+        }),
         1,
     );
     assert_eq!(responses_answer(&out, &[]).text, "0123456789");
@@ -1131,7 +1133,7 @@ fn responses_to_chat_hostile_upstreams() {
     assert_eq!(err, Some(BridgeErrorKind::Truncated));
     let mut acc = ChatAccumulator::new();
     for f in frames(&out) {
-        acc.push(&ChatEvent::from_frame(&f).unwrap()).unwrap();
+        acc.feed(&ChatEvent::from_frame(&f).unwrap()).unwrap();
     }
     let c = acc.finish();
     assert_eq!(c.outcome(), Outcome::Failed);
@@ -1529,7 +1531,7 @@ fn responses_to_chat_interleaved_calls() {
     assert_eq!(err, None);
     let mut acc = ChatAccumulator::new();
     for f in frames(&out) {
-        acc.push(&ChatEvent::from_frame(&f).unwrap()).unwrap();
+        acc.feed(&ChatEvent::from_frame(&f).unwrap()).unwrap();
     }
     let c = acc.finish();
     assert_eq!(c.outcome(), Outcome::Completed);
@@ -1570,7 +1572,9 @@ fn anthropic_signature_is_bounded() {
     let err = b.feed(Bytes::from(body)).unwrap_err();
     assert_eq!(
         err.kind(),
-        BridgeErrorKind::Writer(ssekit::encode::WriterErrorKind::LimitExceeded { limit: 1000 })
+        BridgeErrorKind::Writer(ssekit::responses::writer::WriterErrorKind::LimitExceeded {
+            limit: 1000
+        })
     );
     // 62 deltas of 16 bytes fit in 1000; the 63rd (event 2 + 62) does not.
     assert_eq!(err.event_index(), 2 + 62);

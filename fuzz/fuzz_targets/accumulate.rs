@@ -77,7 +77,7 @@ fuzz_target!(|data: &[u8]| {
             let mut acc = ChatAccumulator::with_max_bytes(max_bytes);
             for frame in &frames {
                 if let Ok(event) = ChatEvent::from_frame(frame) {
-                    let _ = acc.push(&event);
+                    let _ = acc.feed(&event);
                     assert!(acc.used_bytes() <= max_bytes);
                 }
             }
@@ -87,7 +87,7 @@ fuzz_target!(|data: &[u8]| {
             let mut acc = GeminiAccumulator::with_max_bytes(max_bytes);
             for frame in &frames {
                 if let Ok(event) = GeminiEvent::from_frame(frame) {
-                    let _ = acc.push(&event);
+                    let _ = acc.feed(&event);
                     assert!(acc.used_bytes() <= max_bytes);
                 }
             }
@@ -97,7 +97,7 @@ fuzz_target!(|data: &[u8]| {
             let mut acc = MessageAccumulator::with_max_bytes(max_bytes);
             for frame in &frames {
                 if let Ok(event) = MessageEvent::from_frame(frame) {
-                    let _ = acc.push(&event);
+                    let _ = acc.feed(&event);
                     assert!(acc.used_bytes() <= max_bytes);
                 }
             }

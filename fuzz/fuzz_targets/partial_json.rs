@@ -1,4 +1,4 @@
-//! Fuzz target `partial_json`: `accumulate::PartialJson` on arbitrary text,
+//! Fuzz target `partial_json`: `json::partial::PartialJson` on arbitrary text,
 //! pushed in fuzzer-chosen pieces.
 //!
 //! * Nothing panics, whatever the text and however it is cut.
@@ -20,7 +20,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value as J;
-use ssekit::accumulate::PartialJson;
+use ssekit::json::partial::PartialJson;
 use ssekit::json::{JsonErrorKind, Value};
 
 fn floor_boundary(s: &str, mut i: usize) -> usize {

@@ -18,11 +18,12 @@ use alloc::vec::Vec;
 use super::dialect::{
     by_index, event_result, json_str, note, write_merged, Budget, IndexOrder, DEFAULT_MAX_BYTES,
 };
-use super::{AccumulateError, AccumulateErrorKind, Outcome, PartialJson};
+use super::{AccumulateError, AccumulateErrorKind, Outcome};
 use crate::anthropic::{
     ApiError, BlockDelta, Citation, ContentBlock, MessageDelta, MessageEvent, MessageStart, Owned,
     Usage,
 };
+use crate::json::partial::PartialJson;
 use crate::json::{JsonError, JsonStr, RawJson, Value};
 
 /// The default limit on the content blocks of a message
@@ -32,7 +33,7 @@ pub const DEFAULT_MAX_BLOCKS: usize = 4096;
 
 /// Assembles an Anthropic Messages stream into the final [`Message`].
 ///
-/// Feed it every event with [`push`](Self::push); read the message so far at
+/// Feed it every event with [`feed`](Self::feed); read the message so far at
 /// any time with [`snapshot`](Self::snapshot) (borrowed, nothing copied); at
 /// the end of the stream call [`finish`](Self::finish), which decides the
 /// [`Outcome`]: [`Completed`](Outcome::Completed) only when
@@ -102,7 +103,7 @@ pub const DEFAULT_MAX_BLOCKS: usize = 4096;
 /// let mut acc = MessageAccumulator::new();
 /// let mut live = Vec::new();
 /// while let Some(frame) = parser.next_frame()? {
-///     acc.push(&MessageEvent::from_frame(&frame)?)?;
+///     acc.feed(&MessageEvent::from_frame(&frame)?)?;
 ///     // A UI shows the tool input while it streams:
 ///     if let Some(block) = acc.snapshot().block(0) {
 ///         live.push(block.partial_input().unwrap_or("…").to_owned());
@@ -178,6 +179,17 @@ impl MessageAccumulator {
         self.events
     }
 
+    /// Renamed [`feed`](Self::feed), the input verb of every accumulator
+    /// (and of the parser).
+    ///
+    /// # Errors
+    ///
+    /// As [`feed`](Self::feed).
+    #[deprecated(note = "renamed `feed`, the input verb of every accumulator")]
+    pub fn push(&mut self, event: &MessageEvent<'_>) -> Result<(), AccumulateError> {
+        self.feed(event)
+    }
+
     /// Adds one event. `ping` and unknown event types change nothing.
     ///
     /// Cost: O(size of the event), plus O(log n) to find the block by
@@ -196,7 +208,7 @@ impl MessageAccumulator {
     /// ([`AccumulateErrorKind::InvalidInput`]; the fragments are kept as
     /// sent). The rest of the event is applied and the accumulator stays
     /// usable.
-    pub fn push(&mut self, event: &MessageEvent<'_>) -> Result<(), AccumulateError> {
+    pub fn feed(&mut self, event: &MessageEvent<'_>) -> Result<(), AccumulateError> {
         let number = self.events;
         self.events += 1;
         let b = &mut self.budget;
@@ -971,7 +983,7 @@ mod tests {
     fn run(acc: &mut MessageAccumulator, events: &[&str]) -> Vec<Result<(), AccumulateError>> {
         events
             .iter()
-            .map(|e| acc.push(&MessageEvent::parse(e).expect("test event decodes")))
+            .map(|e| acc.feed(&MessageEvent::parse(e).expect("test event decodes")))
             .collect()
     }
 

@@ -18,15 +18,14 @@ use alloc::vec::Vec;
 use super::dialect::DEFAULT_MAX_BYTES;
 use super::dialect::{
     by_index, event_result, note, push_owned, replace_owned, set_once, Budget, IndexOrder,
-    ObjectWriter,
 };
-use super::PartialJson;
 use super::{AccumulateError, AccumulateErrorKind, Outcome};
 use crate::chat::{
     ChatChunk, ChatContent, ChatError, ChatErrorChunk, ChatEvent, ChatUsage, ChoiceDelta,
     ContentPart, List, Owned, TokenLogprob,
 };
-use crate::json::{JsonError, JsonStr, ObjectView};
+use crate::json::partial::PartialJson;
+use crate::json::{JsonError, JsonStr, ObjectView, ObjectWriter};
 
 /// The default limit on the choices of a completion
 /// ([`ChatAccumulator::max_choices`]): 1024 (the API allows `n` up to 128).
@@ -39,7 +38,7 @@ pub const DEFAULT_MAX_TOOL_CALLS: usize = 4096;
 
 /// Assembles a Chat Completions stream into the final [`ChatCompletion`].
 ///
-/// Feed it every event with [`push`](Self::push); read the completion so
+/// Feed it every event with [`feed`](Self::feed); read the completion so
 /// far at any time with [`snapshot`](Self::snapshot) (borrowed, nothing
 /// copied); at the end of the stream call [`finish`](Self::finish), which
 /// decides the [`Outcome`]: [`Completed`](Outcome::Completed) only
@@ -113,7 +112,7 @@ pub const DEFAULT_MAX_TOOL_CALLS: usize = 4096;
 /// let mut acc = ChatAccumulator::new();
 /// let mut live = Vec::new();
 /// while let Some(frame) = parser.next_frame()? {
-///     acc.push(&ChatEvent::from_frame(&frame)?)?;
+///     acc.feed(&ChatEvent::from_frame(&frame)?)?;
 ///     // A UI shows the arguments while they stream:
 ///     if let Some(call) = acc.snapshot().choice(0).and_then(|c| c.tool_call(0)) {
 ///         live.push(call.partial_arguments().unwrap_or("…").to_owned());
@@ -210,6 +209,17 @@ impl ChatAccumulator {
         self.events
     }
 
+    /// Renamed [`feed`](Self::feed), the input verb of every accumulator
+    /// (and of the parser).
+    ///
+    /// # Errors
+    ///
+    /// As [`feed`](Self::feed).
+    #[deprecated(note = "renamed `feed`, the input verb of every accumulator")]
+    pub fn push(&mut self, event: &ChatEvent<'_>) -> Result<(), AccumulateError> {
+        self.feed(event)
+    }
+
     /// Adds one event.
     ///
     /// Cost: O(size of the event), plus O(log n) to find each choice and
@@ -225,7 +235,7 @@ impl ChatAccumulator {
     /// [`AccumulateErrorKind::TooManyToolCalls`]). The rest of the event is
     /// applied, the accumulator stays usable, and the first such problem of
     /// the event is returned.
-    pub fn push(&mut self, event: &ChatEvent<'_>) -> Result<(), AccumulateError> {
+    pub fn feed(&mut self, event: &ChatEvent<'_>) -> Result<(), AccumulateError> {
         let number = self.events;
         self.events += 1;
         let mut first = None;
@@ -894,7 +904,7 @@ mod tests {
     fn run(acc: &mut ChatAccumulator, events: &[&str]) -> Vec<Result<(), AccumulateError>> {
         events
             .iter()
-            .map(|e| acc.push(&ChatEvent::parse(e).expect("test event decodes")))
+            .map(|e| acc.feed(&ChatEvent::parse(e).expect("test event decodes")))
             .collect()
     }
 
@@ -992,7 +1002,7 @@ mod tests {
         let mut errors = 0;
         for i in 0..10u64 {
             let e = alloc::format!(r#"{{"choices":[{{"index":{}}}]}}"#, i * (u64::MAX / 10));
-            errors += usize::from(acc.push(&ChatEvent::parse(&e).unwrap()).is_err());
+            errors += usize::from(acc.feed(&ChatEvent::parse(&e).unwrap()).is_err());
         }
         assert_eq!(acc.snapshot().choices().len(), 3);
         assert_eq!(errors, 7);
@@ -1073,7 +1083,7 @@ mod tests {
         ];
         let r: Vec<_> = events
             .iter()
-            .map(|e| acc.push(&ChatEvent::parse(e).unwrap()))
+            .map(|e| acc.feed(&ChatEvent::parse(e).unwrap()))
             .collect();
         assert!(r[0].is_ok());
         let e = r[1].unwrap_err();
@@ -1111,7 +1121,7 @@ mod tests {
                 r#"{{"choices":[{{"index":{},"delta":{{"tool_calls":[{{"index":{i},"function":{{"arguments":"{i}"}}}}]}}}}]}}"#,
                 i % 3
             );
-            acc.push(&ChatEvent::parse(&e).unwrap()).unwrap();
+            acc.feed(&ChatEvent::parse(&e).unwrap()).unwrap();
         }
         let c = acc.snapshot();
         let choices = c.choices();

@@ -4,7 +4,7 @@
 //! serializer).
 
 use super::{AccumulateError, AccumulateErrorKind};
-use crate::json::{push_json_str, JsonStr, Value};
+use crate::json::{push_json_str, JsonStr, ObjectWriter, Value};
 use crate::views::{Owned, ViewFamily};
 use alloc::collections::btree_map::{self, BTreeMap, Entry};
 use alloc::string::String;
@@ -237,79 +237,6 @@ impl<T> ExactSizeIterator for IndexOrder<'_, T> {
 }
 
 impl<T> core::iter::FusedIterator for IndexOrder<'_, T> {}
-
-/// Writes one JSON object, member by member, into a `String`.
-pub(crate) struct ObjectWriter<'o> {
-    out: &'o mut String,
-    first: bool,
-}
-
-impl<'o> ObjectWriter<'o> {
-    pub(crate) fn new(out: &'o mut String) -> Self {
-        out.push('{');
-        Self { out, first: true }
-    }
-
-    /// Starts a member whose key is already a JSON string literal; the
-    /// caller writes the value into the returned string.
-    pub(crate) fn raw_key(&mut self, quoted: &str) -> &mut String {
-        if !self.first {
-            self.out.push(',');
-        }
-        self.first = false;
-        self.out.push_str(quoted);
-        self.out.push(':');
-        self.out
-    }
-
-    /// Starts a member; the caller writes the value.
-    pub(crate) fn key(&mut self, key: &str) -> &mut String {
-        if !self.first {
-            self.out.push(',');
-        }
-        self.first = false;
-        push_json_str(self.out, key);
-        self.out.push(':');
-        self.out
-    }
-
-    /// A member whose value is validated JSON text.
-    pub(crate) fn raw(&mut self, key: &str, json: &str) {
-        self.key(key).push_str(json);
-    }
-
-    /// A string member.
-    pub(crate) fn str(&mut self, key: &str, value: &str) {
-        let out = self.key(key);
-        push_json_str(out, value);
-    }
-
-    /// A string member, `null` when absent.
-    pub(crate) fn str_or_null(&mut self, key: &str, value: Option<&str>) {
-        match value {
-            Some(v) => self.str(key, v),
-            None => self.raw(key, "null"),
-        }
-    }
-
-    /// A string member, left out when absent.
-    pub(crate) fn opt_str(&mut self, key: &str, value: Option<&str>) {
-        if let Some(v) = value {
-            self.str(key, v);
-        }
-    }
-
-    /// A number member.
-    pub(crate) fn u64(&mut self, key: &str, value: u64) {
-        use core::fmt::Write;
-        let out = self.key(key);
-        let _ = write!(out, "{value}");
-    }
-
-    pub(crate) fn end(self) {
-        self.out.push('}');
-    }
-}
 
 /// Writes the object `base` (validated JSON text of an object, or `None`
 /// for `{}`) with its members named in `fields` replaced by the given JSON

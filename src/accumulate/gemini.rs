@@ -17,20 +17,19 @@ use alloc::vec::Vec;
 use core::mem::size_of;
 
 use super::dialect::{
-    by_index, event_result, note, push_owned, replace_owned, set_once, Budget, ObjectWriter,
-    DEFAULT_MAX_BYTES,
+    by_index, event_result, note, push_owned, replace_owned, set_once, Budget, DEFAULT_MAX_BYTES,
 };
 use super::{AccumulateError, AccumulateErrorKind, Outcome};
 use crate::gemini::{
     Candidate as CandidateView, CitationSource, GeminiError, GeminiEvent, GenerateContentResponse,
     GroundingMetadata, List, Owned, Part as PartView, PartKind, PromptFeedback, UsageMetadata,
 };
-use crate::json::{JsonStr, RawJson};
+use crate::json::{JsonStr, ObjectWriter, RawJson};
 
 /// Assembles a Gemini `streamGenerateContent` stream into the final
 /// [`GeminiResponse`].
 ///
-/// Feed it every event with [`push`](Self::push); read the response so far
+/// Feed it every event with [`feed`](Self::feed); read the response so far
 /// at any time with [`snapshot`](Self::snapshot) (borrowed, nothing copied);
 /// at the end of the stream call [`finish`](Self::finish), which decides the
 /// [`Outcome`]: [`Failed`](Outcome::Failed) when an error chunk arrived;
@@ -97,7 +96,7 @@ use crate::json::{JsonStr, RawJson};
 /// parser.feed(Bytes::from_static(body.as_bytes()));
 /// let mut acc = GeminiAccumulator::new();
 /// while let Some(frame) = parser.next_frame()? {
-///     acc.push(&GeminiEvent::from_frame(&frame)?)?;
+///     acc.feed(&GeminiEvent::from_frame(&frame)?)?;
 /// }
 /// let response = acc.finish();
 /// assert_eq!(response.outcome(), Outcome::Completed);
@@ -174,6 +173,17 @@ impl GeminiAccumulator {
         self.events
     }
 
+    /// Renamed [`feed`](Self::feed), the input verb of every accumulator
+    /// (and of the parser).
+    ///
+    /// # Errors
+    ///
+    /// As [`feed`](Self::feed).
+    #[deprecated(note = "renamed `feed`, the input verb of every accumulator")]
+    pub fn push(&mut self, event: &GeminiEvent<'_>) -> Result<(), AccumulateError> {
+        self.feed(event)
+    }
+
     /// Adds one event.
     ///
     /// Cost: O(size of the event), plus O(log n) to find each candidate by
@@ -187,7 +197,7 @@ impl GeminiAccumulator {
     /// ([`AccumulateErrorKind::TooManyBytes`]). The rest of the event is
     /// applied, the accumulator stays usable, and the first such problem of
     /// the event is returned.
-    pub fn push(&mut self, event: &GeminiEvent<'_>) -> Result<(), AccumulateError> {
+    pub fn feed(&mut self, event: &GeminiEvent<'_>) -> Result<(), AccumulateError> {
         let number = self.events;
         self.events += 1;
         let mut first = None;

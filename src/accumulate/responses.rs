@@ -9,9 +9,13 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use self::item::{input_key, part_mut, set_capped, ItemState, Part, Parts};
-use super::{AccumulateError, AccumulateErrorKind, JsonValue, Outcome, PartialJson};
+use super::{AccumulateError, AccumulateErrorKind, JsonValue, Outcome};
+use crate::json::partial::PartialJson;
 use crate::json::{JsonError, JsonStr, RawJson};
-use crate::responses::{ContentPart, OutputItem, Response, ResponseEvent};
+pub use crate::responses::order::SequenceInfo;
+use crate::responses::order::{Fault, StreamOrder};
+use crate::responses::{ContentPart, OutputItem, ResponseEvent};
+use crate::views::Field;
 
 /// Limits of a [`ResponseAccumulator`].
 ///
@@ -225,24 +229,6 @@ impl fmt::Display for Finding {
     }
 }
 
-/// The sequence numbers seen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub struct SequenceInfo {
-    /// The first number seen.
-    pub first: Option<u64>,
-    /// The last number seen.
-    pub last: Option<u64>,
-    /// Events with a number.
-    pub numbered: u64,
-    /// Events without one (`[DONE]` included).
-    pub unnumbered: u64,
-    /// Numbers skipped: the sum of the gaps (saturating at `u64::MAX`).
-    pub missing: u64,
-    /// Numbers not greater than their predecessor.
-    pub regressions: u64,
-}
-
 /// The terminal event seen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Terminal {
@@ -377,7 +363,7 @@ pub struct ResponseAccumulator {
     error_event: Option<JsonValue>,
     findings: Vec<Finding>,
     findings_dropped: u64,
-    sequence: SequenceInfo,
+    order: StreamOrder,
     events: u64,
     bytes: usize,
     limit_error: Option<AccumulateError>,
@@ -419,51 +405,53 @@ impl ResponseAccumulator {
     ///
     /// An [`AccumulateError`] when the event would exceed a limit of the
     /// [`AccumulatorConfig`]; the event is not applied, and every later call
-    /// returns the same error.
+    /// returns the same error. An [`AccumulateErrorKind::Decode`] error when
+    /// a lazy payload of the event (see [`ResponseEvent::validate`]) does
+    /// not decode: that event is not applied, nor counted, as if it had
+    /// failed to decode before it was fed; later events are applied.
     pub fn feed(&mut self, event: &ResponseEvent<'_>) -> Result<(), AccumulateError> {
         if let Some(e) = self.limit_error {
             return Err(e);
+        }
+        if let Err(e) = event.validate() {
+            let kind = AccumulateErrorKind::Decode(e);
+            return Err(AccumulateError::new(
+                kind,
+                self.events,
+                event.sequence_number(),
+            ));
         }
         let at = At {
             event_index: self.events,
             sequence_number: event.sequence_number(),
         };
         self.events += 1;
-        self.track_sequence(at, matches!(event, ResponseEvent::Done));
-        if self.terminal.is_some() && !matches!(event, ResponseEvent::Done) {
-            self.find(at, FindingKind::EventAfterTerminal);
+        for f in self.order.feed(event.kind(), at.sequence_number) {
+            let kind = match f.fault {
+                Fault::SequenceGap { expected, found } => {
+                    FindingKind::SequenceGap { expected, found }
+                }
+                Fault::SequenceRegression { previous, found } => {
+                    FindingKind::SequenceRegression { previous, found }
+                }
+                // Streams with no numbers at all (before mid-2025) are fine.
+                Fault::MissingSequenceNumber { highest: None } => continue,
+                Fault::MissingSequenceNumber { highest: Some(_) } => {
+                    FindingKind::MissingSequenceNumber
+                }
+                Fault::SecondTerminal { .. } => {
+                    self.find(at, FindingKind::EventAfterTerminal);
+                    FindingKind::SecondTerminal
+                }
+                _ => FindingKind::EventAfterTerminal,
+            };
+            self.find(at, kind);
         }
         let result = self.apply(event, at);
         if let Err(e) = result {
             self.limit_error = Some(e);
         }
         result
-    }
-
-    fn track_sequence(&mut self, at: At, done: bool) {
-        let Some(n) = at.sequence_number else {
-            self.sequence.unnumbered += 1;
-            if self.sequence.numbered > 0 && !done {
-                self.find(at, FindingKind::MissingSequenceNumber);
-            }
-            return;
-        };
-        let seq = &mut self.sequence;
-        seq.numbered += 1;
-        let previous = seq.last;
-        if seq.first.is_none() {
-            seq.first = Some(n);
-        }
-        seq.last = Some(n);
-        let Some(previous) = previous else { return };
-        if n <= previous {
-            seq.regressions += 1;
-            self.find(at, FindingKind::SequenceRegression { previous, found: n });
-        } else if n > previous + 1 {
-            seq.missing = seq.missing.saturating_add(n - previous - 1);
-            let expected = previous + 1;
-            self.find(at, FindingKind::SequenceGap { expected, found: n });
-        }
     }
 
     fn find(&mut self, at: At, kind: FindingKind) {
@@ -895,10 +883,9 @@ impl ResponseAccumulator {
     fn set_response(
         &mut self,
         at: At,
-        response: &Response<'_>,
+        raw: RawJson<'_>,
         terminal: Option<Terminal>,
     ) -> Result<(), AccumulateError> {
-        let raw = response.raw();
         // The members but `output`, whose place is kept.
         let mut members = Vec::new();
         let mut output = None;
@@ -920,9 +907,6 @@ impl ResponseAccumulator {
             self.bytes -= self.response_len - len;
         }
         self.response_len = len;
-        if self.terminal.is_some() && terminal.is_some() {
-            self.find(at, FindingKind::SecondTerminal);
-        }
         if let Some(t) = terminal {
             self.terminal = Some(t);
             if let Some(list) = output.and_then(|o| o.as_array()) {
@@ -966,16 +950,16 @@ impl ResponseAccumulator {
     fn apply(&mut self, event: &ResponseEvent<'_>, at: At) -> Result<(), AccumulateError> {
         use ResponseEvent as E;
         match event {
-            E::ResponseCreated(e) => self.set_response(at, &e.response, None),
-            E::ResponseInProgress(e) => self.set_response(at, &e.response, None),
-            E::ResponseQueued(e) => self.set_response(at, &e.response, None),
+            E::ResponseCreated(e) => self.set_response(at, e.response.raw(), None),
+            E::ResponseInProgress(e) => self.set_response(at, e.response.raw(), None),
+            E::ResponseQueued(e) => self.set_response(at, e.response.raw(), None),
             E::ResponseCompleted(e) => {
-                self.set_response(at, &e.response, Some(Terminal::Completed))
+                self.set_response(at, e.response.raw(), Some(Terminal::Completed))
             }
             E::ResponseIncomplete(e) => {
-                self.set_response(at, &e.response, Some(Terminal::Incomplete))
+                self.set_response(at, e.response.raw(), Some(Terminal::Incomplete))
             }
-            E::ResponseFailed(e) => self.set_response(at, &e.response, Some(Terminal::Failed)),
+            E::ResponseFailed(e) => self.set_response(at, e.response.raw(), Some(Terminal::Failed)),
             E::ErrorEvent(e) => {
                 self.find(at, FindingKind::ErrorEvent);
                 let mut err = JsonValue::object();
@@ -994,17 +978,37 @@ impl ResponseAccumulator {
                 self.error_event = Some(err);
                 Ok(())
             }
-            E::OutputItemAdded(e) => self.set_item(at, e.output_index, &e.item, false),
-            E::OutputItemDone(e) => self.set_item(at, e.output_index, &e.item, true),
+            E::OutputItemAdded(e) => self.set_item(
+                at,
+                e.output_index,
+                &e.item.get().unwrap_or_else(|_| Field::fallback()),
+                false,
+            ),
+            E::OutputItemDone(e) => self.set_item(
+                at,
+                e.output_index,
+                &e.item.get().unwrap_or_else(|_| Field::fallback()),
+                true,
+            ),
 
             // Message content.
             E::ContentPartAdded(e) => {
                 let key = PartKey::content(e.output_index, e.item_id, "message", e.content_index);
-                self.set_part(at, key, &e.part, false)
+                self.set_part(
+                    at,
+                    key,
+                    &e.part.get().unwrap_or_else(|_| Field::fallback()),
+                    false,
+                )
             }
             E::ContentPartDone(e) => {
                 let key = PartKey::content(e.output_index, e.item_id, "message", e.content_index);
-                self.set_part(at, key, &e.part, true)
+                self.set_part(
+                    at,
+                    key,
+                    &e.part.get().unwrap_or_else(|_| Field::fallback()),
+                    true,
+                )
             }
             E::OutputTextDelta(e) => {
                 let key = PartKey::content(e.output_index, e.item_id, "message", e.content_index);
@@ -1051,11 +1055,21 @@ impl ResponseAccumulator {
             // Reasoning.
             E::ReasoningSummaryPartAdded(e) => {
                 let key = PartKey::summary(e.output_index, e.item_id, e.summary_index);
-                self.set_part(at, key, &e.part, false)
+                self.set_part(
+                    at,
+                    key,
+                    &e.part.get().unwrap_or_else(|_| Field::fallback()),
+                    false,
+                )
             }
             E::ReasoningSummaryPartDone(e) => {
                 let key = PartKey::summary(e.output_index, e.item_id, e.summary_index);
-                self.set_part(at, key, &e.part, true)
+                self.set_part(
+                    at,
+                    key,
+                    &e.part.get().unwrap_or_else(|_| Field::fallback()),
+                    true,
+                )
             }
             E::ReasoningSummaryTextDelta(e) => {
                 let key = PartKey::summary(e.output_index, e.item_id, e.summary_index);
@@ -1378,7 +1392,7 @@ impl ResponseAccumulator {
 
     /// The sequence numbers seen so far.
     pub fn sequence(&self) -> SequenceInfo {
-        self.sequence
+        self.order.sequence_info()
     }
 
     /// The events fed so far.
@@ -1522,7 +1536,7 @@ impl ResponseAccumulator {
             error_event: self.error_event,
             findings: self.findings,
             findings_dropped: self.findings_dropped,
-            sequence: self.sequence,
+            sequence: self.order.sequence_info(),
             events: self.events,
             limit_error: self.limit_error,
         }

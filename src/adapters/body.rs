@@ -7,7 +7,8 @@ use core::pin::Pin;
 use core::task::{ready, Context, Poll};
 use futures_core::stream::{FusedStream, Stream};
 
-use crate::encode::{Encoder, ResponsesWriter};
+use crate::encode::Encoder;
+use crate::responses::writer::ResponsesWriter;
 use crate::{Error, Frame};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,7 +54,7 @@ enum State {
 /// ```
 /// use futures::{executor::block_on, stream, StreamExt};
 /// use ssekit::adapters::ResponsesBody;
-/// use ssekit::encode::ResponsesWriter;
+/// use ssekit::responses::writer::ResponsesWriter;
 ///
 /// let tokens = stream::iter(["Hel", "lo"]);
 /// let writer = ResponsesWriter::new("resp_1", "my-model", 1_767_225_600);
@@ -273,7 +274,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encode::{WriterError, WriterErrorKind};
+    use crate::responses::writer::{WriterError, WriterErrorKind};
     use crate::responses::ResponseEvent;
     use crate::Parser;
     use alloc::vec;

@@ -107,6 +107,7 @@ impl Dialect for ResponsesDialect {
         on_event: &mut dyn FnMut(&ResponseEvent<'_>),
     ) -> Result<(), Error> {
         let event = ResponseEvent::from_frame(frame)?;
+        event.validate()?;
         on_event(&event);
         Ok(accumulator.feed(&event)?)
     }
@@ -137,7 +138,7 @@ impl Dialect for ChatDialect {
     ) -> Result<(), Error> {
         let event = ChatEvent::from_frame(frame)?;
         on_event(&event);
-        Ok(accumulator.push(&event)?)
+        Ok(accumulator.feed(&event)?)
     }
 
     fn finish(accumulator: ChatAccumulator) -> ChatCompletion {
@@ -166,7 +167,7 @@ impl Dialect for AnthropicDialect {
     ) -> Result<(), Error> {
         let event = MessageEvent::from_frame(frame)?;
         on_event(&event);
-        Ok(accumulator.push(&event)?)
+        Ok(accumulator.feed(&event)?)
     }
 
     fn finish(accumulator: MessageAccumulator) -> Message {

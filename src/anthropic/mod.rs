@@ -1,6 +1,9 @@
 //! L3: typed, borrowing views of Anthropic Messages stream events
 //! (`POST /v1/messages` with `stream: true`).
 //!
+//! Depends on `json`, `views` (the view machinery and `DecodeError`) and
+//! `frame` (for `from_frame`).
+//!
 //! [`MessageEvent`] has one variant per event type: `message_start`,
 //! `content_block_start`, `content_block_delta`, `content_block_stop`,
 //! `message_delta`, `message_stop`, `ping` and `error`, each holding a view
@@ -74,7 +77,7 @@ mod owned;
 #[cfg(feature = "serde")]
 mod serde;
 
-pub use crate::responses::{DecodeError, DecodeErrorKind};
+pub use crate::views::{DecodeError, DecodeErrorKind};
 pub use crate::views::{List, ListIter, Owned, ViewFamily};
 pub use blocks::*;
 pub use events::*;
@@ -83,8 +86,8 @@ pub use owned::OwnedMessageEvent;
 
 use crate::frame::Frame;
 use crate::json::{JsonStr, ObjectScanner, RawJson, Value};
-use crate::responses::{FieldValue, Fields};
 use crate::views::trim_json_ws;
+use crate::views::{FieldValue, Fields};
 
 macro_rules! message_events {
     ($( $(#[$meta:meta])* $variant:ident($view:ident) = $ty:literal, )*) => {

@@ -7,8 +7,8 @@ use super::{
     to_responses_bridge, BridgeConfig, BridgeError, BridgeErrorKind, End, Item, ToResponses,
 };
 use crate::anthropic::{BlockDelta, ContentBlock, MessageEvent, Usage};
-use crate::encode::{TokenUsage, WriterErrorKind};
 use crate::frame::Frame;
+use crate::responses::writer::{TokenUsage, WriterErrorKind};
 
 /// What a content block became downstream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,9 +8,9 @@ use super::{
 use crate::chat::{
     ChatChunk, ChatContent, ChatErrorChunk, ChatEvent, ChatUsage, ContentPart, Delta, Owned,
 };
-use crate::encode::TokenUsage;
 use crate::frame::Frame;
 use crate::json::ObjectView;
+use crate::responses::writer::TokenUsage;
 
 /// Translates a Chat Completions stream into a Responses stream, chunk by
 /// chunk.

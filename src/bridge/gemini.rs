@@ -3,9 +3,9 @@
 use super::{
     to_responses_bridge, BridgeConfig, BridgeError, BridgeErrorKind, End, Item, ToResponses,
 };
-use crate::encode::TokenUsage;
 use crate::frame::Frame;
 use crate::gemini::{GeminiEvent, GenerateContentResponse, Part};
+use crate::responses::writer::TokenUsage;
 
 /// Translates a Gemini stream (`streamGenerateContent?alt=sse`) into a
 /// Responses stream, chunk by chunk.

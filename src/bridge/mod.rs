@@ -81,9 +81,9 @@ pub use chat::ChatToResponses;
 pub use gemini::GeminiToResponses;
 pub use to_chat::ResponsesToChat;
 
-use crate::encode::{ResponsesWriter, TokenUsage, WriterError, WriterErrorKind};
 use crate::frame::{Frame, FrameError, Parser};
 use crate::json::JsonStr;
+use crate::responses::writer::{ResponsesWriter, TokenUsage, WriterError, WriterErrorKind};
 use crate::responses::DecodeError;
 
 /// The default of [`BridgeConfig::max_items`]: 4096 tool calls or blocks,
@@ -122,7 +122,7 @@ impl Default for BridgeConfig {
             response_id: None,
             model: None,
             created_at: None,
-            max_kept_bytes: crate::encode::DEFAULT_MAX_KEPT_BYTES,
+            max_kept_bytes: crate::responses::writer::DEFAULT_MAX_KEPT_BYTES,
             max_items: DEFAULT_MAX_ITEMS,
         }
     }

@@ -8,7 +8,8 @@ use super::{Bridge, BridgeConfig, BridgeError, BridgeErrorKind};
 use crate::encode::push_json_str;
 use crate::frame::Frame;
 use crate::json::JsonStr;
-use crate::responses::{OutputItem, Response, ResponseEvent};
+use crate::responses::{Lazy, OutputItem, Response, ResponseEvent};
+use crate::views::Field;
 
 /// Translates a Responses stream into Chat Completions chunks, event by
 /// event, for clients that only speak Chat.
@@ -43,7 +44,7 @@ use crate::responses::{OutputItem, Response, ResponseEvent};
 ///
 /// ```
 /// use ssekit::bridge::{BytesBridge, ResponsesToChat};
-/// use ssekit::encode::ResponsesWriter;
+/// use ssekit::responses::writer::ResponsesWriter;
 ///
 /// let mut w = ResponsesWriter::new("resp_1", "gpt-5", 7);
 /// w.start_message("msg_1")?;
@@ -319,13 +320,13 @@ impl ResponsesToChat {
             E::ResponseCreated(e) => {
                 // The role chunk as soon as the response starts, as OpenAI
                 // sends it: the client sees the answer begin at once.
-                self.head(Some(&e.response));
+                self.head(Some(&lazy(&e.response)));
                 if !self.role_sent {
                     self.chunk(None, |j| j.push_str("\"content\":\"\""));
                 }
             }
-            E::ResponseInProgress(e) => self.head(Some(&e.response)),
-            E::ResponseQueued(e) => self.head(Some(&e.response)),
+            E::ResponseInProgress(e) => self.head(Some(&lazy(&e.response))),
+            E::ResponseQueued(e) => self.head(Some(&lazy(&e.response))),
             E::OutputTextDelta(d) => {
                 self.count((0, d.output_index, d.content_index), d.delta)?;
                 self.text("content", d.delta);
@@ -360,7 +361,7 @@ impl ResponsesToChat {
                 self.text("reasoning_content", d.delta);
             }
             E::OutputItemAdded(added) => {
-                if let OutputItem::FunctionCall(call) = &added.item {
+                if let OutputItem::FunctionCall(call) = &lazy(&added.item) {
                     let limit = self.config.max_items;
                     if self.calls.len() >= limit {
                         return Err(self.error(BridgeErrorKind::TooManyItems { limit }));
@@ -429,23 +430,21 @@ impl ResponsesToChat {
                 } else {
                     "tool_calls"
                 };
-                self.end(&e.response, reason);
+                self.end(&lazy(&e.response), reason);
             }
             E::ResponseIncomplete(e) => {
-                let why = e
-                    .response
-                    .incomplete_details
-                    .as_ref()
-                    .and_then(|d| d.reason);
+                let response = lazy(&e.response);
+                let why = response.incomplete_details.as_ref().and_then(|d| d.reason);
                 let reason = if why.is_some_and(|r| r == "content_filter") {
                     "content_filter"
                 } else {
                     "length"
                 };
-                self.end(&e.response, reason);
+                self.end(&response, reason);
             }
             E::ResponseFailed(e) => {
-                let err = e.response.error.as_ref();
+                let response = lazy(&e.response);
+                let err = response.error.as_ref();
                 let code = err.and_then(|e| e.code).map(|c| c.unescape());
                 let message = err.and_then(|e| e.message).map(|m| m.unescape());
                 self.error_chunk(
@@ -456,11 +455,11 @@ impl ResponsesToChat {
             E::ErrorEvent(e) => {
                 let code = e
                     .code
-                    .or_else(|| e.error.as_ref().and_then(|i| i.code))
+                    .or_else(|| e.error.as_ref().and_then(|i| lazy(i).code))
                     .map(|c| c.unescape());
                 let message = e
                     .message
-                    .or_else(|| e.error.as_ref().and_then(|i| i.message))
+                    .or_else(|| e.error.as_ref().and_then(|i| lazy(i).message))
                     .map(|m| m.unescape());
                 self.error_chunk(
                     code.as_deref().unwrap_or("server_error"),
@@ -476,10 +475,18 @@ impl ResponsesToChat {
     }
 }
 
+/// A lazy payload of an event that `validate` accepted: it decodes (should it
+/// not, it cannot, the view is empty).
+fn lazy<'a, T: Field<'a>>(payload: &Lazy<'a, T>) -> T {
+    payload.get().unwrap_or_else(|_| T::fallback())
+}
+
 impl Bridge for ResponsesToChat {
     fn push_frame(&mut self, frame: &Frame) -> Result<(), BridgeError> {
         self.events += 1;
-        let event = ResponseEvent::from_frame(frame);
+        // Strict, as before the payloads were lazy: an event whose response,
+        // item or error does not decode is an undecodable event.
+        let event = ResponseEvent::from_frame(frame).and_then(|e| e.validate().map(|()| e));
         if self.finished {
             // The `[DONE]` some gateways send after the terminal event.
             if matches!(event, Ok(ResponseEvent::Done)) {

@@ -247,7 +247,7 @@ view! {
 impl<'a> ChatChunk<'a> {
     /// The first choice, decoded: the only one unless `n > 1` was requested.
     /// `None` when `choices` is empty (the usage chunk).
-    pub fn first_choice(&self) -> Option<Result<ChoiceDelta<'a>, crate::responses::DecodeError>> {
+    pub fn first_choice(&self) -> Option<Result<ChoiceDelta<'a>, crate::views::DecodeError>> {
         self.choices.first()
     }
 }

@@ -3,6 +3,9 @@
 //! OpenAI-compatible servers that speak the same dialect (DeepSeek, vLLM,
 //! OpenRouter, …).
 //!
+//! Depends on `json`, `views` (the view machinery and `DecodeError`) and
+//! `frame` (for `from_frame`).
+//!
 //! A Chat Completions stream has `data:` lines only: each frame is one
 //! `chat.completion.chunk` object, an `{"error": {…}}` object when the
 //! server fails after the HTTP 200, or the `[DONE]` sentinel that ends the
@@ -78,7 +81,7 @@ mod owned;
 #[cfg(feature = "serde")]
 mod serde;
 
-pub use crate::responses::{DecodeError, DecodeErrorKind};
+pub use crate::views::{DecodeError, DecodeErrorKind};
 pub use crate::views::{List, ListIter, Owned, ViewFamily};
 pub use chunk::*;
 pub use content::{ChatContent, ContentPart, TextPart, ThinkingPart};
@@ -86,8 +89,8 @@ pub use owned::OwnedChatEvent;
 
 use crate::frame::Frame;
 use crate::json::{ObjectScanner, ObjectView, RawJson};
-use crate::responses::{FieldValue, Fields};
 use crate::views::trim_json_ws;
+use crate::views::{FieldValue, Fields};
 
 /// One frame of a Chat Completions stream, decoded into a view that borrows
 /// from the frame's data. See the [module docs](self).

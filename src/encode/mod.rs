@@ -1,9 +1,9 @@
-//! L1': frames, comments and `retry` to wire bytes. May depend on: `frame`, `bytes`
-//! (and `json`, for [`ResponsesWriter::forward`] only).
+//! L1': frames, comments and `retry` to wire bytes. Depends on `frame` and
+//! `bytes` (and `json`, for [`push_json_str`] and the `retry` digits).
 //!
-//! [`Encoder`] writes any frames. [`ResponsesWriter`] writes a whole OpenAI
-//! Responses stream (the events' JSON included, escaped with
-//! [`push_json_str`]), for servers and gateways.
+//! [`Encoder`] writes any frames. The writer of whole OpenAI Responses
+//! streams is [`responses::writer`](crate::responses::writer) (its old
+//! paths here are deprecated).
 //!
 //! The encoder writes what the [`Parser`](crate::Parser) reads back as the
 //! same frames. Three rules make that so:
@@ -24,12 +24,27 @@ use core::fmt;
 use crate::Frame;
 
 mod json;
-mod responses;
 
 pub use json::push_json_str;
-pub use responses::{
-    DoneMarker, ResponsesWriter, TokenUsage, WriterError, WriterErrorKind, DEFAULT_MAX_KEPT_BYTES,
-};
+
+/// Moved to [`responses::writer`](crate::responses::writer).
+#[deprecated(note = "moved to `ssekit::responses::writer::ResponsesWriter`")]
+pub type ResponsesWriter = crate::responses::writer::ResponsesWriter;
+/// Moved to [`responses::writer`](crate::responses::writer).
+#[deprecated(note = "moved to `ssekit::responses::writer::TokenUsage`")]
+pub type TokenUsage = crate::responses::writer::TokenUsage;
+/// Moved to [`responses::writer`](crate::responses::writer).
+#[deprecated(note = "moved to `ssekit::responses::writer::WriterError`")]
+pub type WriterError = crate::responses::writer::WriterError;
+/// Moved to [`responses::writer`](crate::responses::writer).
+#[deprecated(note = "moved to `ssekit::responses::writer::WriterErrorKind`")]
+pub type WriterErrorKind = crate::responses::writer::WriterErrorKind;
+/// Moved to [`responses::writer`](crate::responses::writer).
+#[deprecated(note = "moved to `ssekit::responses::writer::DoneMarker`")]
+pub type DoneMarker = crate::responses::writer::DoneMarker;
+/// Moved to [`responses::writer`](crate::responses::writer).
+#[deprecated(note = "moved to `ssekit::responses::writer::DEFAULT_MAX_KEPT_BYTES`")]
+pub const DEFAULT_MAX_KEPT_BYTES: usize = crate::responses::writer::DEFAULT_MAX_KEPT_BYTES;
 
 /// The headers of an SSE response, as `(name, value)` pairs: what a
 /// server or gateway sends with a body written by [`Encoder`] or
@@ -224,22 +239,12 @@ fn field<B: BufMut>(out: &mut B, name: &[u8], value: &[u8]) {
 
 fn retry<B: BufMut>(out: &mut B, ms: u64) {
     let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut n = ms;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    field(out, b"retry: ", &digits[i..]);
+    field(out, b"retry: ", crate::json::decimal(ms, &mut digits));
 }
 
 /// Writes `text` as one `prefix` line per line of text (CRLF, LF or CR
 /// breaks); an empty text is one empty line.
-fn lines<B: BufMut>(out: &mut B, prefix: &[u8], mut text: &[u8]) {
+pub(crate) fn lines<B: BufMut>(out: &mut B, prefix: &[u8], mut text: &[u8]) {
     loop {
         match memchr::memchr2(b'\r', b'\n', text) {
             Some(i) => {

@@ -2,6 +2,9 @@
 //! (`models/*:streamGenerateContent?alt=sse`, on the Gemini API and on
 //! Vertex AI, which send the same shape).
 //!
+//! Depends on `json`, `views` (the view machinery and `DecodeError`) and
+//! `frame` (for `from_frame`).
+//!
 //! A Gemini stream has `data:` lines only, usually with CRLF line endings:
 //! no `event:` names, no `id:`, no `[DONE]` and no closing event (the stream
 //! just ends). Each frame is one `GenerateContentResponse` object
@@ -76,15 +79,15 @@ mod response;
 #[cfg(feature = "serde")]
 mod serde;
 
-pub use crate::responses::{DecodeError, DecodeErrorKind};
+pub use crate::views::{DecodeError, DecodeErrorKind};
 pub use crate::views::{List, ListIter, Owned, ViewFamily};
 pub use owned::OwnedGeminiEvent;
 pub use response::*;
 
 use crate::frame::Frame;
 use crate::json::{IterMembers, ObjectScanner, ObjectView, RawJson};
-use crate::responses::{FieldValue, Fields};
 use crate::views::trim_json_ws;
+use crate::views::{FieldValue, Fields};
 
 /// One frame of a Gemini stream, decoded into a view that borrows from the
 /// frame's data. See the [module docs](self).

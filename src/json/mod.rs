@@ -89,6 +89,8 @@
 //! [`JsonErrorKind::Eof`] ([`JsonError::is_eof`]), never with another kind.
 
 mod error;
+mod members;
+pub mod partial;
 mod raw;
 mod scan;
 #[cfg(feature = "serde")]
@@ -101,12 +103,13 @@ mod write;
 mod tests;
 
 pub use error::{JsonError, JsonErrorKind};
+pub use members::{find_key, ObjectScanner};
+pub(crate) use members::{IterMembers, Key, KeyPattern, MemberSource};
 pub use raw::{RawJson, RawNumber};
 pub use scan::MAX_DEPTH;
 pub(crate) use scan::{finite, magnitude};
 #[cfg(feature = "serde")]
 pub(crate) use ser::serialize_json_text;
 pub use string::{Chars, JsonStr};
-pub use value::{find_key, ArrayView, Elements, Members, ObjectScanner, ObjectView, Value};
-pub(crate) use value::{IterMembers, Key, KeyPattern, MemberSource};
-pub(crate) use write::{push_json_str, write_json_str};
+pub use value::{ArrayView, Elements, Members, ObjectView, Value};
+pub(crate) use write::{decimal, push_json_str, push_u64, write_json_str, ObjectWriter};

@@ -1,7 +1,9 @@
-//! Writing JSON string literals: the one piece of JSON output the writers,
-//! the accumulators and the serde glue all need. One implementation, so the
-//! escaping rules cannot drift apart.
+//! Writing JSON: string literals and objects member by member, for the
+//! Responses writer, the accumulators and the serde glue. One
+//! implementation, so the escaping rules and the member syntax cannot drift
+//! apart.
 
+use alloc::string::String;
 use core::fmt;
 
 /// The escape for each byte below 0x20, and for `"` and `\`; `0` for bytes
@@ -55,10 +57,142 @@ pub(crate) fn write_json_str<W: fmt::Write + ?Sized>(out: &mut W, s: &str) -> fm
 }
 
 /// [`write_json_str`] into a `String`, which cannot fail.
-pub(crate) fn push_json_str(out: &mut alloc::string::String, s: &str) {
+pub(crate) fn push_json_str(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     // Writing into a `String` never fails.
     let _ = write_json_str(out, s);
+}
+
+/// Writes one JSON object, member by member, into a `String`: the one JSON
+/// object writer of the crate (the accumulators' final responses, the
+/// Responses writer's events).
+pub(crate) struct ObjectWriter<'o> {
+    out: &'o mut String,
+    first: bool,
+}
+
+impl<'o> ObjectWriter<'o> {
+    /// Starts an object: writes `{`.
+    pub(crate) fn new(out: &'o mut String) -> Self {
+        out.push('{');
+        Self { out, first: true }
+    }
+
+    /// Goes on with an object whose `{` and first member `out` already
+    /// holds.
+    #[inline]
+    pub(crate) fn after_first(out: &'o mut String) -> Self {
+        Self { out, first: false }
+    }
+
+    /// Starts a member whose key is already a JSON string literal; the
+    /// caller writes the value into the returned string.
+    pub(crate) fn raw_key(&mut self, quoted: &str) -> &mut String {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        self.out.push_str(quoted);
+        self.out.push(':');
+        self.out
+    }
+
+    /// Starts a member; the caller writes the value.
+    #[inline]
+    pub(crate) fn key(&mut self, key: &str) -> &mut String {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        if key.bytes().all(|b| ESCAPE[usize::from(b)] == 0) {
+            // The common case, a key with nothing to escape: copied as it is.
+            self.out.reserve(key.len() + 3);
+            self.out.push('"');
+            self.out.push_str(key);
+            self.out.push_str("\":");
+        } else {
+            push_json_str(self.out, key);
+            self.out.push(':');
+        }
+        self.out
+    }
+
+    /// Starts a member whose key has nothing to escape, as the literal
+    /// keys of the Responses writer (checked in debug builds); the caller
+    /// writes the value.
+    #[inline]
+    pub(crate) fn plain_key(&mut self, key: &'static str) -> &mut String {
+        debug_assert!(key.bytes().all(|b| ESCAPE[usize::from(b)] == 0));
+        self.out.push_str(if self.first { "\"" } else { ",\"" });
+        self.first = false;
+        self.out.push_str(key);
+        self.out.push_str("\":");
+        self.out
+    }
+
+    /// A member whose value is validated JSON text.
+    #[inline]
+    pub(crate) fn raw(&mut self, key: &str, json: &str) {
+        self.key(key).push_str(json);
+    }
+
+    /// A string member.
+    #[inline]
+    pub(crate) fn str(&mut self, key: &str, value: &str) {
+        let out = self.key(key);
+        push_json_str(out, value);
+    }
+
+    /// A string member, `null` when absent.
+    pub(crate) fn str_or_null(&mut self, key: &str, value: Option<&str>) {
+        match value {
+            Some(v) => self.str(key, v),
+            None => self.raw(key, "null"),
+        }
+    }
+
+    /// A string member, left out when absent.
+    pub(crate) fn opt_str(&mut self, key: &str, value: Option<&str>) {
+        if let Some(v) = value {
+            self.str(key, v);
+        }
+    }
+
+    /// A number member.
+    #[inline]
+    pub(crate) fn u64(&mut self, key: &str, value: u64) {
+        let out = self.key(key);
+        push_u64(out, value);
+    }
+
+    /// Ends the object: writes `}`.
+    pub(crate) fn end(self) {
+        self.out.push('}');
+    }
+}
+
+/// Appends `n` in decimal.
+pub(crate) fn push_u64(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    for &d in decimal(n, &mut digits) {
+        out.push(char::from(d));
+    }
+}
+
+/// The decimal digits of `n`, written at the end of `digits`.
+#[inline]
+pub(crate) fn decimal(n: u64, digits: &mut [u8; 20]) -> &[u8] {
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    &digits[i..]
 }
 
 #[cfg(test)]
@@ -79,6 +213,23 @@ mod tests {
             let s = alloc::format!("a{c}b");
             assert_eq!(lit(&s), serde_json::to_string(&s).unwrap(), "{c:?}");
         }
+    }
+
+    #[test]
+    fn objects_member_by_member() {
+        let mut out = String::new();
+        let mut w = ObjectWriter::new(&mut out);
+        w.str("a\n", "x\"");
+        w.u64("n", u64::MAX);
+        w.opt_str("skipped", None);
+        w.str_or_null("null", None);
+        w.end();
+        let mut w = ObjectWriter::after_first(&mut out);
+        w.raw("r", "[0]");
+        assert_eq!(
+            out,
+            r#"{"a\n":"x\"","n":18446744073709551615,"null":null},"r":[0]"#
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! `Linter`: the checks, event by event, over frames the caller parsed.
 
+use alloc::borrow::Cow;
 use alloc::collections::{BTreeMap, VecDeque};
 use alloc::format;
 use alloc::string::String;
@@ -9,7 +10,8 @@ use alloc::vec::Vec;
 use super::rule::{Finding, Rule, Severity};
 use crate::frame::{Frame, FrameError};
 use crate::json::{JsonStr, ObjectView, Value};
-use crate::responses::{DecodeErrorKind, ResponseEvent};
+use crate::responses::order::{Fault, StreamOrder};
+use crate::responses::{DecodeErrorKind, EventKind, EventRole, PartKind, ResponseEvent, TextKind};
 
 /// Memory caps of a [`Linter`].
 ///
@@ -97,232 +99,98 @@ impl Default for LintConfig {
 const MAX_MESSAGE: usize = 400;
 
 /// The kind of part a delta belongs to, with the key of its index.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum PartKind {
-    /// `response.content_part.added` / `.done`, by `content_index`.
-    Content,
-    /// `response.reasoning_summary_part.added` / `.done`, by `summary_index`.
-    Summary,
-    /// `response.shell_call_command.added` / `.done`, by `command_index`.
-    Command,
-}
-
-impl PartKind {
-    fn name(self) -> &'static str {
-        match self {
-            Self::Content => "content part",
-            Self::Summary => "summary part",
-            Self::Command => "shell command",
-        }
-    }
-
-    fn added_event(self) -> &'static str {
-        match self {
-            Self::Content => "response.content_part.added",
-            Self::Summary => "response.reasoning_summary_part.added",
-            Self::Command => "response.shell_call_command.added",
-        }
+/// A part kind as the messages name it.
+fn part_name(kind: PartKind) -> &'static str {
+    match kind {
+        PartKind::Content => "content part",
+        PartKind::Summary => "summary part",
+        PartKind::Command => "shell command",
     }
 }
 
-/// A streamed text: deltas, then a done event carrying the whole text.
-#[derive(Debug)]
-struct TextSpec {
-    /// Names the text in messages and keys it (with its index) in an item.
-    name: &'static str,
-    /// The member of the done event that holds the whole text.
-    done_field: &'static str,
-    /// The part the text belongs to, by whose index it is keyed.
-    part: Option<PartKind>,
-    /// Whether that part must be added before the text's events.
-    needs_part: bool,
-    /// Whether the events name their item by `output_index` (they carry no
-    /// `item_id`).
-    by_output_index: bool,
-}
-
-macro_rules! text_specs {
-    ($( $c:ident = $name:literal, $field:literal, $part:expr, $needs:literal, $by_index:literal; )*) => {
-        $( static $c: TextSpec = TextSpec {
-            name: $name,
-            done_field: $field,
-            part: $part,
-            needs_part: $needs,
-            by_output_index: $by_index,
-        }; )*
-    };
-}
-
-text_specs! {
-    OUTPUT_TEXT = "output_text", "text", Some(PartKind::Content), true, false;
-    REFUSAL = "refusal", "refusal", Some(PartKind::Content), true, false;
-    REASONING_TEXT = "reasoning_text", "text", Some(PartKind::Content), true, false;
-    LEGACY_REASONING = "reasoning", "text", Some(PartKind::Content), false, false;
-    SUMMARY_TEXT = "reasoning_summary_text", "text", Some(PartKind::Summary), true, false;
-    LEGACY_SUMMARY = "reasoning_summary", "text", Some(PartKind::Summary), false, false;
-    FUNCTION_ARGUMENTS = "function_call_arguments", "arguments", None, false, false;
-    CUSTOM_INPUT = "custom_tool_call_input", "input", None, false, false;
-    CODE = "code_interpreter_call_code", "code", None, false, false;
-    LEGACY_CODE = "code_interpreter_call.code", "code", None, false, true;
-    MCP_ARGUMENTS = "mcp_call_arguments", "arguments", None, false, false;
-    LEGACY_MCP_ARGUMENTS = "mcp_call.arguments", "arguments", None, false, false;
-    PATCH_DIFF = "apply_patch_call_operation_diff", "diff", None, false, false;
-    SHELL_COMMAND = "shell_call_command", "command", Some(PartKind::Command), true, true;
-}
-
-/// What an event type does in the stream's lifecycle.
-#[derive(Clone, Copy)]
-enum Role {
-    /// `response.created`, `response.in_progress`, `response.queued`.
-    Lifecycle,
-    /// `response.completed`, `response.incomplete`, `response.failed`.
-    Terminal,
-    ItemAdded,
-    ItemDone,
-    PartAdded(PartKind),
-    PartDone(PartKind),
-    Delta(&'static TextSpec),
-    TextDone(&'static TextSpec),
-    /// Another event about one item (tool status, annotation, partial
-    /// image); with the part it needs, if any.
-    ItemEvent(Option<PartKind>),
-    /// `error`: not terminal, but the stream may end after it.
-    Error,
-    /// Events about no item (`keepalive`, audio, backend extensions) and
-    /// unknown types.
-    Other,
-}
-
-fn role(ty: &str) -> Role {
-    use Role::*;
-    match ty {
-        "response.created" | "response.in_progress" | "response.queued" => Lifecycle,
-        "response.completed" | "response.incomplete" | "response.failed" => Terminal,
-        "response.output_item.added" => ItemAdded,
-        "response.output_item.done" => ItemDone,
-        "response.content_part.added" => PartAdded(PartKind::Content),
-        "response.content_part.done" => PartDone(PartKind::Content),
-        "response.reasoning_summary_part.added" => PartAdded(PartKind::Summary),
-        "response.reasoning_summary_part.done" => PartDone(PartKind::Summary),
-        "response.shell_call_command.added" => PartAdded(PartKind::Command),
-        "response.output_text.delta" => Delta(&OUTPUT_TEXT),
-        "response.output_text.done" => TextDone(&OUTPUT_TEXT),
-        "response.refusal.delta" => Delta(&REFUSAL),
-        "response.refusal.done" => TextDone(&REFUSAL),
-        "response.reasoning_text.delta" => Delta(&REASONING_TEXT),
-        "response.reasoning_text.done" => TextDone(&REASONING_TEXT),
-        "response.reasoning.delta" => Delta(&LEGACY_REASONING),
-        "response.reasoning.done" => TextDone(&LEGACY_REASONING),
-        "response.reasoning_summary_text.delta" => Delta(&SUMMARY_TEXT),
-        "response.reasoning_summary_text.done" => TextDone(&SUMMARY_TEXT),
-        "response.reasoning_summary.delta" => Delta(&LEGACY_SUMMARY),
-        "response.reasoning_summary.done" => TextDone(&LEGACY_SUMMARY),
-        "response.function_call_arguments.delta" => Delta(&FUNCTION_ARGUMENTS),
-        "response.function_call_arguments.done" => TextDone(&FUNCTION_ARGUMENTS),
-        "response.custom_tool_call_input.delta" => Delta(&CUSTOM_INPUT),
-        "response.custom_tool_call_input.done" => TextDone(&CUSTOM_INPUT),
-        "response.code_interpreter_call_code.delta" => Delta(&CODE),
-        "response.code_interpreter_call_code.done" => TextDone(&CODE),
-        "response.code_interpreter_call.code.delta" => Delta(&LEGACY_CODE),
-        "response.code_interpreter_call.code.done" => TextDone(&LEGACY_CODE),
-        "response.mcp_call_arguments.delta" => Delta(&MCP_ARGUMENTS),
-        "response.mcp_call_arguments.done" => TextDone(&MCP_ARGUMENTS),
-        "response.mcp_call.arguments_delta" => Delta(&LEGACY_MCP_ARGUMENTS),
-        "response.mcp_call.arguments_done" => TextDone(&LEGACY_MCP_ARGUMENTS),
-        "response.apply_patch_call_operation_diff.delta" => Delta(&PATCH_DIFF),
-        "response.apply_patch_call_operation_diff.done" => TextDone(&PATCH_DIFF),
-        "response.shell_call_command.delta" => Delta(&SHELL_COMMAND),
-        "response.shell_call_command.done" => TextDone(&SHELL_COMMAND),
-        "response.output_text.annotation.added" | "response.output_text_annotation.added" => {
-            ItemEvent(Some(PartKind::Content))
-        }
-        "response.code_interpreter_call.in_progress"
-        | "response.code_interpreter_call.interpreting"
-        | "response.code_interpreter_call.completed"
-        | "response.file_search_call.in_progress"
-        | "response.file_search_call.searching"
-        | "response.file_search_call.completed"
-        | "response.web_search_call.in_progress"
-        | "response.web_search_call.searching"
-        | "response.web_search_call.completed"
-        | "response.image_generation_call.in_progress"
-        | "response.image_generation_call.generating"
-        | "response.image_generation_call.partial_image"
-        | "response.image_generation_call.completed"
-        | "response.mcp_call.in_progress"
-        | "response.mcp_call.completed"
-        | "response.mcp_call.failed"
-        | "response.mcp_list_tools.in_progress"
-        | "response.mcp_list_tools.completed"
-        | "response.mcp_list_tools.failed"
-        | "response.shell_call_output_content.delta"
-        | "response.shell_call_output_content.done"
-        | "response.compaction.compacting" => ItemEvent(None),
-        "error" => Error,
-        _ => Other,
-    }
-}
-
-/// The members of an event the checks read, from one walk over it.
+/// The members of an event the checks read: from its typed view when it
+/// decodes, else from one lenient walk over its members.
 #[derive(Default)]
 struct Members<'a> {
-    ty: Option<Value<'a>>,
-    sequence_number: Option<Value<'a>>,
-    item_id: Option<Value<'a>>,
-    output_index: Option<Value<'a>>,
-    content_index: Option<Value<'a>>,
-    summary_index: Option<Value<'a>>,
-    command_index: Option<Value<'a>>,
-    delta: Option<Value<'a>>,
-    item: Option<Value<'a>>,
-    response: Option<Value<'a>>,
+    /// The `type`, unescaped (`None` when absent or not a string).
+    ty: Option<Cow<'a, str>>,
+    /// Whether the event has a (non-null) `sequence_number`.
+    has_sequence_number: bool,
+    sequence_number: Option<u64>,
+    item_id: Option<JsonStr<'a>>,
+    output_index: Option<u64>,
+    content_index: Option<u64>,
+    summary_index: Option<u64>,
+    command_index: Option<u64>,
+    delta: Option<JsonStr<'a>>,
+    item: Option<ObjectView<'a>>,
+    response: Option<ObjectView<'a>>,
     object: Option<ObjectView<'a>>,
 }
 
 impl<'a> Members<'a> {
+    /// From a decoded event (not `Unknown` nor `Done`): no walk.
+    fn from_event(event: &ResponseEvent<'a>, object: ObjectView<'a>) -> Self {
+        let k = event.members();
+        Self {
+            ty: Some(Cow::Borrowed(event.ty())),
+            has_sequence_number: event.sequence_number().is_some(),
+            sequence_number: event.sequence_number(),
+            item_id: k.item_id,
+            output_index: k.output_index,
+            content_index: k.content_index,
+            summary_index: k.summary_index,
+            command_index: k.command_index,
+            delta: k.delta,
+            item: k.item,
+            response: k.response,
+            object: Some(object),
+        }
+    }
+
+    /// The lenient walk, for an event whose typed view does not decode.
     fn read(object: ObjectView<'a>) -> Self {
         let mut m = Self {
             object: Some(object),
             ..Self::default()
         };
         for (key, value) in object.members() {
-            let key = key.unescape();
-            let slot = match &*key {
-                "type" => &mut m.ty,
-                "sequence_number" => &mut m.sequence_number,
-                "item_id" => &mut m.item_id,
-                "output_index" => &mut m.output_index,
-                "content_index" => &mut m.content_index,
-                "summary_index" => &mut m.summary_index,
-                "command_index" => &mut m.command_index,
-                "delta" => &mut m.delta,
-                "item" => &mut m.item,
-                "response" => &mut m.response,
-                _ => continue,
-            };
             // The last of duplicate keys, as `ObjectView::get` and
             // serde_json::Value; null is absent.
-            *slot = (!value.is_null()).then_some(value);
+            let value = (!value.is_null()).then_some(value);
+            let u64 = value.as_ref().and_then(Value::as_u64);
+            let str = value.as_ref().and_then(Value::as_json_str);
+            let object = value.as_ref().and_then(Value::as_object);
+            match &*key.unescape() {
+                "type" => m.ty = str.map(|t| t.unescape()),
+                "sequence_number" => {
+                    m.has_sequence_number = value.is_some();
+                    m.sequence_number = u64;
+                }
+                "item_id" => m.item_id = str,
+                "output_index" => m.output_index = u64,
+                "content_index" => m.content_index = u64,
+                "summary_index" => m.summary_index = u64,
+                "command_index" => m.command_index = u64,
+                "delta" => m.delta = str,
+                "item" => m.item = object,
+                "response" => m.response = object,
+                _ => {}
+            }
         }
         m
     }
 
     fn index(&self, kind: PartKind) -> Option<u64> {
         match kind {
-            PartKind::Content => &self.content_index,
-            PartKind::Summary => &self.summary_index,
-            PartKind::Command => &self.command_index,
+            PartKind::Content => self.content_index,
+            PartKind::Summary => self.summary_index,
+            PartKind::Command => self.command_index,
         }
-        .as_ref()?
-        .as_u64()
     }
 
     fn output_index(&self) -> Option<u64> {
-        self.output_index.as_ref()?.as_u64()
-    }
-
-    fn str(value: &Option<Value<'a>>) -> Option<JsonStr<'a>> {
-        value.as_ref()?.as_json_str()
+        self.output_index
     }
 
     fn get_str(&self, key: &str) -> Option<JsonStr<'a>> {
@@ -339,7 +207,7 @@ struct PartState {
 
 #[derive(Debug)]
 struct TextState {
-    spec: &'static TextSpec,
+    spec: TextKind,
     index: Option<u64>,
     /// The concatenated deltas; `None` once dropped at the text cap.
     text: Option<String>,
@@ -361,8 +229,8 @@ struct ItemState {
     /// Where each part of `parts` is, by kind and index: O(log n) lookups.
     part_at: BTreeMap<(PartKind, u64), usize>,
     texts: Vec<TextState>,
-    /// Where each text of `texts` is, by [`text_key`] and index.
-    text_at: BTreeMap<(usize, Option<u64>), usize>,
+    /// Where each text of `texts` is, by kind and index.
+    text_at: BTreeMap<(TextKind, Option<u64>), usize>,
     /// The part cap was reached while tracking this item: its part checks stopped.
     parts_capped: bool,
 }
@@ -391,8 +259,8 @@ impl ItemState {
     }
 
     /// The position in `texts` of the text of `spec` at `index`. O(log n).
-    fn text_at(&self, spec: &'static TextSpec, index: Option<u64>) -> Option<usize> {
-        self.text_at.get(&(text_key(spec), index)).copied()
+    fn text_at(&self, spec: TextKind, index: Option<u64>) -> Option<usize> {
+        self.text_at.get(&(spec, index)).copied()
     }
 
     /// `item msg_1` or `item at output_index 2` (for an item with no id).
@@ -406,12 +274,6 @@ impl ItemState {
             format!("item {}", self.id)
         }
     }
-}
-
-/// A text spec's identity, as a map key: its address (the specs are
-/// statics, compared by address as `core::ptr::eq` would).
-fn text_key(spec: &'static TextSpec) -> usize {
-    core::ptr::from_ref(spec) as usize
 }
 
 /// Where an event is: for each finding about it.
@@ -467,7 +329,8 @@ pub struct Linter {
     counts: [u64; 3],
     /// JSON events seen (`[DONE]` not counted).
     events: u64,
-    last_seq: Option<u64>,
+    /// Sequence numbers and the terminal event.
+    order: StreamOrder,
     /// An event without `sequence_number` was reported while no event had one.
     missing_seq_reported: bool,
     items: Vec<ItemState>,
@@ -480,7 +343,6 @@ pub struct Linter {
     parts_tracked: usize,
     text_bytes: usize,
     response_id: Option<String>,
-    terminal: Option<&'static str>,
     saw_error_event: bool,
     end_offset: u64,
     finished: bool,
@@ -508,7 +370,7 @@ impl Linter {
             suppressed_worst: None,
             counts: [0; 3],
             events: 0,
-            last_seq: None,
+            order: StreamOrder::new(),
             missing_seq_reported: false,
             items: Vec::new(),
             by_id: BTreeMap::new(),
@@ -518,7 +380,6 @@ impl Linter {
             parts_tracked: 0,
             text_bytes: 0,
             response_id: None,
-            terminal: None,
             saw_error_event: false,
             end_offset: 0,
             finished: false,
@@ -570,9 +431,12 @@ impl Linter {
     /// Checks one event. `offset` is the byte offset in the stream where the
     /// frame's block begins; it is what the findings about the event report.
     ///
-    /// Cost: one pass over the event's JSON to validate it and find its
-    /// members, one more to decode its typed view, and, for a terminal
-    /// event, one over its `output`; the text of deltas is copied once.
+    /// Cost: one pass over the event's JSON to decode its typed view (which
+    /// validates it; the checks read their members from the view), two more
+    /// only for an event that does not decode or is of an unknown type (the
+    /// lenient member walk), one over a done event's text field, and, for a
+    /// terminal event, one over its `output`; the text of deltas is copied
+    /// once.
     pub fn feed(&mut self, frame: &Frame, offset: u64) {
         self.end_offset = self.end_offset.max(offset);
         let data = frame.data();
@@ -587,25 +451,48 @@ impl Linter {
             );
             return;
         }
-        let object = match ObjectView::parse(data) {
-            Ok(o) => o,
-            Err(e) => {
-                let at = At { offset, seq: None };
-                self.report(
-                    Rule::InvalidJson,
-                    Severity::Error,
-                    at,
-                    format!("the event's data is not a JSON object: {e} (offset in the data)"),
-                );
-                return;
-            }
+        // Decoded once: the typed view (its lazy payloads too: an event that
+        // decodes only in part is invalid); the lenient walk only when it
+        // does not decode, or is of a type it does not model.
+        let decoded = ResponseEvent::parse(data).and_then(|e| e.validate().map(|()| e));
+        let typed = match &decoded {
+            Ok(ResponseEvent::Unknown { .. } | ResponseEvent::Done) | Err(_) => None,
+            Ok(e) => e
+                .raw()
+                .and_then(|raw| raw.value().as_object())
+                .map(|o| (e, o)),
         };
-        let m = Members::read(object);
-        let seq = m.sequence_number.as_ref().and_then(Value::as_u64);
+        let m = match typed {
+            Some((e, object)) => Members::from_event(e, object),
+            None => match ObjectView::parse(data) {
+                Ok(object) => Members::read(object),
+                Err(e) => {
+                    let at = At { offset, seq: None };
+                    self.report(
+                        Rule::InvalidJson,
+                        Severity::Error,
+                        at,
+                        format!("the event's data is not a JSON object: {e} (offset in the data)"),
+                    );
+                    return;
+                }
+            },
+        };
+        let seq = m.sequence_number;
         let at = At { offset, seq };
         self.events += 1;
-        self.check_sequence(at, &m);
-        let Some(ty) = Members::str(&m.ty) else {
+        let kind =
+            m.ty.as_deref()
+                .map_or(EventKind::Unknown, EventKind::from_type);
+        let mut after_terminal = None;
+        for f in self.order.feed(kind, seq) {
+            match f.fault {
+                Fault::EventAfterTerminal { terminal } => after_terminal = Some((false, terminal)),
+                Fault::SecondTerminal { first } => after_terminal = Some((true, first)),
+                fault => self.sequence_fault(at, &m, fault),
+            }
+        }
+        let Some(ty) = m.ty.clone() else {
             self.report(
                 Rule::MissingType,
                 Severity::Error,
@@ -614,7 +501,6 @@ impl Linter {
             );
             return;
         };
-        let ty = ty.unescape();
         if frame.has_event_type() && frame.event() != ty {
             self.report(
                 Rule::EventNameMismatch,
@@ -626,8 +512,8 @@ impl Linter {
                 ),
             );
         }
-        let role = role(&ty);
-        match ResponseEvent::parse(data) {
+        let role = kind.role();
+        match decoded {
             Ok(ResponseEvent::Unknown { .. }) => self.report(
                 Rule::UnknownEventType,
                 Severity::Info,
@@ -643,7 +529,7 @@ impl Linter {
                 format!("`{ty}` does not decode: {e}"),
             ),
         }
-        if self.events == 1 && ty != "response.created" {
+        if self.events == 1 && kind != EventKind::ResponseCreated {
             self.report(
                 Rule::CreatedNotFirst,
                 Severity::Warning,
@@ -651,10 +537,12 @@ impl Linter {
                 format!("the first event is `{ty}`, not `response.created` (a resumed stream?)"),
             );
         }
-        if let Some(terminal) = self.terminal {
-            let (rule, what) = match role {
-                Role::Terminal => (Rule::MultipleTerminal, "a second terminal event"),
-                _ => (Rule::EventAfterTerminal, "an event"),
+        if let Some((second, terminal)) = after_terminal {
+            let terminal = terminal.ty();
+            let (rule, what) = if second {
+                (Rule::MultipleTerminal, "a second terminal event")
+            } else {
+                (Rule::EventAfterTerminal, "an event")
             };
             self.report(
                 rule,
@@ -665,15 +553,15 @@ impl Linter {
             return;
         }
         match role {
-            Role::Lifecycle => self.lifecycle(at, &ty, &m),
-            Role::Terminal => self.terminal(at, &ty, &m),
-            Role::ItemAdded => self.item_added(at, &m),
-            Role::ItemDone => self.item_done(at, &m),
-            Role::PartAdded(kind) => self.part_added(at, &ty, &m, kind),
-            Role::PartDone(kind) => self.part_done(at, &ty, &m, kind),
-            Role::Delta(spec) => self.delta(at, &ty, &m, spec),
-            Role::TextDone(spec) => self.text_done(at, &ty, &m, spec),
-            Role::ItemEvent(part) => {
+            EventRole::Lifecycle => self.lifecycle(at, &ty, &m),
+            EventRole::Terminal => self.terminal(at, kind, &m),
+            EventRole::ItemAdded => self.item_added(at, &m),
+            EventRole::ItemDone => self.item_done(at, &m),
+            EventRole::PartAdded(kind) => self.part_added(at, &ty, &m, kind),
+            EventRole::PartDone(kind) => self.part_done(at, &ty, &m, kind),
+            EventRole::Delta(spec) => self.delta(at, &ty, &m, spec),
+            EventRole::TextDone(spec) => self.text_done(at, &ty, &m, spec),
+            EventRole::ItemEvent(part) => {
                 if let Some(idx) = self.resolve(at, &ty, &m, false) {
                     if let Some(kind) = part {
                         if let Some(index) = m.index(kind) {
@@ -682,8 +570,8 @@ impl Linter {
                     }
                 }
             }
-            Role::Error => self.saw_error_event = true,
-            Role::Other => {}
+            EventRole::Error => self.saw_error_event = true,
+            EventRole::Other => {}
         }
     }
 
@@ -705,7 +593,7 @@ impl Linter {
             offset: end_offset,
             seq: None,
         };
-        if self.terminal.is_none() {
+        if self.order.terminal().is_none() {
             let open = self.items.iter().filter(|i| !i.done).count();
             let open = match open {
                 0 => String::new(),
@@ -769,16 +657,20 @@ impl Linter {
             .push_back(Finding::new(rule, severity, at.offset, at.seq, message));
     }
 
-    fn check_sequence(&mut self, at: At, m: &Members<'_>) {
-        let Some(value) = &m.sequence_number else {
-            if let Some(last) = self.last_seq {
-                self.report(
-                    Rule::MissingSequenceNumber,
-                    Severity::Warning,
-                    at,
-                    format!("no `sequence_number`, after events numbered up to {last}"),
-                );
-            } else if !self.missing_seq_reported {
+    /// Reports a fault of the sequence numbers (see `responses::order`).
+    fn sequence_fault(&mut self, at: At, m: &Members<'_>, fault: Fault) {
+        match fault {
+            // A value that is not an integer is an `invalid-event` from the typed view.
+            Fault::MissingSequenceNumber { .. } if m.has_sequence_number => {}
+            Fault::MissingSequenceNumber {
+                highest: Some(last),
+            } => self.report(
+                Rule::MissingSequenceNumber,
+                Severity::Warning,
+                at,
+                format!("no `sequence_number`, after events numbered up to {last}"),
+            ),
+            Fault::MissingSequenceNumber { highest: None } if !self.missing_seq_reported => {
                 self.missing_seq_reported = true;
                 self.report(
                     Rule::MissingSequenceNumber,
@@ -789,31 +681,24 @@ impl Linter {
                         .into(),
                 );
             }
-            return;
-        };
-        // A value that is not an integer is an `invalid-event` from the typed view.
-        let Some(n) = value.as_u64() else { return };
-        if let Some(last) = self.last_seq {
-            if n <= last {
-                self.report(
-                    Rule::SequenceNotIncreasing,
-                    Severity::Error,
-                    at,
-                    format!("`sequence_number` {n} after {last}"),
-                );
-            } else if n > last + 1 {
-                self.report(
-                    Rule::SequenceGap,
-                    Severity::Warning,
-                    at,
-                    format!(
-                        "`sequence_number` jumps from {last} to {n}: {} number(s) missing",
-                        n - last - 1
-                    ),
-                );
-            }
+            Fault::SequenceRegression { previous, found } => self.report(
+                Rule::SequenceNotIncreasing,
+                Severity::Error,
+                at,
+                format!("`sequence_number` {found} after {previous}"),
+            ),
+            Fault::SequenceGap { expected, found } => self.report(
+                Rule::SequenceGap,
+                Severity::Warning,
+                at,
+                format!(
+                    "`sequence_number` jumps from {} to {found}: {} number(s) missing",
+                    expected - 1,
+                    found - expected
+                ),
+            ),
+            _ => {}
         }
-        self.last_seq = Some(self.last_seq.map_or(n, |last| last.max(n)));
     }
 
     fn lifecycle(&mut self, at: At, ty: &str, m: &Members<'_>) {
@@ -830,16 +715,12 @@ impl Linter {
         }
     }
 
-    fn terminal(&mut self, at: At, ty: &str, m: &Members<'_>) {
-        self.terminal = Some(match ty {
-            "response.completed" => "response.completed",
-            "response.incomplete" => "response.incomplete",
-            _ => "response.failed",
-        });
+    fn terminal(&mut self, at: At, kind: EventKind, m: &Members<'_>) {
+        let ty = kind.ty();
         self.lifecycle(at, ty, m);
         // A failed response may stop anywhere, and clients read its `error`,
         // not its items: what is unfinished or unlisted is only a warning.
-        let severity = if ty == "response.failed" {
+        let severity = if kind == EventKind::ResponseFailed {
             Severity::Warning
         } else {
             Severity::Error
@@ -855,11 +736,11 @@ impl Linter {
                 self.report(Rule::ItemNotDone, severity, at, msg);
             }
         }
-        let Some(response) = m.response.as_ref().and_then(Value::as_object) else {
+        let Some(response) = m.response else {
             return;
         };
         let Some(output) = response.get("output").and_then(|o| o.as_array()) else {
-            if ty == "response.completed" {
+            if kind == EventKind::ResponseCompleted {
                 let msg = format!("`{ty}` has no `output` array to check against the items");
                 self.report(Rule::TerminalOutputMismatch, Severity::Warning, at, msg);
             }
@@ -918,7 +799,7 @@ impl Linter {
     }
 
     fn item_added(&mut self, at: At, m: &Members<'_>) {
-        let Some(item) = m.item.as_ref().and_then(Value::as_object) else {
+        let Some(item) = m.item else {
             // `invalid-event`; the item still takes its index.
             self.items_added += 1;
             return;
@@ -990,7 +871,7 @@ impl Linter {
     }
 
     fn item_done(&mut self, at: At, m: &Members<'_>) {
-        let Some(item) = m.item.as_ref().and_then(Value::as_object) else {
+        let Some(item) = m.item else {
             return; // `invalid-event`
         };
         let id = item.get("id").and_then(|v| v.as_json_str());
@@ -1014,14 +895,14 @@ impl Linter {
             self.report(Rule::DuplicateItem, Severity::Error, at, msg);
             return;
         }
-        self.check_output_index(at, "response.output_item.done", idx, m);
+        self.check_output_index(at, EventKind::OutputItemDone.ty(), idx, m);
         let item = &self.items[idx];
         let mut open = Vec::new();
         for p in item.parts.iter().filter(|p| !p.done) {
-            open.push(format!("{} {}", p.kind.name(), p.index));
+            open.push(format!("{} {}", part_name(p.kind), p.index));
         }
         for t in item.texts.iter().filter(|t| !t.done && t.deltas > 0) {
-            open.push(format!("{} (deltas without `.done`)", t.spec.name));
+            open.push(format!("{} (deltas without `.done`)", t.spec.name()));
         }
         if !open.is_empty() {
             let msg = format!(
@@ -1073,7 +954,7 @@ impl Linter {
             }
             idx?
         } else {
-            match Members::str(&m.item_id) {
+            match m.item_id {
                 None => {
                     let msg = format!("`{ty}` has no `item_id`");
                     self.report(Rule::MissingItemId, Severity::Error, at, msg);
@@ -1136,7 +1017,7 @@ impl Linter {
         if item.has_part(kind, index) {
             let msg = format!(
                 "{} {index} of {} was already added",
-                kind.name(),
+                part_name(kind),
                 item.label()
             );
             self.report(Rule::DuplicateItem, Severity::Error, at, msg);
@@ -1149,7 +1030,7 @@ impl Linter {
         if kind == PartKind::Command {
             // The command's text starts with the value `added` carries.
             let initial = m.get_str("command");
-            if let Some(t) = self.text_state(at, idx, &SHELL_COMMAND, Some(index)) {
+            if let Some(t) = self.text_state(at, idx, TextKind::ShellCommand, Some(index)) {
                 if let Some(initial) = initial {
                     self.append(at, idx, t, initial, false);
                 }
@@ -1167,7 +1048,11 @@ impl Linter {
         let pos = item.part_at.get(&(kind, index)).copied();
         match pos.and_then(|pos| item.parts.get_mut(pos)) {
             Some(part) if part.done => {
-                let msg = format!("{} {index} of {} is done twice", kind.name(), item.label());
+                let msg = format!(
+                    "{} {index} of {} is done twice",
+                    part_name(kind),
+                    item.label()
+                );
                 self.report(Rule::DuplicateItem, Severity::Error, at, msg);
             }
             Some(part) => part.done = true,
@@ -1175,9 +1060,9 @@ impl Linter {
             None => {
                 let msg = format!(
                     "`{ty}` for {} {index} of {}, which `{}` never added",
-                    kind.name(),
+                    part_name(kind),
                     item.label(),
-                    kind.added_event()
+                    kind.added_event().ty()
                 );
                 self.report(Rule::PartNotAdded, Severity::Error, at, msg);
             }
@@ -1192,9 +1077,9 @@ impl Linter {
         }
         let msg = format!(
             "`{ty}` for {} {index} of {} before `{}`",
-            kind.name(),
+            part_name(kind),
             item.label(),
-            kind.added_event()
+            kind.added_event().ty()
         );
         self.report(Rule::PartNotAdded, Severity::Error, at, msg);
         false
@@ -1206,7 +1091,7 @@ impl Linter {
         &mut self,
         at: At,
         idx: usize,
-        spec: &'static TextSpec,
+        spec: TextKind,
         index: Option<u64>,
     ) -> Option<usize> {
         let found = self.items[idx].text_at(spec, index);
@@ -1217,8 +1102,7 @@ impl Linter {
             return None;
         }
         let item = &mut self.items[idx];
-        item.text_at
-            .insert((text_key(spec), index), item.texts.len());
+        item.text_at.insert((spec, index), item.texts.len());
         let texts = &mut item.texts;
         texts.push(TextState {
             spec,
@@ -1237,16 +1121,16 @@ impl Linter {
         at: At,
         ty: &str,
         m: &Members<'_>,
-        spec: &'static TextSpec,
+        spec: TextKind,
     ) -> Option<(usize, usize)> {
-        let idx = self.resolve(at, ty, m, spec.by_output_index)?;
-        let index = match spec.part {
+        let idx = self.resolve(at, ty, m, spec.by_output_index())?;
+        let index = match spec.part() {
             Some(kind) => Some(m.index(kind)?),
             None => None,
         };
         let t = self.text_state(at, idx, spec, index)?;
-        if let (Some(kind), Some(index)) = (spec.part, index) {
-            if spec.needs_part && !self.items[idx].texts[t].part_reported {
+        if let (Some(kind), Some(index)) = (spec.part(), index) {
+            if spec.needs_part() && !self.items[idx].texts[t].part_reported {
                 let ok = self.require_part(at, ty, idx, kind, index);
                 self.items[idx].texts[t].part_reported = !ok;
             }
@@ -1268,7 +1152,7 @@ impl Linter {
             let msg = format!(
                 "{} text of {} is not compared with its done event: \
                  more than {max} bytes of delta text kept",
-                text.spec.name,
+                text.spec.name(),
                 item.label()
             );
             self.report(Rule::LimitReached, Severity::Info, at, msg);
@@ -1279,7 +1163,7 @@ impl Linter {
         self.text_bytes += buf.len() - before;
     }
 
-    fn delta(&mut self, at: At, ty: &str, m: &Members<'_>, spec: &'static TextSpec) {
+    fn delta(&mut self, at: At, ty: &str, m: &Members<'_>, spec: TextKind) {
         let Some((idx, t)) = self.text_for_event(at, ty, m, spec) else {
             return;
         };
@@ -1292,12 +1176,12 @@ impl Linter {
             return;
         }
         // A delta that is not a string is an `invalid-event` from the typed view.
-        if let Some(delta) = Members::str(&m.delta) {
+        if let Some(delta) = m.delta {
             self.append(at, idx, t, delta, true);
         }
     }
 
-    fn text_done(&mut self, at: At, ty: &str, m: &Members<'_>, spec: &'static TextSpec) {
+    fn text_done(&mut self, at: At, ty: &str, m: &Members<'_>, spec: TextKind) {
         let Some((idx, t)) = self.text_for_event(at, ty, m, spec) else {
             return;
         };
@@ -1311,7 +1195,7 @@ impl Linter {
         text.done = true;
         let kept = text.text.take();
         let deltas = text.deltas;
-        if let (Some(PartKind::Command), Some(index)) = (spec.part, text.index) {
+        if let (Some(PartKind::Command), Some(index)) = (spec.part(), text.index) {
             // `response.shell_call_command.done` ends the command as well as its text.
             if let Some(part) = item.part_mut(PartKind::Command, index) {
                 part.done = true;
@@ -1320,14 +1204,14 @@ impl Linter {
         if let Some(kept) = &kept {
             self.text_bytes -= kept.len();
         }
-        let (Some(kept), Some(done)) = (kept, m.get_str(spec.done_field)) else {
+        let (Some(kept), Some(done)) = (kept, m.get_str(spec.done_field())) else {
             return;
         };
         if done == kept.as_str() {
             return;
         }
         let label = self.items[idx].label();
-        let field = spec.done_field;
+        let field = spec.done_field();
         let msg = if deltas == 0 {
             format!("`{ty}` for {label} has a non-empty `{field}` but no deltas came before it")
         } else {

@@ -193,6 +193,28 @@ fn invalid_event_for_a_missing_required_field() {
     assert_eq!(ids(&events), ["invalid-event"]);
 }
 
+/// Issue 13: a field of the wrong kind inside a lazy payload (the item) is
+/// still an invalid event, with the message of an eager decode.
+#[test]
+fn invalid_event_for_a_wrong_kind_inside_the_item() {
+    let mut events = baseline();
+    let d = at(&events, "response.output_item.done");
+    events[d]["item"]["status"] = json!(5);
+    let found = findings(&events);
+    let rules: Vec<_> = found.iter().map(|f| f.rule().id()).collect();
+    assert_eq!(rules, ["invalid-event"]);
+    assert!(
+        found[0].message().starts_with(
+            "`response.output_item.done` does not decode: wrong type for field `status` at byte"
+        ),
+        "{}",
+        found[0].message()
+    );
+    assert!(found[0]
+        .message()
+        .ends_with(" in response.output_item.done"));
+}
+
 #[test]
 fn unknown_event_type_and_done_sentinel_are_information() {
     let mut events = baseline();

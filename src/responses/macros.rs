@@ -16,6 +16,63 @@
 //! }
 //! ```
 
+/// A view's field as one of the members `accessors.rs` reads generically
+/// (the correlation keys, the delta text, the item and response objects),
+/// or nothing for the other fields.
+macro_rules! event_key {
+    (item_id, $keys:ident, $v:expr) => {
+        $crate::responses::accessors::Keys {
+            item_id: Some($v),
+            ..$keys
+        }
+    };
+    (output_index, $keys:ident, $v:expr) => {
+        $crate::responses::accessors::Keys {
+            output_index: Some($v),
+            ..$keys
+        }
+    };
+    (content_index, $keys:ident, $v:expr) => {
+        $crate::responses::accessors::Keys {
+            content_index: Some($v),
+            ..$keys
+        }
+    };
+    (summary_index, $keys:ident, $v:expr) => {
+        $crate::responses::accessors::Keys {
+            summary_index: Some($v),
+            ..$keys
+        }
+    };
+    (command_index, $keys:ident, $v:expr) => {
+        $crate::responses::accessors::Keys {
+            command_index: Some($v),
+            ..$keys
+        }
+    };
+    (delta, $keys:ident, $v:expr) => {
+        $crate::responses::accessors::Keys {
+            delta: $crate::responses::accessors::Text::text(&$v),
+            ..$keys
+        }
+    };
+    (item, $keys:ident, $v:expr) => {
+        $crate::responses::accessors::Keys {
+            item: Some($v.object()),
+            ..$keys
+        }
+    };
+    (response, $keys:ident, $v:expr) => {
+        $crate::responses::accessors::Keys {
+            response: Some($v.object()),
+            ..$keys
+        }
+    };
+    ($other:ident, $keys:ident, $v:expr) => {
+        $keys
+    };
+}
+
 macro_rules! event_view {
     (
         $(#[$meta:meta])*
@@ -25,7 +82,7 @@ macro_rules! event_view {
     ) => {
         view! { @struct $(#[$meta])* $name<'a> { $( $(#[$fmeta])* $field $([$key])? : $kind $fty ),* } }
 
-        impl $name<'_> {
+        impl<'a> $name<'a> {
             /// The event type this view decodes.
             pub const TYPE: &'static str = $ty;
 
@@ -34,6 +91,22 @@ macro_rules! event_view {
             /// that outlives the input.
             pub fn to_owned(&self) -> $crate::responses::OwnedResponseEvent {
                 $crate::responses::OwnedResponseEvent::from_parts(self.__src.0.get(), $ty)
+            }
+
+            /// The correlation keys among the fields (see `accessors.rs`).
+            #[inline]
+            pub(crate) fn keys(&self) -> $crate::responses::accessors::Keys<'a> {
+                let keys = $crate::responses::accessors::Keys::NONE;
+                $( let keys = event_key!($field, keys, self.$field); )*
+                keys
+            }
+
+            /// Decodes the [`Lazy`]($crate::views::Lazy) fields (a no-op
+            /// for the others).
+            #[inline]
+            pub(crate) fn check_fields(&self) -> ::core::result::Result<(), $crate::views::DecodeError> {
+                $( field_check!($kind self.$field, field_key!($field $($key)?)); )*
+                Ok(())
             }
         }
 

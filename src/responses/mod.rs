@@ -1,5 +1,9 @@
 //! L3: typed, borrowing views of OpenAI Responses API stream events.
 //!
+//! Depends on `json`, `views` and `frame` (for `from_frame`); its
+//! [`writer`] also on `encode`. [`EventKind`] is the table of event types
+//! and their roles, [`order`] the one checker of stream order.
+//!
 //! [`ResponseEvent`] has one variant per event type of the Responses stream:
 //! the 58 of the official union, 11 seen outside it (`keepalive`,
 //! `response.compaction.compacting`, the apply_patch diff events, backend
@@ -24,6 +28,15 @@
 //! ([`Response`], [`OutputItem`], [`ContentPart`], [`Annotation`],
 //! [`Usage`], [`ErrorInfo`]), arrays are lazy [`List`]s decoded as they are
 //! iterated, and what the views do not model is kept as [`RawJson`].
+//!
+//! The large payloads of the rarer events (the `response` of the lifecycle
+//! events, the `item` of `output_item.*`, the `part` of `content_part.*` and
+//! `reasoning_summary_part.*`, the `annotation`, the nested `error`) are
+//! [`Lazy`]: validated as JSON objects with the event, decoded by
+//! [`Lazy::get`] when read, so that a [`ResponseEvent`] is no bigger than a
+//! text delta's view (160 bytes). A field of the wrong kind inside such a
+//! payload is an error of `get`; [`ResponseEvent::validate`] reads them all
+//! (`parse` then `validate` is the whole event decoded at once).
 //!
 //! Fields the spec requires are plain fields, and their absence is a
 //! [`DecodeError`] naming the event type and field, except where real
@@ -95,19 +108,23 @@ mod macros;
 mod accessors;
 mod events;
 mod items;
+mod kind;
+pub mod order;
 mod owned;
 mod response;
 #[cfg(feature = "serde")]
 mod serde;
 #[cfg(test)]
 mod tests;
+pub mod writer;
 
 pub use crate::views::{
-    DecodeError, DecodeErrorKind, Field, FieldElements, FieldValue, Fields, List, ListIter, Owned,
-    ViewFamily,
+    DecodeError, DecodeErrorKind, Field, FieldElements, FieldValue, Fields, Lazy, List, ListIter,
+    Owned, ViewFamily,
 };
 pub use events::*;
 pub use items::*;
+pub use kind::{EventRole, PartKind, TextKind};
 pub use owned::OwnedResponseEvent;
 pub use response::*;
 
@@ -116,7 +133,7 @@ use crate::json::{JsonStr, ObjectScanner, RawJson, Value};
 use crate::views::trim_json_ws;
 
 macro_rules! response_events {
-    ($( $(#[$meta:meta])* $variant:ident($view:ident) = $ty:literal, )*) => {
+    ($( $(#[$meta:meta])* $variant:ident($view:ident) = $ty:literal => $role:expr, )*) => {
         /// One event of a Responses API stream, decoded into a view that
         /// borrows from the event's data.
         ///
@@ -144,8 +161,75 @@ macro_rules! response_events {
 
         impl Kind {
             fn ty(self) -> &'static str {
+                self.public().ty()
+            }
+
+            fn public(self) -> EventKind {
+                match self {
+                    $( Self::$variant => EventKind::$variant, )*
+                }
+            }
+        }
+
+        /// The type of a Responses event, without its data: one variant per
+        /// modeled type (as [`ResponseEvent`]), [`Unknown`](Self::Unknown)
+        /// and [`Done`](Self::Done). It carries the type string
+        /// ([`ty`](Self::ty)) and what the type does in a stream
+        /// ([`role`](Self::role)), so code that sorts events reads this
+        /// table instead of lists of strings of its own.
+        ///
+        /// ```
+        /// use ssekit::responses::{EventKind, EventRole, TextKind};
+        ///
+        /// let kind = EventKind::from_type("response.output_text.delta");
+        /// assert_eq!(kind, EventKind::OutputTextDelta);
+        /// assert_eq!(kind.ty(), "response.output_text.delta");
+        /// assert_eq!(kind.role(), EventRole::Delta(TextKind::OutputText));
+        /// assert_eq!(EventKind::from_type("response.future"), EventKind::Unknown);
+        /// ```
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum EventKind {
+            $( $(#[$meta])* $variant, )*
+            /// A type this version does not model.
+            Unknown,
+            /// The `[DONE]` sentinel.
+            Done,
+        }
+
+        impl EventKind {
+            /// Every modeled kind (not [`Unknown`](Self::Unknown) nor
+            /// [`Done`](Self::Done)), in the order of [`ResponseEvent::TYPES`].
+            pub const ALL: &'static [EventKind] = &[$( Self::$variant, )*];
+
+            /// The kind of an event type (compared as written, no escapes):
+            /// [`Unknown`](Self::Unknown) for a type no variant models.
+            /// `"[DONE]"` is [`Done`](Self::Done).
+            pub fn from_type(ty: &str) -> Self {
+                match ResponseEvent::kind_of(ty.as_bytes()) {
+                    Some(kind) => kind.public(),
+                    None if ty == "[DONE]" => Self::Done,
+                    None => Self::Unknown,
+                }
+            }
+
+            /// The event type, as the `type` member and the SSE `event:`
+            /// name spell it; `"[DONE]"` for [`Done`](Self::Done), `""` for
+            /// [`Unknown`](Self::Unknown).
+            pub const fn ty(self) -> &'static str {
                 match self {
                     $( Self::$variant => $ty, )*
+                    Self::Unknown => "",
+                    Self::Done => "[DONE]",
+                }
+            }
+
+            /// What events of this kind do in a stream.
+            pub const fn role(self) -> EventRole {
+                use EventRole::*;
+                match self {
+                    $( Self::$variant => $role, )*
+                    Self::Unknown | Self::Done => EventRole::Other,
                 }
             }
         }
@@ -156,13 +240,31 @@ macro_rules! response_events {
 
             /// The `&'static` form of a known event type.
             fn known(ty: &str) -> Option<&'static str> {
-                Self::kind(ty).map(Kind::ty)
+                Self::kind_of_str(ty).map(Kind::ty)
             }
 
             /// The variant of a known event type.
             #[inline]
-            fn kind(ty: &str) -> Option<Kind> {
+            fn kind_of_str(ty: &str) -> Option<Kind> {
                 Self::kind_of(ty.as_bytes())
+            }
+
+            /// The correlation keys of the event (see `accessors.rs`).
+            #[inline]
+            fn keys(&self) -> accessors::Keys<'a> {
+                match self {
+                    $( Self::$variant(v) => v.keys(), )*
+                    Self::Unknown { .. } | Self::Done => accessors::Keys::NONE,
+                }
+            }
+
+            /// The event's kind: its type and role, without its data.
+            pub fn kind(&self) -> EventKind {
+                match self {
+                    $( Self::$variant(_) => EventKind::$variant, )*
+                    Self::Unknown { .. } => EventKind::Unknown,
+                    Self::Done => EventKind::Done,
+                }
             }
 
             /// The variant of a known event type, given as bytes: the SSE
@@ -235,6 +337,23 @@ macro_rules! response_events {
                 }
             }
 
+            /// Decodes the event's [`Lazy`] payloads (the response object of
+            /// the lifecycle events, the item, part, annotation or error of
+            /// the others), which its decoder validated as JSON objects but
+            /// left undecoded, and reports the first error, naming the
+            /// event type: with [`parse`](Self::parse), this is the decode
+            /// of the whole event at once. `Ok` for an event without them.
+            ///
+            /// # Errors
+            ///
+            /// The [`DecodeError`] of a payload field of the wrong kind.
+            pub fn validate(&self) -> Result<(), DecodeError> {
+                match self {
+                    $( Self::$variant(v) => v.check_fields().map_err(|e| e.with_event_type($ty)), )*
+                    Self::Unknown { .. } | Self::Done => Ok(()),
+                }
+            }
+
             /// The event's `sequence_number`, if it has one (streams from
             /// before mid-2025 do not). For an unknown event it is looked up
             /// in the raw JSON.
@@ -272,161 +391,161 @@ macro_rules! response_events {
 
 response_events! {
         /// `response.completed`
-        ResponseCompleted(ResponseCompleted) = "response.completed",
+        ResponseCompleted(ResponseCompleted) = "response.completed" => Terminal,
         /// `response.created`
-        ResponseCreated(ResponseCreated) = "response.created",
+        ResponseCreated(ResponseCreated) = "response.created" => Lifecycle,
         /// `response.in_progress`
-        ResponseInProgress(ResponseInProgress) = "response.in_progress",
+        ResponseInProgress(ResponseInProgress) = "response.in_progress" => Lifecycle,
         /// `response.failed`
-        ResponseFailed(ResponseFailed) = "response.failed",
+        ResponseFailed(ResponseFailed) = "response.failed" => Terminal,
         /// `response.incomplete`
-        ResponseIncomplete(ResponseIncomplete) = "response.incomplete",
+        ResponseIncomplete(ResponseIncomplete) = "response.incomplete" => Terminal,
         /// `response.output_item.added`
-        OutputItemAdded(OutputItemAdded) = "response.output_item.added",
+        OutputItemAdded(OutputItemAdded) = "response.output_item.added" => ItemAdded,
         /// `response.output_item.done`
-        OutputItemDone(OutputItemDone) = "response.output_item.done",
+        OutputItemDone(OutputItemDone) = "response.output_item.done" => ItemDone,
         /// `response.queued`
-        ResponseQueued(ResponseQueued) = "response.queued",
+        ResponseQueued(ResponseQueued) = "response.queued" => Lifecycle,
         /// `response.content_part.added`
-        ContentPartAdded(ContentPartAdded) = "response.content_part.added",
+        ContentPartAdded(ContentPartAdded) = "response.content_part.added" => PartAdded(PartKind::Content),
         /// `response.content_part.done`
-        ContentPartDone(ContentPartDone) = "response.content_part.done",
+        ContentPartDone(ContentPartDone) = "response.content_part.done" => PartDone(PartKind::Content),
         /// `response.refusal.delta`
-        RefusalDelta(RefusalDelta) = "response.refusal.delta",
+        RefusalDelta(RefusalDelta) = "response.refusal.delta" => Delta(TextKind::Refusal),
         /// `response.refusal.done`
-        RefusalDone(RefusalDone) = "response.refusal.done",
+        RefusalDone(RefusalDone) = "response.refusal.done" => TextDone(TextKind::Refusal),
         /// `response.output_text.delta`
-        OutputTextDelta(OutputTextDelta) = "response.output_text.delta",
+        OutputTextDelta(OutputTextDelta) = "response.output_text.delta" => Delta(TextKind::OutputText),
         /// `response.output_text.done`
-        OutputTextDone(OutputTextDone) = "response.output_text.done",
+        OutputTextDone(OutputTextDone) = "response.output_text.done" => TextDone(TextKind::OutputText),
         /// `response.output_text.annotation.added`
-        OutputTextAnnotationAdded(OutputTextAnnotationAdded) = "response.output_text.annotation.added",
+        OutputTextAnnotationAdded(OutputTextAnnotationAdded) = "response.output_text.annotation.added" => ItemEvent(Some(PartKind::Content)),
         /// `response.output_text_annotation.added` (not in the official union)
-        LegacyOutputTextAnnotationAdded(LegacyOutputTextAnnotationAdded) = "response.output_text_annotation.added",
+        LegacyOutputTextAnnotationAdded(LegacyOutputTextAnnotationAdded) = "response.output_text_annotation.added" => ItemEvent(Some(PartKind::Content)),
         /// `response.reasoning_summary_part.added`
-        ReasoningSummaryPartAdded(ReasoningSummaryPartAdded) = "response.reasoning_summary_part.added",
+        ReasoningSummaryPartAdded(ReasoningSummaryPartAdded) = "response.reasoning_summary_part.added" => PartAdded(PartKind::Summary),
         /// `response.reasoning_summary_part.done`
-        ReasoningSummaryPartDone(ReasoningSummaryPartDone) = "response.reasoning_summary_part.done",
+        ReasoningSummaryPartDone(ReasoningSummaryPartDone) = "response.reasoning_summary_part.done" => PartDone(PartKind::Summary),
         /// `response.reasoning_summary_text.delta`
-        ReasoningSummaryTextDelta(ReasoningSummaryTextDelta) = "response.reasoning_summary_text.delta",
+        ReasoningSummaryTextDelta(ReasoningSummaryTextDelta) = "response.reasoning_summary_text.delta" => Delta(TextKind::SummaryText),
         /// `response.reasoning_summary_text.done`
-        ReasoningSummaryTextDone(ReasoningSummaryTextDone) = "response.reasoning_summary_text.done",
+        ReasoningSummaryTextDone(ReasoningSummaryTextDone) = "response.reasoning_summary_text.done" => TextDone(TextKind::SummaryText),
         /// `response.reasoning_text.delta`
-        ReasoningTextDelta(ReasoningTextDelta) = "response.reasoning_text.delta",
+        ReasoningTextDelta(ReasoningTextDelta) = "response.reasoning_text.delta" => Delta(TextKind::ReasoningText),
         /// `response.reasoning_text.done`
-        ReasoningTextDone(ReasoningTextDone) = "response.reasoning_text.done",
+        ReasoningTextDone(ReasoningTextDone) = "response.reasoning_text.done" => TextDone(TextKind::ReasoningText),
         /// `response.reasoning.delta` (not in the official union)
-        LegacyReasoningDelta(LegacyReasoningDelta) = "response.reasoning.delta",
+        LegacyReasoningDelta(LegacyReasoningDelta) = "response.reasoning.delta" => Delta(TextKind::LegacyReasoning),
         /// `response.reasoning.done` (not in the official union)
-        LegacyReasoningDone(LegacyReasoningDone) = "response.reasoning.done",
+        LegacyReasoningDone(LegacyReasoningDone) = "response.reasoning.done" => TextDone(TextKind::LegacyReasoning),
         /// `response.reasoning_summary.delta` (not in the official union)
-        LegacyReasoningSummaryDelta(LegacyReasoningSummaryDelta) = "response.reasoning_summary.delta",
+        LegacyReasoningSummaryDelta(LegacyReasoningSummaryDelta) = "response.reasoning_summary.delta" => Delta(TextKind::LegacySummary),
         /// `response.reasoning_summary.done` (not in the official union)
-        LegacyReasoningSummaryDone(LegacyReasoningSummaryDone) = "response.reasoning_summary.done",
+        LegacyReasoningSummaryDone(LegacyReasoningSummaryDone) = "response.reasoning_summary.done" => TextDone(TextKind::LegacySummary),
         /// `response.function_call_arguments.delta`
-        FunctionCallArgumentsDelta(FunctionCallArgumentsDelta) = "response.function_call_arguments.delta",
+        FunctionCallArgumentsDelta(FunctionCallArgumentsDelta) = "response.function_call_arguments.delta" => Delta(TextKind::FunctionArguments),
         /// `response.function_call_arguments.done`
-        FunctionCallArgumentsDone(FunctionCallArgumentsDone) = "response.function_call_arguments.done",
+        FunctionCallArgumentsDone(FunctionCallArgumentsDone) = "response.function_call_arguments.done" => TextDone(TextKind::FunctionArguments),
         /// `response.custom_tool_call_input.delta`
-        CustomToolCallInputDelta(CustomToolCallInputDelta) = "response.custom_tool_call_input.delta",
+        CustomToolCallInputDelta(CustomToolCallInputDelta) = "response.custom_tool_call_input.delta" => Delta(TextKind::CustomInput),
         /// `response.custom_tool_call_input.done`
-        CustomToolCallInputDone(CustomToolCallInputDone) = "response.custom_tool_call_input.done",
+        CustomToolCallInputDone(CustomToolCallInputDone) = "response.custom_tool_call_input.done" => TextDone(TextKind::CustomInput),
         /// `response.code_interpreter_call_code.delta`
-        CodeInterpreterCallCodeDelta(CodeInterpreterCallCodeDelta) = "response.code_interpreter_call_code.delta",
+        CodeInterpreterCallCodeDelta(CodeInterpreterCallCodeDelta) = "response.code_interpreter_call_code.delta" => Delta(TextKind::Code),
         /// `response.code_interpreter_call_code.done`
-        CodeInterpreterCallCodeDone(CodeInterpreterCallCodeDone) = "response.code_interpreter_call_code.done",
+        CodeInterpreterCallCodeDone(CodeInterpreterCallCodeDone) = "response.code_interpreter_call_code.done" => TextDone(TextKind::Code),
         /// `response.code_interpreter_call.completed`
-        CodeInterpreterCallCompleted(CodeInterpreterCallCompleted) = "response.code_interpreter_call.completed",
+        CodeInterpreterCallCompleted(CodeInterpreterCallCompleted) = "response.code_interpreter_call.completed" => ItemEvent(None),
         /// `response.code_interpreter_call.in_progress`
-        CodeInterpreterCallInProgress(CodeInterpreterCallInProgress) = "response.code_interpreter_call.in_progress",
+        CodeInterpreterCallInProgress(CodeInterpreterCallInProgress) = "response.code_interpreter_call.in_progress" => ItemEvent(None),
         /// `response.code_interpreter_call.interpreting`
-        CodeInterpreterCallInterpreting(CodeInterpreterCallInterpreting) = "response.code_interpreter_call.interpreting",
+        CodeInterpreterCallInterpreting(CodeInterpreterCallInterpreting) = "response.code_interpreter_call.interpreting" => ItemEvent(None),
         /// `response.file_search_call.completed`
-        FileSearchCallCompleted(FileSearchCallCompleted) = "response.file_search_call.completed",
+        FileSearchCallCompleted(FileSearchCallCompleted) = "response.file_search_call.completed" => ItemEvent(None),
         /// `response.file_search_call.in_progress`
-        FileSearchCallInProgress(FileSearchCallInProgress) = "response.file_search_call.in_progress",
+        FileSearchCallInProgress(FileSearchCallInProgress) = "response.file_search_call.in_progress" => ItemEvent(None),
         /// `response.file_search_call.searching`
-        FileSearchCallSearching(FileSearchCallSearching) = "response.file_search_call.searching",
+        FileSearchCallSearching(FileSearchCallSearching) = "response.file_search_call.searching" => ItemEvent(None),
         /// `response.shell_call_command.added`
-        ShellCallCommandAdded(ShellCallCommandAdded) = "response.shell_call_command.added",
+        ShellCallCommandAdded(ShellCallCommandAdded) = "response.shell_call_command.added" => PartAdded(PartKind::Command),
         /// `response.shell_call_command.delta`
-        ShellCallCommandDelta(ShellCallCommandDelta) = "response.shell_call_command.delta",
+        ShellCallCommandDelta(ShellCallCommandDelta) = "response.shell_call_command.delta" => Delta(TextKind::ShellCommand),
         /// `response.shell_call_command.done`
-        ShellCallCommandDone(ShellCallCommandDone) = "response.shell_call_command.done",
+        ShellCallCommandDone(ShellCallCommandDone) = "response.shell_call_command.done" => TextDone(TextKind::ShellCommand),
         /// `response.shell_call_output_content.delta`
-        ShellCallOutputContentDelta(ShellCallOutputContentDelta) = "response.shell_call_output_content.delta",
+        ShellCallOutputContentDelta(ShellCallOutputContentDelta) = "response.shell_call_output_content.delta" => ItemEvent(None),
         /// `response.shell_call_output_content.done`
-        ShellCallOutputContentDone(ShellCallOutputContentDone) = "response.shell_call_output_content.done",
+        ShellCallOutputContentDone(ShellCallOutputContentDone) = "response.shell_call_output_content.done" => ItemEvent(None),
         /// `response.web_search_call.completed`
-        WebSearchCallCompleted(WebSearchCallCompleted) = "response.web_search_call.completed",
+        WebSearchCallCompleted(WebSearchCallCompleted) = "response.web_search_call.completed" => ItemEvent(None),
         /// `response.web_search_call.in_progress`
-        WebSearchCallInProgress(WebSearchCallInProgress) = "response.web_search_call.in_progress",
+        WebSearchCallInProgress(WebSearchCallInProgress) = "response.web_search_call.in_progress" => ItemEvent(None),
         /// `response.web_search_call.searching`
-        WebSearchCallSearching(WebSearchCallSearching) = "response.web_search_call.searching",
+        WebSearchCallSearching(WebSearchCallSearching) = "response.web_search_call.searching" => ItemEvent(None),
         /// `response.image_generation_call.completed`
-        ImageGenerationCallCompleted(ImageGenerationCallCompleted) = "response.image_generation_call.completed",
+        ImageGenerationCallCompleted(ImageGenerationCallCompleted) = "response.image_generation_call.completed" => ItemEvent(None),
         /// `response.image_generation_call.generating`
-        ImageGenerationCallGenerating(ImageGenerationCallGenerating) = "response.image_generation_call.generating",
+        ImageGenerationCallGenerating(ImageGenerationCallGenerating) = "response.image_generation_call.generating" => ItemEvent(None),
         /// `response.image_generation_call.in_progress`
-        ImageGenerationCallInProgress(ImageGenerationCallInProgress) = "response.image_generation_call.in_progress",
+        ImageGenerationCallInProgress(ImageGenerationCallInProgress) = "response.image_generation_call.in_progress" => ItemEvent(None),
         /// `response.image_generation_call.partial_image`
-        ImageGenerationCallPartialImage(ImageGenerationCallPartialImage) = "response.image_generation_call.partial_image",
+        ImageGenerationCallPartialImage(ImageGenerationCallPartialImage) = "response.image_generation_call.partial_image" => ItemEvent(None),
         /// `response.mcp_call_arguments.delta`
-        McpCallArgumentsDelta(McpCallArgumentsDelta) = "response.mcp_call_arguments.delta",
+        McpCallArgumentsDelta(McpCallArgumentsDelta) = "response.mcp_call_arguments.delta" => Delta(TextKind::McpArguments),
         /// `response.mcp_call_arguments.done`
-        McpCallArgumentsDone(McpCallArgumentsDone) = "response.mcp_call_arguments.done",
+        McpCallArgumentsDone(McpCallArgumentsDone) = "response.mcp_call_arguments.done" => TextDone(TextKind::McpArguments),
         /// `response.mcp_call.completed`
-        McpCallCompleted(McpCallCompleted) = "response.mcp_call.completed",
+        McpCallCompleted(McpCallCompleted) = "response.mcp_call.completed" => ItemEvent(None),
         /// `response.mcp_call.failed`
-        McpCallFailed(McpCallFailed) = "response.mcp_call.failed",
+        McpCallFailed(McpCallFailed) = "response.mcp_call.failed" => ItemEvent(None),
         /// `response.mcp_call.in_progress`
-        McpCallInProgress(McpCallInProgress) = "response.mcp_call.in_progress",
+        McpCallInProgress(McpCallInProgress) = "response.mcp_call.in_progress" => ItemEvent(None),
         /// `response.mcp_list_tools.completed`
-        McpListToolsCompleted(McpListToolsCompleted) = "response.mcp_list_tools.completed",
+        McpListToolsCompleted(McpListToolsCompleted) = "response.mcp_list_tools.completed" => ItemEvent(None),
         /// `response.mcp_list_tools.failed`
-        McpListToolsFailed(McpListToolsFailed) = "response.mcp_list_tools.failed",
+        McpListToolsFailed(McpListToolsFailed) = "response.mcp_list_tools.failed" => ItemEvent(None),
         /// `response.mcp_list_tools.in_progress`
-        McpListToolsInProgress(McpListToolsInProgress) = "response.mcp_list_tools.in_progress",
+        McpListToolsInProgress(McpListToolsInProgress) = "response.mcp_list_tools.in_progress" => ItemEvent(None),
         /// `response.apply_patch_call_operation_diff.delta` (not in the official union)
-        ApplyPatchCallOperationDiffDelta(ApplyPatchCallOperationDiffDelta) = "response.apply_patch_call_operation_diff.delta",
+        ApplyPatchCallOperationDiffDelta(ApplyPatchCallOperationDiffDelta) = "response.apply_patch_call_operation_diff.delta" => Delta(TextKind::PatchDiff),
         /// `response.apply_patch_call_operation_diff.done` (not in the official union)
-        ApplyPatchCallOperationDiffDone(ApplyPatchCallOperationDiffDone) = "response.apply_patch_call_operation_diff.done",
+        ApplyPatchCallOperationDiffDone(ApplyPatchCallOperationDiffDone) = "response.apply_patch_call_operation_diff.done" => TextDone(TextKind::PatchDiff),
         /// `response.code_interpreter_call.code.delta` (not in the official union)
-        LegacyCodeInterpreterCallCodeDelta(LegacyCodeInterpreterCallCodeDelta) = "response.code_interpreter_call.code.delta",
+        LegacyCodeInterpreterCallCodeDelta(LegacyCodeInterpreterCallCodeDelta) = "response.code_interpreter_call.code.delta" => Delta(TextKind::LegacyCode),
         /// `response.code_interpreter_call.code.done` (not in the official union)
-        LegacyCodeInterpreterCallCodeDone(LegacyCodeInterpreterCallCodeDone) = "response.code_interpreter_call.code.done",
+        LegacyCodeInterpreterCallCodeDone(LegacyCodeInterpreterCallCodeDone) = "response.code_interpreter_call.code.done" => TextDone(TextKind::LegacyCode),
         /// `response.mcp_call.arguments_delta` (not in the official union)
-        LegacyMcpCallArgumentsDelta(LegacyMcpCallArgumentsDelta) = "response.mcp_call.arguments_delta",
+        LegacyMcpCallArgumentsDelta(LegacyMcpCallArgumentsDelta) = "response.mcp_call.arguments_delta" => Delta(TextKind::LegacyMcpArguments),
         /// `response.mcp_call.arguments_done` (not in the official union)
-        LegacyMcpCallArgumentsDone(LegacyMcpCallArgumentsDone) = "response.mcp_call.arguments_done",
+        LegacyMcpCallArgumentsDone(LegacyMcpCallArgumentsDone) = "response.mcp_call.arguments_done" => TextDone(TextKind::LegacyMcpArguments),
         /// `response.audio.delta`
-        AudioDelta(AudioDelta) = "response.audio.delta",
+        AudioDelta(AudioDelta) = "response.audio.delta" => Other,
         /// `response.audio.done`
-        AudioDone(AudioDone) = "response.audio.done",
+        AudioDone(AudioDone) = "response.audio.done" => Other,
         /// `response.audio.transcript.delta`
-        AudioTranscriptDelta(AudioTranscriptDelta) = "response.audio.transcript.delta",
+        AudioTranscriptDelta(AudioTranscriptDelta) = "response.audio.transcript.delta" => Other,
         /// `response.audio.transcript.done`
-        AudioTranscriptDone(AudioTranscriptDone) = "response.audio.transcript.done",
+        AudioTranscriptDone(AudioTranscriptDone) = "response.audio.transcript.done" => Other,
         /// `error`
-        ErrorEvent(ErrorEvent) = "error",
+        ErrorEvent(ErrorEvent) = "error" => Error,
         /// `response.compaction.compacting` (not in the official union)
-        CompactionCompacting(CompactionCompacting) = "response.compaction.compacting",
+        CompactionCompacting(CompactionCompacting) = "response.compaction.compacting" => ItemEvent(None),
         /// `keepalive` (not in the official union)
-        Keepalive(Keepalive) = "keepalive",
+        Keepalive(Keepalive) = "keepalive" => Other,
         /// `response.metadata` (not in the official union)
-        ResponseMetadata(ResponseMetadata) = "response.metadata",
+        ResponseMetadata(ResponseMetadata) = "response.metadata" => Other,
         /// `codex.rate_limits` (not in the official union)
-        CodexRateLimits(CodexRateLimits) = "codex.rate_limits",
+        CodexRateLimits(CodexRateLimits) = "codex.rate_limits" => Other,
         /// `response.inject.created` (not in the official union)
-        InjectCreated(InjectCreated) = "response.inject.created",
+        InjectCreated(InjectCreated) = "response.inject.created" => Other,
         /// `response.inject.failed` (not in the official union)
-        InjectFailed(InjectFailed) = "response.inject.failed",
+        InjectFailed(InjectFailed) = "response.inject.failed" => Other,
         /// `response.steer.accepted` (not in the official union)
-        SteerAccepted(SteerAccepted) = "response.steer.accepted",
+        SteerAccepted(SteerAccepted) = "response.steer.accepted" => Other,
         /// `response.steer.failed` (not in the official union)
-        SteerFailed(SteerFailed) = "response.steer.failed",
+        SteerFailed(SteerFailed) = "response.steer.failed" => Other,
         /// `response.steer.pending` (not in the official union)
-        SteerPending(SteerPending) = "response.steer.pending",
+        SteerPending(SteerPending) = "response.steer.pending" => Other,
 }
 
 impl<'a> ResponseEvent<'a> {
@@ -530,11 +649,11 @@ impl<'a> ResponseEvent<'a> {
     /// for every JSON reader). Allocates nothing.
     fn kind_of_json(ty: JsonStr<'_>) -> Option<Kind> {
         match ty.as_str() {
-            Some(plain) => Self::kind(plain),
+            Some(plain) => Self::kind_of_str(plain),
             None => Self::TYPES
                 .iter()
                 .find(|known| ty == **known)
-                .and_then(|known| Self::kind(known)),
+                .and_then(|known| Self::kind_of_str(known)),
         }
     }
 
@@ -547,7 +666,7 @@ impl<'a> ResponseEvent<'a> {
     /// As [`parse`](Self::parse), and [`DecodeErrorKind::TypeMismatch`] when
     /// the name and the data's `type` differ.
     pub fn parse_named(event: &str, data: &'a str) -> Result<Self, DecodeError> {
-        match Self::kind(event) {
+        match Self::kind_of_str(event) {
             Some(kind) => Self::decode_named(kind, data),
             None => Self::parse(data),
         }

@@ -35,14 +35,16 @@ pub struct OwnedResponseEvent {
 }
 
 impl OwnedResponseEvent {
-    /// Decodes a frame (see [`ResponseEvent::from_frame`]) and keeps a handle
-    /// to its data. Nothing is copied.
+    /// Decodes a frame (see [`ResponseEvent::from_frame`]), its lazy
+    /// payloads included (see [`ResponseEvent::validate`]), and keeps a
+    /// handle to its data. Nothing is copied.
     ///
     /// # Errors
     ///
-    /// As [`ResponseEvent::from_frame`].
+    /// As [`ResponseEvent::from_frame`] and [`ResponseEvent::validate`].
     pub fn from_frame(frame: &Frame) -> Result<Self, DecodeError> {
         let event = ResponseEvent::from_frame(frame)?;
+        event.validate()?;
         let name = match event {
             ResponseEvent::Unknown { .. } | ResponseEvent::Done => None,
             _ if frame.has_event_type() => Some(event.ty()),
@@ -55,13 +57,16 @@ impl OwnedResponseEvent {
         })
     }
 
-    /// Decodes `data` (see [`ResponseEvent::parse`]) and keeps a copy.
+    /// Decodes `data` (see [`ResponseEvent::parse`]), its lazy payloads
+    /// included (see [`ResponseEvent::validate`]), and keeps a copy.
     ///
     /// # Errors
     ///
-    /// As [`ResponseEvent::parse`].
+    /// As [`ResponseEvent::parse`] and [`ResponseEvent::validate`].
     pub fn parse(data: &str) -> Result<Self, DecodeError> {
-        ResponseEvent::parse(data).map(|e| e.to_owned())
+        let event = ResponseEvent::parse(data)?;
+        event.validate()?;
+        Ok(event.to_owned())
     }
 
     /// Keeps a copy of the text of an event of the known type `name`.

@@ -128,11 +128,24 @@ fn errors_name_the_event_field_and_offset() {
     }
     assert!(core::error::Error::source(&e).is_some());
 
-    // A nested wrong type names the nested field.
-    let e = ResponseEvent::parse(
+    // A nested wrong type names the nested field. The response object is
+    // decoded when read (`validate` reads every lazy payload).
+    let event = ResponseEvent::parse(
         r#"{"type":"response.completed","response":{"usage":{"input_tokens":"many"}}}"#,
     )
-    .unwrap_err();
+    .unwrap();
+    let ResponseEvent::ResponseCompleted(c) = &event else {
+        panic!()
+    };
+    assert_eq!(c.response.get().unwrap_err().event_type(), "");
+    let e = event.validate().unwrap_err();
+    assert_eq!(
+        Some(e),
+        c.response
+            .get()
+            .err()
+            .map(|e| e.with_event_type("response.completed"))
+    );
     assert_eq!(
         e.kind(),
         DecodeErrorKind::WrongType {
@@ -212,7 +225,7 @@ fn response_object_and_output_items() {
     let ResponseEvent::ResponseCompleted(c) = parse(data) else {
         panic!()
     };
-    let r = c.response;
+    let r = c.response.get().unwrap();
     assert_eq!(r.id.unwrap(), "resp_1");
     assert_eq!(r.error, None);
     assert_eq!(r.created_at, Some(1763474589.0));
@@ -272,7 +285,7 @@ fn partial_items_decode() {
     let ResponseEvent::OutputItemAdded(a) = parse(data) else {
         panic!()
     };
-    let OutputItem::ImageGenerationCall(ig) = a.item else {
+    let OutputItem::ImageGenerationCall(ig) = a.item.get().unwrap() else {
         panic!()
     };
     assert_eq!(ig.status.unwrap(), "in_progress");
@@ -318,8 +331,8 @@ fn owned_forms_outlive_the_input() {
     let ResponseEvent::OutputItemDone(done) = &event else {
         panic!()
     };
-    let item = done.item.to_owned();
-    let part = match &done.item {
+    let item = done.item.get().unwrap().to_owned();
+    let part = match &done.item.get().unwrap() {
         OutputItem::Message(m) => m.content.unwrap().first().unwrap().unwrap().to_owned(),
         _ => panic!(),
     };
@@ -364,11 +377,13 @@ fn views_are_shareable_and_their_sizes_pinned() {
     send_sync::<ResponseEvent<'_>>();
     send_sync::<OwnedResponseEvent>();
     send_sync::<DecodeError>();
-    // The response object is decoded eagerly into typed fields, and its
-    // events carry it inline: the largest variant sets the enum's size.
+    // The large payloads (the response object, items, parts, annotations,
+    // errors) are `Lazy`: the enum is no bigger than its largest delta.
     assert!(size_of::<Response<'_>>() <= 960);
-    assert!(size_of::<ResponseEvent<'_>>() <= 1024);
+    assert!(size_of::<Lazy<'_, Response<'_>>>() <= 32);
     assert!(size_of::<OutputTextDelta<'_>>() <= 160);
+    assert!(size_of::<ResponseEvent<'_>>() <= 160);
+    assert!(size_of::<ResponseEvent<'_>>() <= size_of::<OutputTextDelta<'_>>() + 8);
     assert!(size_of::<DecodeError>() <= 48);
 }
 
@@ -473,6 +488,75 @@ fn nested_types_are_read_by_the_last_member_unescaped() {
         let ResponseEvent::OutputItemAdded(e) = parse(&data) else {
             panic!("{data}")
         };
-        assert_eq!(e.item.ty(), want, "{data}");
+        assert_eq!(e.item.get().unwrap().ty(), want, "{data}");
     }
+}
+
+/// Issue 13: the large payloads are decoded when read; `validate` reads them
+/// all, the accumulator and the linter check them as an eager decode did.
+#[test]
+fn lazy_payloads_fail_when_read_and_strict_consumers_still_reject_them() {
+    let data = r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":5}}"#;
+    let event = ResponseEvent::parse(data).unwrap();
+    let e = event.validate().unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "id" });
+    assert_eq!(e.event_type(), "response.output_item.added");
+    assert_eq!(&data[e.offset()..e.offset() + 1], "5");
+    // Not an object: still an error of the event itself.
+    let e = ResponseEvent::parse(r#"{"type":"response.completed","response":[]}"#).unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "response" });
+    assert!(OwnedResponseEvent::parse(data).is_err());
+    let mut acc = crate::accumulate::ResponseAccumulator::new();
+    let err = acc.feed(&event).unwrap_err();
+    assert!(
+        matches!(err.kind(), crate::accumulate::AccumulateErrorKind::Decode(d) if d == e_of(data))
+    );
+    // Not sticky: the next event is applied.
+    acc.feed(&parse(r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"m"}}"#))
+        .unwrap();
+    let settings = parse(
+        r#"{"type":"response.image_generation_call.partial_image","output_index":0,"item_id":"ig","partial_image_index":0,"partial_image_b64":"QQ==","size":"1536x1024","quality":"low"}"#,
+    );
+    let ResponseEvent::ImageGenerationCallPartialImage(p) = settings else {
+        panic!()
+    };
+    let [size, quality, background, format] = p.settings();
+    assert_eq!(size.unwrap(), "1536x1024");
+    assert_eq!(quality.unwrap(), "low");
+    assert_eq!((background, format), (None, None));
+}
+
+fn e_of(data: &str) -> DecodeError {
+    ResponseEvent::parse(data).unwrap().validate().unwrap_err()
+}
+
+/// Issue 13: `EventKind` is the one table of event types and their roles.
+#[test]
+fn event_kinds_round_trip_their_types_and_carry_roles() {
+    assert_eq!(EventKind::ALL.len(), ResponseEvent::TYPES.len());
+    for (kind, ty) in EventKind::ALL.iter().zip(ResponseEvent::TYPES) {
+        assert_eq!(kind.ty(), *ty);
+        assert_eq!(EventKind::from_type(ty), *kind);
+    }
+    assert_eq!(EventKind::from_type("response.future"), EventKind::Unknown);
+    assert_eq!(EventKind::from_type("[DONE]"), EventKind::Done);
+    assert_eq!(ResponseEvent::Done.kind(), EventKind::Done);
+    let delta = parse(
+        r#"{"type":"response.reasoning_summary_text.delta","item_id":"rs","output_index":0,"summary_index":1,"delta":"x"}"#,
+    );
+    assert_eq!(delta.kind(), EventKind::ReasoningSummaryTextDelta);
+    assert_eq!(delta.kind().role(), EventRole::Delta(TextKind::SummaryText));
+    assert_eq!(TextKind::SummaryText.part(), Some(PartKind::Summary));
+    assert_eq!(
+        PartKind::Summary.added_event().role(),
+        EventRole::PartAdded(PartKind::Summary)
+    );
+    let unknown = parse(r#"{"type":"response.future","x":1}"#);
+    assert_eq!(unknown.kind(), EventKind::Unknown);
+    assert_eq!(unknown.kind().role(), EventRole::Other);
+    let count = |f: fn(EventRole) -> bool| EventKind::ALL.iter().filter(|k| f(k.role())).count();
+    assert_eq!(count(|r| r == EventRole::Terminal), 3);
+    assert_eq!(count(|r| r == EventRole::Lifecycle), 3);
+    assert_eq!(count(|r| matches!(r, EventRole::Delta(_))), 14);
+    assert_eq!(count(|r| matches!(r, EventRole::TextDone(_))), 14);
 }

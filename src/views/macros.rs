@@ -94,6 +94,21 @@ macro_rules! field_visit {
     };
 }
 
+/// Decodes a field's lazy payload, returning its error (see `Field::check`).
+macro_rules! field_check {
+    (req $value:expr, $name:expr) => {
+        $crate::views::Field::check(&$value).map_err(|e| e.in_field($name))?
+    };
+    (opt $value:expr, $name:expr) => {
+        if let ::core::option::Option::Some(v) = &$value {
+            $crate::views::Field::check(v).map_err(|e| e.in_field($name))?
+        }
+    };
+    (dflt $value:expr, $name:expr) => {
+        $crate::views::Field::check(&$value).map_err(|e| e.in_field($name))?
+    };
+}
+
 /// What every view that decodes as a field has on top (a nested view, a
 /// tagged enum): its [`ViewFamily`](super::ViewFamily), `to_owned()` and
 /// (feature `serde`) `Deserialize`. The view has a `raw()` method.

@@ -1,7 +1,8 @@
 //! L3 (shared): the view machinery of every dialect ([`responses`],
 //! [`chat`], [`anthropic`]): decoding one JSON value into a field type
 //! ([`Field`]), visiting the fields a view exposes ([`Fields`],
-//! [`FieldValue`]), lazy arrays of views ([`List`]), owned nested views
+//! [`FieldValue`]), lazy arrays of views ([`List`]), lazy objects
+//! ([`Lazy`]), owned nested views
 //! ([`Owned`]), the [`DecodeError`], and the `view!` / `tagged!` macros that
 //! generate the views. Depends on `json` only; the dialects re-export what
 //! they hand out.
@@ -13,11 +14,13 @@
 #[macro_use]
 mod macros;
 mod error;
+mod lazy;
 mod owned;
 #[cfg(feature = "serde")]
 pub(crate) mod serde;
 
 pub use error::{DecodeError, DecodeErrorKind};
+pub use lazy::Lazy;
 pub use owned::{Owned, ViewFamily};
 
 use core::fmt;
@@ -100,6 +103,14 @@ pub trait Field<'a>: Sized + Sealed {
     fn is_fallback(&self) -> bool {
         false
     }
+
+    /// Decodes what was left to decode when read (a [`Lazy`] payload) and
+    /// reports its error; `Ok` for every eagerly decoded field.
+    #[doc(hidden)]
+    #[inline]
+    fn check(&self) -> Result<(), DecodeError> {
+        Ok(())
+    }
 }
 
 /// The JSON text a view was decoded from. Ignored by `==`, so views compare
@@ -179,6 +190,13 @@ pub trait Fields<'a> {
     /// JSON key and the value. Absent fields (`None`) are skipped. Views
     /// with a `type` report it first, as `"type"`.
     fn for_each_field(&self, f: &mut dyn FnMut(&'static str, FieldValue<'a, '_>));
+
+    /// For a lazily decoded view ([`Lazy`]) whose text does not decode: the
+    /// error (its visitor then reports no fields). `None` for every view
+    /// decoded when its event was.
+    fn decode_error(&self) -> Option<DecodeError> {
+        None
+    }
 }
 
 /// The elements of a lazy array, for a [`Fields`] visitor.

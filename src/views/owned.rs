@@ -29,7 +29,7 @@ pub trait ViewFamily: 'static {
 /// let kept = {
 ///     let data = String::from(r#"{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"}}"#);
 ///     let ResponseEvent::OutputItemDone(done) = ResponseEvent::parse(&data)? else { panic!() };
-///     done.item.to_owned()
+///     done.item.get()?.to_owned()
 /// }; // `data` is gone
 /// let OutputItem::FunctionCall(call) = kept.get() else { panic!() };
 /// assert_eq!(call.name.unwrap(), "f");

@@ -230,7 +230,7 @@ fn check(name: &str, datas: &[&str], failures: &mut Vec<String>) -> usize {
     let mut acc = MessageAccumulator::new();
     for (i, data) in datas.iter().enumerate() {
         let event = MessageEvent::parse(data).unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
-        if let Err(e) = acc.push(&event) {
+        if let Err(e) = acc.feed(&event) {
             failures.push(format!("{name} #{i}: {e}"));
         }
         for block in acc.snapshot().content() {
@@ -302,7 +302,7 @@ fn check_ok(name: &str, datas: &[&str]) -> Message {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     let mut acc = MessageAccumulator::new();
     for frame in frames(&sse(datas)) {
-        let _ = acc.push(&MessageEvent::from_frame(&frame).unwrap());
+        let _ = acc.feed(&MessageEvent::from_frame(&frame).unwrap());
     }
     acc.finish()
 }
@@ -469,7 +469,7 @@ fn cut_streams_are_truncated_never_completed() {
         }
         let mut acc = MessageAccumulator::new();
         for d in &datas[..cut] {
-            acc.push(&MessageEvent::parse(d).unwrap()).unwrap();
+            acc.feed(&MessageEvent::parse(d).unwrap()).unwrap();
         }
         if cut == 3 {
             let live = acc.snapshot().block(0).unwrap().partial_input();
@@ -510,10 +510,10 @@ fn invalid_tool_input_is_a_typed_error_at_stop() {
         r#"{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
         r#"{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"{\"a\": 1}}"}}"#,
     ] {
-        acc.push(&MessageEvent::parse(d).unwrap()).unwrap();
+        acc.feed(&MessageEvent::parse(d).unwrap()).unwrap();
     }
     let e = acc
-        .push(&MessageEvent::parse(r#"{"type":"content_block_stop","index":3}"#).unwrap())
+        .feed(&MessageEvent::parse(r#"{"type":"content_block_stop","index":3}"#).unwrap())
         .unwrap_err();
     let AccumulateErrorKind::InvalidInput { index, error } = e.kind() else {
         panic!("{e:?}")
@@ -534,10 +534,10 @@ fn memory_limit_is_a_typed_error_and_truncates() {
         "y".repeat(1000)
     );
     let mut acc = MessageAccumulator::with_max_bytes(8192);
-    acc.push(&MessageEvent::parse(START).unwrap()).unwrap();
+    acc.feed(&MessageEvent::parse(START).unwrap()).unwrap();
     let mut limited = 0;
     for _ in 0..20 {
-        if let Err(e) = acc.push(&MessageEvent::parse(&delta).unwrap()) {
+        if let Err(e) = acc.feed(&MessageEvent::parse(&delta).unwrap()) {
             assert!(matches!(
                 e.kind(),
                 AccumulateErrorKind::TooManyBytes { limit: 8192 }
@@ -548,7 +548,7 @@ fn memory_limit_is_a_typed_error_and_truncates() {
     }
     assert!(limited >= 12, "{limited}");
     for d in [r#"{"type":"content_block_stop","index":0}"#, END[0], END[1]] {
-        acc.push(&MessageEvent::parse(d).unwrap()).unwrap();
+        acc.feed(&MessageEvent::parse(d).unwrap()).unwrap();
     }
     let m = acc.finish();
     assert!(m.limit_exceeded());
@@ -561,7 +561,7 @@ fn memory_limit_is_a_typed_error_and_truncates() {
             r#"{{"type":"content_block_stop","index":{}}}"#,
             i * 1_000_000_007
         );
-        refused += usize::from(acc.push(&MessageEvent::parse(&e).unwrap()).is_err());
+        refused += usize::from(acc.feed(&MessageEvent::parse(&e).unwrap()).is_err());
     }
     assert!(refused > 4000, "{refused}");
 }
@@ -625,7 +625,7 @@ mod hostile {
             let mut saw_error = false;
             for e in &events {
                 let event = MessageEvent::parse(e).unwrap();
-                let _ = acc.push(&event);
+                let _ = acc.feed(&event);
                 prop_assert!(acc.used_bytes() <= max);
                 saw_stop |= e.contains("message_stop");
                 saw_error |= e.contains(r#""type":"error""#);

@@ -250,7 +250,7 @@ fn check(name: &str, datas: &[&str], failures: &mut Vec<String>) -> usize {
     let mut acc = ChatAccumulator::new();
     for (i, data) in datas.iter().enumerate() {
         let event = ChatEvent::parse(data).unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
-        if let Err(e) = acc.push(&event) {
+        if let Err(e) = acc.feed(&event) {
             failures.push(format!("{name} #{i}: {e}"));
         }
         // Snapshots only grow towards the final text.
@@ -359,7 +359,7 @@ fn accumulate(
     let mut acc = ChatAccumulator::new();
     let mut errors = Vec::new();
     for frame in frames(body) {
-        if let Err(e) = acc.push(&ChatEvent::from_frame(&frame).unwrap()) {
+        if let Err(e) = acc.feed(&ChatEvent::from_frame(&frame).unwrap()) {
             errors.push(e.kind());
         }
     }
@@ -461,7 +461,7 @@ fn memory_limit_is_a_typed_error_and_truncates() {
     let mut acc = ChatAccumulator::with_max_bytes(4096);
     let mut limited = 0;
     for _ in 0..10 {
-        if let Err(e) = acc.push(&ChatEvent::parse(&chunk).unwrap()) {
+        if let Err(e) = acc.feed(&ChatEvent::parse(&chunk).unwrap()) {
             assert!(matches!(
                 e.kind(),
                 AccumulateErrorKind::TooManyBytes { limit: 4096 }
@@ -476,7 +476,7 @@ fn memory_limit_is_a_typed_error_and_truncates() {
         content_len <= 4096 && content_len % 1000 == 0,
         "{content_len}"
     );
-    acc.push(&ChatEvent::Done).unwrap();
+    acc.feed(&ChatEvent::Done).unwrap();
     let c = acc.finish();
     assert!(c.limit_exceeded());
     assert_eq!(c.outcome(), Outcome::Truncated);
@@ -488,7 +488,7 @@ fn memory_limit_is_a_typed_error_and_truncates() {
         let e = format!(
             r#"{{"choices":[{{"index":{i},"delta":{{"tool_calls":[{{"index":{i}}}]}}}}]}}"#
         );
-        refused += usize::from(acc.push(&ChatEvent::parse(&e).unwrap()).is_err());
+        refused += usize::from(acc.feed(&ChatEvent::parse(&e).unwrap()).is_err());
     }
     assert!(refused > 9000, "{refused}");
     assert!(acc.used_bytes() <= 100_000);
@@ -667,7 +667,7 @@ mod hostile {
                 // Wrongly typed fields make a chunk undecodable: skipped, as a caller would.
                 let Ok(event) = ChatEvent::parse(c) else { continue };
                 saw_error |= matches!(event, ChatEvent::Error(_));
-                let _ = acc.push(&event);
+                let _ = acc.feed(&event);
                 prop_assert!(acc.used_bytes() <= max);
             }
             let c = acc.finish();

@@ -200,7 +200,7 @@ fn every_stream_assembles_as_the_reference_does() {
         let mut acc = GeminiAccumulator::new();
         for (i, frame) in frames.iter().enumerate() {
             let event = GeminiEvent::from_frame(frame).unwrap();
-            acc.push(&event)
+            acc.feed(&event)
                 .unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
         }
         let response = acc.finish();
@@ -225,7 +225,7 @@ fn candidate_text_is_the_concatenation_of_its_text_parts() {
         let mut acc = GeminiAccumulator::new();
         let mut texts: std::collections::BTreeMap<u64, (String, String)> = Default::default();
         for frame in &frames {
-            acc.push(&GeminiEvent::from_frame(frame).unwrap()).unwrap();
+            acc.feed(&GeminiEvent::from_frame(frame).unwrap()).unwrap();
             let chunk: J = serde_json::from_str(frame.data()).unwrap();
             for c in chunk["candidates"].as_array().into_iter().flatten() {
                 let slot = texts.entry(c["index"].as_u64().unwrap_or(0)).or_default();
@@ -256,7 +256,7 @@ fn run(
 ) -> Vec<Result<(), ssekit::accumulate::AccumulateError>> {
     chunks
         .iter()
-        .map(|c| acc.push(&GeminiEvent::parse(c).unwrap()))
+        .map(|c| acc.feed(&GeminiEvent::parse(c).unwrap()))
         .collect()
 }
 
@@ -267,7 +267,7 @@ fn the_corpus_stream_gives_paris_and_the_last_usage() {
     };
     let mut acc = GeminiAccumulator::new();
     for frame in &streams[0].1 {
-        acc.push(&GeminiEvent::from_frame(frame).unwrap()).unwrap();
+        acc.feed(&GeminiEvent::from_frame(frame).unwrap()).unwrap();
     }
     let r = acc.finish();
     assert_eq!(r.outcome(), Outcome::Completed);
@@ -296,7 +296,7 @@ fn function_calls_code_and_signatures_are_kept_in_place() {
     };
     let mut acc = GeminiAccumulator::new();
     for frame in &get("thinking-function-call.sse") {
-        acc.push(&GeminiEvent::from_frame(frame).unwrap()).unwrap();
+        acc.feed(&GeminiEvent::from_frame(frame).unwrap()).unwrap();
     }
     let r = acc.finish();
     let parts = r.candidate(0).unwrap().parts();
@@ -313,7 +313,7 @@ fn function_calls_code_and_signatures_are_kept_in_place() {
 
     let mut acc = GeminiAccumulator::new();
     for frame in &get("signatures.sse") {
-        acc.push(&GeminiEvent::from_frame(frame).unwrap()).unwrap();
+        acc.feed(&GeminiEvent::from_frame(frame).unwrap()).unwrap();
     }
     let r = acc.finish();
     let parts = r.candidate(0).unwrap().parts();
@@ -415,7 +415,7 @@ fn sparse_indexes_cost_memory_and_are_bounded() {
     let mut errors = 0;
     for i in 0..1000u64 {
         let c = format!(r#"{{"candidates":[{{"index":{}}}]}}"#, u64::MAX - i * 7919);
-        errors += usize::from(acc.push(&GeminiEvent::parse(&c).unwrap()).is_err());
+        errors += usize::from(acc.feed(&GeminiEvent::parse(&c).unwrap()).is_err());
     }
     let n = acc.snapshot().candidates().len();
     assert!(n > 0 && n < 100, "{n} candidates kept");
@@ -436,7 +436,7 @@ fn any_input_order_is_linear() {
             r#"{{"candidates":[{{"index":{i},"content":{{"parts":[{{"text":"a"}},{{"functionCall":{{"name":"f","args":{{}}}}}}]}}}},{{"index":{},"content":{{"parts":[{{"text":"b"}}]}},"finishReason":"STOP"}}]}}"#,
             n - 1 - i
         );
-        acc.push(&GeminiEvent::parse(&c).unwrap()).unwrap();
+        acc.feed(&GeminiEvent::parse(&c).unwrap()).unwrap();
     }
     let r = acc.finish();
     assert_eq!(r.candidates().len(), n as usize);
@@ -484,7 +484,7 @@ fn candidates_past_the_count_limit_are_dropped_and_the_response_is_truncated() {
         let data = format!(
             r#"{{"candidates":[{{"index":{index},"content":{{"parts":[{{"text":"c{index}"}}]}},"finishReason":"STOP"}}]}}"#
         );
-        results.push(acc.push(&GeminiEvent::parse(&data).unwrap()));
+        results.push(acc.feed(&GeminiEvent::parse(&data).unwrap()));
     }
     assert!(results[0].is_ok() && results[1].is_ok() && results[3].is_ok());
     let e = results[2].unwrap_err();

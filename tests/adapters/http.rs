@@ -508,7 +508,7 @@ fn encoder_output_over_http_through_the_stream_adapter() {
 /// equal the body parsed whole, and the typed views give back the text.
 #[test]
 fn responses_writer_output_over_http_through_the_stream_adapter() {
-    use ssekit::encode::ResponsesWriter;
+    use ssekit::responses::writer::ResponsesWriter;
     use ssekit::responses::ResponseEvent;
 
     let seed = seed();

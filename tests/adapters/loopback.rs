@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use ssekit::accumulate::Outcome;
 use ssekit::adapters::SseStreamExt;
-use ssekit::encode::ResponsesWriter;
+use ssekit::responses::writer::ResponsesWriter;
 use ssekit::Bytes;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -257,7 +257,7 @@ async fn gateway_wire(url: &str) -> (reqwest::header::HeaderMap, Bytes) {
 /// unreachable upstream turned into 502.
 #[test]
 fn the_axum_gateway_example_forwards_renumbers_and_reports_a_cut_upstream() {
-    use ssekit::encode::DoneMarker;
+    use ssekit::responses::writer::DoneMarker;
     use ssekit::responses::ResponseEvent;
     use ssekit::Parser;
 

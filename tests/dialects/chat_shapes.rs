@@ -190,7 +190,7 @@ fn the_accumulator_rebuilds_content_and_reasoning() {
     for (name, frames) in streams() {
         let mut acc = ChatAccumulator::new();
         for frame in &frames {
-            acc.push(&ChatEvent::from_frame(frame).unwrap())
+            acc.feed(&ChatEvent::from_frame(frame).unwrap())
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
         }
         let done = acc.finish();
@@ -231,7 +231,7 @@ fn the_accumulator_rebuilds_content_and_reasoning() {
     let frames = &s.iter().find(|(n, _)| n.starts_with("mistral")).unwrap().1;
     let mut acc = ChatAccumulator::new();
     for f in frames {
-        acc.push(&ChatEvent::from_frame(f).unwrap()).unwrap();
+        acc.feed(&ChatEvent::from_frame(f).unwrap()).unwrap();
     }
     let done = acc.finish();
     let c = done.choice(0).unwrap();

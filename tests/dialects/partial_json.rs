@@ -18,8 +18,8 @@
 
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
-use ssekit::accumulate::{repair_partial_json, PartialJson};
 use ssekit::json;
+use ssekit::json::partial::{repair_partial_json, PartialJson};
 
 /// Whether `partial` is a possible earlier state of `full` as the repairs
 /// show it: scalars equal; a string a prefix of the full string; an array a

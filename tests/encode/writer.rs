@@ -1,4 +1,4 @@
-//! `encode::ResponsesWriter`, read back as a client reads it.
+//! `responses::writer::ResponsesWriter`, read back as a client reads it.
 //!
 //! Every stream the writer makes is parsed with the crate's `Parser`, each
 //! event decoded with `ResponseEvent::from_frame` (it must be its typed
@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 use serde_json::{json, Value as J};
-use ssekit::encode::{ResponsesWriter, TokenUsage, WriterErrorKind};
+use ssekit::responses::writer::{ResponsesWriter, TokenUsage, WriterErrorKind};
 use ssekit::responses::{ContentPart, OutputItem, ResponseEvent};
 use ssekit::{Bytes, Frame, Parser};
 
@@ -238,15 +238,16 @@ fn text_answer() {
     let ResponseEvent::ResponseCreated(c) = &events[0] else {
         panic!()
     };
-    assert_eq!(c.response.id.unwrap(), "resp_1");
-    assert_eq!(c.response.model.unwrap(), "gpt-test");
-    assert_eq!(c.response.status.unwrap(), "in_progress");
-    assert_eq!(c.response.created_at, Some(1_767_225_600.0));
+    let response = c.response.get().unwrap();
+    assert_eq!(response.id.unwrap(), "resp_1");
+    assert_eq!(response.model.unwrap(), "gpt-test");
+    assert_eq!(response.status.unwrap(), "in_progress");
+    assert_eq!(response.created_at, Some(1_767_225_600.0));
     let ResponseEvent::OutputItemAdded(a) = &events[2] else {
         panic!()
     };
     assert_eq!(a.output_index, 0);
-    let OutputItem::Message(m) = &a.item else {
+    let OutputItem::Message(m) = &a.item.get().unwrap() else {
         panic!("{:?}", a.item)
     };
     assert_eq!(
@@ -265,7 +266,7 @@ fn text_answer() {
         (u(p.item_id), p.output_index, p.content_index),
         ("msg_1".to_owned(), 0, 0)
     );
-    assert!(matches!(&p.part, ContentPart::OutputText(t) if t.text.unwrap() == ""));
+    assert!(matches!(&p.part.get().unwrap(), ContentPart::OutputText(t) if t.text.unwrap() == ""));
     let mut text = String::new();
     for e in &events[4..8] {
         let ResponseEvent::OutputTextDelta(d) = e else {
@@ -289,20 +290,23 @@ fn text_answer() {
     let ResponseEvent::ContentPartDone(p) = &events[9] else {
         panic!()
     };
-    assert!(matches!(&p.part, ContentPart::OutputText(t) if t.text.unwrap() == text.as_str()));
+    assert!(
+        matches!(&p.part.get().unwrap(), ContentPart::OutputText(t) if t.text.unwrap() == text.as_str())
+    );
     let ResponseEvent::OutputItemDone(d) = &events[10] else {
         panic!()
     };
-    let OutputItem::Message(m) = &d.item else {
+    let OutputItem::Message(m) = &d.item.get().unwrap() else {
         panic!()
     };
     assert_eq!(m.status.unwrap(), "completed");
     let ResponseEvent::ResponseCompleted(c) = &events[11] else {
         panic!()
     };
-    assert_eq!(c.response.status.unwrap(), "completed");
-    assert_eq!(c.response.output.unwrap().len(), 1);
-    let usage = c.response.usage.as_ref().expect("usage");
+    let response = c.response.get().unwrap();
+    assert_eq!(response.status.unwrap(), "completed");
+    assert_eq!(response.output.unwrap().len(), 1);
+    let usage = response.usage.as_ref().expect("usage");
     assert_eq!(
         (usage.input_tokens, usage.output_tokens, usage.total_tokens),
         (Some(10), Some(4), Some(14))
@@ -343,7 +347,7 @@ fn function_call() {
     let ResponseEvent::OutputItemAdded(a) = &events[2] else {
         panic!()
     };
-    let OutputItem::FunctionCall(f) = &a.item else {
+    let OutputItem::FunctionCall(f) = &a.item.get().unwrap() else {
         panic!()
     };
     assert_eq!(
@@ -378,7 +382,7 @@ fn function_call() {
     let ResponseEvent::OutputItemDone(d) = &events[7] else {
         panic!()
     };
-    let OutputItem::FunctionCall(f) = &d.item else {
+    let OutputItem::FunctionCall(f) = &d.item.get().unwrap() else {
         panic!()
     };
     assert_eq!(
@@ -431,7 +435,7 @@ fn reasoning_summary_then_message() {
         (u(p.item_id), p.output_index, p.summary_index),
         ("rs_1".to_owned(), 0, 0)
     );
-    assert!(matches!(&p.part, ContentPart::SummaryText(t) if t.text.unwrap() == ""));
+    assert!(matches!(&p.part.get().unwrap(), ContentPart::SummaryText(t) if t.text.unwrap() == ""));
     let ResponseEvent::ReasoningSummaryTextDelta(d) = &events[9] else {
         panic!()
     };
@@ -449,7 +453,9 @@ fn reasoning_summary_then_message() {
     let ResponseEvent::ReasoningSummaryPartDone(d) = &events[7] else {
         panic!()
     };
-    assert!(matches!(&d.part, ContentPart::SummaryText(t) if t.text.unwrap() == "**Plan**\nthink"));
+    assert!(
+        matches!(&d.part.get().unwrap(), ContentPart::SummaryText(t) if t.text.unwrap() == "**Plan**\nthink")
+    );
     let reasoning_done = &json[json
         .iter()
         .position(|v| v["type"] == "response.output_item.done")
@@ -487,9 +493,11 @@ fn incomplete_ending_closes_the_open_item_as_incomplete() {
     let ResponseEvent::ResponseIncomplete(r) = events.last().unwrap() else {
         panic!()
     };
-    assert_eq!(r.response.status.unwrap(), "incomplete");
+    assert_eq!(r.response.get().unwrap().status.unwrap(), "incomplete");
     assert_eq!(
         r.response
+            .get()
+            .unwrap()
             .incomplete_details
             .as_ref()
             .unwrap()
@@ -531,8 +539,8 @@ fn error_event_then_failed() {
     let ResponseEvent::ResponseFailed(f) = &events[3] else {
         panic!()
     };
-    assert_eq!(f.response.status.unwrap(), "failed");
-    let err = f.response.error.as_ref().unwrap();
+    assert_eq!(f.response.get().unwrap().status.unwrap(), "failed");
+    let err = f.response.get().unwrap().error.unwrap();
     assert_eq!(
         (u(err.code.unwrap()), u(err.message.unwrap())),
         (
@@ -747,7 +755,7 @@ fn forward_stamps_sequence_numbers_and_keeps_members() {
 /// stream is finished after it either way.
 #[test]
 fn forward_passes_or_drops_the_done_marker() {
-    use ssekit::encode::DoneMarker;
+    use ssekit::responses::writer::DoneMarker;
     use ssekit::responses::ResponseEvent;
 
     let completed = r#"{"type":"response.completed","response":{"id":"r","status":"completed"}}"#;
@@ -871,7 +879,7 @@ proptest! {
         let ResponseEvent::ResponseCompleted(c) = events.last().unwrap() else {
             panic!("last is not completed")
         };
-        prop_assert_eq!(c.response.id.unwrap().unescape(), id.as_str());
-        prop_assert_eq!(c.response.output.unwrap().len(), 3);
+        prop_assert_eq!(c.response.get().unwrap().id.unwrap().unescape(), id.as_str());
+        prop_assert_eq!(c.response.get().unwrap().output.unwrap().len(), 3);
     }
 }

@@ -4,8 +4,8 @@
 //! answers below were checked by hand against `serde_json` and the docs.
 
 use serde_json::Value as J;
-use ssekit::accumulate::PartialJson;
 use ssekit::chat::ChatEvent;
+use ssekit::json::partial::PartialJson;
 use ssekit::json::Value;
 use ssekit::responses::{FieldValue, Fields};
 

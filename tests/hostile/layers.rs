@@ -24,9 +24,9 @@ use crate::counting;
 use counting::peak_heap;
 
 use bytes::Bytes;
-use ssekit::accumulate::PartialJson;
 use ssekit::anthropic::MessageEvent;
 use ssekit::chat::ChatEvent;
+use ssekit::json::partial::PartialJson;
 use ssekit::json::{JsonErrorKind, ObjectView, Value, MAX_DEPTH};
 use ssekit::responses::{DecodeErrorKind, ResponseEvent};
 use ssekit::{Frame, FrameError, FrameErrorKind, Item, Parser, ParserConfig, Utf8Mode};

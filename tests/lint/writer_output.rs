@@ -1,11 +1,11 @@
-//! What `encode::ResponsesWriter` writes lints clean with `ssekit::lint`
+//! What `responses::writer::ResponsesWriter` writes lints clean with `ssekit::lint`
 //! (issue 5: "its output for a text answer, a function call and a reasoning
 //! summary lints clean"), whole and in small chunks; and the same linter
 //! flags the writer's output once any one event is taken out, so a clean
 //! result means something.
 
-use ssekit::encode::{ResponsesWriter, TokenUsage};
 use ssekit::lint::{self, Finding, Severity, StreamLinter};
+use ssekit::responses::writer::{ResponsesWriter, TokenUsage};
 use ssekit::Bytes;
 
 /// A reasoning summary, a function call and a text answer, with escapes,

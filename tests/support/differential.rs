@@ -191,7 +191,10 @@ fn check_responses(
     data: &str,
     json: &Result<J, String>,
 ) -> Verdict {
-    let Ok(ev) = result else { return Ok(()) };
+    // An event whose lazy payloads do not decode is rejected, as a whole.
+    let Ok(ev) = result.and_then(|ev| ev.validate().map(|()| ev)) else {
+        return Ok(());
+    };
     let at = |e: String| format!("{how}: {e}");
     if let ResponseEvent::Done = ev {
         return done_is_the_sentinel(data).map_err(at);

@@ -20,11 +20,12 @@ use std::process::Command;
 
 use bytes::Bytes;
 use ssekit::accumulate::ResponseAccumulator;
-use ssekit::accumulate::{AccumulatorConfig, ChatAccumulator, MessageAccumulator, PartialJson};
+use ssekit::accumulate::{AccumulatorConfig, ChatAccumulator, MessageAccumulator};
 use ssekit::anthropic::MessageEvent;
 use ssekit::chat::ChatEvent;
-use ssekit::encode::ResponsesWriter;
+use ssekit::json::partial::PartialJson;
 use ssekit::lint::{LintConfig, StreamLinter};
+use ssekit::responses::writer::ResponsesWriter;
 use ssekit::responses::ResponseEvent;
 use ssekit::{Parser, ParserConfig};
 
@@ -188,7 +189,7 @@ fn chat(n: usize) -> usize {
     acc.set_max_choices(usize::MAX);
     acc.set_max_tool_calls(usize::MAX);
     frames(body, |f| {
-        acc.push(&ChatEvent::from_frame(f).unwrap()).unwrap();
+        acc.feed(&ChatEvent::from_frame(f).unwrap()).unwrap();
     });
     acc.finish().to_json().len()
 }
@@ -245,7 +246,7 @@ fn anthropic(n: usize) -> usize {
     let mut acc = MessageAccumulator::new();
     acc.set_max_blocks(usize::MAX);
     frames(body, |f| {
-        acc.push(&MessageEvent::from_frame(f).unwrap()).unwrap();
+        acc.feed(&MessageEvent::from_frame(f).unwrap()).unwrap();
     });
     acc.finish().to_json().len()
 }

@@ -7,7 +7,7 @@
 //! allocations, the test's setup and the tests running in parallel are not
 //! counted.
 
-use ssekit::accumulate::PartialJson;
+use ssekit::json::partial::PartialJson;
 
 use crate::counting;
 use counting::allocations;

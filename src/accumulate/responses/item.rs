@@ -4,7 +4,8 @@ use alloc::collections::btree_map::{BTreeMap, Entry};
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::{JsonValue, PartialJson};
+use super::super::JsonValue;
+use crate::json::partial::PartialJson;
 use crate::json::{JsonError, JsonStr};
 
 /// A text built from deltas and, finally, from a `*.done` event.

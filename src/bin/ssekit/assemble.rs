@@ -79,14 +79,14 @@ impl Acc {
                 if *stopped {
                     return;
                 }
-                match ResponseEvent::from_frame(frame) {
+                match ResponseEvent::from_frame(frame).and_then(|e| e.validate().map(|()| e)) {
                     Ok(event) => *stopped = acc.feed(&event).is_err(),
                     Err(e) => skipped(&e),
                 }
             }
             Acc::Chat(acc) => match ChatEvent::from_frame(frame) {
                 Ok(event) => {
-                    if let Err(e) = acc.push(&event) {
+                    if let Err(e) = acc.feed(&event) {
                         eprintln!("ssekit: warning: event at byte {start}: {e}");
                     }
                 }
@@ -94,7 +94,7 @@ impl Acc {
             },
             Acc::Anthropic(acc) => match MessageEvent::from_frame(frame) {
                 Ok(event) => {
-                    if let Err(e) = acc.push(&event) {
+                    if let Err(e) = acc.feed(&event) {
                         eprintln!("ssekit: warning: event at byte {start}: {e}");
                     }
                 }
@@ -102,7 +102,7 @@ impl Acc {
             },
             Acc::Gemini(acc) => match GeminiEvent::from_frame(frame) {
                 Ok(event) => {
-                    if let Err(e) = acc.push(&event) {
+                    if let Err(e) = acc.feed(&event) {
                         eprintln!("ssekit: warning: event at byte {start}: {e}");
                     }
                 }

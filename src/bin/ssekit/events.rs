@@ -158,7 +158,9 @@ impl From<Unwritable> for Skip {
 /// A Responses event: its view's fields, `type` first; an unknown type as
 /// `{"type": T, "unknown": true}`; `[DONE]` as `{"type": "[DONE]"}`.
 fn responses(frame: &Frame, line: &mut Line) -> Result<(), Skip> {
-    match ResponseEvent::from_frame(frame)? {
+    let event = ResponseEvent::from_frame(frame)?;
+    event.validate()?;
+    match event {
         ResponseEvent::Done => line.raw(r#"{"type":"[DONE]"}"#),
         ResponseEvent::Unknown { ty, .. } => {
             line.raw(r#"{"type":"#);

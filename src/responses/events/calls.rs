@@ -1,9 +1,6 @@
 //! Function calls and custom tool calls.
 
-#[allow(unused_imports)]
-use super::super::{Annotation, ContentPart, ErrorInfo, List, Logprobs, OutputItem, Response};
-#[allow(unused_imports)]
-use crate::json::{JsonStr, RawJson};
+use crate::json::JsonStr;
 
 event_view! {
     /// Emitted when there is a partial function-call arguments delta.

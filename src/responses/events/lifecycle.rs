@@ -1,9 +1,7 @@
 //! The response lifecycle and output items.
 
-#[allow(unused_imports)]
-use super::super::{Annotation, ContentPart, ErrorInfo, List, Logprobs, OutputItem, Response};
-#[allow(unused_imports)]
-use crate::json::{JsonStr, RawJson};
+use super::super::{Lazy, OutputItem, Response};
+use crate::json::RawJson;
 
 event_view! {
     /// Emitted when the model response is complete.
@@ -11,7 +9,7 @@ event_view! {
     /// `response.completed`
     pub struct ResponseCompleted<'a> = "response.completed" {
         /// The response object, as it stands at this event.
-        response: req Response<'a>,
+        response: req Lazy<'a, Response<'a>>,
         /// Usage reported by GitHub Copilot (not in the spec), as raw JSON.
         copilot_usage: opt RawJson<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
@@ -26,7 +24,7 @@ event_view! {
     /// `response.created`
     pub struct ResponseCreated<'a> = "response.created" {
         /// The response object, as it stands at this event.
-        response: req Response<'a>,
+        response: req Lazy<'a, Response<'a>>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,
@@ -39,7 +37,7 @@ event_view! {
     /// `response.in_progress`
     pub struct ResponseInProgress<'a> = "response.in_progress" {
         /// The response object, as it stands at this event.
-        response: req Response<'a>,
+        response: req Lazy<'a, Response<'a>>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,
@@ -52,7 +50,7 @@ event_view! {
     /// `response.failed`
     pub struct ResponseFailed<'a> = "response.failed" {
         /// The response object, as it stands at this event.
-        response: req Response<'a>,
+        response: req Lazy<'a, Response<'a>>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,
@@ -65,7 +63,7 @@ event_view! {
     /// `response.incomplete`
     pub struct ResponseIncomplete<'a> = "response.incomplete" {
         /// The response object, as it stands at this event.
-        response: req Response<'a>,
+        response: req Lazy<'a, Response<'a>>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,
@@ -80,7 +78,7 @@ event_view! {
         /// The index of the output item in the response's `output`.
         output_index: req u64,
         /// The output item (partial in `output_item.added`, final in `output_item.done`).
-        item: req OutputItem<'a>,
+        item: req Lazy<'a, OutputItem<'a>>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,
@@ -95,7 +93,7 @@ event_view! {
         /// The index of the output item in the response's `output`.
         output_index: req u64,
         /// The output item (partial in `output_item.added`, final in `output_item.done`).
-        item: req OutputItem<'a>,
+        item: req Lazy<'a, OutputItem<'a>>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,
@@ -108,7 +106,7 @@ event_view! {
     /// `response.queued`
     pub struct ResponseQueued<'a> = "response.queued" {
         /// The response object, as it stands at this event.
-        response: req Response<'a>,
+        response: req Lazy<'a, Response<'a>>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,

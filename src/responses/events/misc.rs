@@ -1,8 +1,6 @@
 //! Errors, audio, transport and backend events.
 
-#[allow(unused_imports)]
-use super::super::{Annotation, ContentPart, ErrorInfo, List, Logprobs, OutputItem, Response};
-#[allow(unused_imports)]
+use super::super::{ErrorInfo, Lazy};
 use crate::json::{JsonStr, RawJson};
 
 event_view! {
@@ -62,7 +60,8 @@ event_view! {
     ///   `{"type":"error","sequence_number":…,"error":{"type":…,"code":…,"message":…,"param":…}}`.
     ///
     /// [`code`](Self::code), [`message`](Self::message) and
-    /// [`param`](Self::param) read either shape.
+    /// [`param`](Self::param) read either shape (the nested one decoded as
+    /// they read it; a nested `error` that does not decode reads as absent).
     ///
     /// `error`
     pub struct ErrorEvent<'a> = "error" {
@@ -73,7 +72,7 @@ event_view! {
         /// The request parameter the error is about (flat shape).
         param: opt JsonStr<'a>,
         /// The error (nested shape).
-        error: opt ErrorInfo<'a>,
+        error: opt Lazy<'a, ErrorInfo<'a>>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,
@@ -83,23 +82,25 @@ event_view! {
 impl<'a> ErrorEvent<'a> {
     /// The error code, from either shape (the flat member first).
     pub fn code(&self) -> Option<JsonStr<'a>> {
-        self.code.or_else(|| self.error.as_ref()?.code)
+        self.code.or_else(|| self.error.as_ref()?.get().ok()?.code)
     }
 
     /// The message, from either shape (the flat member first).
     pub fn message(&self) -> Option<JsonStr<'a>> {
-        self.message.or_else(|| self.error.as_ref()?.message)
+        self.message
+            .or_else(|| self.error.as_ref()?.get().ok()?.message)
     }
 
     /// The parameter the error is about, from either shape.
     pub fn param(&self) -> Option<JsonStr<'a>> {
-        self.param.or_else(|| self.error.as_ref()?.param)
+        self.param
+            .or_else(|| self.error.as_ref()?.get().ok()?.param)
     }
 
     /// The error's type (`insufficient_quota`, `invalid_request_error`, …);
     /// only the nested shape has one.
     pub fn error_type(&self) -> Option<JsonStr<'a>> {
-        self.error.as_ref()?.ty
+        self.error.as_ref()?.get().ok()?.ty
     }
 }
 
@@ -182,7 +183,7 @@ event_view! {
         /// The input.
         input: req RawJson<'a>,
         /// The error.
-        error: req ErrorInfo<'a>,
+        error: req Lazy<'a, ErrorInfo<'a>>,
         /// The WebSocket stream the event belongs to.
         stream_id: opt JsonStr<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
@@ -214,7 +215,7 @@ event_view! {
         /// The steering request, as raw JSON.
         steer: req RawJson<'a>,
         /// The error.
-        error: req ErrorInfo<'a>,
+        error: req Lazy<'a, ErrorInfo<'a>>,
         /// The WebSocket stream the event belongs to.
         stream_id: opt JsonStr<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some

@@ -1,8 +1,6 @@
 //! Reasoning text and reasoning summaries.
 
-#[allow(unused_imports)]
-use super::super::{Annotation, ContentPart, ErrorInfo, List, Logprobs, OutputItem, Response};
-#[allow(unused_imports)]
+use super::super::{ContentPart, Lazy};
 use crate::json::{JsonStr, RawJson};
 
 event_view! {
@@ -17,7 +15,7 @@ event_view! {
         /// The index of the summary part in the reasoning item's `summary`.
         summary_index: req u64,
         /// The content part.
-        part: req ContentPart<'a>,
+        part: req Lazy<'a, ContentPart<'a>>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,
@@ -38,7 +36,7 @@ event_view! {
         /// The item's status (`in_progress`, `completed`, …).
         status: opt JsonStr<'a>,
         /// The content part.
-        part: req ContentPart<'a>,
+        part: req Lazy<'a, ContentPart<'a>>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,

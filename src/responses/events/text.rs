@@ -1,9 +1,7 @@
 //! Output text, refusals, content parts and annotations.
 
-#[allow(unused_imports)]
-use super::super::{Annotation, ContentPart, ErrorInfo, List, Logprobs, OutputItem, Response};
-#[allow(unused_imports)]
-use crate::json::{JsonStr, RawJson};
+use super::super::{Annotation, ContentPart, Lazy, Logprobs};
+use crate::json::JsonStr;
 
 event_view! {
     /// Emitted when a new content part is added.
@@ -17,7 +15,7 @@ event_view! {
         /// The index of the content part in the item's `content`.
         content_index: req u64,
         /// The content part.
-        part: req ContentPart<'a>,
+        part: req Lazy<'a, ContentPart<'a>>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,
@@ -36,7 +34,7 @@ event_view! {
         /// The index of the content part in the item's `content`.
         content_index: req u64,
         /// The content part.
-        part: req ContentPart<'a>,
+        part: req Lazy<'a, ContentPart<'a>>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,
@@ -140,7 +138,7 @@ event_view! {
         /// The index of the annotation in the content part's `annotations`.
         annotation_index: req u64,
         /// The annotation added to the text.
-        annotation: opt Annotation<'a>,
+        annotation: opt Lazy<'a, Annotation<'a>>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,
@@ -161,7 +159,7 @@ event_view! {
         /// The index of the annotation in the content part's `annotations`.
         annotation_index: req u64,
         /// The annotation added to the text.
-        annotation: opt Annotation<'a>,
+        annotation: opt Lazy<'a, Annotation<'a>>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,

@@ -1,8 +1,5 @@
 //! Built-in tools: web and file search, code interpreter, image generation, MCP, shell and apply_patch.
 
-#[allow(unused_imports)]
-use super::super::{Annotation, ContentPart, ErrorInfo, List, Logprobs, OutputItem, Response};
-#[allow(unused_imports)]
 use crate::json::{JsonStr, RawJson};
 
 event_view! {
@@ -328,17 +325,29 @@ event_view! {
         partial_image_index: req u64,
         /// The partial image, base64-encoded.
         partial_image_b64: req JsonStr<'a>,
-        /// The image size.
-        size: opt JsonStr<'a>,
-        /// The image quality.
-        quality: opt JsonStr<'a>,
-        /// The image background.
-        background: opt JsonStr<'a>,
-        /// The image format.
-        output_format: opt JsonStr<'a>,
+        /// The image size (a string, `1536x1024`), as raw JSON (see
+        /// [`ImageGenerationCallPartialImage::settings`]).
+        size: opt RawJson<'a>,
+        /// The image quality (a string, `low`), as raw JSON.
+        quality: opt RawJson<'a>,
+        /// The image background (a string, `opaque`), as raw JSON.
+        background: opt RawJson<'a>,
+        /// The image format (a string, `webp`), as raw JSON.
+        output_format: opt RawJson<'a>,
         /// The position of the event in the stream. Always optional: early-2025 streams and some
         /// proxies omit it.
         sequence_number: opt u64,
+    }
+}
+
+impl<'a> ImageGenerationCallPartialImage<'a> {
+    /// The image settings `size`, `quality`, `background` and
+    /// `output_format`, as strings (`None` when absent or not a string).
+    /// They are kept as [`RawJson`] so that the event stays the size of a
+    /// delta (a [`JsonStr`] is 8 bytes bigger).
+    pub fn settings(&self) -> [Option<JsonStr<'a>>; 4] {
+        [self.size, self.quality, self.background, self.output_format]
+            .map(|v| v.and_then(|v| v.value().as_json_str()))
     }
 }
 

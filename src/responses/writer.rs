@@ -1,8 +1,8 @@
-//! `ResponsesWriter`: an OpenAI Responses stream, written event by event.
-//!
-//! Besides `frame` and `bytes`, this file uses the crate's `json` scanner,
-//! for [`ResponsesWriter::forward`] only (to find `type` and replace
-//! `sequence_number` in an event it is handed).
+//! `ResponsesWriter`: an OpenAI Responses stream, written event by event,
+//! for servers and gateways. Depends on `encode` (the SSE lines), `json`
+//! (the JSON writer, and the scanner for [`ResponsesWriter::forward`], to
+//! find `type` and replace `sequence_number` in an event it is handed) and
+//! the event types of [`EventKind`].
 
 use alloc::collections::BTreeSet;
 use alloc::string::String;
@@ -10,7 +10,8 @@ use alloc::vec::Vec;
 use bytes::{BufMut, Bytes, BytesMut};
 use core::fmt;
 
-use super::json::push_json_str;
+use super::{EventKind, EventRole};
+use crate::json::{push_json_str, push_u64, ObjectWriter};
 use crate::json::{JsonErrorKind, ObjectView};
 
 /// Why the writer refused to write an event: nothing was written.
@@ -209,45 +210,29 @@ fn put_event(out: &mut BytesMut, ty: &str, data: &str) {
     out.put_slice(b"event: ");
     out.put_slice(ty.as_bytes());
     out.put_u8(b'\n');
-    super::lines(out, b"data: ", data.as_bytes());
+    crate::encode::lines(out, b"data: ", data.as_bytes());
     out.put_u8(b'\n');
 }
 
-fn key(s: &mut String, key: &str) {
-    s.push_str(",\"");
-    s.push_str(key);
-    s.push_str("\":");
+// Members after an event's `type` (or a nested object's first member),
+// written by the crate's one JSON object writer.
+
+fn key(s: &mut String, key: &'static str) {
+    ObjectWriter::after_first(s).plain_key(key);
 }
 
-fn field_u64(s: &mut String, k: &str, n: u64) {
+fn field_u64(s: &mut String, k: &'static str, n: u64) {
     key(s, k);
     push_u64(s, n);
 }
 
-fn push_u64(s: &mut String, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[i..] {
-        s.push(char::from(d));
-    }
-}
-
-fn field_str(s: &mut String, k: &str, v: &str) {
+fn field_str(s: &mut String, k: &'static str, v: &str) {
     key(s, k);
     push_json_str(s, v);
 }
 
 /// A member whose value is already JSON text.
-fn field_raw(s: &mut String, k: &str, raw: &str) {
+fn field_raw(s: &mut String, k: &'static str, raw: &str) {
     key(s, k);
     s.push_str(raw);
 }
@@ -348,7 +333,7 @@ enum Phase {
 /// # Example
 ///
 /// ```
-/// use ssekit::encode::{ResponsesWriter, TokenUsage};
+/// use ssekit::responses::writer::{ResponsesWriter, TokenUsage};
 /// use ssekit::responses::ResponseEvent;
 /// use ssekit::{Bytes, Parser};
 ///
@@ -440,7 +425,7 @@ impl ResponsesWriter {
     /// ([`DoneMarker::Drop`]). Either way the stream is finished after it.
     ///
     /// ```
-    /// use ssekit::encode::{DoneMarker, ResponsesWriter};
+    /// use ssekit::responses::writer::{DoneMarker, ResponsesWriter};
     ///
     /// let mut w = ResponsesWriter::new("resp_1", "m", 0).with_done_marker(DoneMarker::Drop);
     /// w.forward(r#"{"type":"response.completed","response":{"id":"resp_1","status":"completed"}}"#)?;
@@ -451,7 +436,7 @@ impl ResponsesWriter {
     /// w.forward(r#"{"type":"response.completed","response":{"id":"resp_1","status":"completed"}}"#)?;
     /// w.forward("[DONE]")?; // passed through
     /// assert!(w.take().ends_with(b"}}\n\ndata: [DONE]\n\n"));
-    /// # Ok::<(), ssekit::encode::WriterError>(())
+    /// # Ok::<(), ssekit::responses::writer::WriterError>(())
     /// ```
     #[must_use]
     pub fn with_done_marker(mut self, marker: DoneMarker) -> Self {
@@ -465,7 +450,7 @@ impl ResponsesWriter {
     /// included), the call id and name of function calls, and every delta.
     ///
     /// ```
-    /// use ssekit::encode::{ResponsesWriter, WriterErrorKind};
+    /// use ssekit::responses::writer::{ResponsesWriter, WriterErrorKind};
     ///
     /// let mut w = ResponsesWriter::new("resp_1", "m", 0).with_max_kept_bytes(16);
     /// w.start_message("msg_1")?; // "msg_1" twice: 14 bytes
@@ -518,8 +503,8 @@ impl ResponsesWriter {
         match self.phase {
             Phase::Idle => {
                 self.phase = Phase::Streaming;
-                self.lifecycle("response.created", "in_progress", Terminal::None);
-                self.lifecycle("response.in_progress", "in_progress", Terminal::None);
+                self.lifecycle(EventKind::ResponseCreated, "in_progress", Terminal::None);
+                self.lifecycle(EventKind::ResponseInProgress, "in_progress", Terminal::None);
                 Ok(())
             }
             Phase::Streaming => Ok(()),
@@ -545,12 +530,12 @@ impl ResponsesWriter {
         let id = literal(item_id);
         self.begin_item(&id, 0)?;
         let index = self.output_index();
-        self.sink.event("response.output_item.added", |s| {
+        self.sink.event(EventKind::OutputItemAdded.ty(), |s| {
             field_u64(s, "output_index", index);
             key(s, "item");
             message_item(s, &id, "in_progress", None);
         });
-        self.sink.event("response.content_part.added", |s| {
+        self.sink.event(EventKind::ContentPartAdded.ty(), |s| {
             field_raw(s, "item_id", &id);
             field_u64(s, "output_index", index);
             field_u64(s, "content_index", 0);
@@ -583,7 +568,7 @@ impl ResponsesWriter {
         };
         self.kept += delta.len();
         text.push_str(delta);
-        self.sink.event("response.output_text.delta", |s| {
+        self.sink.event(EventKind::OutputTextDelta.ty(), |s| {
             field_raw(s, "item_id", id);
             field_u64(s, "output_index", index);
             field_u64(s, "content_index", 0);
@@ -620,7 +605,7 @@ impl ResponsesWriter {
     /// `response.output_item.done`).
     ///
     /// ```
-    /// use ssekit::encode::ResponsesWriter;
+    /// use ssekit::responses::writer::ResponsesWriter;
     ///
     /// let mut w = ResponsesWriter::new("resp_1", "m", 0);
     /// w.start_refusal("msg_1")?;
@@ -630,7 +615,7 @@ impl ResponsesWriter {
     /// let wire = std::str::from_utf8(&wire).unwrap();
     /// assert!(wire.contains("event: response.refusal.delta\n"));
     /// assert!(wire.contains(r#""part":{"type":"refusal","refusal":"I can't help with that."}"#));
-    /// # Ok::<(), ssekit::encode::WriterError>(())
+    /// # Ok::<(), ssekit::responses::writer::WriterError>(())
     /// ```
     ///
     /// # Errors
@@ -640,12 +625,12 @@ impl ResponsesWriter {
         let id = literal(item_id);
         self.begin_item(&id, 0)?;
         let index = self.output_index();
-        self.sink.event("response.output_item.added", |s| {
+        self.sink.event(EventKind::OutputItemAdded.ty(), |s| {
             field_u64(s, "output_index", index);
             key(s, "item");
             refusal_message_item(s, &id, "in_progress", None);
         });
-        self.sink.event("response.content_part.added", |s| {
+        self.sink.event(EventKind::ContentPartAdded.ty(), |s| {
             field_raw(s, "item_id", &id);
             field_u64(s, "output_index", index);
             field_u64(s, "content_index", 0);
@@ -680,7 +665,7 @@ impl ResponsesWriter {
         };
         self.kept += delta.len();
         text.push_str(delta);
-        self.sink.event("response.refusal.delta", |s| {
+        self.sink.event(EventKind::RefusalDelta.ty(), |s| {
             field_raw(s, "item_id", id);
             field_u64(s, "output_index", index);
             field_u64(s, "content_index", 0);
@@ -695,7 +680,7 @@ impl ResponsesWriter {
     /// the terminal response carry it. A later call replaces it.
     ///
     /// ```
-    /// use ssekit::encode::ResponsesWriter;
+    /// use ssekit::responses::writer::ResponsesWriter;
     ///
     /// let mut w = ResponsesWriter::new("resp_1", "m", 0);
     /// w.start_reasoning("rs_1")?;
@@ -704,7 +689,7 @@ impl ResponsesWriter {
     /// w.complete()?;
     /// let wire = w.take();
     /// assert!(std::str::from_utf8(&wire).unwrap().contains(r#""encrypted_content":"c2lnbmF0dXJl""#));
-    /// # Ok::<(), ssekit::encode::WriterError>(())
+    /// # Ok::<(), ssekit::responses::writer::WriterError>(())
     /// ```
     ///
     /// # Errors
@@ -747,7 +732,7 @@ impl ResponsesWriter {
         let (id, call_id, name) = (literal(item_id), literal(call_id), literal(name));
         self.begin_item(&id, call_id.len() + name.len())?;
         let index = self.output_index();
-        self.sink.event("response.output_item.added", |s| {
+        self.sink.event(EventKind::OutputItemAdded.ty(), |s| {
             field_u64(s, "output_index", index);
             key(s, "item");
             function_call_item(s, &id, "in_progress", "", &call_id, &name);
@@ -782,7 +767,7 @@ impl ResponsesWriter {
         self.kept += delta.len();
         arguments.push_str(delta);
         self.sink
-            .event("response.function_call_arguments.delta", |s| {
+            .event(EventKind::FunctionCallArgumentsDelta.ty(), |s| {
                 field_raw(s, "item_id", id);
                 field_u64(s, "output_index", index);
                 field_str(s, "delta", delta);
@@ -820,7 +805,7 @@ impl ResponsesWriter {
         let id = literal(item_id);
         self.begin_item(&id, 0)?;
         let index = self.output_index();
-        self.sink.event("response.output_item.added", |s| {
+        self.sink.event(EventKind::OutputItemAdded.ty(), |s| {
             field_u64(s, "output_index", index);
             key(s, "item");
             reasoning_item(s, &id, "in_progress", &[], None);
@@ -885,7 +870,7 @@ impl ResponsesWriter {
         text.push_str(delta);
         let summary_index = summary.len() as u64;
         self.sink
-            .event("response.reasoning_summary_text.delta", |s| {
+            .event(EventKind::ReasoningSummaryTextDelta.ty(), |s| {
                 field_raw(s, "item_id", id);
                 field_u64(s, "output_index", index);
                 field_u64(s, "summary_index", summary_index);
@@ -937,7 +922,7 @@ impl ResponsesWriter {
     /// [`Finished`](WriterErrorKind::Finished) after the terminal event.
     pub fn complete(&mut self) -> Result<(), WriterError> {
         self.finish(
-            "response.completed",
+            EventKind::ResponseCompleted,
             "completed",
             "completed",
             Terminal::None,
@@ -953,7 +938,7 @@ impl ResponsesWriter {
     /// [`Finished`](WriterErrorKind::Finished) after the terminal event.
     pub fn incomplete(&mut self, reason: &str) -> Result<(), WriterError> {
         self.finish(
-            "response.incomplete",
+            EventKind::ResponseIncomplete,
             "incomplete",
             "incomplete",
             Terminal::Incomplete(reason),
@@ -969,7 +954,7 @@ impl ResponsesWriter {
     /// [`Finished`](WriterErrorKind::Finished) after the terminal event.
     pub fn fail(&mut self, code: &str, message: &str) -> Result<(), WriterError> {
         self.finish(
-            "response.failed",
+            EventKind::ResponseFailed,
             "failed",
             "incomplete",
             Terminal::Failed { code, message },
@@ -1048,7 +1033,7 @@ impl ResponsesWriter {
     /// the item calls.
     ///
     /// ```
-    /// use ssekit::encode::ResponsesWriter;
+    /// use ssekit::responses::writer::ResponsesWriter;
     ///
     /// let mut w = ResponsesWriter::new("resp_1", "m", 0);
     /// w.forward(r#"{"type":"response.created","response":{"id":"resp_1"}}"#)?;
@@ -1058,7 +1043,7 @@ impl ResponsesWriter {
     ///     b"event: response.output_text.delta\n\
     ///       data: {\"type\":\"response.output_text.delta\",\"sequence_number\":1,\"delta\":\"x\"}\n\n"
     /// ));
-    /// # Ok::<(), ssekit::encode::WriterError>(())
+    /// # Ok::<(), ssekit::responses::writer::WriterError>(())
     /// ```
     ///
     /// # Errors
@@ -1112,10 +1097,7 @@ impl ResponsesWriter {
         json.push('}');
         put_event(&mut self.sink.out, &name, &self.sink.json);
         self.sink.seq += 1;
-        if matches!(
-            &*name,
-            "response.completed" | "response.incomplete" | "response.failed"
-        ) {
+        if EventKind::from_type(&name).role() == EventRole::Terminal {
             self.phase = Phase::Finished;
         }
         Ok(seq)
@@ -1192,7 +1174,7 @@ impl ResponsesWriter {
         };
         let summary_index = summary.len() as u64;
         self.sink
-            .event("response.reasoning_summary_part.added", |s| {
+            .event(EventKind::ReasoningSummaryPartAdded.ty(), |s| {
                 field_raw(s, "item_id", id);
                 field_u64(s, "output_index", index);
                 field_u64(s, "summary_index", summary_index);
@@ -1215,14 +1197,14 @@ impl ResponsesWriter {
         };
         let summary_index = summary.len() as u64;
         self.sink
-            .event("response.reasoning_summary_text.done", |s| {
+            .event(EventKind::ReasoningSummaryTextDone.ty(), |s| {
                 field_raw(s, "item_id", id);
                 field_u64(s, "output_index", index);
                 field_u64(s, "summary_index", summary_index);
                 field_str(s, "text", &text);
             });
         self.sink
-            .event("response.reasoning_summary_part.done", |s| {
+            .event(EventKind::ReasoningSummaryPartDone.ty(), |s| {
                 field_raw(s, "item_id", id);
                 field_u64(s, "output_index", index);
                 field_u64(s, "summary_index", summary_index);
@@ -1245,13 +1227,13 @@ impl ResponsesWriter {
                 text,
                 refusal: true,
             } => {
-                self.sink.event("response.refusal.done", |s| {
+                self.sink.event(EventKind::RefusalDone.ty(), |s| {
                     field_raw(s, "item_id", &id);
                     field_u64(s, "output_index", index);
                     field_u64(s, "content_index", 0);
                     field_str(s, "refusal", &text);
                 });
-                self.sink.event("response.content_part.done", |s| {
+                self.sink.event(EventKind::ContentPartDone.ty(), |s| {
                     field_raw(s, "item_id", &id);
                     field_u64(s, "output_index", index);
                     field_u64(s, "content_index", 0);
@@ -1261,14 +1243,14 @@ impl ResponsesWriter {
                 refusal_message_item(&mut item, &id, status, Some(&text));
             }
             Open::Message { id, text, .. } => {
-                self.sink.event("response.output_text.done", |s| {
+                self.sink.event(EventKind::OutputTextDone.ty(), |s| {
                     field_raw(s, "item_id", &id);
                     field_u64(s, "output_index", index);
                     field_u64(s, "content_index", 0);
                     field_str(s, "text", &text);
                     field_raw(s, "logprobs", "[]");
                 });
-                self.sink.event("response.content_part.done", |s| {
+                self.sink.event(EventKind::ContentPartDone.ty(), |s| {
                     field_raw(s, "item_id", &id);
                     field_u64(s, "output_index", index);
                     field_u64(s, "content_index", 0);
@@ -1284,7 +1266,7 @@ impl ResponsesWriter {
                 arguments,
             } => {
                 self.sink
-                    .event("response.function_call_arguments.done", |s| {
+                    .event(EventKind::FunctionCallArgumentsDone.ty(), |s| {
                         field_raw(s, "item_id", &id);
                         field_raw(s, "name", &name);
                         field_u64(s, "output_index", index);
@@ -1301,7 +1283,7 @@ impl ResponsesWriter {
                 reasoning_item(&mut item, &id, status, &summary, encrypted.as_deref());
             }
         }
-        self.sink.event("response.output_item.done", |s| {
+        self.sink.event(EventKind::OutputItemDone.ty(), |s| {
             field_u64(s, "output_index", index);
             field_raw(s, "item", &item);
         });
@@ -1310,22 +1292,23 @@ impl ResponsesWriter {
 
     fn finish(
         &mut self,
-        ty: &str,
+        kind: EventKind,
         status: &str,
         item_status: &str,
         terminal: Terminal<'_>,
     ) -> Result<(), WriterError> {
         self.start()?;
         self.finish_item(item_status);
-        self.lifecycle(ty, status, terminal);
+        self.lifecycle(kind, status, terminal);
         self.phase = Phase::Finished;
         Ok(())
     }
 
     /// Writes a lifecycle event: `{"type", "sequence_number", "response"}`.
     /// Before the terminal event the response has no output and no usage.
-    fn lifecycle(&mut self, ty: &str, status: &str, terminal: Terminal<'_>) {
-        let last = !matches!(ty, "response.created" | "response.in_progress");
+    fn lifecycle(&mut self, kind: EventKind, status: &str, terminal: Terminal<'_>) {
+        let ty = kind.ty();
+        let last = kind.role() == EventRole::Terminal;
         let Self {
             sink,
             id,

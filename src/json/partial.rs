@@ -13,7 +13,7 @@
 use alloc::string::String;
 use core::fmt;
 
-use crate::json::{finite, magnitude, JsonError, JsonErrorKind, MAX_DEPTH};
+use super::{finite, magnitude, JsonError, JsonErrorKind, MAX_DEPTH};
 
 /// A reusable repairer of incomplete JSON: the best-effort value of the text
 /// received so far, as a complete JSON text, for showing tool-call arguments
@@ -97,7 +97,7 @@ use crate::json::{finite, magnitude, JsonError, JsonErrorKind, MAX_DEPTH};
 /// # Example: rendering function-call arguments as they stream
 ///
 /// ```
-/// use ssekit::accumulate::PartialJson;
+/// use ssekit::json::partial::PartialJson;
 /// use ssekit::json::ObjectView;
 ///
 /// // `response.function_call_arguments.delta` event data, as they arrive.
@@ -842,7 +842,7 @@ impl fmt::Debug for PartialJson {
 /// grows, reuse a [`PartialJson`] instead (this allocates the result).
 ///
 /// ```
-/// use ssekit::accumulate::repair_partial_json;
+/// use ssekit::json::partial::repair_partial_json;
 ///
 /// assert_eq!(repair_partial_json(r#"{"location": "San"#)?.as_deref(), Some(r#"{"location": "San"}"#));
 /// assert_eq!(repair_partial_json(r#"[1, {"a": tr"#)?.as_deref(), Some("[1, {}]"));

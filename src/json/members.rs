@@ -1,0 +1,576 @@
+//! The member scanner: [`ObjectScanner`], which validates an object and
+//! hands out its members in one pass, and [`MemberSource`], the walk over
+//! an object's members that the views' decoder reads (keys compared in
+//! place by [`KeyPattern`], values scanned only when asked).
+
+use core::iter::FusedIterator;
+
+use super::error::{JsonError, JsonErrorKind};
+use super::raw::RawNumber;
+use super::scan::{self, skip_ws, sub};
+use super::string::JsonStr;
+use super::value::{ArrayView, ObjectView, Value};
+
+/// Walks an object's members *while* validating it: one pass over the text
+/// instead of the two of [`ObjectView::parse`] followed by
+/// [`ObjectView::members`]. Meant for decoders that visit every member.
+///
+/// Each item is a member, or the first error in the text, after which the
+/// iterator ends. Member values are validated before they are yielded, so
+/// walking them is infallible as usual. The text is only known to be valid
+/// once the iterator has returned `None` without an error: a decoder that
+/// stops early has not checked the rest (trailing characters included).
+///
+/// The members and errors are exactly those of `ObjectView::parse(src)` and
+/// its members: the same first error, at the same offset.
+///
+/// # Example
+///
+/// ```
+/// use ssekit::json::{JsonErrorKind, ObjectScanner};
+///
+/// let mut delta = None;
+/// for member in ObjectScanner::new(r#"{"type":"response.output_text.delta","delta":"Hi"}"#) {
+///     let (key, value) = member?;
+///     if key == "delta" {
+///         delta = value.as_json_str();
+///     }
+/// }
+/// assert_eq!(delta.unwrap(), "Hi");
+///
+/// let mut bad = ObjectScanner::new(r#"{"a":1,"b":tru}"#);
+/// assert!(bad.next().unwrap().is_ok());
+/// assert_eq!(bad.next().unwrap().unwrap_err().kind(), JsonErrorKind::InvalidLiteral);
+/// assert!(bad.next().is_none());
+/// # Ok::<(), ssekit::json::JsonError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct ObjectScanner<'a> {
+    src: &'a str,
+    pos: usize,
+    state: ScanState,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ScanState {
+    /// Before the opening brace.
+    Start,
+    /// After the opening brace or a member.
+    Members,
+    /// After the closing brace or an error.
+    Done,
+}
+
+impl<'a> ObjectScanner<'a> {
+    /// A scanner over `src`, which should be one JSON object (whitespace
+    /// around it allowed). Nothing is read until the first call to `next`.
+    #[inline]
+    pub fn new(src: &'a str) -> Self {
+        Self {
+            src,
+            pos: 0,
+            state: ScanState::Start,
+        }
+    }
+
+    #[cold]
+    fn fail_value(&mut self, e: JsonError) -> JsonError {
+        self.state = ScanState::Done;
+        e
+    }
+
+    #[cold]
+    fn fail<T>(&mut self, e: JsonError) -> Option<Result<T, JsonError>> {
+        self.state = ScanState::Done;
+        Some(Err(e))
+    }
+
+    /// The object closed just before `i`: only whitespace may follow.
+    fn finish<T>(&mut self, i: usize) -> Option<Result<T, JsonError>> {
+        self.state = ScanState::Done;
+        let after = skip_ws(self.src.as_bytes(), i);
+        if after < self.src.len() {
+            return self.fail(JsonError::new(JsonErrorKind::TrailingCharacters, after));
+        }
+        None
+    }
+}
+
+impl<'a> Iterator for ObjectScanner<'a> {
+    type Item = Result<(JsonStr<'a>, Value<'a>), JsonError>;
+
+    // Inlined into the decoders, so that the member is not passed through
+    // memory.
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        let key = match self.next_key()? {
+            Ok(key) => key,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(self.value().map(|value| (key.json_str(), value)))
+    }
+}
+
+impl<'a> MemberSource<'a> for ObjectScanner<'a> {
+    const IN_PLACE: bool = true;
+
+    #[inline(always)]
+    fn next_key(&mut self) -> Option<Result<Key<'a>, JsonError>> {
+        match self.start_member()? {
+            Ok(()) => Some(self.scan_key()),
+            Err(e) => Some(Err(e)),
+        }
+    }
+
+    #[inline(always)]
+    fn start_member(&mut self) -> Option<Result<(), JsonError>> {
+        let b = self.src.as_bytes();
+        let mut i = self.pos;
+        if self.state == ScanState::Members && b.get(i) == Some(&b',') {
+            // Compact text: the next key right after the comma.
+            i += 1;
+            if b.get(i) != Some(&b'"') {
+                i = skip_ws(b, i);
+            }
+        } else {
+            i = skip_ws(b, i);
+            match self.state {
+                ScanState::Done => return None,
+                ScanState::Start => {
+                    if b.get(i) != Some(&b'{') {
+                        // Report what the validator would: its error, or that
+                        // valid JSON is not an object.
+                        let e = match scan::validate(self.src) {
+                            Err(e) => e,
+                            Ok(_) => JsonError::new(JsonErrorKind::ExpectedObject, i),
+                        };
+                        return self.fail(e);
+                    }
+                    i = skip_ws(b, i + 1);
+                    if b.get(i) == Some(&b'}') {
+                        return self.finish(i + 1);
+                    }
+                    self.state = ScanState::Members;
+                }
+                ScanState::Members => match b.get(i) {
+                    Some(b',') => i = skip_ws(b, i + 1),
+                    Some(b'}') => return self.finish(i + 1),
+                    Some(_) => {
+                        return self
+                            .fail(JsonError::new(JsonErrorKind::ExpectedCommaOrObjectEnd, i))
+                    }
+                    None => return self.fail(JsonError::new(JsonErrorKind::Eof, i)),
+                },
+            }
+        }
+        if b.get(i) != Some(&b'"') {
+            if let Err(e) = scan::key_error::<()>(b, i) {
+                return self.fail(e);
+            }
+        }
+        self.pos = i;
+        Some(Ok(()))
+    }
+
+    #[inline(always)]
+    fn key_word(&self) -> Option<u128> {
+        let b = self.src.as_bytes();
+        let w = b.get(self.pos + 1..)?.first_chunk::<16>()?;
+        Some(u128::from_le_bytes(*w))
+    }
+
+    #[inline(always)]
+    fn key_is(
+        &mut self,
+        word: Option<u128>,
+        pattern: KeyPattern,
+        name: &[u8],
+    ) -> Result<bool, JsonError> {
+        let b = self.src.as_bytes();
+        let i = self.pos + 1;
+        let close = i + name.len();
+        let hit = match word {
+            Some(w) if pattern.fits => (w ^ pattern.word) & pattern.mask == 0,
+            _ => b.get(i..close) == Some(name) && b.get(close) == Some(&b'"'),
+        };
+        if !hit {
+            return Ok(false);
+        }
+        match scan::after_key(b, close) {
+            Ok(at) => {
+                self.pos = at;
+                Ok(true)
+            }
+            Err(e) => Err(self.fail_value(e)),
+        }
+    }
+
+    #[inline(always)]
+    fn scan_key(&mut self) -> Result<Key<'a>, JsonError> {
+        let b = self.src.as_bytes();
+        let i = self.pos;
+        let (close, escaped, at) = match scan::validate_member_key(b, i) {
+            Ok(key) => key,
+            Err(e) => return Err(self.fail_value(e)),
+        };
+        self.pos = at;
+        Ok(Key {
+            src: self.src,
+            start: i,
+            close,
+            escaped,
+        })
+    }
+
+    #[inline(always)]
+    fn value(&mut self) -> Result<Value<'a>, JsonError> {
+        let b = self.src.as_bytes();
+        let at = self.pos;
+        // Strings and numbers, the common values, are validated here; the
+        // rest by the general validator. The object itself is one level.
+        let value = match b.get(at) {
+            Some(b'"') => match scan::validate_string(b, at + 1) {
+                Ok((close, escaped)) => {
+                    self.pos = close + 1;
+                    Value::String(JsonStr::new(sub(self.src, at, close + 1), escaped))
+                }
+                Err(e) => return Err(self.fail_value(e)),
+            },
+            Some(b'-' | b'0'..=b'9') => match scan::validate_number(b, at, false) {
+                Ok(end) => {
+                    self.pos = end;
+                    Value::Number(RawNumber::new(sub(self.src, at, end)))
+                }
+                Err(e) => return Err(self.fail_value(e)),
+            },
+            // Empty arrays (`"logprobs":[]`) are common enough to skip
+            // the general validator for.
+            Some(b'[') if b.get(at + 1) == Some(&b']') => {
+                self.pos = at + 2;
+                Value::Array(ArrayView {
+                    raw: sub(self.src, at, at + 2),
+                })
+            }
+            _ => match scan::validate_value(b, at, super::MAX_DEPTH - 1) {
+                Ok(span) => {
+                    self.pos = span.end;
+                    Value::from_validated(self.src, span)
+                }
+                Err(e) => return Err(self.fail_value(e)),
+            },
+        };
+        Ok(value)
+    }
+
+    #[inline(always)]
+    fn value_u64(&mut self) -> Option<u64> {
+        // One pass over the digits, validating and adding them up: a
+        // non-negative integer of 1 to 19 digits without a leading zero,
+        // not followed by a fraction or exponent. Anything else is left to
+        // `value`.
+        let b = self.src.as_bytes();
+        let at = self.pos;
+        let mut i = at;
+        let mut n = 0u64;
+        while let Some(&c) = b.get(i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            n = n.wrapping_mul(10).wrapping_add(u64::from(d));
+            i += 1;
+        }
+        let digits = i - at;
+        if digits == 0
+            || digits > 19
+            || (digits > 1 && b.get(at) == Some(&b'0'))
+            || matches!(b.get(i), Some(b'.' | b'e' | b'E'))
+        {
+            return None;
+        }
+        self.pos = i;
+        Some(n)
+    }
+
+    #[inline(always)]
+    fn value_is_str(&mut self, text: &[u8]) -> bool {
+        let b = self.src.as_bytes();
+        let at = self.pos;
+        let end = at + text.len() + 2;
+        let found = b.get(at) == Some(&b'"')
+            && b.get(at + 1..end - 1) == Some(text)
+            && b.get(end - 1) == Some(&b'"');
+        if found {
+            self.pos = end;
+        }
+        found
+    }
+}
+
+impl FusedIterator for ObjectScanner<'_> {}
+
+/// The key of an object member, as scanned: where it lies in the text.
+#[derive(Clone, Copy)]
+pub(crate) struct Key<'a> {
+    pub(super) src: &'a str,
+    /// The opening quote.
+    pub(super) start: usize,
+    /// The closing quote.
+    pub(super) close: usize,
+    pub(super) escaped: bool,
+}
+
+impl<'a> Key<'a> {
+    /// The raw bytes between the quotes (escapes as written): for matching
+    /// names without slicing a `str`.
+    #[inline(always)]
+    pub(crate) fn bytes(&self) -> &'a [u8] {
+        self.src
+            .as_bytes()
+            .get(self.start + 1..self.close)
+            .unwrap_or_default()
+    }
+
+    /// Whether the key holds escapes.
+    #[inline(always)]
+    pub(crate) fn has_escapes(&self) -> bool {
+        self.escaped
+    }
+
+    /// The key as a [`JsonStr`].
+    #[inline]
+    pub(crate) fn json_str(&self) -> JsonStr<'a> {
+        JsonStr::new(sub(self.src, self.start, self.close + 1), self.escaped)
+    }
+
+    #[inline]
+    fn from_json_str(key: JsonStr<'a>) -> Self {
+        let quoted = key.as_raw_json().get();
+        Self {
+            src: quoted,
+            start: 0,
+            close: quoted.len().saturating_sub(1),
+            escaped: key.has_escapes(),
+        }
+    }
+}
+
+/// A member key as written followed by its closing quote, as the
+/// little-endian word and mask that [`MemberSource::key_is`] compares the
+/// sixteen bytes after the opening quote with. Built at compile time.
+#[derive(Clone, Copy)]
+pub(crate) struct KeyPattern {
+    word: u128,
+    mask: u128,
+    /// Whether the key and its quote fit in sixteen bytes (else `key_is`
+    /// compares the bytes).
+    fits: bool,
+}
+
+impl KeyPattern {
+    /// The pattern of `name`.
+    pub(crate) const fn new(name: &str) -> Self {
+        let b = name.as_bytes();
+        if b.len() >= 16 {
+            return Self {
+                word: 0,
+                mask: 0,
+                fits: false,
+            };
+        }
+        let mut word = 0u128;
+        let mut i = 0;
+        while i < b.len() {
+            word |= (b[i] as u128) << (8 * i);
+            i += 1;
+        }
+        word |= (b'"' as u128) << (8 * b.len());
+        let mask = if b.len() == 15 {
+            u128::MAX
+        } else {
+            (1u128 << (8 * (b.len() + 1))) - 1
+        };
+        Self {
+            word,
+            mask,
+            fits: true,
+        }
+    }
+}
+
+/// What the view decoders read an object's members from: a key, then its
+/// value. [`ObjectScanner`] validates as it goes; [`Members`] walks text
+/// already validated; [`IterMembers`] adapts any iterator of members.
+pub(crate) trait MemberSource<'a> {
+    /// The next member's key; `None` after the last member. After an
+    /// error, the source is done.
+    fn next_key(&mut self) -> Option<Result<Key<'a>, JsonError>>;
+
+    /// The value of the member whose key was just read.
+    fn value(&mut self) -> Result<Value<'a>, JsonError>;
+
+    /// Whether this source matches keys in place: [`start_member`],
+    /// [`key_is`] and [`scan_key`] instead of [`next_key`].
+    ///
+    /// [`start_member`]: Self::start_member
+    /// [`key_is`]: Self::key_is
+    /// [`scan_key`]: Self::scan_key
+    /// [`next_key`]: Self::next_key
+    const IN_PLACE: bool = false;
+
+    /// (In place only.) Moves to the next member's key; `None` after the
+    /// last member. After an error, the source is done.
+    #[inline(always)]
+    fn start_member(&mut self) -> Option<Result<(), JsonError>> {
+        None
+    }
+
+    /// (In place only.) The sixteen bytes after the opening quote of the
+    /// key at hand, as a little-endian word, for [`key_is`](Self::key_is);
+    /// `None` when fewer are left.
+    #[inline(always)]
+    fn key_word(&self) -> Option<u128> {
+        None
+    }
+
+    /// (In place only.) Whether the key at hand is `name` as written,
+    /// without escapes; if so, it and its colon are consumed (else nothing
+    /// is). `word` is [`key_word`](Self::key_word), `pattern` is
+    /// `KeyPattern::new(name)`. `name` must hold no `"`, `\\` or control
+    /// character.
+    #[inline(always)]
+    fn key_is(
+        &mut self,
+        word: Option<u128>,
+        pattern: KeyPattern,
+        name: &[u8],
+    ) -> Result<bool, JsonError> {
+        let _ = (word, pattern, name);
+        Ok(false)
+    }
+
+    /// (In place only.) Reads the key at hand, which no `key_is` matched.
+    #[inline(always)]
+    fn scan_key(&mut self) -> Result<Key<'a>, JsonError> {
+        Err(JsonError::new(JsonErrorKind::Eof, 0))
+    }
+
+    /// The value of the member whose key was just read, if it is a
+    /// non-negative integer of at most 19 digits; if so, it is consumed
+    /// (else nothing is, and [`value`](Self::value) reads it).
+    #[inline(always)]
+    fn value_u64(&mut self) -> Option<u64> {
+        None
+    }
+
+    /// Whether the value of the member whose key was just read is the string
+    /// `text` as written, without escapes; if so, it is consumed (else
+    /// nothing is). `text` must hold no `"`, `\\` or control character.
+    #[inline(always)]
+    fn value_is_str(&mut self, text: &[u8]) -> bool {
+        let _ = text;
+        false
+    }
+}
+
+impl<'a, M: MemberSource<'a>> MemberSource<'a> for &mut M {
+    const IN_PLACE: bool = M::IN_PLACE;
+
+    #[inline(always)]
+    fn start_member(&mut self) -> Option<Result<(), JsonError>> {
+        (**self).start_member()
+    }
+    #[inline(always)]
+    fn key_word(&self) -> Option<u128> {
+        (**self).key_word()
+    }
+    #[inline(always)]
+    fn key_is(
+        &mut self,
+        word: Option<u128>,
+        pattern: KeyPattern,
+        name: &[u8],
+    ) -> Result<bool, JsonError> {
+        (**self).key_is(word, pattern, name)
+    }
+    #[inline(always)]
+    fn scan_key(&mut self) -> Result<Key<'a>, JsonError> {
+        (**self).scan_key()
+    }
+    #[inline(always)]
+    fn next_key(&mut self) -> Option<Result<Key<'a>, JsonError>> {
+        (**self).next_key()
+    }
+    #[inline(always)]
+    fn value(&mut self) -> Result<Value<'a>, JsonError> {
+        (**self).value()
+    }
+    #[inline(always)]
+    fn value_u64(&mut self) -> Option<u64> {
+        (**self).value_u64()
+    }
+    #[inline(always)]
+    fn value_is_str(&mut self, text: &[u8]) -> bool {
+        (**self).value_is_str(text)
+    }
+}
+
+/// A [`MemberSource`] over any iterator of members (the slow path, for
+/// decoders that watch the members go by).
+pub(crate) struct IterMembers<'a, I> {
+    iter: I,
+    value: Option<Value<'a>>,
+}
+
+impl<'a, I> IterMembers<'a, I> {
+    pub(crate) fn new(iter: I) -> Self {
+        Self { iter, value: None }
+    }
+}
+
+impl<'a, I> MemberSource<'a> for IterMembers<'a, I>
+where
+    I: Iterator<Item = Result<(JsonStr<'a>, Value<'a>), JsonError>>,
+{
+    fn next_key(&mut self) -> Option<Result<Key<'a>, JsonError>> {
+        Some(self.iter.next()?.map(|(key, value)| {
+            self.value = Some(value);
+            Key::from_json_str(key)
+        }))
+    }
+    fn value(&mut self) -> Result<Value<'a>, JsonError> {
+        Ok(self.value.take().unwrap_or(Value::Null))
+    }
+}
+
+/// Validates `obj` as a JSON object and returns the value of its last
+/// top-level member named `key` (compared unescaped), if there is one: with
+/// duplicate keys the last wins, as in `serde_json::Value`.
+///
+/// This is the dispatch helper: `find_key(data, "type")` reads an event's
+/// type without decoding anything else. The whole text is validated (one
+/// pass, no allocation), then its members are walked, nested values skipped
+/// (a second pass, no allocation). To decode more members
+/// after dispatching, parse once with [`ObjectView::parse`] and call
+/// [`ObjectView::get`] instead.
+///
+/// # Errors
+///
+/// Any [`JsonError`] for malformed text; [`JsonErrorKind::ExpectedObject`]
+/// for valid JSON that is not an object.
+///
+/// # Example
+///
+/// ```
+/// use ssekit::json::find_key;
+///
+/// let data = r#"{"type":"response.output_text.delta","delta":"Hi"}"#;
+/// let ty = find_key(data, "type")?.and_then(|v| v.as_json_str()).unwrap();
+/// assert_eq!(ty.as_str(), Some("response.output_text.delta"));
+/// assert!(find_key(data, "missing")?.is_none());
+/// assert!(find_key("[1]", "type").is_err());
+/// # Ok::<(), ssekit::json::JsonError>(())
+/// ```
+pub fn find_key<'a>(obj: &'a str, key: &str) -> Result<Option<Value<'a>>, JsonError> {
+    Ok(ObjectView::parse(obj)?.get(key))
+}
