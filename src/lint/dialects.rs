@@ -29,6 +29,19 @@ pub trait FrameLinter {
     fn next_finding(&mut self) -> Option<Finding>;
     /// How many findings of this severity there were so far.
     fn count(&self, severity: Severity) -> u64;
+
+    /// Whether any finding so far was an error.
+    fn has_errors(&self) -> bool {
+        self.count(Severity::Error) > 0
+    }
+
+    /// Takes every finding not yet taken, oldest first.
+    fn drain(&mut self) -> impl Iterator<Item = Finding> + '_
+    where
+        Self: Sized,
+    {
+        core::iter::from_fn(move || self.next_finding())
+    }
 }
 
 impl FrameLinter for Linter {
@@ -118,7 +131,7 @@ struct ChoiceState {
 /// [`LintConfig::max_items`] and [`LintConfig::max_parts`].
 ///
 /// ```
-/// use ssekit::lint::{ChatLinter, Rule};
+/// use ssekit::lint::{ChatLinter, FrameLinter, Rule};
 /// use ssekit::Frame;
 ///
 /// let mut linter = ChatLinter::new();
@@ -342,26 +355,6 @@ impl ChatLinter {
         }
         self.reports.finish(end_offset);
     }
-
-    /// The next finding not yet taken, oldest first.
-    pub fn next_finding(&mut self) -> Option<Finding> {
-        self.reports.next()
-    }
-
-    /// Takes every finding not yet taken, oldest first.
-    pub fn drain(&mut self) -> impl Iterator<Item = Finding> + '_ {
-        self.reports.drain()
-    }
-
-    /// How many findings of this severity there were so far.
-    pub fn count(&self, severity: Severity) -> u64 {
-        self.reports.count(severity)
-    }
-
-    /// Whether any finding so far was an error.
-    pub fn has_errors(&self) -> bool {
-        self.count(Severity::Error) > 0
-    }
 }
 
 impl FrameLinter for ChatLinter {
@@ -375,10 +368,10 @@ impl FrameLinter for ChatLinter {
         ChatLinter::finish_at(self, end_offset);
     }
     fn next_finding(&mut self) -> Option<Finding> {
-        ChatLinter::next_finding(self)
+        self.reports.next()
     }
     fn count(&self, severity: Severity) -> u64 {
-        ChatLinter::count(self, severity)
+        self.reports.count(severity)
     }
 }
 
@@ -711,26 +704,6 @@ impl MessageLinter {
         }
         self.reports.finish(end_offset);
     }
-
-    /// The next finding not yet taken, oldest first.
-    pub fn next_finding(&mut self) -> Option<Finding> {
-        self.reports.next()
-    }
-
-    /// Takes every finding not yet taken, oldest first.
-    pub fn drain(&mut self) -> impl Iterator<Item = Finding> + '_ {
-        self.reports.drain()
-    }
-
-    /// How many findings of this severity there were so far.
-    pub fn count(&self, severity: Severity) -> u64 {
-        self.reports.count(severity)
-    }
-
-    /// Whether any finding so far was an error.
-    pub fn has_errors(&self) -> bool {
-        self.count(Severity::Error) > 0
-    }
 }
 
 impl FrameLinter for MessageLinter {
@@ -744,9 +717,9 @@ impl FrameLinter for MessageLinter {
         MessageLinter::finish_at(self, end_offset);
     }
     fn next_finding(&mut self) -> Option<Finding> {
-        MessageLinter::next_finding(self)
+        self.reports.next()
     }
     fn count(&self, severity: Severity) -> u64 {
-        MessageLinter::count(self, severity)
+        self.reports.count(severity)
     }
 }

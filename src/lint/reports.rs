@@ -87,10 +87,6 @@ impl Reports {
         self.queue.pop_front()
     }
 
-    pub(super) fn drain(&mut self) -> impl Iterator<Item = Finding> + '_ {
-        self.queue.drain(..)
-    }
-
     pub(super) fn count(&self, severity: Severity) -> u64 {
         self.counts[severity as usize]
     }
