@@ -55,7 +55,7 @@ fuzz_target!(|data: &[u8]| {
     let mut start = 0;
     let mut failed = None;
     for &end in &cuts {
-        let pushed = p.push(&text[start..end]);
+        let pushed = p.feed(&text[start..end]);
         start = end;
         let prefix = &text[..end];
         match pushed {

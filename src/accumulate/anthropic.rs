@@ -745,7 +745,7 @@ impl Block {
                 let start = append(b, &mut self.input_json, j.partial_json, 2)?;
                 if self.input_error.is_none() {
                     let text = self.input_json.as_deref().unwrap_or_default();
-                    if let Err(e) = self.partial.push(text.get(start..).unwrap_or_default()) {
+                    if let Err(e) = self.partial.feed(text.get(start..).unwrap_or_default()) {
                         self.input_error = Some(e);
                     }
                 }

@@ -812,7 +812,7 @@ impl ToolCall {
         // Counted twice: the text, and its live repair.
         let start = b.append(&mut self.arguments, args, 2)?;
         if self.partial_error.is_none() {
-            if let Err(e) = self.partial.push(&self.arguments[start..]) {
+            if let Err(e) = self.partial.feed(&self.arguments[start..]) {
                 self.partial_error = Some(e);
             }
         }

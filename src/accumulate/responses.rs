@@ -585,7 +585,7 @@ impl ResponseAccumulator {
         }
         if let Some(p) = item.partial.as_mut() {
             if item.partial_error.is_none() {
-                item.partial_error = p.push(&item.input.buf[before..]).err();
+                item.partial_error = p.feed(&item.input.buf[before..]).err();
             }
         }
         Ok(())

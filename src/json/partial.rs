@@ -19,7 +19,7 @@ use super::{finite, magnitude, JsonError, JsonErrorKind, MAX_DEPTH};
 /// received so far, as a complete JSON text, for showing tool-call arguments
 /// while they stream.
 ///
-/// Feed it the argument deltas with [`push`](Self::push) and read
+/// Feed it the argument deltas with [`feed`](Self::feed) and read
 /// [`current`](Self::current) after each one, or repair a whole prefix at
 /// once with [`repair`](Self::repair). When the text is over,
 /// [`finish`](Self::finish) checks that it was complete.
@@ -77,7 +77,7 @@ use super::{finite, magnitude, JsonError, JsonErrorKind, MAX_DEPTH};
 /// [`MAX_DEPTH`]) fails with the [`JsonError`] the JSON layer's validator
 /// reports for the same text: the same kind, at the same byte offset,
 /// counted from the start of the whole text. The error is sticky: later
-/// calls to [`push`](Self::push) and [`finish`](Self::finish) return it
+/// calls to [`feed`](Self::feed) and [`finish`](Self::finish) return it
 /// until [`reset`](Self::reset); [`current`](Self::current) keeps the repair
 /// of the text before the offending byte. A text that is merely incomplete
 /// is never an error until [`finish`](Self::finish), which then fails with
@@ -85,7 +85,7 @@ use super::{finite, magnitude, JsonError, JsonErrorKind, MAX_DEPTH};
 ///
 /// # Cost
 ///
-/// [`push`](Self::push) costs O(`delta.len()` + depth): the new bytes are
+/// [`feed`](Self::feed) costs O(`delta.len()` + depth): the new bytes are
 /// scanned once, the scanner's state (container stack, position in a string,
 /// escape or number) is kept between calls, and the closing tail (at most
 /// [`MAX_DEPTH`] + 1 bytes) is rewritten. A stream of N deltas costs
@@ -116,7 +116,7 @@ use super::{finite, magnitude, JsonError, JsonErrorKind, MAX_DEPTH};
 ///     let event = ObjectView::parse(data)?;
 ///     delta.clear();
 ///     event.get("delta").and_then(|d| d.as_json_str()).unwrap().unescape_into(&mut delta);
-///     arguments.push(&delta)?;
+///     arguments.feed(&delta)?;
 ///     shown.push(arguments.current().unwrap_or("…").to_owned());
 /// }
 /// assert_eq!(shown, [
@@ -398,17 +398,17 @@ impl PartialJson {
     }
 
     /// Repairs `prefix` from scratch: [`reset`](Self::reset), then
-    /// [`push`](Self::push) it, then [`current`](Self::current).
+    /// [`feed`](Self::feed) it, then [`current`](Self::current).
     ///
-    /// Costs O(`prefix.len()`); to follow a growing text, [`push`](Self::push)
+    /// Costs O(`prefix.len()`); to follow a growing text, [`feed`](Self::feed)
     /// the new part instead of repairing every prefix.
     ///
     /// # Errors
     ///
-    /// As [`push`](Self::push): the text is invalid, not merely incomplete.
+    /// As [`feed`](Self::feed): the text is invalid, not merely incomplete.
     pub fn repair<'s>(&'s mut self, prefix: &str) -> Result<Option<&'s str>, JsonError> {
         self.reset();
-        self.push(prefix)?;
+        self.feed(prefix)?;
         Ok(self.current())
     }
 
@@ -422,7 +422,7 @@ impl PartialJson {
     /// The text so far is invalid, whatever may follow: the JSON layer's
     /// error for it, with the offset counted from the start of the whole
     /// text. Errors are sticky until [`reset`](Self::reset).
-    pub fn push(&mut self, delta: &str) -> Result<(), JsonError> {
+    pub fn feed(&mut self, delta: &str) -> Result<(), JsonError> {
         if let Some(e) = self.error {
             return Err(e);
         }
@@ -444,10 +444,16 @@ impl PartialJson {
         scanned
     }
 
+    /// The old name of [`feed`](Self::feed).
+    #[deprecated(note = "renamed `feed`, the input verb of every accumulator")]
+    pub fn push(&mut self, delta: &str) -> Result<(), JsonError> {
+        self.feed(delta)
+    }
+
     /// The best-effort value of the text so far, as a complete JSON text
     /// (see the [rules](Self#the-repair)); `None` while no value has started.
     ///
-    /// O(1): the repair is kept up to date by [`push`](Self::push).
+    /// O(1): the repair is kept up to date by [`feed`](Self::feed).
     #[inline]
     pub fn current(&self) -> Option<&str> {
         if self.out.is_empty() {
@@ -476,7 +482,7 @@ impl PartialJson {
     /// # Errors
     ///
     /// [`JsonErrorKind::Eof`] at the length of the text if it is incomplete,
-    /// or the sticky error of an earlier [`push`](Self::push).
+    /// or the sticky error of an earlier [`feed`](Self::feed).
     pub fn finish(&mut self) -> Result<&str, JsonError> {
         if let Some(e) = self.error {
             return Err(e);
@@ -895,7 +901,7 @@ mod tests {
         for t in texts {
             for cut in 0..=t.len() {
                 let mut p = PartialJson::new();
-                let _ = p.push(&t[..cut]).and_then(|()| p.push(&t[cut..]));
+                let _ = p.feed(&t[..cut]).and_then(|()| p.feed(&t[cut..]));
                 assert_eq!(
                     p.is_complete(),
                     Value::parse(t).is_ok(),
@@ -914,7 +920,7 @@ mod tests {
         let mut p = PartialJson::new();
         let mut at = 0;
         for &cut in cuts.iter().chain([&text.len()]) {
-            p.push(&text[at..cut])?;
+            p.feed(&text[at..cut])?;
             at = cut;
         }
         Ok(p.current().map(String::from))
@@ -929,13 +935,13 @@ mod tests {
             Err(e) => {
                 assert!(whole.is_ok(), "{text:?}: {whole:?}");
                 let mut p = PartialJson::new();
-                p.push(text).unwrap();
+                p.feed(text).unwrap();
                 assert_eq!(p.finish(), Err(e), "{text:?}");
             }
             Ok(_) => {
                 let trimmed = text.trim_matches([' ', '\n', '\r', '\t']);
                 let mut p = PartialJson::new();
-                p.push(text).unwrap();
+                p.feed(text).unwrap();
                 assert_eq!(p.finish(), Ok(trimmed), "{text:?}");
                 if !trimmed.starts_with(['-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'])
                     || text.ends_with(' ')
@@ -1133,21 +1139,21 @@ mod tests {
     #[test]
     fn errors_are_sticky_and_keep_the_last_repair() {
         let mut p = PartialJson::new();
-        p.push(r#"{"a": [1, 2, "#).unwrap();
-        let e = p.push("]}").unwrap_err();
+        p.feed(r#"{"a": [1, 2, "#).unwrap();
+        let e = p.feed("]}").unwrap_err();
         assert_eq!((e.kind(), e.offset()), (TrailingComma, 13));
         assert_eq!(p.current(), Some(r#"{"a": [1, 2]}"#));
-        assert_eq!(p.push("3]}"), Err(e));
+        assert_eq!(p.feed("3]}"), Err(e));
         assert_eq!(p.finish(), Err(e));
         // Valid bytes before the error in the same piece are taken.
         p.reset();
         assert_eq!(
-            p.push(r#"["ab", "c"x"#).unwrap_err().kind(),
+            p.feed(r#"["ab", "c"x"#).unwrap_err().kind(),
             ExpectedCommaOrArrayEnd
         );
         assert_eq!(p.current(), Some(r#"["ab", "c"]"#));
         p.reset();
-        assert_eq!(p.push("[1"), Ok(()));
+        assert_eq!(p.feed("[1"), Ok(()));
         assert_eq!(p.current(), Some("[]"));
     }
 
@@ -1166,14 +1172,14 @@ mod tests {
             (r#"{"a": [1, 2]} "#, Ok(r#"{"a": [1, 2]}"#)),
         ] {
             p.reset();
-            p.push(text).unwrap();
+            p.feed(text).unwrap();
             assert_eq!(p.finish(), expected, "{text:?}");
             assert_eq!(p.finish(), expected, "{text:?}, again");
             if let Ok(done) = expected {
                 assert_eq!(p.current(), Some(done));
                 // Only whitespace may follow.
-                assert_eq!(p.push("  "), Ok(()));
-                assert_eq!(p.push("1").unwrap_err().kind(), TrailingCharacters);
+                assert_eq!(p.feed("  "), Ok(()));
+                assert_eq!(p.feed("1").unwrap_err().kind(), TrailingCharacters);
             }
         }
     }
@@ -1233,7 +1239,7 @@ mod tests {
         let mut p = PartialJson::new();
         let mut shown = 0;
         for (i, c) in text.char_indices() {
-            p.push(&text[i..i + c.len_utf8()]).unwrap();
+            p.feed(&text[i..i + c.len_utf8()]).unwrap();
             shown += usize::from(p.current().is_some());
         }
         assert_eq!(shown, text.len());
@@ -1243,7 +1249,7 @@ mod tests {
     #[test]
     fn debug_shows_the_repair() {
         let mut p = PartialJson::new();
-        p.push("[1, 2").unwrap();
+        p.feed("[1, 2").unwrap();
         let s = format!("{p:?}");
         assert!(s.contains(r#"current: Some("[1]")"#), "{s}");
         assert!(s.contains(r#"pending: ", 2""#), "{s}");

@@ -224,7 +224,7 @@ fn check_value(v: &Value, cuts: &[usize], pairs: &[(usize, usize)]) {
             if cut < at {
                 continue;
             }
-            incremental.push(&text[at..cut]).unwrap();
+            incremental.feed(&text[at..cut]).unwrap();
             at = cut;
             assert_eq!(
                 incremental.current(),

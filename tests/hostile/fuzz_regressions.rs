@@ -35,12 +35,12 @@ fn a_number_too_large_for_f64_is_rejected_as_serde_json_does() {
     let want = |e: ssekit::json::JsonError| (e.kind(), e.offset());
     let want_ok = (JsonErrorKind::NumberOutOfRange, 0);
     let mut p = PartialJson::new();
-    p.push("9e43").unwrap();
+    p.feed("9e43").unwrap();
     assert_eq!(p.current(), None); // a number is shown only once it ends
-    assert_eq!(p.push("6\r").map_err(want), Err(want_ok));
+    assert_eq!(p.feed("6\r").map_err(want), Err(want_ok));
     assert_eq!(p.finish().map_err(want), Err(want_ok));
     let mut p = PartialJson::new();
-    p.push("9e436").unwrap();
+    p.feed("9e436").unwrap();
     assert_eq!(p.finish().map_err(want), Err(want_ok));
     assert_eq!(
         Value::parse("9e436").map(|_| ()).map_err(want),

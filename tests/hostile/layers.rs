@@ -340,7 +340,7 @@ fn deeply_nested_json_is_an_error_in_every_layer_never_a_stack_overflow() {
     let ((), peak) = peak_heap(|| {
         let mut err = None;
         for piece in deep.as_bytes().chunks(4096) {
-            if let Err(e) = partial.push(std::str::from_utf8(piece).unwrap()) {
+            if let Err(e) = partial.feed(std::str::from_utf8(piece).unwrap()) {
                 err = Some(e);
                 break;
             }

@@ -492,7 +492,7 @@ fn partial(n: usize) -> usize {
     let mut p = PartialJson::new();
     let mut shown = 0;
     for i in 0..text.len() {
-        p.push(&text[i..=i]).unwrap();
+        p.feed(&text[i..=i]).unwrap();
         shown += p.current().map_or(0, str::len);
     }
     shown + p.finish().unwrap().len()

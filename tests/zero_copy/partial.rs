@@ -48,7 +48,7 @@ fn stream(p: &mut PartialJson, deltas: &[&str]) -> usize {
     p.reset();
     let mut sum = 0;
     for d in deltas {
-        p.push(d).unwrap();
+        p.feed(d).unwrap();
         sum += p.current().map_or(0, str::len);
     }
     sum + p.finish().unwrap().len()

@@ -159,7 +159,7 @@ impl ItemState {
     pub(super) fn repair_input(&mut self) {
         if let Some(p) = self.partial.as_mut() {
             p.reset();
-            self.partial_error = p.push(&self.input.buf).err();
+            self.partial_error = p.feed(&self.input.buf).err();
         }
     }
 
