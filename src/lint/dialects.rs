@@ -347,7 +347,7 @@ impl ChatLinter {
             self.reports.report(
                 Rule::MissingTerminal,
                 severity,
-                end_offset,
+                (end_offset, None),
                 "the stream ended without `data: [DONE]` (OpenAI sends it; clients that wait \
                  for it report a disconnect)"
                     .into(),
@@ -698,7 +698,7 @@ impl MessageLinter {
             self.reports.report(
                 Rule::MissingTerminal,
                 severity,
-                end_offset,
+                (end_offset, None),
                 "the stream ended without `message_stop` (clients report a disconnect)".into(),
             );
         }

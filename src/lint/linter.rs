@@ -1,12 +1,13 @@
 //! `Linter`: the checks, event by event, over frames the caller parsed.
 
 use alloc::borrow::Cow;
-use alloc::collections::{BTreeMap, VecDeque};
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
+use super::reports::Reports;
 use super::rule::{Finding, Rule, Severity};
 use crate::frame::{Frame, FrameError};
 use crate::json::{JsonStr, ObjectView, Value};
@@ -94,9 +95,6 @@ impl Default for LintConfig {
         Self::DEFAULT
     }
 }
-
-/// Longest finding message, in bytes (longer ones are cut, with `…`).
-const MAX_MESSAGE: usize = 400;
 
 /// The kind of part a delta belongs to, with the key of its index.
 /// A part kind as the messages name it.
@@ -321,12 +319,7 @@ struct At {
 #[derive(Debug)]
 pub struct Linter {
     config: LintConfig,
-    queue: VecDeque<Finding>,
-    reported: usize,
-    /// Findings past `max_findings`, and the worst of them.
-    suppressed: u64,
-    suppressed_worst: Option<Severity>,
-    counts: [u64; 3],
+    reports: Reports,
     /// JSON events seen (`[DONE]` not counted).
     events: u64,
     /// Sequence numbers and the terminal event.
@@ -363,12 +356,8 @@ impl Linter {
     /// A linter with these caps.
     pub fn with_config(config: LintConfig) -> Self {
         Self {
+            reports: Reports::new(&config),
             config,
-            queue: VecDeque::new(),
-            reported: 0,
-            suppressed: 0,
-            suppressed_worst: None,
-            counts: [0; 3],
             events: 0,
             order: StreamOrder::new(),
             missing_seq_reported: false,
@@ -393,18 +382,18 @@ impl Linter {
 
     /// The next finding not yet taken, oldest first.
     pub fn next_finding(&mut self) -> Option<Finding> {
-        self.queue.pop_front()
+        self.reports.next()
     }
 
     /// Takes every finding not yet taken, oldest first.
     pub fn drain(&mut self) -> impl Iterator<Item = Finding> + '_ {
-        self.queue.drain(..)
+        self.reports.drain()
     }
 
     /// How many findings of this severity there were so far, taken or not,
     /// those past [`LintConfig::max_findings`] included.
     pub fn count(&self, severity: Severity) -> u64 {
-        self.counts[severity as usize]
+        self.reports.count(severity)
     }
 
     /// Whether any finding so far was an error.
@@ -621,40 +610,12 @@ impl Linter {
                 );
             }
         }
-        if let Some(worst) = self.suppressed_worst {
-            let n = self.suppressed;
-            self.queue.push_back(Finding::new(
-                Rule::LimitReached,
-                worst,
-                at.offset,
-                None,
-                format!(
-                    "{n} more finding(s) not reported (cap {}), the worst of severity {worst}",
-                    self.config.max_findings
-                ),
-            ));
-        }
+        self.reports.finish(at.offset);
     }
 
-    fn report(&mut self, rule: Rule, severity: Severity, at: At, mut message: String) {
-        // Ids and types come from the input: keep messages to one short line.
-        if message.len() > MAX_MESSAGE {
-            let mut end = MAX_MESSAGE;
-            while !message.is_char_boundary(end) {
-                end -= 1;
-            }
-            message.truncate(end);
-            message.push('…');
-        }
-        self.counts[severity as usize] += 1;
-        if self.reported >= self.config.max_findings {
-            self.suppressed += 1;
-            self.suppressed_worst = self.suppressed_worst.max(Some(severity));
-            return;
-        }
-        self.reported += 1;
-        self.queue
-            .push_back(Finding::new(rule, severity, at.offset, at.seq, message));
+    fn report(&mut self, rule: Rule, severity: Severity, at: At, message: String) {
+        self.reports
+            .report(rule, severity, (at.offset, at.seq), message);
     }
 
     /// Reports a fault of the sequence numbers (see `responses::order`).

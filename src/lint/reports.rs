@@ -1,5 +1,5 @@
-//! `Reports`: the findings queue of the Chat Completions and Anthropic
-//! Messages linters, with the cap of [`LintConfig::max_findings`].
+//! `Reports`: the findings queue of every linter, with the cap of
+//! [`LintConfig::max_findings`] and one line per message.
 
 use alloc::collections::VecDeque;
 use alloc::format;
@@ -8,8 +8,9 @@ use alloc::string::String;
 use super::linter::LintConfig;
 use super::rule::{Finding, Rule, Severity};
 
-/// Longest message kept (ids and types come from the input).
-const MAX_MESSAGE: usize = 240;
+/// Longest message kept (ids and types come from the input: keep messages
+/// to one short line).
+const MAX_MESSAGE: usize = 400;
 
 /// Findings not yet taken, counts by severity, and what the cap left out.
 #[derive(Debug)]
@@ -39,7 +40,7 @@ impl Reports {
         &mut self,
         rule: Rule,
         severity: Severity,
-        offset: u64,
+        (offset, seq): (u64, Option<u64>),
         mut message: String,
     ) {
         if message.len() > MAX_MESSAGE {
@@ -58,12 +59,12 @@ impl Reports {
         }
         self.reported += 1;
         self.queue
-            .push_back(Finding::new(rule, severity, offset, None, message));
+            .push_back(Finding::new(rule, severity, offset, seq, message));
     }
 
     /// Reports the rule's finding with its default severity.
     pub(super) fn rule(&mut self, rule: Rule, offset: u64, message: String) {
-        self.report(rule, rule.default_severity(), offset, message);
+        self.report(rule, rule.default_severity(), (offset, None), message);
     }
 
     /// At the end: one finding for what the cap left out, if anything.
@@ -85,6 +86,10 @@ impl Reports {
 
     pub(super) fn next(&mut self) -> Option<Finding> {
         self.queue.pop_front()
+    }
+
+    pub(super) fn drain(&mut self) -> impl Iterator<Item = Finding> + '_ {
+        self.queue.drain(..)
     }
 
     pub(super) fn count(&self, severity: Severity) -> u64 {
