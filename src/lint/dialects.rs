@@ -9,9 +9,10 @@ use alloc::vec::Vec;
 use super::linter::{LintConfig, Linter};
 use super::reports::Reports;
 use super::rule::{Finding, Rule, Severity};
+use super::stream::StreamLinter;
 use crate::anthropic::{BlockDelta, ContentBlock, MessageEvent};
 use crate::chat::{ChatEvent, ChoiceDelta};
-use crate::frame::{Frame, FrameError, Item, Parser};
+use crate::frame::{Frame, FrameError, ParserConfig};
 use crate::views::{DecodeError, DecodeErrorKind};
 
 /// What the three linters ([`Linter`], [`ChatLinter`], [`MessageLinter`])
@@ -41,6 +42,26 @@ pub trait FrameLinter {
         Self: Sized,
     {
         core::iter::from_fn(move || self.next_finding())
+    }
+}
+
+/// A boxed linter is a linter: `StreamLinter<Box<dyn FrameLinter>>` checks
+/// a stream whose dialect is known only at run time.
+impl<T: FrameLinter + ?Sized> FrameLinter for alloc::boxed::Box<T> {
+    fn feed(&mut self, frame: &Frame, offset: u64) {
+        (**self).feed(frame, offset);
+    }
+    fn frame_error(&mut self, error: &FrameError) {
+        (**self).frame_error(error);
+    }
+    fn finish_at(&mut self, end_offset: u64) {
+        (**self).finish_at(end_offset);
+    }
+    fn next_finding(&mut self) -> Option<Finding> {
+        (**self).next_finding()
+    }
+    fn count(&self, severity: Severity) -> u64 {
+        (**self).count(severity)
     }
 }
 
@@ -78,20 +99,11 @@ impl FrameLinter for Linter {
 /// let rules: Vec<Rule> = findings.iter().map(|f| f.rule()).collect();
 /// assert_eq!(rules, [Rule::EventAfterItemDone, Rule::MissingTerminal]);
 /// ```
-pub fn lint_frames(mut linter: impl FrameLinter, input: &[u8]) -> Vec<Finding> {
-    let mut parser = Parser::new();
-    parser.feed(bytes::Bytes::copy_from_slice(input));
-    let _ = parser.finish();
-    loop {
-        match parser.next_item() {
-            Ok(Some(Item::Frame(frame))) => linter.feed(&frame, parser.frame_offset()),
-            Ok(Some(_)) => {}
-            Ok(None) => break,
-            Err(e) => linter.frame_error(&e),
-        }
-    }
-    linter.finish_at(input.len() as u64);
-    core::iter::from_fn(|| linter.next_finding()).collect()
+pub fn lint_frames(linter: impl FrameLinter, input: &[u8]) -> Vec<Finding> {
+    let mut stream = StreamLinter::with_linter(ParserConfig::DEFAULT, linter);
+    stream.feed(bytes::Bytes::copy_from_slice(input));
+    stream.finish();
+    stream.drain().collect()
 }
 
 /// The finding for data that does not decode: not JSON (or not an

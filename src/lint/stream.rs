@@ -3,13 +3,16 @@
 use alloc::vec::Vec;
 use bytes::Bytes;
 
+use super::dialects::FrameLinter;
 use super::linter::{LintConfig, Linter};
 use super::rule::{Finding, Severity};
 use crate::frame::{Item, Parser, ParserConfig};
 
-/// Lints a Responses API stream given as bytes: a [`Parser`] and a
-/// [`Linter`] together, which hands the linter each frame with the offset
-/// where its block begins.
+/// Lints a stream given as bytes: a [`Parser`] and a linter together, which
+/// hands the linter each frame with the offset where its block begins. The
+/// linter is the Responses API's [`Linter`] unless another
+/// [`FrameLinter`] is given ([`with_linter`](Self::with_linter): a
+/// [`ChatLinter`](super::ChatLinter) or [`MessageLinter`](super::MessageLinter)).
 ///
 /// Feed the chunks as they arrive ([`feed`](Self::feed)), call
 /// [`finish`](Self::finish) at the end, and take the findings out between
@@ -36,9 +39,9 @@ use crate::frame::{Item, Parser, ParserConfig};
 /// assert_eq!(found, [(Rule::MissingTerminal, 101)]); // at the end of the stream
 /// ```
 #[derive(Debug)]
-pub struct StreamLinter {
+pub struct StreamLinter<L = Linter> {
     parser: Parser,
-    linter: Linter,
+    linter: L,
     /// Bytes fed in all.
     fed: u64,
 }
@@ -57,9 +60,27 @@ impl StreamLinter {
 
     /// A stream linter with these configurations.
     pub fn with_config(parser: ParserConfig, lint: LintConfig) -> Self {
+        StreamLinter::with_linter(parser, Linter::with_config(lint))
+    }
+}
+
+impl<L: FrameLinter> StreamLinter<L> {
+    /// A stream linter that parses with `parser` and checks with `linter`.
+    ///
+    /// ```
+    /// use ssekit::lint::{ChatLinter, Rule, StreamLinter};
+    /// use ssekit::{Bytes, ParserConfig};
+    ///
+    /// let mut linter = StreamLinter::with_linter(ParserConfig::DEFAULT, ChatLinter::new());
+    /// linter.feed(Bytes::from_static(b"data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"));
+    /// linter.finish();
+    /// let found: Vec<Rule> = linter.drain().map(|f| f.rule()).collect();
+    /// assert_eq!(found, [Rule::MissingTerminal]); // no `data: [DONE]`
+    /// ```
+    pub fn with_linter(parser: ParserConfig, linter: L) -> Self {
         Self {
             parser: Parser::with_config(parser),
-            linter: Linter::with_config(lint),
+            linter,
             fed: 0,
         }
     }
@@ -93,7 +114,7 @@ impl StreamLinter {
 
     /// Takes every finding not yet taken, oldest first.
     pub fn drain(&mut self) -> impl Iterator<Item = Finding> + '_ {
-        self.linter.drain()
+        core::iter::from_fn(move || self.linter.next_finding())
     }
 
     /// How many findings of this severity there were so far (see
@@ -104,7 +125,7 @@ impl StreamLinter {
 
     /// Whether any finding so far was an error.
     pub fn has_errors(&self) -> bool {
-        self.linter.has_errors()
+        self.linter.count(Severity::Error) > 0
     }
 
     fn drain_parser(&mut self) {

@@ -7,8 +7,10 @@
 
 use std::io::{self, BufWriter, Write};
 
-use ssekit::lint::{ChatLinter, Finding, FrameLinter, MessageLinter, Severity, StreamLinter};
-use ssekit::{Bytes, Item, Parser};
+use ssekit::lint::{
+    ChatLinter, Finding, FrameLinter, Linter, MessageLinter, Severity, StreamLinter,
+};
+use ssekit::{Bytes, Parser, ParserConfig};
 
 use crate::events::{detect, Dialect};
 use crate::{parse_input, read_chunks, Failure};
@@ -22,10 +24,7 @@ enum Active {
     /// No event decoded yet: the chunks so far, and a parser looking for
     /// the first event that tells the dialect.
     Sniffing(Vec<Bytes>, Parser),
-    Responses(Box<StreamLinter>),
-    /// Chat Completions or Anthropic Messages: a parser feeding frames to
-    /// the dialect's linter, and the bytes fed so far.
-    Frames(Parser, Box<dyn FrameLinter>, u64),
+    Linting(StreamLinter<Box<dyn FrameLinter>>),
 }
 
 impl Active {
@@ -46,14 +45,8 @@ impl Active {
                 }
                 Ok(())
             }
-            Self::Responses(linter) => {
+            Self::Linting(linter) => {
                 linter.feed(chunk);
-                Ok(())
-            }
-            Self::Frames(parser, linter, fed) => {
-                *fed += chunk.len() as u64;
-                parser.feed(chunk);
-                drain_frames(parser, linter.as_mut());
                 Ok(())
             }
         }
@@ -63,12 +56,12 @@ impl Active {
     fn start(&mut self, dialect: Dialect) -> Result<(), Failure> {
         let chunks = match self {
             Self::Sniffing(chunks, _) => std::mem::take(chunks),
-            _ => return Ok(()),
+            Self::Linting(_) => return Ok(()),
         };
-        *self = match dialect {
-            Dialect::Responses => Self::Responses(Box::new(StreamLinter::new())),
-            Dialect::Chat => Self::Frames(Parser::new(), Box::new(ChatLinter::new()), 0),
-            Dialect::Anthropic => Self::Frames(Parser::new(), Box::new(MessageLinter::new()), 0),
+        let linter: Box<dyn FrameLinter> = match dialect {
+            Dialect::Responses => Box::new(Linter::new()),
+            Dialect::Chat => Box::new(ChatLinter::new()),
+            Dialect::Anthropic => Box::new(MessageLinter::new()),
             Dialect::Gemini => {
                 eprintln!(
                     "ssekit: this is {} stream: lint checks OpenAI Responses, Chat Completions \
@@ -81,6 +74,7 @@ impl Active {
         if dialect != Dialect::Responses {
             eprintln!("ssekit: linting {} stream", dialect.describe());
         }
+        *self = Self::Linting(StreamLinter::with_linter(ParserConfig::DEFAULT, linter));
         chunks.into_iter().try_for_each(|chunk| self.feed(chunk))
     }
 
@@ -89,16 +83,8 @@ impl Active {
             // No event told the dialect: the Responses rules say what is missing.
             self.start(Dialect::Responses)?;
         }
-        match self {
-            Self::Responses(linter) => linter.finish(),
-            Self::Frames(parser, linter, fed) => {
-                if let Err(e) = parser.finish() {
-                    linter.frame_error(&e);
-                }
-                drain_frames(parser, linter.as_mut());
-                linter.finish_at(*fed);
-            }
-            Self::Sniffing(..) => {}
+        if let Self::Linting(linter) = self {
+            linter.finish();
         }
         Ok(())
     }
@@ -106,27 +92,14 @@ impl Active {
     fn next_finding(&mut self) -> Option<Finding> {
         match self {
             Self::Sniffing(..) => None,
-            Self::Responses(linter) => linter.next_finding(),
-            Self::Frames(_, linter, _) => linter.next_finding(),
+            Self::Linting(linter) => linter.next_finding(),
         }
     }
 
     fn count(&self, severity: Severity) -> u64 {
         match self {
             Self::Sniffing(..) => 0,
-            Self::Responses(linter) => linter.count(severity),
-            Self::Frames(_, linter, _) => linter.count(severity),
-        }
-    }
-}
-
-fn drain_frames(parser: &mut Parser, linter: &mut dyn FrameLinter) {
-    loop {
-        match parser.next_item() {
-            Ok(Some(Item::Frame(frame))) => linter.feed(&frame, parser.frame_offset()),
-            Ok(Some(_)) => {}
-            Ok(None) => return,
-            Err(e) => linter.frame_error(&e),
+            Self::Linting(linter) => linter.count(severity),
         }
     }
 }
