@@ -12,8 +12,6 @@
 //!   and exit with status 1 when cut; a bad `--dialect` is a usage error.
 #![cfg(feature = "cli")]
 
-use crate::responses_common;
-
 use std::process::Output;
 
 use serde_json::Value as J;
@@ -59,7 +57,7 @@ fn the_sample_assembles_to_its_completed_response() {
 
 #[test]
 fn corpus_streams_assemble_to_their_completed_response() {
-    let Some(dir) = responses_common::corpus_dir() else {
+    let Some(dir) = crate::corpus::corpus_dir() else {
         eprintln!("corpus not found; skipped");
         return;
     };
@@ -246,7 +244,7 @@ fn gemini_streams_assemble_to_a_generate_content_response() {
         "eiffel tower height"
     );
 
-    if let Some(dir) = responses_common::corpus_dir() {
+    if let Some(dir) = crate::corpus::corpus_dir() {
         let path = dir.join("pydanticai-gemini-crlf.sse");
         let r = printed(&run(&["assemble", path.to_str().unwrap()]));
         assert_eq!(

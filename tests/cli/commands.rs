@@ -10,6 +10,7 @@
 //! * exit statuses: 2 for usage errors, 1 for a missing file.
 #![cfg(feature = "cli")]
 
+use crate::corpus;
 use crate::responses_common;
 
 use std::process::Output;
@@ -82,7 +83,7 @@ fn events_of_every_responses_stream_are_subsets_of_their_source() {
     let Some(streams) = responses_common::responses_streams() else {
         return;
     };
-    let dir = responses_common::corpus_dir().unwrap();
+    let dir = corpus::corpus_dir().unwrap();
     let (mut events, mut values, mut unknown, mut done) = (0, 0, 0, 0);
     let mut failures = Vec::new();
     for (name, frames) in &streams {
@@ -327,7 +328,7 @@ fn help_version_and_a_directory_argument() {
 /// of its source object with equal values; chat lines invent no `type`.
 #[test]
 fn events_of_every_chat_and_anthropic_stream_are_subsets_of_their_source() {
-    let Some(dir) = responses_common::corpus_dir() else {
+    let Some(dir) = corpus::corpus_dir() else {
         return;
     };
     let (mut streams, mut events, mut values) = (0, 0, 0);
@@ -418,7 +419,7 @@ fn frames_of(bytes: &[u8]) -> Vec<ssekit::Frame> {
 /// of them undecodable (every corpus stream decodes).
 #[test]
 fn events_prints_one_line_per_frame_of_every_corpus_stream() {
-    let Some(dir) = responses_common::corpus_dir() else {
+    let Some(dir) = corpus::corpus_dir() else {
         return;
     };
     let mut names: Vec<String> = std::fs::read_dir(&dir)
@@ -460,7 +461,7 @@ fn events_of_gemini_streams_are_subsets_of_their_source() {
             .map(|e| e.unwrap().path())
             .filter(|p| p.extension().is_some_and(|e| e == "sse"))
             .collect();
-    if let Some(dir) = responses_common::corpus_dir() {
+    if let Some(dir) = corpus::corpus_dir() {
         paths.push(dir.join("pydanticai-gemini-crlf.sse"));
     }
     paths.sort();

@@ -7,6 +7,8 @@
 mod cli;
 #[path = "../support/corpus.rs"]
 mod corpus;
+#[path = "../support/dialects.rs"]
+mod dialects_common;
 #[path = "../support/responses.rs"]
 mod responses_common;
 

@@ -22,7 +22,7 @@ fn decode_and_walk(data: &str) {
         match event {
             Ok(event) => {
                 let mut sum = 0;
-                responses_common::touch_all(&event, &mut sum);
+                dialects_common::touch_all(&event, &mut sum);
                 let _ = (event.ty(), event.sequence_number());
             }
             Err(e) => {
@@ -66,7 +66,7 @@ proptest! {
         while let Ok(Some(frame)) = parser.next_frame() {
             if let Ok(event) = ResponseEvent::from_frame(&frame) {
                 let mut sum = 0;
-                responses_common::touch_all(&event, &mut sum);
+                dialects_common::touch_all(&event, &mut sum);
             }
             decode_and_walk(frame.data());
         }

@@ -15,8 +15,6 @@ mod corpus;
 mod counting;
 #[path = "../support/dialects.rs"]
 mod dialects_common;
-#[path = "../support/responses.rs"]
-mod responses_common;
 
 mod accumulate;
 mod anthropic;

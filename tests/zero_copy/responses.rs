@@ -4,7 +4,7 @@
 //! the view, nested views and array elements included, is read. The frames
 //! are made before counting starts. The count must be 0 exactly.
 
-use crate::responses_common;
+use crate::dialects_common;
 
 use bytes::Bytes;
 use ssekit::responses::ResponseEvent;
@@ -15,7 +15,7 @@ use counting::allocations;
 
 #[test]
 fn decoding_every_corpus_event_allocates_nothing() {
-    let Some(dir) = responses_common::corpus_dir() else {
+    let Some(dir) = crate::corpus::corpus_dir() else {
         return;
     };
     let mut frames = Vec::new();
@@ -40,7 +40,7 @@ fn decoding_every_corpus_event_allocates_nothing() {
                     }
                     sum = sum.wrapping_add(event.sequence_number().unwrap_or(0));
                     sum = sum.wrapping_add(event.ty().len() as u64);
-                    values += responses_common::touch_all(&event, &mut sum);
+                    values += dialects_common::touch_all(&event, &mut sum);
                 }
                 // Chat and Anthropic events without a string `type`, and their
                 // errors' Display goes to a stack buffer only when asked: here
