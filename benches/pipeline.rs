@@ -486,9 +486,15 @@ fn main() {
     assert_eq!(chat_reference.events, chat_frames - 1, "chat chunk count");
     if let Ok(spec) = std::env::var("SSEKIT_PIPELINE_ONLY") {
         if spec.starts_with("chat-") {
-            only_chat(&spec, &chat_input, chat_reference);
+            let names = ChatEngine::ALL.map(ChatEngine::name);
+            only(&spec, &chat_input, chat_reference, &names, |i, chunks| {
+                ChatEngine::ALL[i].run(chunks)
+            });
         } else {
-            only(&spec, &input, reference);
+            let names = Engine::ALL.map(Engine::name);
+            only(&spec, &input, reference, &names, |i, chunks| {
+                Engine::ALL[i].run(chunks)
+            });
         }
         return;
     }
@@ -554,43 +560,16 @@ fn main() {
     summary(started, input.len(), events, &best, rounds, &chat);
 }
 
-/// [`only`] for a Chat engine.
-fn only_chat(spec: &str, input: &Bytes, reference: Seen) {
-    let mut parts = spec.split('/');
-    let name = parts.next().unwrap_or_default();
-    let chunking = match parts.next() {
-        Some("16B") => Chunking::Bytes(16),
-        _ => Chunking::Bytes(4096),
-    };
-    let passes: usize = parts.next().and_then(|p| p.parse().ok()).unwrap_or(1);
-    let engine = ChatEngine::ALL
-        .into_iter()
-        .find(|e| e.name() == name)
-        .unwrap_or_else(|| {
-            panic!(
-                "engine {name}: one of {:?}",
-                ChatEngine::ALL.map(ChatEngine::name)
-            )
-        });
-    let chunks = chunking.split(input);
-    for _ in 0..passes {
-        let seen = engine.run(chunks.clone());
-        assert_eq!(
-            (seen.events, seen.deltas),
-            (reference.events, reference.deltas)
-        );
-    }
-    println!(
-        "{name}/{}: {passes} passes × {} chunks",
-        chunking.label(),
-        reference.events
-    );
-}
-
 /// `SSEKIT_PIPELINE_ONLY=<engine>/<chunking>[/<passes>]`: runs that engine
 /// over the input and exits, without criterion: the driver for
 /// `valgrind --tool=callgrind --toggle-collect='pipeline::Engine::run*'`.
-fn only(spec: &str, input: &Bytes, reference: Seen) {
+fn only(
+    spec: &str,
+    input: &Bytes,
+    reference: Seen,
+    names: &[&str],
+    run: impl Fn(usize, Vec<Bytes>) -> Seen,
+) {
     let mut parts = spec.split('/');
     let name = parts.next().unwrap_or_default();
     let chunking = match parts.next() {
@@ -599,13 +578,13 @@ fn only(spec: &str, input: &Bytes, reference: Seen) {
         Some(other) => panic!("chunking {other}: 16B or 4KiB"),
     };
     let passes: usize = parts.next().and_then(|p| p.parse().ok()).unwrap_or(1);
-    let engine = Engine::ALL
-        .into_iter()
-        .find(|e| e.name() == name)
-        .unwrap_or_else(|| panic!("engine {name}: one of {:?}", Engine::ALL.map(Engine::name)));
+    let engine = names
+        .iter()
+        .position(|e| *e == name)
+        .unwrap_or_else(|| panic!("engine {name}: one of {names:?}"));
     let chunks = chunking.split(input);
     for _ in 0..passes {
-        let seen = engine.run(chunks.clone());
+        let seen = run(engine, chunks.clone());
         assert_eq!(
             (seen.events, seen.deltas),
             (reference.events, reference.deltas)
