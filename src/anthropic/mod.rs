@@ -138,7 +138,7 @@ macro_rules! message_events {
             ) -> Option<Result<Self, DecodeError>> {
                 Some(match ty {
                     $(
-                        $ty => $view::decode_members(members, data, trim_json_ws(data), expect)
+                        $ty => $view::decode_members(members, data, Some(trim_json_ws(data)), expect)
                             .map(Self::$variant)
                             .map_err(|e| e.with_event_type($ty)),
                     )*
@@ -218,6 +218,12 @@ impl<'a> MessageEvent<'a> {
     /// `type`, or lacks a field its type requires, or a field has the wrong
     /// JSON kind.
     pub fn parse(data: &'a str) -> Result<Self, DecodeError> {
+        Self::parse_typed(data).map_err(|e| crate::views::json_first(data, e))
+    }
+
+    /// [`parse`](Self::parse), but a shape error may come before a JSON
+    /// error later in the text.
+    fn parse_typed(data: &'a str) -> Result<Self, DecodeError> {
         let mut members = ObjectScanner::new(data);
         // Fast path: `type` first, as the API sends it. Then the view is
         // decoded from the rest of the same walk, which checks that any
@@ -305,8 +311,14 @@ impl<'a> MessageEvent<'a> {
     /// As [`parse`](Self::parse), and [`DecodeErrorKind::TypeMismatch`] when
     /// the name and the data's `type` differ.
     pub fn parse_named(event: &str, data: &'a str) -> Result<Self, DecodeError> {
+        Self::parse_named_typed(event, data).map_err(|e| crate::views::json_first(data, e))
+    }
+
+    /// [`parse_named`](Self::parse_named), but a shape error may come
+    /// before a JSON error later in the text.
+    fn parse_named_typed(event: &str, data: &'a str) -> Result<Self, DecodeError> {
         let Some(known) = Self::known(event) else {
-            return Self::parse(data);
+            return Self::parse_typed(data);
         };
         let mut members = ObjectScanner::new(data);
         match Self::decode_known(known, &mut members, data, Some(known)) {

@@ -125,18 +125,9 @@ impl<'a> ChatEvent<'a> {
         if text == "[DONE]" {
             return Ok(Self::Done);
         }
-        let mut has_error = false;
-        let mut members = ObjectScanner::new(data);
-        let chunk = ChatChunk::decode_members(
-            crate::json::IterMembers::new(members.by_ref().inspect(|m| {
-                if let Ok((key, value)) = m {
-                    has_error |= *key == "error" && !value.is_null();
-                }
-            })),
-            data,
-            text,
-            None,
-        );
+        let mut members = crate::json::WatchKey::new(ObjectScanner::new(data), "error");
+        let chunk = ChatChunk::decode_members(&mut members, data, Some(text), None);
+        let has_error = members.seen();
         match chunk {
             Ok(chunk) if !has_error => Ok(Self::Chunk(chunk)),
             // An error chunk, or a chunk that failed (before or after an
@@ -145,7 +136,7 @@ impl<'a> ChatEvent<'a> {
                 let object = ObjectView::parse(data).map_err(DecodeError::json)?;
                 match object.get("error") {
                     Some(e) if !e.is_null() => {
-                        ChatErrorChunk::decode_members(object.members(), data, text, None)
+                        ChatErrorChunk::decode_members(object.members(), data, Some(text), None)
                             .map(Self::Error)
                     }
                     _ => result.map(Self::Chunk),

@@ -85,7 +85,7 @@ pub use owned::OwnedGeminiEvent;
 pub use response::*;
 
 use crate::frame::Frame;
-use crate::json::{IterMembers, ObjectScanner, ObjectView, RawJson};
+use crate::json::{ObjectScanner, ObjectView, RawJson};
 use crate::views::trim_json_ws;
 use crate::views::{FieldValue, Fields};
 
@@ -125,18 +125,9 @@ impl<'a> GeminiEvent<'a> {
     /// an array, a string, `[DONE]`).
     pub fn parse(data: &'a str) -> Result<Self, DecodeError> {
         let text = trim_json_ws(data);
-        let mut has_error = false;
-        let mut members = ObjectScanner::new(data);
-        let chunk = GenerateContentResponse::decode_members(
-            IterMembers::new(members.by_ref().inspect(|m| {
-                if let Ok((key, value)) = m {
-                    has_error |= *key == "error" && !value.is_null();
-                }
-            })),
-            data,
-            text,
-            None,
-        );
+        let mut members = crate::json::WatchKey::new(ObjectScanner::new(data), "error");
+        let chunk = GenerateContentResponse::decode_members(&mut members, data, Some(text), None);
+        let has_error = members.seen();
         match chunk {
             Ok(chunk) if !has_error => Ok(Self::Response(chunk)),
             result => Self::parse_slow(data, text, result),
@@ -155,7 +146,7 @@ impl<'a> GeminiEvent<'a> {
         let raw = RawJson::new(text);
         let decoded = match object.get("error") {
             Some(e) if !e.is_null() => {
-                GeminiErrorChunk::decode_members(object.members(), data, text, None)
+                GeminiErrorChunk::decode_members(object.members(), data, Some(text), None)
                     .map(Self::Error)
             }
             _ => result.map(Self::Response),

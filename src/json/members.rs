@@ -49,6 +49,15 @@ pub struct ObjectScanner<'a> {
     src: &'a str,
     pos: usize,
     state: ScanState,
+    /// Where the object's `{` is (once found).
+    open: usize,
+    /// How many levels of objects and arrays the members' values may
+    /// hold, as [`scan::validate_value`] counts them.
+    depth: usize,
+    /// Whether the object is nested in a text that goes on after it: the
+    /// scanner stops at its closing brace instead of checking that only
+    /// whitespace follows.
+    nested: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,7 +79,37 @@ impl<'a> ObjectScanner<'a> {
             src,
             pos: 0,
             state: ScanState::Start,
+            open: 0,
+            depth: super::MAX_DEPTH - 1,
+            nested: false,
         }
+    }
+
+    /// A scanner over the object at `at` in `src` (its `{`), which stops at
+    /// the object's closing brace; for text validated before.
+    #[inline]
+    pub(crate) fn nested_at(src: &'a str, at: usize) -> Self {
+        Self {
+            src,
+            pos: at,
+            state: ScanState::Start,
+            open: at,
+            depth: super::MAX_DEPTH - 1,
+            nested: true,
+        }
+    }
+
+    /// Where the scanner is in its text.
+    #[inline]
+    pub(crate) fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The object's text, braces included, once the scanner is done with
+    /// it (before that, what was read of it).
+    #[inline]
+    pub(crate) fn object_text(&self) -> &'a str {
+        sub(self.src, self.open, self.pos)
     }
 
     #[cold]
@@ -88,6 +127,10 @@ impl<'a> ObjectScanner<'a> {
     /// The object closed just before `i`: only whitespace may follow.
     fn finish<T>(&mut self, i: usize) -> Option<Result<T, JsonError>> {
         self.state = ScanState::Done;
+        if self.nested {
+            self.pos = i;
+            return None;
+        }
         let after = skip_ws(self.src.as_bytes(), i);
         if after < self.src.len() {
             return self.fail(JsonError::new(JsonErrorKind::TrailingCharacters, after));
@@ -138,6 +181,7 @@ impl<'a> MemberSource<'a> for ObjectScanner<'a> {
                 ScanState::Done => return None,
                 ScanState::Start => {
                     if b.get(i) != Some(&b'{') {
+                        debug_assert!(!self.nested, "a nested scanner starts at a brace");
                         // Report what the validator would: its error, or that
                         // valid JSON is not an object.
                         let e = match scan::validate(self.src) {
@@ -146,6 +190,7 @@ impl<'a> MemberSource<'a> for ObjectScanner<'a> {
                         };
                         return self.fail(e);
                     }
+                    self.open = i;
                     i = skip_ws(b, i + 1);
                     if b.get(i) == Some(&b'}') {
                         return self.finish(i + 1);
@@ -173,33 +218,19 @@ impl<'a> MemberSource<'a> for ObjectScanner<'a> {
     }
 
     #[inline(always)]
-    fn key_word(&self) -> Option<u128> {
+    fn key_word(&self) -> Option<KeyWord> {
         let b = self.src.as_bytes();
         let w = b.get(self.pos + 1..)?.first_chunk::<16>()?;
-        Some(u128::from_le_bytes(*w))
+        Some(KeyWord::new(w))
     }
 
     #[inline(always)]
-    fn key_is(
-        &mut self,
-        word: Option<u128>,
-        pattern: KeyPattern,
-        name: &[u8],
-    ) -> Result<bool, JsonError> {
-        let b = self.src.as_bytes();
-        let i = self.pos + 1;
-        let close = i + name.len();
-        let hit = match word {
-            Some(w) if pattern.fits => (w ^ pattern.word) & pattern.mask == 0,
-            _ => b.get(i..close) == Some(name) && b.get(close) == Some(&b'"'),
-        };
-        if !hit {
-            return Ok(false);
-        }
-        match scan::after_key(b, close) {
+    fn take_key(&mut self, len: usize) -> Result<(), JsonError> {
+        let close = self.pos + 1 + len;
+        match scan::after_key(self.src.as_bytes(), close) {
             Ok(at) => {
                 self.pos = at;
-                Ok(true)
+                Ok(())
             }
             Err(e) => Err(self.fail_value(e)),
         }
@@ -243,15 +274,19 @@ impl<'a> MemberSource<'a> for ObjectScanner<'a> {
                 }
                 Err(e) => return Err(self.fail_value(e)),
             },
-            // Empty arrays (`"logprobs":[]`) are common enough to skip
-            // the general validator for.
+            // So are `null`s (`"finish_reason":null`) and empty arrays
+            // (`"logprobs":[]`): neither needs the general validator.
+            Some(b'n') if b.get(at..at + 4) == Some(b"null") => {
+                self.pos = at + 4;
+                Value::Null
+            }
             Some(b'[') if b.get(at + 1) == Some(&b']') => {
                 self.pos = at + 2;
                 Value::Array(ArrayView {
                     raw: sub(self.src, at, at + 2),
                 })
             }
-            _ => match scan::validate_value(b, at, super::MAX_DEPTH - 1) {
+            _ => match scan::validate_value(b, at, self.depth) {
                 Ok(span) => {
                     self.pos = span.end;
                     Value::from_validated(self.src, span)
@@ -305,6 +340,36 @@ impl<'a> MemberSource<'a> for ObjectScanner<'a> {
         }
         found
     }
+
+    #[inline(always)]
+    fn object_text(&self) -> &'a str {
+        ObjectScanner::object_text(self)
+    }
+
+    #[inline(always)]
+    fn nested_object<T, E>(
+        &mut self,
+        decode: impl FnOnce(&mut ObjectScanner<'a>) -> Result<T, E>,
+    ) -> Option<Result<T, E>> {
+        // At the depth limit, `value` reports the nesting error.
+        if self.src.as_bytes().get(self.pos) != Some(&b'{') || self.depth == 0 {
+            return None;
+        }
+        let mut inner = ObjectScanner {
+            src: self.src,
+            pos: self.pos,
+            state: ScanState::Start,
+            open: self.pos,
+            depth: self.depth - 1,
+            nested: true,
+        };
+        let result = decode(&mut inner);
+        match result {
+            Ok(_) => self.pos = inner.pos,
+            Err(_) => self.state = ScanState::Done,
+        }
+        Some(result)
+    }
 }
 
 impl FusedIterator for ObjectScanner<'_> {}
@@ -343,57 +408,112 @@ impl<'a> Key<'a> {
         JsonStr::new(sub(self.src, self.start, self.close + 1), self.escaped)
     }
 
+    /// Whether the key is `name` (compared unescaped).
     #[inline]
-    fn from_json_str(key: JsonStr<'a>) -> Self {
-        let quoted = key.as_raw_json().get();
-        Self {
-            src: quoted,
-            start: 0,
-            close: quoted.len().saturating_sub(1),
-            escaped: key.has_escapes(),
+    pub(crate) fn is(&self, name: &str) -> bool {
+        if self.escaped {
+            self.json_str() == name
+        } else {
+            self.bytes() == name.as_bytes()
         }
     }
 }
 
-/// A member key as written followed by its closing quote, as the
-/// little-endian word and mask that [`MemberSource::key_is`] compares the
-/// sixteen bytes after the opening quote with. Built at compile time.
+/// The sixteen bytes after a key's opening quote, as two little-endian
+/// words: made once per key, then compared with each [`KeyPattern`] in a
+/// few instructions.
+#[derive(Clone, Copy)]
+pub(crate) struct KeyWord {
+    lo: u64,
+    hi: u64,
+}
+
+impl KeyWord {
+    #[inline(always)]
+    fn new(w: &[u8; 16]) -> Self {
+        let (lo, hi) = w.split_at(8);
+        Self {
+            lo: u64::from_le_bytes(lo.try_into().unwrap_or([0; 8])),
+            hi: u64::from_le_bytes(hi.try_into().unwrap_or([0; 8])),
+        }
+    }
+}
+
+/// A member key as written followed by its closing quote, as the words
+/// and masks that [`KeyPattern::matches`] compares a [`KeyWord`] with.
+/// Built at compile time.
 #[derive(Clone, Copy)]
 pub(crate) struct KeyPattern {
-    word: u128,
-    mask: u128,
-    /// Whether the key and its quote fit in sixteen bytes (else `key_is`
-    /// compares the bytes).
+    lo: u64,
+    hi: u64,
+    mask_lo: u64,
+    mask_hi: u64,
+    /// The key's length.
+    len: usize,
+    /// Whether the key and its quote fit in sixteen bytes (else no
+    /// [`KeyWord`] matches: such keys are scanned and compared as bytes).
     fits: bool,
 }
 
 impl KeyPattern {
-    /// The pattern of `name`.
+    /// The pattern of `name`, which must hold no `"`, `\\` or control
+    /// character.
     pub(crate) const fn new(name: &str) -> Self {
         let b = name.as_bytes();
         if b.len() >= 16 {
             return Self {
-                word: 0,
-                mask: 0,
+                lo: 0,
+                hi: 0,
+                mask_lo: 0,
+                mask_hi: 0,
+                len: b.len(),
                 fits: false,
             };
         }
-        let mut word = 0u128;
+        let mut bytes = [0u8; 16];
+        let mut mask = [0u8; 16];
         let mut i = 0;
-        while i < b.len() {
-            word |= (b[i] as u128) << (8 * i);
+        while i <= b.len() {
+            bytes[i] = if i < b.len() { b[i] } else { b'"' };
+            mask[i] = 0xff;
             i += 1;
         }
-        word |= (b'"' as u128) << (8 * b.len());
-        let mask = if b.len() == 15 {
-            u128::MAX
-        } else {
-            (1u128 << (8 * (b.len() + 1))) - 1
-        };
-        Self {
-            word,
-            mask,
+        let mut p = Self {
+            lo: 0,
+            hi: 0,
+            mask_lo: 0,
+            mask_hi: 0,
+            len: b.len(),
             fits: true,
+        };
+        let mut i = 0;
+        while i < 8 {
+            p.lo |= (bytes[i] as u64) << (8 * i);
+            p.hi |= (bytes[i + 8] as u64) << (8 * i);
+            p.mask_lo |= (mask[i] as u64) << (8 * i);
+            p.mask_hi |= (mask[i + 8] as u64) << (8 * i);
+            i += 1;
+        }
+        p
+    }
+
+    /// The key's length in bytes.
+    #[inline(always)]
+    pub(crate) const fn len(self) -> usize {
+        self.len
+    }
+
+    /// Whether the key at hand, as its [`KeyWord`], is this pattern's key
+    /// as written, with its closing quote (never, for a key too long for a
+    /// word).
+    #[inline(always)]
+    pub(crate) const fn matches(self, w: KeyWord) -> bool {
+        if !self.fits {
+            false
+        } else if self.len < 8 {
+            (w.lo ^ self.lo) & self.mask_lo == 0
+        } else {
+            w.lo == self.lo && (w.hi ^ self.hi) & self.mask_hi == 0
         }
     }
 }
@@ -410,13 +530,36 @@ pub(crate) trait MemberSource<'a> {
     fn value(&mut self) -> Result<Value<'a>, JsonError>;
 
     /// Whether this source matches keys in place: [`start_member`],
-    /// [`key_is`] and [`scan_key`] instead of [`next_key`].
+    /// [`key_word`], [`take_key`] and [`scan_key`] instead of [`next_key`].
     ///
     /// [`start_member`]: Self::start_member
-    /// [`key_is`]: Self::key_is
+    /// [`key_word`]: Self::key_word
+    /// [`take_key`]: Self::take_key
     /// [`scan_key`]: Self::scan_key
     /// [`next_key`]: Self::next_key
     const IN_PLACE: bool = false;
+
+    /// (In place only.) The text of the object walked, braces included,
+    /// once the walk is done: see [`ObjectScanner::object_text`].
+    #[inline(always)]
+    fn object_text(&self) -> &'a str {
+        ""
+    }
+
+    /// (In place only.) When the value at hand is an object, hands `decode`
+    /// a scanner over it (nested: it stops at the object's closing brace)
+    /// and moves past the object when `decode` succeeds; `None` (nothing
+    /// consumed) when the value is not an object or the source cannot.
+    /// `decode` must walk the scanner to its end on success: a nested view
+    /// decoder does.
+    #[inline(always)]
+    fn nested_object<T, E>(
+        &mut self,
+        decode: impl FnOnce(&mut ObjectScanner<'a>) -> Result<T, E>,
+    ) -> Option<Result<T, E>> {
+        let _ = decode;
+        None
+    }
 
     /// (In place only.) Moves to the next member's key; `None` after the
     /// last member. After an error, the source is done.
@@ -426,30 +569,24 @@ pub(crate) trait MemberSource<'a> {
     }
 
     /// (In place only.) The sixteen bytes after the opening quote of the
-    /// key at hand, as a little-endian word, for [`key_is`](Self::key_is);
+    /// key at hand, for [`KeyPattern::matches`];
     /// `None` when fewer are left.
     #[inline(always)]
-    fn key_word(&self) -> Option<u128> {
+    fn key_word(&self) -> Option<KeyWord> {
         None
     }
 
-    /// (In place only.) Whether the key at hand is `name` as written,
-    /// without escapes; if so, it and its colon are consumed (else nothing
-    /// is). `word` is [`key_word`](Self::key_word), `pattern` is
-    /// `KeyPattern::new(name)`. `name` must hold no `"`, `\\` or control
-    /// character.
+    /// (In place only.) Consumes the key at hand, of `len` bytes, which its
+    /// [`key_word`](Self::key_word) showed to be a key without escapes that
+    /// some [`KeyPattern`] matches, and its colon.
     #[inline(always)]
-    fn key_is(
-        &mut self,
-        word: Option<u128>,
-        pattern: KeyPattern,
-        name: &[u8],
-    ) -> Result<bool, JsonError> {
-        let _ = (word, pattern, name);
-        Ok(false)
+    fn take_key(&mut self, len: usize) -> Result<(), JsonError> {
+        let _ = len;
+        Ok(())
     }
 
-    /// (In place only.) Reads the key at hand, which no `key_is` matched.
+    /// (In place only.) Reads the key at hand, which no [`KeyPattern`]
+    /// matched.
     #[inline(always)]
     fn scan_key(&mut self) -> Result<Key<'a>, JsonError> {
         Err(JsonError::new(JsonErrorKind::Eof, 0))
@@ -481,17 +618,12 @@ impl<'a, M: MemberSource<'a>> MemberSource<'a> for &mut M {
         (**self).start_member()
     }
     #[inline(always)]
-    fn key_word(&self) -> Option<u128> {
+    fn key_word(&self) -> Option<KeyWord> {
         (**self).key_word()
     }
     #[inline(always)]
-    fn key_is(
-        &mut self,
-        word: Option<u128>,
-        pattern: KeyPattern,
-        name: &[u8],
-    ) -> Result<bool, JsonError> {
-        (**self).key_is(word, pattern, name)
+    fn take_key(&mut self, len: usize) -> Result<(), JsonError> {
+        (**self).take_key(len)
     }
     #[inline(always)]
     fn scan_key(&mut self) -> Result<Key<'a>, JsonError> {
@@ -513,33 +645,104 @@ impl<'a, M: MemberSource<'a>> MemberSource<'a> for &mut M {
     fn value_is_str(&mut self, text: &[u8]) -> bool {
         (**self).value_is_str(text)
     }
-}
-
-/// A [`MemberSource`] over any iterator of members (the slow path, for
-/// decoders that watch the members go by).
-pub(crate) struct IterMembers<'a, I> {
-    iter: I,
-    value: Option<Value<'a>>,
-}
-
-impl<'a, I> IterMembers<'a, I> {
-    pub(crate) fn new(iter: I) -> Self {
-        Self { iter, value: None }
+    #[inline(always)]
+    fn nested_object<T, E>(
+        &mut self,
+        decode: impl FnOnce(&mut ObjectScanner<'a>) -> Result<T, E>,
+    ) -> Option<Result<T, E>> {
+        (**self).nested_object(decode)
+    }
+    #[inline(always)]
+    fn object_text(&self) -> &'a str {
+        (**self).object_text()
     }
 }
 
-impl<'a, I> MemberSource<'a> for IterMembers<'a, I>
-where
-    I: Iterator<Item = Result<(JsonStr<'a>, Value<'a>), JsonError>>,
-{
+/// A [`MemberSource`] that forwards to `inner` and watches one key the
+/// decoder does not match (the Chat and Gemini `error` member): after the
+/// walk, [`seen`](Self::seen) tells whether a member with that key (as
+/// written, unescaped) had a value other than `null`. Keys the decoder
+/// matches in place never reach it, so `key` must not be a field of the
+/// view decoded.
+pub(crate) struct WatchKey<'k, M> {
+    inner: M,
+    key: &'k str,
+    /// The key just scanned is the watched one.
+    pending: bool,
+    seen: bool,
+}
+
+impl<'k, M> WatchKey<'k, M> {
+    pub(crate) fn new(inner: M, key: &'k str) -> Self {
+        Self {
+            inner,
+            key,
+            pending: false,
+            seen: false,
+        }
+    }
+
+    /// Whether the watched key had a non-null value.
+    pub(crate) fn seen(&self) -> bool {
+        self.seen
+    }
+}
+
+impl<'a, M: MemberSource<'a>> MemberSource<'a> for WatchKey<'_, M> {
+    const IN_PLACE: bool = M::IN_PLACE;
+
+    #[inline(always)]
+    fn start_member(&mut self) -> Option<Result<(), JsonError>> {
+        self.inner.start_member()
+    }
+    #[inline(always)]
+    fn key_word(&self) -> Option<KeyWord> {
+        self.inner.key_word()
+    }
+    #[inline(always)]
+    fn take_key(&mut self, len: usize) -> Result<(), JsonError> {
+        self.inner.take_key(len)
+    }
+    #[inline(always)]
+    fn scan_key(&mut self) -> Result<Key<'a>, JsonError> {
+        let key = self.inner.scan_key()?;
+        self.pending = key.is(self.key);
+        Ok(key)
+    }
+    #[inline(always)]
     fn next_key(&mut self) -> Option<Result<Key<'a>, JsonError>> {
-        Some(self.iter.next()?.map(|(key, value)| {
-            self.value = Some(value);
-            Key::from_json_str(key)
-        }))
+        let key = self.inner.next_key()?;
+        if let Ok(key) = &key {
+            self.pending = key.is(self.key);
+        }
+        Some(key)
     }
+    #[inline(always)]
     fn value(&mut self) -> Result<Value<'a>, JsonError> {
-        Ok(self.value.take().unwrap_or(Value::Null))
+        let value = self.inner.value()?;
+        if core::mem::take(&mut self.pending) && !value.is_null() {
+            self.seen = true;
+        }
+        Ok(value)
+    }
+    #[inline(always)]
+    fn value_u64(&mut self) -> Option<u64> {
+        self.inner.value_u64()
+    }
+    #[inline(always)]
+    fn value_is_str(&mut self, text: &[u8]) -> bool {
+        self.inner.value_is_str(text)
+    }
+    #[inline(always)]
+    fn nested_object<T, E>(
+        &mut self,
+        decode: impl FnOnce(&mut ObjectScanner<'a>) -> Result<T, E>,
+    ) -> Option<Result<T, E>> {
+        self.inner.nested_object(decode)
+    }
+    #[inline(always)]
+    fn object_text(&self) -> &'a str {
+        self.inner.object_text()
     }
 }
 

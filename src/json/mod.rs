@@ -100,13 +100,18 @@ mod value;
 mod write;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use error::{JsonError, JsonErrorKind};
 pub use members::{find_key, ObjectScanner};
-pub(crate) use members::{IterMembers, Key, KeyPattern, MemberSource};
+pub(crate) use members::{Key, KeyPattern, MemberSource, WatchKey};
 pub use raw::{RawJson, RawNumber};
 pub use scan::MAX_DEPTH;
+
+/// Validates `src` as one JSON text; allocates nothing.
+pub(crate) fn validate_text(src: &str) -> Result<(), JsonError> {
+    scan::validate(src).map(|_| ())
+}
 pub(crate) use scan::{finite, magnitude};
 #[cfg(feature = "serde")]
 pub(crate) use ser::serialize_json_text;

@@ -106,7 +106,7 @@ fn arb_json() -> impl Strategy<Value = serde_json::Value> {
 }
 
 /// Token soup: pieces of JSON, valid and not, concatenated.
-fn arb_soup() -> impl Strategy<Value = String> {
+pub(crate) fn arb_soup() -> impl Strategy<Value = String> {
     let token = prop::sample::select(vec![
         "{",
         "}",
@@ -205,7 +205,7 @@ fn exercise(v: Value<'_>) -> usize {
 
 /// Applies `edits` (insert, delete or replace one character, at a position
 /// taken modulo the length) to `text`.
-fn mutate(mut text: String, edits: Vec<(usize, u8, String)>) -> String {
+pub(crate) fn mutate(mut text: String, edits: Vec<(usize, u8, String)>) -> String {
     for (at, op, token) in edits {
         let mut i = at % (text.len() + 1);
         while !text.is_char_boundary(i) {

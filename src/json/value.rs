@@ -427,6 +427,41 @@ pub struct Elements<'a> {
     pos: usize,
 }
 
+impl<'a> Elements<'a> {
+    /// The array's text (a slice of the text it was validated in).
+    #[inline]
+    pub(crate) fn src(&self) -> &'a str {
+        self.src
+    }
+
+    /// Moves to the next element without walking it: its index in
+    /// [`src`](Self::src), or `None` after the last one. The caller must
+    /// then call [`resume`](Self::resume) past the element.
+    #[inline]
+    pub(crate) fn next_start(&mut self) -> Option<usize> {
+        let b = self.src.as_bytes();
+        let mut i = skip_ws(b, self.pos);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b']') | None => {
+                self.pos = b.len();
+                return None;
+            }
+            Some(_) => {}
+        }
+        self.pos = i;
+        Some(i)
+    }
+
+    /// Goes on after an element that ends just before `end` (an index in
+    /// [`src`](Self::src)).
+    #[inline]
+    pub(crate) fn resume(&mut self, end: usize) {
+        // Never stall, even on text that broke the invariant.
+        self.pos = end.max(self.pos + 1);
+    }
+}
+
 impl<'a> Iterator for Elements<'a> {
     type Item = Value<'a>;
 

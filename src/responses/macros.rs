@@ -117,7 +117,7 @@ macro_rules! event_view {
             fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
                 $crate::views::serde::deserialize_borrowed(d, |raw: &'de str| {
                     let text = $crate::views::trim_json_ws(raw);
-                    Self::decode_members($crate::json::ObjectScanner::new(raw), raw, text, Some($ty))
+                    Self::decode_members($crate::json::ObjectScanner::new(raw), raw, Some(text), Some($ty))
                         .map_err(|e| e.with_event_type($ty))
                 })
             }

@@ -308,7 +308,7 @@ macro_rules! response_events {
             ) -> Result<Self, DecodeError> {
                 match kind {
                     $(
-                        Kind::$variant => $view::decode_members(members, data, text, check.then_some($ty))
+                        Kind::$variant => $view::decode_members(members, data, Some(text), check.then_some($ty))
                             .map_err(|e| e.with_event_type($ty))
                             .map(Self::$variant),
                     )*
@@ -561,6 +561,12 @@ impl<'a> ResponseEvent<'a> {
     /// `type`, or lacks a field its type requires, or a field has the wrong
     /// JSON kind.
     pub fn parse(data: &'a str) -> Result<Self, DecodeError> {
+        Self::parse_typed(data).map_err(|e| crate::views::json_first(data, e))
+    }
+
+    /// [`parse`](Self::parse), but a shape error may come before a JSON
+    /// error later in the text.
+    fn parse_typed(data: &'a str) -> Result<Self, DecodeError> {
         let text = trim_json_ws(data);
         if text == "[DONE]" {
             return Ok(Self::Done);
@@ -616,6 +622,12 @@ impl<'a> ResponseEvent<'a> {
     /// `type` member must agree with it, or at least the last one (which
     /// is the one that counts, as in serde_json::Value).
     fn decode_named(kind: Kind, data: &'a str) -> Result<Self, DecodeError> {
+        Self::decode_named_typed(kind, data).map_err(|e| crate::views::json_first(data, e))
+    }
+
+    /// [`decode_named`](Self::decode_named), but a shape error may come
+    /// before a JSON error later in the text.
+    fn decode_named_typed(kind: Kind, data: &'a str) -> Result<Self, DecodeError> {
         let text = trim_json_ws(data);
         match Self::decode_kind(kind, ObjectScanner::new(data), data, text, true) {
             Err(e) if e.kind() == DecodeErrorKind::TypeMismatch => {

@@ -171,10 +171,18 @@ macro_rules! view {
             ) -> ::core::result::Result<Self, $crate::views::DecodeError> {
                 match value {
                     $crate::json::Value::Object(o) => {
-                        Self::decode_members(o.members(), base, o.as_raw_json().get(), None)
+                        Self::decode_members(o.members(), base, Some(o.as_raw_json().get()), None)
                     }
                     _ => Err($crate::views::wrong_type(base, &value)),
                 }
+            }
+            const NESTED: bool = true;
+            #[inline]
+            fn from_nested(
+                scanner: &mut $crate::json::ObjectScanner<'a>,
+                base: &'a str,
+            ) -> ::core::result::Result<Self, $crate::views::DecodeError> {
+                Self::decode_members(scanner, base, None, None)
             }
             #[inline]
             fn field_value(&self) -> $crate::views::FieldValue<'a, '_> {
@@ -215,16 +223,16 @@ macro_rules! view {
             pub const FIELDS: &'static [&'static str] = &[$(field_key!($field $($key)?)),*];
 
             /// Decodes the members of one object. `raw` is the object's text,
-            /// a slice of `base` (the event's data); `expect` is the `type`
+            /// a slice of `base` (the event's data), or `None` for the text
+            /// `members` walked (a nested scanner); `expect` is the `type`
             /// the object must have, if it is checked here.
             #[allow(unused_mut, unused_variables)]
             pub(crate) fn decode_members<M: $crate::json::MemberSource<'a>>(
                 mut members: M,
                 base: &'a str,
-                raw: &'a str,
+                raw: ::core::option::Option<&'a str>,
                 expect: ::core::option::Option<&str>,
             ) -> ::core::result::Result<Self, $crate::views::DecodeError> {
-                let at = $crate::views::offset_in(base, raw);
                 $( let mut $field: ::core::option::Option<$fty> = None; )*
                 // Which member this is: `TYPE_MEMBER` for the checked `type`,
                 // a field's number (see `field_number`), or `OTHER_MEMBER`.
@@ -238,26 +246,37 @@ macro_rules! view {
                             None => break,
                             Some(r) => r.map_err($crate::views::DecodeError::json)?,
                         }
-                        let word = members.key_word();
-                        let mut is = |name: &str, pattern: $crate::json::KeyPattern| {
-                            members
-                                .key_is(word, pattern, name.as_bytes())
-                                .map_err($crate::views::DecodeError::json)
-                        };
-                        if check && is("type", const { $crate::json::KeyPattern::new("type") })? {
-                            $crate::views::TYPE_MEMBER
-                        }
-                        $(
-                            else if is(
-                                field_key!($field $($key)?),
-                                const { $crate::json::KeyPattern::new(field_key!($field $($key)?)) },
-                            )? {
-                                const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) }
+                        // The key's first sixteen bytes, compared with each
+                        // field's key in a few instructions; a key no field
+                        // has, or one too long for the word, is scanned.
+                        let n = match members.key_word() {
+                            ::core::option::Option::Some(word) => {
+                                let (n, len) = if check && const { $crate::json::KeyPattern::new("type") }.matches(word) {
+                                    ($crate::views::TYPE_MEMBER, 4)
+                                }
+                                $(
+                                    else if const { $crate::json::KeyPattern::new(field_key!($field $($key)?)) }.matches(word) {
+                                        (
+                                            const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) },
+                                            const { $crate::json::KeyPattern::new(field_key!($field $($key)?)).len() },
+                                        )
+                                    }
+                                )*
+                                else {
+                                    ($crate::views::OTHER_MEMBER, 0)
+                                };
+                                if n != $crate::views::OTHER_MEMBER {
+                                    members.take_key(len).map_err($crate::views::DecodeError::json)?;
+                                }
+                                n
                             }
-                        )*
-                        else {
+                            ::core::option::Option::None => $crate::views::OTHER_MEMBER,
+                        };
+                        if n == $crate::views::OTHER_MEMBER {
                             let key = members.scan_key().map_err($crate::views::DecodeError::json)?;
                             Self::member_number(key, check)
+                        } else {
+                            n
                         }
                     } else {
                         match members.next_key() {
@@ -286,6 +305,16 @@ macro_rules! view {
                                     continue;
                                 }
                             }
+                            if <$fty as $crate::views::Field<'a>>::NESTED {
+                                // An object decoded in the pass that
+                                // validates it, not validated then walked.
+                                if let Some(v) = members.nested_object(|s| {
+                                    <$fty as $crate::views::Field<'a>>::from_nested(s, base)
+                                }) {
+                                    $field = Some(v.map_err(|e| e.in_field(field_key!($field $($key)?)))?);
+                                    continue;
+                                }
+                            }
                             let value = members.value().map_err($crate::views::DecodeError::json)?;
                             $field = if value.is_null() {
                                 None
@@ -301,6 +330,11 @@ macro_rules! view {
                         members.value().map_err($crate::views::DecodeError::json)?;
                     }
                 }
+                let raw = match raw {
+                    ::core::option::Option::Some(raw) => raw,
+                    ::core::option::Option::None => members.object_text(),
+                };
+                let at = $crate::views::offset_in(base, raw);
                 Ok(Self {
                     $( $field: field_finish!($kind $field, field_key!($field $($key)?), at), )*
                     __src: $crate::views::Source($crate::json::RawJson::new(raw)),
@@ -415,7 +449,7 @@ macro_rules! tagged {
                 let raw = o.as_raw_json();
                 $(
                     if ty == $ty {
-                        return $view::decode_members(members, base, raw.get(), check.then_some($ty))
+                        return $view::decode_members(members, base, Some(raw.get()), check.then_some($ty))
                             .map(Self::$variant);
                     }
                 )*

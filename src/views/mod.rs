@@ -27,12 +27,28 @@ use core::fmt;
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
 
-use crate::json::{ArrayView, Elements, JsonStr, RawJson, Value};
+use crate::json::{ArrayView, Elements, JsonStr, ObjectScanner, RawJson, Value};
 
 /// Byte offset of `span` (a slice of `base`) in `base`.
 #[inline]
 pub(crate) fn offset_in(base: &str, span: &str) -> usize {
     (span.as_ptr() as usize).wrapping_sub(base.as_ptr() as usize)
+}
+
+/// The error to report for `data`: errors are for data that is not JSON
+/// first. A field of the wrong kind (or a missing one) found before a JSON
+/// error later in the text gives way to that JSON error, so that invalid
+/// JSON always reports what the validator (and serde_json) finds.
+#[cold]
+#[inline(never)]
+pub(crate) fn json_first(data: &str, e: DecodeError) -> DecodeError {
+    match e.kind() {
+        DecodeErrorKind::Json(_) | DecodeErrorKind::NotAnObject => e,
+        _ => match crate::json::validate_text(data) {
+            Err(json) => DecodeError::json(json).with_event_type(e.event_type()),
+            Ok(()) => e,
+        },
+    }
 }
 
 /// Byte offset of `value`'s text in `base`.
@@ -75,6 +91,24 @@ pub trait Field<'a>: Sized + Sealed {
 
     /// The value, for a [`Fields`] visitor.
     fn field_value(&self) -> FieldValue<'a, '_>;
+
+    /// Whether the type is a view that decodes an object in the pass that
+    /// validates it, through [`from_nested`](Self::from_nested).
+    #[doc(hidden)]
+    const NESTED: bool = false;
+
+    /// Decodes the object `scanner` is at (its `{`), validating it as it
+    /// goes, and walks the scanner to the object's end. Only called when
+    /// [`NESTED`](Self::NESTED); the default validates the object, then
+    /// decodes it with [`from_value`](Self::from_value).
+    #[doc(hidden)]
+    #[inline]
+    fn from_nested(scanner: &mut ObjectScanner<'a>, base: &'a str) -> Result<Self, DecodeError> {
+        for member in scanner.by_ref() {
+            member.map_err(DecodeError::json)?;
+        }
+        Self::from_value(Value::from_span(scanner.object_text()), base)
+    }
 
     /// Whether the decoders should first try to read the value as a plain
     /// non-negative integer, in one pass (see [`from_u64`](Self::from_u64)).
@@ -400,6 +434,26 @@ impl<'a, T: Field<'a>> Iterator for ListIter<'a, T> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
+        if T::NESTED {
+            // An object element is decoded in one pass over its text, not
+            // walked over and then walked again member by member.
+            let array = self.elements.src();
+            let start = offset_in(self.base, array);
+            if start < self.base.len() {
+                let i = self.elements.next_start()?;
+                if array.as_bytes().get(i) == Some(&b'{') {
+                    let mut scanner = ObjectScanner::nested_at(self.base, start + i);
+                    let element = T::from_nested(&mut scanner, self.base);
+                    if element.is_ok() {
+                        self.elements.resume(scanner.position() - start);
+                    } else {
+                        // Stopped inside the element: walk over all of it.
+                        self.elements.next();
+                    }
+                    return Some(element);
+                }
+            }
+        }
         let value = self.elements.next()?;
         if value.is_null() {
             return Some(Err(wrong_type(self.base, &value)));
@@ -550,3 +604,6 @@ pub(crate) fn trim_json_ws(s: &str) -> &str {
     let end = b.iter().rposition(|c| !ws(c)).map_or(start, |i| i + 1);
     s.get(start..end).unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,248 @@
+//! The one-pass decoder against independent readings of the same text.
+//!
+//! * Nested views and list elements are decoded in the pass that validates
+//!   them (`Field::from_nested`). The two-pass decoder (validate, then walk
+//!   the validated members: `Field::from_value`) must read the same views
+//!   and fail with the same errors.
+//! * Invalid JSON always fails with the validator's error, at its offset,
+//!   in every dialect, even when a field of the wrong kind comes first.
+//! * The key patterns match exactly the keys they were made from.
+
+use std::format;
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use proptest::prelude::*;
+
+use super::{DecodeError, DecodeErrorKind, Field};
+use crate::anthropic::MessageEvent;
+use crate::chat::{ChatChunk, ChatEvent, ChoiceDelta};
+use crate::json::tests::{arb_soup, mutate};
+use crate::json::{JsonError, Value};
+use crate::responses::ResponseEvent;
+
+/// Chunks with every nested view of the Chat dialect: the delta, tool call
+/// fragments and their functions, log probabilities, usage with details.
+const CHAT: &[&str] = &[
+    r#"{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","system_fingerprint":"fp_1","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi \"there\"\n"},"logprobs":null,"finish_reason":null}]}"#,
+    r#"{"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"a\":"}},{"index":1,"function":{"arguments":"1}"}}]},"finish_reason":null},{"index":1,"delta":{"reasoning_content":"think"},"logprobs":{"content":[{"token":"a","logprob":-0.5,"bytes":[97],"top_logprobs":[{"token":"b","logprob":-1.5,"bytes":[98]}]}]}}]}"#,
+    r#"{"id":"c","choices":[],"usage":{"prompt_tokens":11,"completion_tokens":2,"total_tokens":13,"prompt_tokens_details":{"cached_tokens":0},"completion_tokens_details":{"reasoning_tokens":1}}}"#,
+    r#"{ "id" : "c" , "choices" : [ { "index" : 0 , "delta" : { "content" : [ { "type" : "thinking" , "thinking" : [ { "type" : "text" , "text" : "x" } ] } ] } } ] }"#,
+    r#"{"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":"stop","content_filter_results":{"hate":{"filtered":false}}}],"prompt_filter_results":[{"prompt_index":0}]}"#,
+];
+
+/// Events of the other dialects with nested views and lists of views.
+const OTHERS: &[&str] = &[
+    r#"{"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"Hi","logprobs":[{"token":"Hi","logprob":-0.1,"bytes":[72,105],"top_logprobs":[{"token":"Hey","logprob":-2.0,"bytes":[72]}]}]}"#,
+    r#"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude","content":[],"stop_reason":null,"usage":{"input_tokens":25,"output_tokens":1,"cache_creation":{"ephemeral_5m_input_tokens":0}}}}"#,
+    r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":15}}"#,
+];
+
+/// The chunk read by the two-pass decoder, its choices as well.
+fn two_pass(
+    text: &str,
+) -> Result<(ChatChunk<'_>, Vec<Result<ChoiceDelta<'_>, DecodeError>>), DecodeError> {
+    let value = Value::parse(text).map_err(DecodeError::json)?;
+    let chunk = ChatChunk::from_value(value, text)?;
+    let choices = chunk
+        .choices
+        .as_raw_json()
+        .value()
+        .as_array()
+        .map(|a| a.iter().map(|v| ChoiceDelta::from_value(v, text)).collect())
+        .unwrap_or_default();
+    Ok((chunk, choices))
+}
+
+/// The error invalid JSON must give: the validator's.
+fn validator_error(text: &str) -> Option<JsonError> {
+    crate::json::validate_text(text).err()
+}
+
+fn check_chat(text: &str) -> Result<(), TestCaseError> {
+    let one_pass = ChatEvent::parse(text);
+    if let Some(e) = validator_error(text) {
+        if text.trim() != "[DONE]" {
+            let got = one_pass.expect_err("invalid JSON decoded");
+            prop_assert_eq!(got.kind(), DecodeError::json(e).kind(), "{}", text);
+            prop_assert_eq!(got.offset(), e.offset(), "{}", text);
+        }
+        return Ok(());
+    }
+    match (one_pass, two_pass(text)) {
+        (Ok(ChatEvent::Chunk(chunk)), Ok((expected, choices))) => {
+            prop_assert_eq!(&chunk, &expected);
+            let got: Vec<_> = chunk.choices.iter().collect();
+            prop_assert_eq!(got, choices);
+        }
+        (Ok(ChatEvent::Error(_)), _) => {}
+        (Ok(ChatEvent::Done), _) => {}
+        (Ok(other), _) => prop_assert!(false, "{:?}", other),
+        (Err(a), Err(b)) => prop_assert_eq!(a, b, "{}", text),
+        (a, b) => prop_assert!(
+            false,
+            "one pass {:?}, two passes {:?}: {}",
+            a,
+            b.map(|c| c.0),
+            text
+        ),
+    }
+    Ok(())
+}
+
+fn check_others(text: &str) -> Result<(), TestCaseError> {
+    if let Some(e) = validator_error(text) {
+        for got in [
+            ResponseEvent::parse(text).map(|_| ()),
+            MessageEvent::parse(text).map(|_| ()),
+            MessageEvent::parse_named("message_start", text).map(|_| ()),
+        ] {
+            let got = got.expect_err("invalid JSON decoded");
+            prop_assert_eq!(got.kind(), DecodeError::json(e).kind(), "{}", text);
+            prop_assert_eq!(got.offset(), e.offset(), "{}", text);
+        }
+    }
+    Ok(())
+}
+
+/// The same JSON pretty-printed, so that whitespace sits everywhere.
+fn pretty(text: &str) -> String {
+    let value: serde_json::Value = serde_json::from_str(text).unwrap();
+    serde_json::to_string_pretty(&value).unwrap()
+}
+
+#[test]
+fn the_samples_decode_alike_in_one_pass_and_two() {
+    for text in CHAT {
+        check_chat(text).unwrap();
+        check_chat(&pretty(text)).unwrap();
+        assert!(
+            matches!(ChatEvent::parse(text), Ok(ChatEvent::Chunk(_))),
+            "{text}"
+        );
+        for (k, _) in text.char_indices() {
+            check_chat(&text[..k]).unwrap();
+        }
+    }
+    for text in OTHERS {
+        assert!(
+            ResponseEvent::parse(text).is_ok() || MessageEvent::parse(text).is_ok(),
+            "{text}"
+        );
+        for (k, _) in text.char_indices() {
+            check_others(&text[..k]).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_wrong_kind_before_a_json_error_gives_way_to_it() {
+    // `index` is a string (a wrong kind), then the text breaks off.
+    for text in [
+        r#"{"choices":[{"index":"0","delta":{}}],"id":tru}"#,
+        r#"{"id":"c","choices":[{"index":0,"delta":{"content":5,"role":}}]}"#,
+        r#"{"usage":{"prompt_tokens":"x"},"model":"m""#,
+    ] {
+        check_chat(text).unwrap();
+        let e = ChatEvent::parse(text).unwrap_err();
+        assert!(matches!(e.kind(), DecodeErrorKind::Json(_)), "{text}: {e}");
+    }
+    for text in [
+        r#"{"type":"response.output_text.delta","sequence_number":"4","item_id":"m","output_index":0,"content_index":0,"delta":"x"]"#,
+        r#"{"type":"message_delta","delta":{"stop_reason":7},"usage":{"output_tokens":1}"#,
+    ] {
+        check_others(text).unwrap();
+    }
+    // Valid JSON of the wrong kind is still a shape error, with the field.
+    let e = ChatEvent::parse(r#"{"choices":[{"index":"0"}]}"#).unwrap();
+    let ChatEvent::Chunk(chunk) = e else { panic!() };
+    let first = chunk.choices.first().unwrap().unwrap_err();
+    assert_eq!(first.kind(), DecodeErrorKind::WrongType { field: "index" });
+    assert_eq!(first.offset(), 21);
+}
+
+#[test]
+fn nesting_at_the_depth_limit_fails_as_the_validator_does() {
+    let max = crate::json::MAX_DEPTH;
+    // `usage` is a nested view at level 2; `x`, a member no view has, is
+    // validated below it.
+    for extra in [max - 4, max - 3, max - 2, max - 1] {
+        let text = format!(
+            r#"{{"choices":[],"usage":{{"x":{}{}}}}}"#,
+            "[".repeat(extra),
+            "]".repeat(extra)
+        );
+        check_chat(&text).unwrap();
+        assert_eq!(
+            ChatEvent::parse(&text).is_ok(),
+            validator_error(&text).is_none(),
+            "{extra}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn mutated_chunks_decode_alike_in_one_pass_and_two(
+        which in 0..CHAT.len(),
+        pretty_print in any::<bool>(),
+        edits in prop::collection::vec((any::<usize>(), 0u8..3, arb_soup()), 0..4),
+    ) {
+        let text = if pretty_print { pretty(CHAT[which]) } else { CHAT[which].to_string() };
+        check_chat(&mutate(text, edits))?;
+    }
+
+    #[test]
+    fn mutated_events_fail_with_the_validators_error(
+        which in 0..OTHERS.len(),
+        edits in prop::collection::vec((any::<usize>(), 0u8..3, arb_soup()), 1..4),
+    ) {
+        check_others(&mutate(OTHERS[which].to_string(), edits))?;
+    }
+}
+
+#[test]
+fn key_patterns_match_exactly_their_key() {
+    use crate::json::{KeyPattern, MemberSource, ObjectScanner};
+    let names = [
+        "",
+        "a",
+        "id",
+        "type",
+        "index",
+        "object",
+        "created",
+        "item_id",
+        "logprobs",
+        "obfuscation",
+        "content_index",
+        "sequence_number",
+        "system_fingerprint",
+    ];
+    let mut keys: Vec<String> = Vec::new();
+    for name in names {
+        keys.push(name.to_string());
+        keys.push(format!("{name}x"));
+        keys.push(format!("x{name}"));
+        if !name.is_empty() {
+            keys.push(name[..name.len() - 1].to_string());
+            keys.push(format!("{}\\u0041", &name[..name.len() - 1]));
+            keys.push(format!("{name}\\\""));
+        }
+    }
+    for key in &keys {
+        // Padding, so that a key word can be read.
+        let text = format!(r#"{{"{key}":1                    }}"#);
+        for name in names {
+            let mut scanner = ObjectScanner::new(&text);
+            scanner.start_member().unwrap().unwrap();
+            let hit = scanner
+                .key_word()
+                .is_some_and(|w| KeyPattern::new(name).matches(w));
+            let fits = name.len() < 16;
+            assert_eq!(hit, fits && key == name, "key {key:?}, name {name:?}");
+        }
+    }
+}
