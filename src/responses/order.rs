@@ -1151,6 +1151,7 @@ impl StreamOrder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec;
     use alloc::vec::Vec;
 
     fn faults(events: &[(EventKind, Option<u64>)]) -> Vec<(u64, Fault)> {
@@ -1160,6 +1161,464 @@ mod tests {
             .flat_map(|&(kind, n)| order.feed(&OrderEvent::new(kind, n)).collect::<Vec<_>>())
             .map(|f| (f.position.event_index, f.fault))
             .collect()
+    }
+
+    /// An event in the tests: its kind and keys; sequence numbers are
+    /// given in order by `run`, so that only item and part faults show.
+    #[derive(Clone, Copy)]
+    struct E {
+        kind: EventKind,
+        output_index: Option<u64>,
+        item_id: Option<&'static str>,
+        index: Option<u64>,
+        item: Option<Option<&'static str>>,
+    }
+
+    fn e(kind: EventKind) -> E {
+        E {
+            kind,
+            output_index: None,
+            item_id: None,
+            index: None,
+            item: None,
+        }
+    }
+
+    impl E {
+        fn at(mut self, output_index: u64) -> Self {
+            self.output_index = Some(output_index);
+            self
+        }
+        fn id(mut self, id: &'static str) -> Self {
+            self.item_id = Some(id);
+            self
+        }
+        fn part(mut self, index: u64) -> Self {
+            self.index = Some(index);
+            self
+        }
+        fn item(mut self, id: Option<&'static str>) -> Self {
+            self.item = Some(id);
+            self
+        }
+    }
+
+    /// `"…"` of a plain id.
+    fn quoted(id: &'static str) -> JsonStr<'static> {
+        let text: &'static str =
+            alloc::boxed::Box::leak(alloc::format!("\"{id}\"").into_boxed_str());
+        JsonStr::parse(text).unwrap()
+    }
+
+    fn order_event(ev: &E, n: u64) -> OrderEvent<'static> {
+        let mut o = OrderEvent::new(ev.kind, Some(n))
+            .output_index(ev.output_index)
+            .item_id(ev.item_id.map(quoted))
+            .part_index(ev.index);
+        if let Some(id) = ev.item {
+            o = o.item(id.map(quoted));
+        }
+        o
+    }
+
+    /// The faults of each event but the sequence numbers' (numbered 0, 1, …).
+    fn run_with(order: &mut StreamOrder, events: &[E]) -> Vec<(u64, Fault)> {
+        let mut out = Vec::new();
+        for (n, ev) in events.iter().enumerate() {
+            for f in order.feed(&order_event(ev, n as u64)) {
+                out.push((f.position.event_index, f.fault));
+            }
+        }
+        out
+    }
+
+    fn run(events: &[E]) -> Vec<(u64, Fault)> {
+        run_with(&mut StreamOrder::new(), events)
+    }
+
+    use EventKind as K;
+
+    fn added(at: u64, id: &'static str) -> E {
+        e(K::OutputItemAdded).at(at).item(Some(id))
+    }
+    fn done(at: u64, id: &'static str) -> E {
+        e(K::OutputItemDone).at(at).item(Some(id))
+    }
+    fn part_added(at: u64, id: &'static str, index: u64) -> E {
+        e(K::ContentPartAdded).at(at).id(id).part(index)
+    }
+    fn part_done(at: u64, id: &'static str, index: u64) -> E {
+        e(K::ContentPartDone).at(at).id(id).part(index)
+    }
+    fn text_delta(at: u64, id: &'static str, index: u64) -> E {
+        e(K::OutputTextDelta).at(at).id(id).part(index)
+    }
+    fn text_done(at: u64, id: &'static str, index: u64) -> E {
+        e(K::OutputTextDone).at(at).id(id).part(index)
+    }
+
+    /// A message with one text part, and a function call: no faults.
+    fn clean() -> Vec<E> {
+        vec![
+            e(K::ResponseCreated),
+            added(0, "msg_1"),
+            part_added(0, "msg_1", 0),
+            text_delta(0, "msg_1", 0),
+            text_delta(0, "msg_1", 0),
+            text_done(0, "msg_1", 0),
+            part_done(0, "msg_1", 0),
+            done(0, "msg_1"),
+            added(1, "fc_1"),
+            e(K::FunctionCallArgumentsDelta).at(1).id("fc_1"),
+            e(K::FunctionCallArgumentsDone).at(1).id("fc_1"),
+            done(1, "fc_1"),
+            e(K::ResponseCompleted),
+        ]
+    }
+
+    #[test]
+    fn a_well_ordered_stream_has_no_faults() {
+        let mut order = StreamOrder::new();
+        assert_eq!(run_with(&mut order, &clean()), []);
+        assert_eq!(order.items().len(), 2);
+        assert_eq!(order.open_item_count(), 0);
+        let msg = order.items().next().unwrap().at;
+        // The part and its text, in the order first seen.
+        let keys: Vec<_> = order.parts(msg).map(|p| (p.key, p.done)).collect();
+        assert_eq!(
+            keys,
+            [
+                (PartKey::Part(PartKind::Content, 0), true),
+                (PartKey::Text(TextKind::OutputText, Some(0)), true),
+            ]
+        );
+    }
+
+    #[test]
+    fn items_added_twice_at_an_unexpected_index_and_done_twice() {
+        let mut events = clean();
+        events.insert(2, added(0, "msg_1"));
+        // Not counted: fc_1 at 1 is still expected.
+        assert_eq!(run(&events), [(2, Fault::ItemAddedTwice)]);
+
+        let mut events = clean();
+        events[8] = added(3, "fc_1");
+        for ev in &mut events[9..12] {
+            ev.output_index = Some(3);
+        }
+        assert_eq!(
+            run(&events),
+            [(
+                8,
+                Fault::UnexpectedOutputIndex {
+                    expected: 1,
+                    found: 3
+                }
+            )]
+        );
+
+        let mut events = clean();
+        events.insert(8, done(0, "msg_1"));
+        assert_eq!(run(&events), [(8, Fault::ItemDoneTwice)]);
+    }
+
+    #[test]
+    fn events_about_items_never_added() {
+        // By item_id, by output_index (shell commands), and an item done
+        // with no id at an index where nothing was added.
+        let events = [
+            e(K::ResponseCreated),
+            text_delta(0, "msg_9", 0),
+            e(K::ShellCallCommandDelta).at(4).part(0),
+            e(K::OutputItemDone).at(5).item(None),
+            done(0, "msg_9"),
+        ];
+        let not_added = |by_output_index| Fault::ItemNotAdded { by_output_index };
+        assert_eq!(
+            run(&events),
+            [
+                (1, not_added(false)),
+                (2, not_added(true)),
+                (3, not_added(true)),
+                (4, not_added(false)),
+            ]
+        );
+    }
+
+    #[test]
+    fn missing_item_id_falls_back_to_the_output_index() {
+        let mut events = clean();
+        events[3].item_id = None;
+        // Found at output_index 0, so the text goes on as before.
+        assert_eq!(run(&events), [(3, Fault::MissingItemId)]);
+        // Nothing at that index: only the missing id is reported.
+        let mut events = clean();
+        events[3].item_id = None;
+        events[3].output_index = Some(7);
+        assert_eq!(run(&events), [(3, Fault::MissingItemId)]);
+    }
+
+    #[test]
+    fn an_output_index_other_than_the_items() {
+        let mut events = clean();
+        events[9].output_index = Some(0);
+        events[11].output_index = Some(2);
+        assert_eq!(
+            run(&events),
+            [
+                (
+                    9,
+                    Fault::OutputIndexMismatch {
+                        added_at: 1,
+                        found: 0
+                    }
+                ),
+                (
+                    11,
+                    Fault::OutputIndexMismatch {
+                        added_at: 1,
+                        found: 2
+                    }
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_item_done_with_open_parts_and_texts() {
+        let mut events = clean();
+        events.remove(6); // content_part.done
+        events.remove(9); // function_call_arguments.done
+                          // The message's part, not done; the call's text, deltas but no done.
+        assert_eq!(
+            run(&events),
+            [
+                (6, Fault::ItemDoneWithOpenParts { open: 1 }),
+                (9, Fault::ItemDoneWithOpenParts { open: 1 }),
+            ]
+        );
+        let mut events = clean();
+        events.remove(5); // output_text.done: the text is open
+        assert_eq!(
+            run(&events),
+            [(6, Fault::ItemDoneWithOpenParts { open: 1 })]
+        );
+        // A text without deltas is not open.
+        let events = [
+            added(0, "fc_1"),
+            e(K::FunctionCallArgumentsDone).at(0).id("fc_1"),
+            done(0, "fc_1"),
+        ];
+        assert_eq!(run(&events), []);
+    }
+
+    #[test]
+    fn events_after_the_items_done() {
+        let mut events = clean();
+        // A part after the item's done; a delta of a text done, after it.
+        events.insert(8, part_added(0, "msg_1", 1));
+        events.insert(9, text_delta(0, "msg_1", 0));
+        assert_eq!(
+            run(&events),
+            [
+                (8, Fault::EventAfterItemDone),
+                (9, Fault::EventAfterItemDone),
+                (
+                    9,
+                    Fault::TextAfterDone {
+                        text: TextKind::OutputText
+                    }
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn parts_added_twice_done_twice_and_never_added() {
+        let mut events = clean();
+        events.insert(3, part_added(0, "msg_1", 0));
+        events.insert(8, part_done(0, "msg_1", 0));
+        assert_eq!(
+            run(&events),
+            [
+                (
+                    3,
+                    Fault::PartAddedTwice {
+                        kind: PartKind::Content,
+                        index: 0
+                    }
+                ),
+                (
+                    8,
+                    Fault::PartDoneTwice {
+                        kind: PartKind::Content,
+                        index: 0
+                    }
+                ),
+            ]
+        );
+        // No part added: once for the text (two deltas and a done), once
+        // for the part's done event, once for an annotation.
+        let mut events = clean();
+        events.remove(2);
+        events.insert(5, e(K::OutputTextAnnotationAdded).at(0).id("msg_1").part(0));
+        let not_added = Fault::PartNotAdded {
+            kind: PartKind::Content,
+            index: 0,
+        };
+        assert_eq!(
+            run(&events),
+            [(2, not_added), (5, not_added), (6, not_added)]
+        );
+        // The legacy reasoning text belongs to no part added by an event.
+        let events = [
+            added(0, "rs_1"),
+            e(K::LegacyReasoningDelta).at(0).id("rs_1").part(0),
+            e(K::LegacyReasoningDone).at(0).id("rs_1").part(0),
+            done(0, "rs_1"),
+        ];
+        assert_eq!(run(&events), []);
+    }
+
+    #[test]
+    fn texts_after_their_done_and_done_twice() {
+        let mut events = clean();
+        events.insert(6, text_delta(0, "msg_1", 0));
+        events.insert(7, text_done(0, "msg_1", 0));
+        // The refusal on the same part is another text.
+        events.insert(8, e(K::RefusalDelta).at(0).id("msg_1").part(0));
+        assert_eq!(
+            run(&events),
+            [
+                (
+                    6,
+                    Fault::TextAfterDone {
+                        text: TextKind::OutputText
+                    }
+                ),
+                (
+                    7,
+                    Fault::TextDoneTwice {
+                        text: TextKind::OutputText
+                    }
+                ),
+                (10, Fault::ItemDoneWithOpenParts { open: 1 }),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_shell_commands_done_ends_the_command() {
+        let events = [
+            added(0, "sh_1"),
+            e(K::ShellCallCommandAdded).at(0).part(0),
+            e(K::ShellCallCommandDelta).at(0).part(0),
+            e(K::ShellCallCommandDone).at(0).part(0),
+            done(0, "sh_1"),
+        ];
+        let mut order = StreamOrder::new();
+        assert_eq!(run_with(&mut order, &events), []);
+        // `added` hands out the command's text, which its deltas use.
+        let mut order = StreamOrder::new();
+        order.feed(&order_event(&events[0], 0)).for_each(drop);
+        let text = order.feed(&order_event(&events[1], 1)).part();
+        assert_eq!(order.feed(&order_event(&events[2], 2)).part(), text);
+        assert!(text.is_some());
+    }
+
+    #[test]
+    fn items_not_done_at_the_terminal_event() {
+        let mut events = clean();
+        events.remove(11); // fc_1's done
+        events.insert(1, added(0, "msg_1"));
+        let mut order = StreamOrder::new();
+        assert_eq!(
+            run_with(&mut order, &events),
+            [
+                (2, Fault::ItemAddedTwice),
+                (12, Fault::ItemsNotDone { open: 1 })
+            ]
+        );
+        let open: Vec<_> = order.open_items().map(|it| it.id).collect();
+        assert_eq!(open, ["fc_1"]);
+    }
+
+    #[test]
+    fn too_many_items_once_then_unknown_items_are_not_reported() {
+        let mut order = StreamOrder::with_config(OrderConfig::DEFAULT.with_max_items(1));
+        let events = [
+            added(0, "a"),
+            added(1, "b"),
+            added(2, "c"),
+            text_delta(1, "b", 0),
+            done(1, "b"),
+        ];
+        assert_eq!(
+            run_with(&mut order, &events),
+            [(1, Fault::TooManyItems { limit: 1 })]
+        );
+        assert!(order.items_capped());
+        assert_eq!(order.items().len(), 1);
+        // An item the caller does not keep is not tracked either, quietly.
+        let mut order = StreamOrder::new();
+        let untracked = order_event(&added(0, "a"), 0).untracked();
+        assert_eq!(order.feed(&untracked).count(), 0);
+        assert!(order.items_capped());
+        let delta = order_event(&text_delta(0, "a", 0), 1);
+        assert_eq!(order.feed(&delta).count(), 0);
+    }
+
+    #[test]
+    fn too_many_parts_once_per_item_then_its_part_checks_stop() {
+        let mut order = StreamOrder::with_config(OrderConfig::DEFAULT.with_max_parts(2));
+        let events = [
+            added(0, "msg_1"),
+            part_added(0, "msg_1", 0),
+            text_delta(0, "msg_1", 0),
+            part_added(0, "msg_1", 1),
+            text_delta(0, "msg_1", 1),
+            part_done(0, "msg_1", 1),
+            part_done(0, "msg_1", 7),
+            added(1, "msg_2"),
+            text_delta(1, "msg_2", 0),
+        ];
+        assert_eq!(
+            run_with(&mut order, &events),
+            [
+                (3, Fault::TooManyParts { limit: 2 }),
+                (8, Fault::TooManyParts { limit: 2 }),
+            ]
+        );
+        let msg_1 = order.items().next().unwrap().at;
+        assert!(order.parts_capped(msg_1));
+    }
+
+    #[test]
+    fn items_are_found_by_id_whatever_the_order_of_events() {
+        // Two items interleaved, ids looked up past the one-item cache, an
+        // id with escapes, and a later item at the same output_index.
+        let mut order = StreamOrder::new();
+        let events = [
+            added(0, "a"),
+            added(1, "b"),
+            text_delta(0, "a", 0),
+            text_delta(1, "b", 0),
+            text_delta(0, "a", 0),
+        ];
+        let faults = run_with(&mut order, &events);
+        let not_added = Fault::PartNotAdded {
+            kind: PartKind::Content,
+            index: 0,
+        };
+        assert_eq!(faults, [(2, not_added), (3, not_added)]);
+        let escaped = JsonStr::parse(r#""\u0061""#).unwrap();
+        let ev = OrderEvent::new(K::OutputTextDelta, Some(5))
+            .output_index(Some(0))
+            .item_id(Some(escaped))
+            .part_index(Some(0));
+        let f = order.feed(&ev);
+        assert_eq!(f.item().map(ItemRef::index), Some(0));
+        assert_eq!(f.count(), 0);
     }
 
     #[test]
