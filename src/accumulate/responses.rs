@@ -13,7 +13,7 @@ use super::{AccumulateError, AccumulateErrorKind, JsonValue, Outcome};
 use crate::json::partial::PartialJson;
 use crate::json::{JsonError, JsonStr, RawJson};
 pub use crate::responses::order::SequenceInfo;
-use crate::responses::order::{Fault, OrderConfig, OrderEvent, StreamOrder};
+use crate::responses::order::{Fault, ItemRef, OrderConfig, OrderEvent, StreamOrder};
 use crate::responses::{ContentPart, OutputItem, ResponseEvent};
 use crate::views::Field;
 
@@ -367,6 +367,11 @@ pub struct ResponseAccumulator {
     /// The order checker found no item introduced at the current event's
     /// `output_index`.
     unintroduced: bool,
+    /// The order checker's item of the current event.
+    checked_item: Option<ItemRef>,
+    /// An order checker's item found by an `item_id` equal to the id of the
+    /// item at this index in `items`.
+    same_id: Option<(ItemRef, usize)>,
     events: u64,
     bytes: usize,
     limit_error: Option<AccumulateError>,
@@ -431,7 +436,12 @@ impl ResponseAccumulator {
         };
         self.events += 1;
         self.unintroduced = false;
-        for f in self.order.feed(&OrderEvent::from_event(event)) {
+        let checked = self.order.feed(&OrderEvent::from_event(event));
+        self.checked_item = checked.item();
+        for i in 0..checked.fault_count() {
+            let Some(&f) = self.order.faults().get(i) else {
+                break;
+            };
             let kind = match f.fault {
                 Fault::SequenceGap { expected, found } => {
                     FindingKind::SequenceGap { expected, found }
@@ -550,13 +560,16 @@ impl ResponseAccumulator {
             }
         };
         self.last_item = idx;
-        if let Some(id) = item_id {
+        let checked = self.checked_item.map(|x| (x, idx));
+        if let (Some(id), false) = (item_id, checked.is_some() && checked == self.same_id) {
             let item = &mut self.items[idx];
             match &item.id {
                 Some(known) if id != known.as_str() => {
                     self.find(at, FindingKind::ItemIdMismatch { output_index });
                 }
-                Some(_) => {}
+                // The order checker found the item by this id: later events
+                // it finds by the same id have it too (until `set_item`).
+                Some(_) => self.same_id = checked,
                 None => {
                     let id = id.unescape().into_owned();
                     item.id = Some(id.clone());
@@ -800,6 +813,7 @@ impl ResponseAccumulator {
         let ty = item.ty();
         let implied = known_type(ty);
         let idx = self.item_at(at, output_index, None, implied, true)?;
+        self.same_id = None; // the item object may rename it
         let old_len = self.items[idx].base_len;
         let len = raw.get().len();
         // The item object is kept (replacing the one before) unless an

@@ -412,12 +412,16 @@ impl Linter {
         let role = kind.role();
         let (event, added) = self.order_event(kind, role, &m);
         let capped_before = self.order.items_capped();
-        let faults = self.order.feed(&event);
-        let (item, part) = (faults.item(), faults.part());
+        let checked = self.order.feed(&event);
+        let (item, part) = (checked.item(), checked.part());
+        let mut faults = [None; 6];
+        for (slot, f) in faults.iter_mut().zip(self.order.faults()) {
+            *slot = Some(*f);
+        }
         let mut after_terminal = None;
         let mut item_faults = [None; 6];
         let mut n = 0;
-        for f in faults {
+        for f in faults.into_iter().flatten() {
             match f.fault {
                 Fault::EventAfterTerminal { terminal } => after_terminal = Some((false, terminal)),
                 Fault::SecondTerminal { first } => after_terminal = Some((true, first)),

@@ -53,34 +53,36 @@
 //! use ssekit::responses::{EventKind, TextKind};
 //!
 //! let mut order = StreamOrder::new();
-//! assert_eq!(order.feed(&OrderEvent::new(EventKind::ResponseCreated, Some(0))).count(), 0);
-//! let faults: Vec<_> = order.feed(&OrderEvent::new(EventKind::Keepalive, Some(3))).collect();
+//! let checked = order.feed(&OrderEvent::new(EventKind::ResponseCreated, Some(0)));
+//! assert_eq!(checked.fault_count(), 0);
+//! order.feed(&OrderEvent::new(EventKind::Keepalive, Some(3)));
+//! let faults = order.faults();
 //! assert_eq!(faults[0].fault, Fault::SequenceGap { expected: 1, found: 3 });
 //! assert_eq!(faults[0].position.event_index, 1);
 //!
 //! // A function call: added, its arguments, done; then a late delta.
 //! let id = Some(JsonStr::parse(r#""fc_1""#)?);
 //! let added = OrderEvent::new(EventKind::OutputItemAdded, Some(4)).output_index(Some(0)).item(id);
-//! assert_eq!(order.feed(&added).count(), 0);
+//! assert_eq!(order.feed(&added).fault_count(), 0);
 //! let delta = |n| OrderEvent::new(EventKind::FunctionCallArgumentsDelta, Some(n))
 //!     .output_index(Some(0))
 //!     .item_id(id);
-//! assert_eq!(order.feed(&delta(5)).count(), 0);
+//! assert_eq!(order.feed(&delta(5)).fault_count(), 0);
 //! let done = OrderEvent::new(EventKind::FunctionCallArgumentsDone, Some(6))
 //!     .output_index(Some(0))
 //!     .item_id(id);
-//! assert_eq!(order.feed(&done).count(), 0);
-//! let faults: Vec<_> = order.feed(&delta(7)).map(|f| f.fault).collect();
+//! assert_eq!(order.feed(&done).fault_count(), 0);
+//! order.feed(&delta(7));
+//! let faults: Vec<_> = order.faults().iter().map(|f| f.fault).collect();
 //! assert_eq!(faults, [Fault::TextAfterDone { text: TextKind::FunctionArguments }]);
 //!
 //! // The stream ends with the call still open, then ends again.
-//! let faults: Vec<_> = order
-//!     .feed(&OrderEvent::new(EventKind::ResponseCompleted, Some(8)))
-//!     .map(|f| f.fault)
-//!     .collect();
+//! order.feed(&OrderEvent::new(EventKind::ResponseCompleted, Some(8)));
+//! let faults: Vec<_> = order.faults().iter().map(|f| f.fault).collect();
 //! assert_eq!(faults, [Fault::ItemsNotDone { open: 1 }]);
 //! assert_eq!(order.open_items().next().map(|it| it.id), Some("fc_1"));
-//! let faults: Vec<_> = order.feed(&OrderEvent::new(EventKind::ResponseFailed, Some(9))).collect();
+//! order.feed(&OrderEvent::new(EventKind::ResponseFailed, Some(9)));
+//! let faults = order.faults();
 //! assert_eq!(
 //!     faults[0].fault,
 //!     Fault::SecondTerminal { first: EventKind::ResponseCompleted }
@@ -180,7 +182,7 @@ pub enum Fault {
     },
     /// An event about an item after its `output_item.done`. The event is
     /// not checked further, but for a [`TextAfterDone`](Self::TextAfterDone)
-    /// when it is a delta of a text already done. ([`OrderFaults::item`]
+    /// when it is a delta of a text already done. ([`Checked::item`]
     /// still names the item.)
     EventAfterItemDone,
     /// A part added a second time.
@@ -350,6 +352,19 @@ impl<'a> OrderEvent<'a> {
 
     /// The kind, sequence number and keys of a decoded event.
     pub fn from_event(event: &ResponseEvent<'a>) -> Self {
+        // The delta that is nearly every event of a stream, without the
+        // generic read of every view's keys.
+        if let ResponseEvent::OutputTextDelta(d) = event {
+            return Self {
+                kind: EventKind::OutputTextDelta,
+                sequence_number: d.sequence_number,
+                output_index: Some(d.output_index),
+                item_id: Some(d.item_id),
+                index: Some(d.content_index),
+                item: None,
+                untracked: false,
+            };
+        }
         let kind = event.kind();
         let mut e = Self::new(kind, event.sequence_number());
         let part = match kind.role() {
@@ -490,6 +505,17 @@ pub struct ItemState<'s> {
 
 const NONE: u32 = u32::MAX;
 
+/// A delta without faults, of a text that needs no more checks but its done
+/// state: the next delta of the same kind, index and item takes the fast
+/// path.
+#[derive(Debug, Clone, Copy)]
+struct Fast {
+    kind: EventKind,
+    index: Option<u64>,
+    item: ItemRef,
+    part: PartRef,
+}
+
 #[derive(Debug, Clone)]
 struct Item {
     id: Box<str>,
@@ -536,22 +562,30 @@ pub struct StreamOrder {
     last_part: u32,
     /// `output_item.added` events counted (duplicates aside).
     items_added: u64,
+    /// The current (or last) event: where it is, its faults, its item and part.
+    position: Position,
+    faults: [OrderFault; MAX_FAULTS],
+    fault_count: usize,
+    cur_item: Option<ItemRef>,
+    cur_part: Option<PartRef>,
+    /// The last event, when the next may take the fast path.
+    fast: Option<Fast>,
     open_items: u64,
     items_capped: bool,
 }
 
-/// The faults of one event, in the order they are found (the sequence
-/// number's first), and the item and part it is about.
-#[derive(Debug, Clone)]
-pub struct OrderFaults {
-    faults: [Option<OrderFault>; 6],
-    next: usize,
-    len: usize,
+/// What [`StreamOrder::feed`] found about one event: the tracked item and
+/// part it is about, and how many faults it has
+/// ([`StreamOrder::faults`] lists them). Small and `Copy`: checking an event
+/// moves no list of faults around.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checked {
     item: Option<ItemRef>,
     part: Option<PartRef>,
+    faults: usize,
 }
 
-impl OrderFaults {
+impl Checked {
     /// The tracked item the event is about (for `output_item.added`, the
     /// item it added), when there is one: none after
     /// [`Fault::ItemNotAdded`], [`Fault::ItemAddedTwice`] and
@@ -566,28 +600,23 @@ impl OrderFaults {
         self.part
     }
 
-    fn push(&mut self, fault: Fault, position: Position) {
-        if let Some(slot) = self.faults.get_mut(self.len) {
-            *slot = Some(OrderFault { fault, position });
-            self.len += 1;
-        }
+    /// How many faults the event has.
+    pub fn fault_count(&self) -> usize {
+        self.faults
     }
 }
 
-impl Iterator for OrderFaults {
-    type Item = OrderFault;
+/// The most faults one event can have (a sequence number's, a terminal
+/// event's, and up to four about its item and part).
+const MAX_FAULTS: usize = 6;
 
-    fn next(&mut self) -> Option<OrderFault> {
-        while self.next < self.len {
-            let slot = self.faults.get_mut(self.next)?;
-            self.next += 1;
-            if let Some(fault) = slot.take() {
-                return Some(fault);
-            }
-        }
-        None
-    }
-}
+const NO_FAULT: OrderFault = OrderFault {
+    fault: Fault::ItemAddedTwice,
+    position: Position {
+        event_index: 0,
+        sequence_number: None,
+    },
+};
 
 impl Default for StreamOrder {
     fn default() -> Self {
@@ -618,6 +647,12 @@ impl StreamOrder {
             last_part_item: NONE,
             last_part: NONE,
             items_added: 0,
+            position: NO_FAULT.position,
+            faults: [NO_FAULT; MAX_FAULTS],
+            fault_count: 0,
+            cur_item: None,
+            cur_part: None,
+            fast: None,
             open_items: 0,
             items_capped: false,
         }
@@ -639,42 +674,122 @@ impl StreamOrder {
     /// it. Allocates only to track a new item or part, so never once the
     /// limits are reached; the first terminal event counts the open items
     /// in O(1).
-    pub fn feed(&mut self, event: &OrderEvent<'_>) -> OrderFaults {
-        let position = Position {
+    #[inline]
+    pub fn feed(&mut self, event: &OrderEvent<'_>) -> Checked {
+        match self.feed_fast(event) {
+            Some(checked) => checked,
+            None => self.feed_slow(event),
+        }
+    }
+
+    /// The common case in O(1) without a lookup: a delta of the same text
+    /// as the event before, which was a delta without faults, numbered one
+    /// past it.
+    #[inline]
+    fn feed_fast(&mut self, e: &OrderEvent<'_>) -> Option<Checked> {
+        let fast = self.fast.as_ref()?;
+        let (Some(n), Some(last), Some(id)) = (e.sequence_number, self.sequence.last, e.item_id)
+        else {
+            return None;
+        };
+        if e.kind != fast.kind
+            || e.index != fast.index
+            || Some(last) != self.highest
+            || n != last.wrapping_add(1)
+            || n == 0
+        {
+            return None;
+        }
+        let item = self.items.get(fast.item.index())?;
+        if e.output_index != item.output_index || id != *item.id {
+            return None;
+        }
+        let checked = Checked {
+            item: Some(fast.item),
+            part: Some(fast.part),
+            faults: 0,
+        };
+        self.events += 1;
+        self.fault_count = 0;
+        self.sequence.numbered += 1;
+        self.sequence.last = Some(n);
+        self.highest = Some(n);
+        Some(checked)
+    }
+
+    fn feed_slow(&mut self, event: &OrderEvent<'_>) -> Checked {
+        self.fast = None;
+        self.position = Position {
             event_index: self.events,
             sequence_number: event.sequence_number,
         };
         self.events += 1;
-        let mut out = OrderFaults {
-            faults: [None; 6],
-            next: 0,
-            len: 0,
-            item: None,
-            part: None,
-        };
+        self.fault_count = 0;
+        self.cur_item = None;
+        self.cur_part = None;
         let kind = event.kind;
         let done = kind == EventKind::Done;
         if let Some(f) = self.sequence(event.sequence_number, done) {
-            out.push(f, position);
+            self.push(f);
         }
         let role = kind.role();
         match self.terminal {
             _ if done => {}
             Some(first) if role == EventRole::Terminal => {
-                out.push(Fault::SecondTerminal { first }, position)
+                self.push(Fault::SecondTerminal { first })
             }
-            Some(terminal) => out.push(Fault::EventAfterTerminal { terminal }, position),
+            Some(terminal) => self.push(Fault::EventAfterTerminal { terminal }),
             None if role == EventRole::Terminal => {
                 self.terminal = Some(kind);
                 if self.open_items > 0 {
                     let open = self.open_items;
-                    out.push(Fault::ItemsNotDone { open }, position);
+                    self.push(Fault::ItemsNotDone { open });
                 }
             }
             None => {}
         }
-        self.items_and_parts(event, role, position, &mut out);
-        out
+        self.items_and_parts(event, role);
+        if let (EventRole::Delta(t), Some(item), Some(part), 0) =
+            (role, self.cur_item, self.cur_part, self.fault_count)
+        {
+            // The next delta of this text may take the fast path, unless its
+            // part is still to be checked or it names its item by index.
+            let checked = self.parts.get(part.index()).is_some_and(|p| p.part_checked);
+            let named = self
+                .items
+                .get(item.index())
+                .is_some_and(|it| !it.id.is_empty());
+            if named && !t.by_output_index() && (checked || !t.needs_part()) {
+                let (kind, index) = (event.kind, event.index);
+                self.fast = Some(Fast {
+                    kind,
+                    index,
+                    item,
+                    part,
+                });
+            }
+        }
+        Checked {
+            item: self.cur_item,
+            part: self.cur_part,
+            faults: self.fault_count,
+        }
+    }
+
+    /// The faults of the last event fed, in the order they were found (the
+    /// sequence number's first).
+    pub fn faults(&self) -> &[OrderFault] {
+        self.faults.get(..self.fault_count).unwrap_or(&[])
+    }
+
+    fn push(&mut self, fault: Fault) {
+        if let Some(slot) = self.faults.get_mut(self.fault_count) {
+            *slot = OrderFault {
+                fault,
+                position: self.position,
+            };
+            self.fault_count += 1;
+        }
     }
 
     fn sequence(&mut self, n: Option<u64>, done: bool) -> Option<Fault> {
@@ -707,33 +822,27 @@ impl StreamOrder {
         }
     }
 
-    fn items_and_parts(
-        &mut self,
-        e: &OrderEvent<'_>,
-        role: EventRole,
-        at: Position,
-        out: &mut OrderFaults,
-    ) {
+    fn items_and_parts(&mut self, e: &OrderEvent<'_>, role: EventRole) {
         let by_index = match role {
-            EventRole::ItemAdded => return self.item_added(e, at, out),
-            EventRole::ItemDone => return self.item_done(e, at, out),
+            EventRole::ItemAdded => return self.item_added(e),
+            EventRole::ItemDone => return self.item_done(e),
             EventRole::PartAdded(kind) => kind == PartKind::Command,
             EventRole::PartDone(_) | EventRole::ItemEvent(_) => false,
             EventRole::Delta(t) | EventRole::TextDone(t) => t.by_output_index(),
             _ => return,
         };
-        let Some(item) = self.resolve(e, by_index, at, out) else {
+        let Some(item) = self.resolve(e, by_index) else {
             return;
         };
-        out.item = Some(ItemRef(item));
+        self.cur_item = Some(ItemRef(item));
         if self.items[item as usize].done {
-            out.push(Fault::EventAfterItemDone, at);
+            self.push(Fault::EventAfterItemDone);
             // A delta of a text done too says so (nothing is tracked anew).
             if let EventRole::Delta(t) = role {
                 if let Some(index) = self.text_index(e, t) {
                     if let Some(p) = self.find_part(item, PartKey::Text(t, index)) {
                         if self.parts[p as usize].done {
-                            out.push(Fault::TextAfterDone { text: t }, at);
+                            self.push(Fault::TextAfterDone { text: t });
                         }
                     }
                 }
@@ -745,17 +854,17 @@ impl StreamOrder {
                 let Some(index) = e.index else { return };
                 let key = PartKey::Part(kind, index);
                 if self.find_part(item, key).is_some() {
-                    out.push(Fault::PartAddedTwice { kind, index }, at);
+                    self.push(Fault::PartAddedTwice { kind, index });
                     return;
                 }
-                let Some(p) = self.add_part(item, key, at, out) else {
+                let Some(p) = self.add_part(item, key) else {
                     return;
                 };
-                out.part = Some(PartRef(p));
+                self.cur_part = Some(PartRef(p));
                 if kind == PartKind::Command {
                     // The command's text starts with the value `added` carries.
                     let key = PartKey::Text(TextKind::ShellCommand, Some(index));
-                    out.part = self.text(item, key, at, out).map(PartRef);
+                    self.cur_part = self.text(item, key).map(PartRef);
                 }
             }
             EventRole::PartDone(kind) => {
@@ -763,15 +872,14 @@ impl StreamOrder {
                 let key = PartKey::Part(kind, index);
                 match self.find_part(item, key) {
                     Some(p) => {
-                        out.part = Some(PartRef(p));
-                        let part = &mut self.parts[p as usize];
-                        if part.done {
-                            out.push(Fault::PartDoneTwice { kind, index }, at);
+                        self.cur_part = Some(PartRef(p));
+                        if self.parts[p as usize].done {
+                            self.push(Fault::PartDoneTwice { kind, index });
                         }
-                        part.done = true;
+                        self.parts[p as usize].done = true;
                     }
                     None if self.items[item as usize].parts_capped => {}
-                    None => out.push(Fault::PartNotAdded { kind, index }, at),
+                    None => self.push(Fault::PartNotAdded { kind, index }),
                 }
             }
             EventRole::ItemEvent(Some(kind)) => {
@@ -779,39 +887,39 @@ impl StreamOrder {
                 if !self.items[item as usize].parts_capped
                     && self.find_part(item, PartKey::Part(kind, index)).is_none()
                 {
-                    out.push(Fault::PartNotAdded { kind, index }, at);
+                    self.push(Fault::PartNotAdded { kind, index });
                 }
             }
             EventRole::Delta(t) | EventRole::TextDone(t) => {
                 let Some(index) = self.text_index(e, t) else {
                     return;
                 };
-                let Some(p) = self.text(item, PartKey::Text(t, index), at, out) else {
+                let Some(p) = self.text(item, PartKey::Text(t, index)) else {
                     return;
                 };
-                out.part = Some(PartRef(p));
+                self.cur_part = Some(PartRef(p));
                 if let (Some(kind), Some(index), true) = (t.part(), index, t.needs_part()) {
                     if !self.parts[p as usize].part_checked {
                         let capped = self.items[item as usize].parts_capped;
                         let found =
                             capped || self.find_part(item, PartKey::Part(kind, index)).is_some();
                         if !found {
-                            out.push(Fault::PartNotAdded { kind, index }, at);
+                            self.push(Fault::PartNotAdded { kind, index });
                         }
                         self.parts[p as usize].part_checked = !capped;
                     }
                 }
-                let text = &mut self.parts[p as usize];
+                let text_done = self.parts[p as usize].done;
                 if matches!(role, EventRole::Delta(_)) {
-                    if text.done {
-                        out.push(Fault::TextAfterDone { text: t }, at);
+                    if text_done {
+                        self.push(Fault::TextAfterDone { text: t });
                     } else {
-                        text.has_delta = true;
+                        self.parts[p as usize].has_delta = true;
                     }
-                } else if text.done {
-                    out.push(Fault::TextDoneTwice { text: t }, at);
+                } else if text_done {
+                    self.push(Fault::TextDoneTwice { text: t });
                 } else {
-                    text.done = true;
+                    self.parts[p as usize].done = true;
                     if let (Some(PartKind::Command), Some(index)) = (t.part(), index) {
                         // `shell_call_command.done` ends the command as well as its text.
                         if let Some(c) =
@@ -837,24 +945,18 @@ impl StreamOrder {
 
     /// The item an event is about: by its `item_id`, or by `output_index`
     /// for the events that name their item so.
-    fn resolve(
-        &mut self,
-        e: &OrderEvent<'_>,
-        by_index: bool,
-        at: Position,
-        out: &mut OrderFaults,
-    ) -> Option<u32> {
+    fn resolve(&mut self, e: &OrderEvent<'_>, by_index: bool) -> Option<u32> {
         let item = if by_index {
             let item = self.at_index(e.output_index);
             if item.is_none() && !self.items_capped {
                 let by_output_index = true;
-                out.push(Fault::ItemNotAdded { by_output_index }, at);
+                self.push(Fault::ItemNotAdded { by_output_index });
             }
             item?
         } else {
             match e.item_id {
                 None => {
-                    out.push(Fault::MissingItemId, at);
+                    self.push(Fault::MissingItemId);
                     self.at_index(e.output_index)?
                 }
                 Some(id) => match self.by_id(id) {
@@ -862,21 +964,21 @@ impl StreamOrder {
                     None => {
                         if !self.items_capped {
                             let by_output_index = false;
-                            out.push(Fault::ItemNotAdded { by_output_index }, at);
+                            self.push(Fault::ItemNotAdded { by_output_index });
                         }
                         return None;
                     }
                 },
             }
         };
-        self.check_index(item, e.output_index, at, out);
+        self.check_index(item, e.output_index);
         Some(item)
     }
 
-    fn check_index(&self, item: u32, found: Option<u64>, at: Position, out: &mut OrderFaults) {
+    fn check_index(&mut self, item: u32, found: Option<u64>) {
         if let (Some(found), Some(added_at)) = (found, self.items[item as usize].output_index) {
             if found != added_at {
-                out.push(Fault::OutputIndexMismatch { added_at, found }, at);
+                self.push(Fault::OutputIndexMismatch { added_at, found });
             }
         }
     }
@@ -895,18 +997,24 @@ impl StreamOrder {
     }
 
     /// The item with the `id`.
+    #[inline]
     fn by_id(&mut self, id: JsonStr<'_>) -> Option<u32> {
         if let Some(it) = self.items.get(self.last_item as usize) {
             if !it.id.is_empty() && id == *it.id {
                 return Some(self.last_item);
             }
         }
+        self.by_id_lookup(id)
+    }
+
+    #[inline(never)]
+    fn by_id_lookup(&mut self, id: JsonStr<'_>) -> Option<u32> {
         let item = *self.by_id.get(&*id.unescape())?;
         self.last_item = item;
         Some(item)
     }
 
-    fn item_added(&mut self, e: &OrderEvent<'_>, at: Position, out: &mut OrderFaults) {
+    fn item_added(&mut self, e: &OrderEvent<'_>) {
         let Some(id) = e.item else {
             // No item object: it still takes its index.
             self.items_added += 1;
@@ -914,20 +1022,20 @@ impl StreamOrder {
         };
         let id = id.map(|id| id.unescape()).unwrap_or_default();
         if !id.is_empty() && self.by_id.contains_key(&*id) {
-            out.push(Fault::ItemAddedTwice, at);
+            self.push(Fault::ItemAddedTwice);
             return;
         }
         let expected = self.items_added;
         self.items_added += 1;
         if let Some(found) = e.output_index {
             if found != expected {
-                out.push(Fault::UnexpectedOutputIndex { expected, found }, at);
+                self.push(Fault::UnexpectedOutputIndex { expected, found });
             }
         }
         if e.untracked || self.items.len() >= self.config.max_items.min(NONE as usize) {
             if !self.items_capped && !e.untracked {
                 let limit = self.config.max_items;
-                out.push(Fault::TooManyItems { limit }, at);
+                self.push(Fault::TooManyItems { limit });
             }
             self.items_capped = true;
             return;
@@ -953,10 +1061,10 @@ impl StreamOrder {
         });
         self.open_items += 1;
         self.last_item = item;
-        out.item = Some(ItemRef(item));
+        self.cur_item = Some(ItemRef(item));
     }
 
-    fn item_done(&mut self, e: &OrderEvent<'_>, at: Position, out: &mut OrderFaults) {
+    fn item_done(&mut self, e: &OrderEvent<'_>) {
         let Some(id) = e.item else {
             return;
         };
@@ -967,22 +1075,22 @@ impl StreamOrder {
         let Some(item) = item else {
             if !self.items_capped {
                 let by_output_index = id.is_none();
-                out.push(Fault::ItemNotAdded { by_output_index }, at);
+                self.push(Fault::ItemNotAdded { by_output_index });
             }
             return;
         };
-        out.item = Some(ItemRef(item));
+        self.cur_item = Some(ItemRef(item));
         if self.items[item as usize].done {
-            out.push(Fault::ItemDoneTwice, at);
+            self.push(Fault::ItemDoneTwice);
             return;
         }
-        self.check_index(item, e.output_index, at, out);
+        self.check_index(item, e.output_index);
         let open = self
             .chain(item)
             .filter(|p| !p.done && (p.has_delta || matches!(p.key, PartKey::Part(..))))
             .count() as u64;
         if open > 0 {
-            out.push(Fault::ItemDoneWithOpenParts { open }, at);
+            self.push(Fault::ItemDoneWithOpenParts { open });
         }
         self.items[item as usize].done = true;
         self.open_items -= 1;
@@ -997,6 +1105,7 @@ impl StreamOrder {
         })
     }
 
+    #[inline]
     fn find_part(&mut self, item: u32, key: PartKey) -> Option<u32> {
         if self.last_part_item == item {
             if let Some(p) = self.parts.get(self.last_part as usize) {
@@ -1012,17 +1121,11 @@ impl StreamOrder {
     }
 
     /// The text at `key`, tracked if new; `None` past the part limit.
-    fn text(
-        &mut self,
-        item: u32,
-        key: PartKey,
-        at: Position,
-        out: &mut OrderFaults,
-    ) -> Option<u32> {
+    fn text(&mut self, item: u32, key: PartKey) -> Option<u32> {
         match self.find_part(item, key) {
             Some(p) => Some(p),
             None => {
-                let p = self.add_part(item, key, at, out)?;
+                let p = self.add_part(item, key)?;
                 self.last_part = p;
                 self.last_part_item = item;
                 Some(p)
@@ -1030,13 +1133,7 @@ impl StreamOrder {
         }
     }
 
-    fn add_part(
-        &mut self,
-        item: u32,
-        key: PartKey,
-        at: Position,
-        out: &mut OrderFaults,
-    ) -> Option<u32> {
+    fn add_part(&mut self, item: u32, key: PartKey) -> Option<u32> {
         let it = &mut self.items[item as usize];
         if it.parts_capped {
             return None;
@@ -1044,7 +1141,7 @@ impl StreamOrder {
         if self.parts.len() >= self.config.max_parts.min(NONE as usize) {
             it.parts_capped = true;
             let limit = self.config.max_parts;
-            out.push(Fault::TooManyParts { limit }, at);
+            self.push(Fault::TooManyParts { limit });
             return None;
         }
         let p = self.parts.len() as u32;
@@ -1158,7 +1255,10 @@ mod tests {
         let mut order = StreamOrder::new();
         events
             .iter()
-            .flat_map(|&(kind, n)| order.feed(&OrderEvent::new(kind, n)).collect::<Vec<_>>())
+            .flat_map(|&(kind, n)| {
+                order.feed(&OrderEvent::new(kind, n));
+                order.faults().to_vec()
+            })
             .map(|f| (f.position.event_index, f.fault))
             .collect()
     }
@@ -1225,7 +1325,8 @@ mod tests {
     fn run_with(order: &mut StreamOrder, events: &[E]) -> Vec<(u64, Fault)> {
         let mut out = Vec::new();
         for (n, ev) in events.iter().enumerate() {
-            for f in order.feed(&order_event(ev, n as u64)) {
+            order.feed(&order_event(ev, n as u64));
+            for f in order.faults() {
                 out.push((f.position.event_index, f.fault));
             }
         }
@@ -1520,7 +1621,7 @@ mod tests {
         assert_eq!(run_with(&mut order, &events), []);
         // `added` hands out the command's text, which its deltas use.
         let mut order = StreamOrder::new();
-        order.feed(&order_event(&events[0], 0)).for_each(drop);
+        order.feed(&order_event(&events[0], 0));
         let text = order.feed(&order_event(&events[1], 1)).part();
         assert_eq!(order.feed(&order_event(&events[2], 2)).part(), text);
         assert!(text.is_some());
@@ -1562,10 +1663,10 @@ mod tests {
         // An item the caller does not keep is not tracked either, quietly.
         let mut order = StreamOrder::new();
         let untracked = order_event(&added(0, "a"), 0).untracked();
-        assert_eq!(order.feed(&untracked).count(), 0);
+        assert_eq!(order.feed(&untracked).fault_count(), 0);
         assert!(order.items_capped());
         let delta = order_event(&text_delta(0, "a", 0), 1);
-        assert_eq!(order.feed(&delta).count(), 0);
+        assert_eq!(order.feed(&delta).fault_count(), 0);
     }
 
     #[test]
@@ -1618,7 +1719,7 @@ mod tests {
             .part_index(Some(0));
         let f = order.feed(&ev);
         assert_eq!(f.item().map(ItemRef::index), Some(0));
-        assert_eq!(f.count(), 0);
+        assert_eq!(f.fault_count(), 0);
     }
 
     #[test]
@@ -1665,7 +1766,7 @@ mod tests {
         );
         let mut order = StreamOrder::new();
         for n in [0, u64::MAX - 1, 0, u64::MAX] {
-            order.feed(&OrderEvent::new(K, Some(n))).for_each(drop);
+            order.feed(&OrderEvent::new(K, Some(n)));
         }
         let info = order.sequence_info();
         assert_eq!((info.missing, info.regressions), (u64::MAX - 2, 1));
