@@ -1722,6 +1722,71 @@ mod tests {
         assert_eq!(f.fault_count(), 0);
     }
 
+    /// The fast path for the next delta of a text hides no fault: another
+    /// id, index, part or number after a run of deltas is checked in full.
+    #[test]
+    fn a_run_of_deltas_then_a_change_is_checked_in_full() {
+        let mut order = StreamOrder::new();
+        let events = [
+            added(0, "a"),
+            part_added(0, "a", 0),
+            text_delta(0, "a", 0),
+            text_delta(0, "a", 0),
+            text_delta(0, "b", 0),
+            text_delta(0, "a", 0),
+            text_delta(5, "a", 0),
+            text_delta(0, "a", 0),
+            text_delta(0, "a", 3),
+        ];
+        assert_eq!(
+            run_with(&mut order, &events),
+            [
+                (
+                    4,
+                    Fault::ItemNotAdded {
+                        by_output_index: false
+                    }
+                ),
+                (
+                    6,
+                    Fault::OutputIndexMismatch {
+                        added_at: 0,
+                        found: 5
+                    }
+                ),
+                (
+                    8,
+                    Fault::PartNotAdded {
+                        kind: PartKind::Content,
+                        index: 3
+                    }
+                ),
+            ]
+        );
+        // A number skipped, then one repeated, after a run.
+        let delta = |n| order_event(&text_delta(0, "a", 0), n);
+        order.feed(&delta(9));
+        order.feed(&delta(11));
+        assert_eq!(
+            order.faults()[0].fault,
+            Fault::SequenceGap {
+                expected: 10,
+                found: 11
+            }
+        );
+        order.feed(&delta(12));
+        order.feed(&delta(12));
+        assert_eq!(
+            order.faults()[0].fault,
+            Fault::SequenceRegression {
+                previous: 12,
+                found: 12
+            }
+        );
+        assert_eq!(order.events(), 13);
+        assert_eq!(order.sequence_info().numbered, 13);
+    }
+
     #[test]
     fn regressions_by_the_previous_number_gaps_by_the_highest() {
         use EventKind::Keepalive as K;
