@@ -13,7 +13,7 @@ use super::{AccumulateError, AccumulateErrorKind, JsonValue, Outcome};
 use crate::json::partial::PartialJson;
 use crate::json::{JsonError, JsonStr, RawJson};
 pub use crate::responses::order::SequenceInfo;
-use crate::responses::order::{Fault, StreamOrder};
+use crate::responses::order::{Fault, ItemRef, OrderConfig, OrderEvent, StreamOrder};
 use crate::responses::{ContentPart, OutputItem, ResponseEvent};
 use crate::views::Field;
 
@@ -364,6 +364,14 @@ pub struct ResponseAccumulator {
     findings: Vec<Finding>,
     findings_dropped: u64,
     order: StreamOrder,
+    /// The order checker found no item introduced at the current event's
+    /// `output_index`.
+    unintroduced: bool,
+    /// The order checker's item of the current event.
+    checked_item: Option<ItemRef>,
+    /// An order checker's item found by an `item_id` equal to the id of the
+    /// item at this index in `items`.
+    same_id: Option<(ItemRef, usize)>,
     events: u64,
     bytes: usize,
     limit_error: Option<AccumulateError>,
@@ -387,6 +395,7 @@ impl ResponseAccumulator {
     /// An accumulator with the given limits.
     pub fn with_config(config: AccumulatorConfig) -> Self {
         Self {
+            order: StreamOrder::with_config(OrderConfig::DEFAULT.with_max_items(config.max_items)),
             config,
             ..Self::default()
         }
@@ -426,7 +435,13 @@ impl ResponseAccumulator {
             sequence_number: event.sequence_number(),
         };
         self.events += 1;
-        for f in self.order.feed(event.kind(), at.sequence_number) {
+        self.unintroduced = false;
+        let checked = self.order.feed(&OrderEvent::from_event(event));
+        self.checked_item = checked.item();
+        for i in 0..checked.fault_count() {
+            let Some(&f) = self.order.faults().get(i) else {
+                break;
+            };
             let kind = match f.fault {
                 Fault::SequenceGap { expected, found } => {
                     FindingKind::SequenceGap { expected, found }
@@ -443,7 +458,19 @@ impl ResponseAccumulator {
                     self.find(at, FindingKind::EventAfterTerminal);
                     FindingKind::SecondTerminal
                 }
-                _ => FindingKind::EventAfterTerminal,
+                Fault::EventAfterTerminal { .. } => FindingKind::EventAfterTerminal,
+                // No item was introduced at the event's `output_index`:
+                // the item made there for it is reported (see `item_at`).
+                Fault::ItemNotAdded { .. } | Fault::OutputIndexMismatch { .. } => {
+                    self.unintroduced = true;
+                    continue;
+                }
+                Fault::TextAfterDone { .. } => FindingKind::DeltaAfterDone {
+                    output_index: event.output_index().unwrap_or(0),
+                },
+                // The linter's concerns; what the accumulator builds does
+                // not depend on them.
+                _ => continue,
             };
             self.find(at, kind);
         }
@@ -507,7 +534,8 @@ impl ResponseAccumulator {
                     let limit = self.config.max_items;
                     return Err(self.error(at, AccumulateErrorKind::TooManyItems { limit }));
                 }
-                if !introduces {
+                if !introduces && self.unintroduced {
+                    self.unintroduced = false;
                     self.find(at, FindingKind::EventBeforeItem { output_index });
                 }
                 let mut it = ItemState {
@@ -532,13 +560,16 @@ impl ResponseAccumulator {
             }
         };
         self.last_item = idx;
-        if let Some(id) = item_id {
+        let checked = self.checked_item.map(|x| (x, idx));
+        if let (Some(id), false) = (item_id, checked.is_some() && checked == self.same_id) {
             let item = &mut self.items[idx];
             match &item.id {
                 Some(known) if id != known.as_str() => {
                     self.find(at, FindingKind::ItemIdMismatch { output_index });
                 }
-                Some(_) => {}
+                // The order checker found the item by this id: later events
+                // it finds by the same id have it too (until `set_item`).
+                Some(_) => self.same_id = checked,
                 None => {
                     let id = id.unescape().into_owned();
                     item.id = Some(id.clone());
@@ -580,7 +611,7 @@ impl ResponseAccumulator {
         let item = &mut self.items[idx];
         let before = item.input.buf.len();
         if !item.input.push(delta) {
-            self.find(at, FindingKind::DeltaAfterDone { output_index });
+            // A delta after the text's done event (`Fault::TextAfterDone`).
             return Ok(());
         }
         if let Some(p) = item.partial.as_mut() {
@@ -675,8 +706,7 @@ impl ResponseAccumulator {
         let part = self.part_at(at, idx, key.list, key.index)?;
         part.ty.get_or_insert(part_ty);
         if !part.text.push(delta) {
-            let output_index = key.output_index;
-            self.find(at, FindingKind::DeltaAfterDone { output_index });
+            // A delta after the text's done event (`Fault::TextAfterDone`).
             return Ok(());
         }
         if let Some(elements) = elements {
@@ -783,6 +813,7 @@ impl ResponseAccumulator {
         let ty = item.ty();
         let implied = known_type(ty);
         let idx = self.item_at(at, output_index, None, implied, true)?;
+        self.same_id = None; // the item object may rename it
         let old_len = self.items[idx].base_len;
         let len = raw.get().len();
         // The item object is kept (replacing the one before) unless an

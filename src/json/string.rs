@@ -194,11 +194,21 @@ impl fmt::Display for JsonStr<'_> {
 
 impl PartialEq<str> for JsonStr<'_> {
     /// Compares the unescaped value with `other`, without allocating.
+    #[inline]
     fn eq(&self, other: &str) -> bool {
-        let raw = self.raw();
         if !self.escaped {
-            return raw == other;
+            return self.raw() == other;
         }
+        self.eq_escaped(other)
+    }
+}
+
+impl JsonStr<'_> {
+    /// `==` for a string with escapes (kept out of line: ids and keys
+    /// rarely have any).
+    #[inline(never)]
+    fn eq_escaped(&self, other: &str) -> bool {
+        let raw = self.raw();
         if other.len() > raw.len() {
             return false; // unescaping never lengthens
         }

@@ -1,17 +1,17 @@
 //! `Linter`: the checks, event by event, over frames the caller parsed.
 
 use alloc::borrow::Cow;
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
-use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::reports::Reports;
 use super::rule::{Finding, Rule, Severity};
 use crate::frame::{Frame, FrameError};
 use crate::json::{JsonStr, ObjectView, Value};
-use crate::responses::order::{Fault, StreamOrder};
+use crate::responses::order::{
+    Fault, ItemRef, ItemState, OrderConfig, OrderEvent, PartKey, PartRef, StreamOrder,
+};
 use crate::responses::{DecodeErrorKind, EventKind, EventRole, PartKind, ResponseEvent, TextKind};
 
 /// Memory caps of a [`Linter`].
@@ -187,91 +187,31 @@ impl<'a> Members<'a> {
         }
     }
 
-    fn output_index(&self) -> Option<u64> {
-        self.output_index
-    }
-
     fn get_str(&self, key: &str) -> Option<JsonStr<'a>> {
         self.object?.get(key)?.as_json_str()
     }
 }
 
+/// What the linter keeps of a tracked item (the order checker keeps its id,
+/// index, lifecycle and parts), by [`ItemRef`].
 #[derive(Debug)]
-struct PartState {
-    kind: PartKind,
-    index: u64,
-    done: bool,
+struct ItemMeta {
+    ty: String,
 }
 
+/// The delta text of a tracked text, by [`PartRef`] (unused for parts).
 #[derive(Debug)]
-struct TextState {
-    spec: TextKind,
-    index: Option<u64>,
+struct TextBuf {
     /// The concatenated deltas; `None` once dropped at the text cap.
     text: Option<String>,
     deltas: u64,
-    done: bool,
-    /// A missing part was reported for this text already.
-    part_reported: bool,
 }
 
-#[derive(Debug)]
-struct ItemState {
-    /// Shared with the key of `Linter::by_id`.
-    id: Arc<str>,
-    ty: String,
-    output_index: Option<u64>,
-    done: bool,
-    /// In the order added (for the messages).
-    parts: Vec<PartState>,
-    /// Where each part of `parts` is, by kind and index: O(log n) lookups.
-    part_at: BTreeMap<(PartKind, u64), usize>,
-    texts: Vec<TextState>,
-    /// Where each text of `texts` is, by kind and index.
-    text_at: BTreeMap<(TextKind, Option<u64>), usize>,
-    /// The part cap was reached while tracking this item: its part checks stopped.
-    parts_capped: bool,
-}
-
-impl ItemState {
-    /// The tracked part of this kind at this index.
-    /// O(log n).
-    fn part_mut(&mut self, kind: PartKind, index: u64) -> Option<&mut PartState> {
-        let at = *self.part_at.get(&(kind, index))?;
-        self.parts.get_mut(at)
-    }
-
-    /// Whether a part of this kind at this index is tracked. O(log n).
-    fn has_part(&self, kind: PartKind, index: u64) -> bool {
-        self.part_at.contains_key(&(kind, index))
-    }
-
-    /// Tracks a new part (not tracked yet).
-    fn add_part(&mut self, kind: PartKind, index: u64) {
-        self.part_at.insert((kind, index), self.parts.len());
-        self.parts.push(PartState {
-            kind,
-            index,
-            done: false,
-        });
-    }
-
-    /// The position in `texts` of the text of `spec` at `index`. O(log n).
-    fn text_at(&self, spec: TextKind, index: Option<u64>) -> Option<usize> {
-        self.text_at.get(&(spec, index)).copied()
-    }
-
-    /// `item msg_1` or `item at output_index 2` (for an item with no id).
-    fn label(&self) -> String {
-        if self.id.is_empty() {
-            match self.output_index {
-                Some(i) => format!("the {} item at output_index {i}", self.ty),
-                None => format!("a {} item", self.ty),
-            }
-        } else {
-            format!("item {}", self.id)
-        }
-    }
+impl TextBuf {
+    const NEW: Self = Self {
+        text: Some(String::new()),
+        deltas: 0,
+    };
 }
 
 /// Where an event is: for each finding about it.
@@ -322,18 +262,14 @@ pub struct Linter {
     reports: Reports,
     /// JSON events seen (`[DONE]` not counted).
     events: u64,
-    /// Sequence numbers and the terminal event.
+    /// Sequence numbers, the terminal event, items and parts.
     order: StreamOrder,
     /// An event without `sequence_number` was reported while no event had one.
     missing_seq_reported: bool,
-    items: Vec<ItemState>,
-    by_id: BTreeMap<Arc<str>, usize>,
-    /// The last tracked item added at each `output_index`.
-    by_output_index: BTreeMap<u64, usize>,
-    /// Items added in all, tracked or not.
-    items_added: u64,
-    items_capped: bool,
-    parts_tracked: usize,
+    /// By the order checker's [`ItemRef`].
+    items: Vec<ItemMeta>,
+    /// By the order checker's [`PartRef`].
+    texts: Vec<TextBuf>,
     text_bytes: usize,
     response_id: Option<String>,
     saw_error_event: bool,
@@ -359,14 +295,14 @@ impl Linter {
             reports: Reports::new(&config),
             config,
             events: 0,
-            order: StreamOrder::new(),
+            order: StreamOrder::with_config(
+                OrderConfig::DEFAULT
+                    .with_max_items(config.max_items)
+                    .with_max_parts(config.max_parts),
+            ),
             missing_seq_reported: false,
             items: Vec::new(),
-            by_id: BTreeMap::new(),
-            by_output_index: BTreeMap::new(),
-            items_added: 0,
-            items_capped: false,
-            parts_tracked: 0,
+            texts: Vec::new(),
             text_bytes: 0,
             response_id: None,
             saw_error_event: false,
@@ -473,12 +409,31 @@ impl Linter {
         let kind =
             m.ty.as_deref()
                 .map_or(EventKind::Unknown, EventKind::from_type);
+        let role = kind.role();
+        let (event, added) = self.order_event(kind, role, &m);
+        let capped_before = self.order.items_capped();
+        let checked = self.order.feed(&event);
+        let (item, part) = (checked.item(), checked.part());
+        let mut faults = [None; 6];
+        for (slot, f) in faults.iter_mut().zip(self.order.faults()) {
+            *slot = Some(*f);
+        }
         let mut after_terminal = None;
-        for f in self.order.feed(kind, seq) {
+        let mut item_faults = [None; 6];
+        let mut n = 0;
+        for f in faults.into_iter().flatten() {
             match f.fault {
                 Fault::EventAfterTerminal { terminal } => after_terminal = Some((false, terminal)),
                 Fault::SecondTerminal { first } => after_terminal = Some((true, first)),
-                fault => self.sequence_fault(at, &m, fault),
+                Fault::SequenceGap { .. }
+                | Fault::SequenceRegression { .. }
+                | Fault::MissingSequenceNumber { .. } => self.sequence_fault(at, &m, f.fault),
+                fault => {
+                    if let Some(slot) = item_faults.get_mut(n) {
+                        *slot = Some(fault);
+                        n += 1;
+                    }
+                }
             }
         }
         let Some(ty) = m.ty.clone() else {
@@ -501,7 +456,6 @@ impl Linter {
                 ),
             );
         }
-        let role = kind.role();
         match decoded {
             Ok(ResponseEvent::Unknown { .. }) => self.report(
                 Rule::UnknownEventType,
@@ -541,26 +495,63 @@ impl Linter {
             );
             return;
         }
+        let event = Checked {
+            at,
+            ty: &ty,
+            m: &m,
+            role,
+            item,
+        };
+        for fault in item_faults.into_iter().flatten() {
+            self.item_fault(&event, fault);
+            if fault == Fault::EventAfterItemDone {
+                break; // not checked further
+            }
+        }
+        if let Some((id, ty_len)) = added {
+            let duplicate = item_faults.contains(&Some(Fault::ItemAddedTwice));
+            self.track_item(&event, id, ty_len, capped_before || duplicate);
+        }
+        let refused = item_faults.iter().flatten().any(|f| {
+            matches!(
+                f,
+                Fault::EventAfterItemDone
+                    | Fault::TextAfterDone { .. }
+                    | Fault::TextDoneTwice { .. }
+            )
+        });
         match role {
             EventRole::Lifecycle => self.lifecycle(at, &ty, &m),
-            EventRole::Terminal => self.terminal(at, kind, &m),
-            EventRole::ItemAdded => self.item_added(at, &m),
-            EventRole::ItemDone => self.item_done(at, &m),
-            EventRole::PartAdded(kind) => self.part_added(at, &ty, &m, kind),
-            EventRole::PartDone(kind) => self.part_done(at, &ty, &m, kind),
-            EventRole::Delta(spec) => self.delta(at, &ty, &m, spec),
-            EventRole::TextDone(spec) => self.text_done(at, &ty, &m, spec),
-            EventRole::ItemEvent(part) => {
-                if let Some(idx) = self.resolve(at, &ty, &m, false) {
-                    if let Some(kind) = part {
-                        if let Some(index) = m.index(kind) {
-                            self.require_part(at, &ty, idx, kind, index);
-                        }
-                    }
+            EventRole::Terminal => {
+                let open = item_faults
+                    .iter()
+                    .any(|f| matches!(f, Some(Fault::ItemsNotDone { .. })));
+                self.terminal(at, kind, &m, open)
+            }
+            EventRole::ItemDone => {
+                if let (Some(item), false) = (item, refused) {
+                    self.free_texts(item);
+                }
+            }
+            EventRole::PartAdded(PartKind::Command) => {
+                // The command's text starts with the value `added` carries.
+                if let (Some(item), Some(t), Some(initial)) = (item, part, m.get_str("command")) {
+                    self.append(at, item, t, initial, false);
+                }
+            }
+            EventRole::Delta(_) if !refused => {
+                // A delta that is not a string is an `invalid-event` from the typed view.
+                if let (Some(item), Some(t), Some(delta)) = (item, part, m.delta) {
+                    self.append(at, item, t, delta, true);
+                }
+            }
+            EventRole::TextDone(spec) if !refused => {
+                if let (Some(item), Some(t)) = (item, part) {
+                    self.text_done(&event, item, t, spec);
                 }
             }
             EventRole::Error => self.saw_error_event = true,
-            EventRole::Other => {}
+            _ => {}
         }
     }
 
@@ -583,7 +574,7 @@ impl Linter {
             seq: None,
         };
         if self.order.terminal().is_none() {
-            let open = self.items.iter().filter(|i| !i.done).count();
+            let open = self.order.open_item_count();
             let open = match open {
                 0 => String::new(),
                 n => format!("; {n} item(s) still open"),
@@ -676,7 +667,7 @@ impl Linter {
         }
     }
 
-    fn terminal(&mut self, at: At, kind: EventKind, m: &Members<'_>) {
+    fn terminal(&mut self, at: At, kind: EventKind, m: &Members<'_>, open: bool) {
         let ty = kind.ty();
         self.lifecycle(at, ty, m);
         // A failed response may stop anywhere, and clients read its `error`,
@@ -686,13 +677,15 @@ impl Linter {
         } else {
             Severity::Error
         };
-        for i in 0..self.items.len() {
-            if !self.items[i].done {
-                let item = &self.items[i];
+        if open {
+            // `Fault::ItemsNotDone`: the checker names them.
+            let open: Vec<ItemRef> = self.order.open_items().map(|it| it.at).collect();
+            for item in open {
+                let ty = self.items.get(item.index()).map_or("", |i| i.ty.as_str());
                 let msg = format!(
-                    "{} ({}) was added but not done before `{ty}`",
-                    item.label(),
-                    item.ty
+                    "{} ({ty}) was added but not done before `{}`",
+                    self.label(item),
+                    kind.ty()
                 );
                 self.report(Rule::ItemNotDone, severity, at, msg);
             }
@@ -707,7 +700,7 @@ impl Linter {
             }
             return;
         };
-        if self.items_capped {
+        if self.order.items_capped() {
             let msg = format!(
                 "`{ty}` output not compared: more than {} items were added",
                 self.config.max_items
@@ -715,8 +708,17 @@ impl Linter {
             self.report(Rule::LimitReached, Severity::Info, at, msg);
             return;
         }
-        let mut streamed: Vec<&ItemState> = self.items.iter().collect();
-        streamed.sort_by_key(|i| i.output_index.unwrap_or(u64::MAX));
+        let mut streamed: Vec<(ItemState<'_>, &str)> = self
+            .order
+            .items()
+            .map(|it| {
+                (
+                    it,
+                    self.items.get(it.at.index()).map_or("", |m| m.ty.as_str()),
+                )
+            })
+            .collect();
+        streamed.sort_by_key(|(i, _)| i.output_index.unwrap_or(u64::MAX));
         let listed: Vec<(Option<JsonStr<'_>>, Option<JsonStr<'_>>)> = output
             .iter()
             .map(|v| {
@@ -732,9 +734,9 @@ impl Linter {
                 streamed.len()
             ));
         }
-        for (i, ((id, kind), item)) in listed.iter().zip(&streamed).enumerate() {
-            let id_differs = id.is_some_and(|id| id != *item.id) && !item.id.is_empty();
-            let kind_differs = kind.is_some_and(|k| k != item.ty.as_str());
+        for (i, ((id, kind), (item, item_ty))) in listed.iter().zip(&streamed).enumerate() {
+            let id_differs = id.is_some_and(|id| id != item.id) && !item.id.is_empty();
+            let kind_differs = kind.is_some_and(|k| k != *item_ty);
             if id_differs || kind_differs {
                 let show = |s: &Option<JsonStr<'_>>| match s {
                     Some(s) => format!("{s}"),
@@ -744,7 +746,7 @@ impl Linter {
                     "output[{i}] is {} `{}`, the stream's item there is {} `{}`",
                     show(kind),
                     show(id),
-                    item.ty,
+                    item_ty,
                     item.id
                 ));
             }
@@ -759,419 +761,298 @@ impl Linter {
         }
     }
 
-    fn item_added(&mut self, at: At, m: &Members<'_>) {
-        let Some(item) = m.item else {
-            // `invalid-event`; the item still takes its index.
-            self.items_added += 1;
-            return;
+    /// What the order checker reads of an event; for `output_item.added`,
+    /// the unescaped id and the length of the type the linter would keep.
+    fn order_event<'m>(
+        &self,
+        kind: EventKind,
+        role: EventRole,
+        m: &Members<'m>,
+    ) -> (OrderEvent<'m>, Option<(String, usize)>) {
+        let index = match role {
+            EventRole::PartAdded(p) | EventRole::PartDone(p) | EventRole::ItemEvent(Some(p)) => {
+                m.index(p)
+            }
+            EventRole::Delta(t) | EventRole::TextDone(t) => t.part().and_then(|p| m.index(p)),
+            _ => None,
         };
-        let id = item.get("id").and_then(|v| v.as_json_str());
-        let ty = item.get("type").and_then(|v| v.as_json_str());
-        let id = id.map(|s| s.unescape().into_owned()).unwrap_or_default();
-        let ty = ty.map(|s| s.unescape().into_owned()).unwrap_or_default();
-        if !id.is_empty() && self.by_id.contains_key(id.as_str()) {
-            let msg = format!("item {id} was already added");
-            self.report(Rule::DuplicateItem, Severity::Error, at, msg);
-            return;
-        }
-        let expected = self.items_added;
-        self.items_added += 1;
-        let output_index = m.output_index();
-        if let Some(index) = output_index {
-            if index != expected {
-                let msg = format!(
-                    "item {id} added at output_index {index}, but {expected} item(s) came before it"
-                );
-                self.report(Rule::OutputIndexMismatch, Severity::Error, at, msg);
+        let mut event = OrderEvent::new(kind, m.sequence_number)
+            .output_index(m.output_index)
+            .item_id(m.item_id)
+            .part_index(index);
+        let mut added = None;
+        if let (EventRole::ItemAdded | EventRole::ItemDone, Some(item)) = (role, m.item) {
+            let id = item.get("id").and_then(|v| v.as_json_str());
+            event = event.item(id);
+            if role == EventRole::ItemAdded {
+                let ty = item.get("type").and_then(|v| v.as_json_str());
+                let id = id.map(|s| s.unescape().into_owned()).unwrap_or_default();
+                let ty_len = ty.map_or(0, |s| s.unescape().len());
+                // An item's id and type count against the text cap (they
+                // are kept to the end), so hostile ids cannot grow memory
+                // past it either.
+                if self.text_bytes + id.len() + ty_len > self.config.max_text_bytes {
+                    event = event.untracked();
+                }
+                added = Some((id, ty_len));
             }
         }
-        // An item's id and type count against the text cap (they are kept
-        // to the end), so hostile ids cannot grow memory past it either. The
-        // item and `by_id` share one allocation of the id.
-        let kept = id.len() + ty.len();
-        let full = self.text_bytes + kept > self.config.max_text_bytes;
-        if self.items.len() >= self.config.max_items || full {
-            if !self.items_capped {
-                self.items_capped = true;
-                let msg = if full {
-                    format!(
+        (event, added)
+    }
+
+    /// Keeps the type of an item the order checker tracks from now on, or
+    /// says that the text cap stopped the item tracking.
+    fn track_item(&mut self, e: &Checked<'_, '_>, id: String, ty_len: usize, quiet: bool) {
+        match e.item {
+            Some(item) if item.index() == self.items.len() => {
+                let ty =
+                    e.m.item
+                        .and_then(|i| i.get("type")?.as_json_str())
+                        .map(|s| s.unescape().into_owned())
+                        .unwrap_or_default();
+                self.text_bytes += id.len() + ty_len;
+                self.items.push(ItemMeta { ty });
+            }
+            Some(_) => {}
+            None => {
+                let full = self.text_bytes + id.len() + ty_len > self.config.max_text_bytes;
+                if full && !quiet {
+                    let msg = format!(
                         "more than {} bytes of ids and text kept: later items are not tracked \
                          and events about them not checked",
                         self.config.max_text_bytes
-                    )
-                } else {
-                    format!(
-                        "more than {} items: later items are not tracked and events about them \
-                         not checked",
-                        self.config.max_items
-                    )
-                };
-                self.report(Rule::LimitReached, Severity::Info, at, msg);
+                    );
+                    self.report(Rule::LimitReached, Severity::Info, e.at, msg);
+                }
             }
-            return;
         }
-        self.text_bytes += kept;
-        let id: Arc<str> = Arc::from(id);
-        if !id.is_empty() {
-            self.by_id.insert(Arc::clone(&id), self.items.len());
-        }
-        if let Some(index) = output_index {
-            self.by_output_index.insert(index, self.items.len());
-        }
-        self.items.push(ItemState {
-            id,
-            ty,
-            output_index,
-            done: false,
-            parts: Vec::new(),
-            part_at: BTreeMap::new(),
-            texts: Vec::new(),
-            text_at: BTreeMap::new(),
-            parts_capped: false,
-        });
     }
 
-    fn item_done(&mut self, at: At, m: &Members<'_>) {
-        let Some(item) = m.item else {
-            return; // `invalid-event`
+    /// `item msg_1` or `item at output_index 2` (for an item with no id).
+    fn label(&self, item: ItemRef) -> String {
+        let ty = self.items.get(item.index()).map_or("", |i| i.ty.as_str());
+        match self.order.item(item) {
+            Some(it) if !it.id.is_empty() => format!("item {}", it.id),
+            Some(ItemState {
+                output_index: Some(i),
+                ..
+            }) => format!("the {ty} item at output_index {i}"),
+            _ => format!("a {ty} item"),
+        }
+    }
+
+    /// Reports a fault of the order of items and parts (see
+    /// `responses::order`) under its rule.
+    fn item_fault(&mut self, e: &Checked<'_, '_>, fault: Fault) {
+        let (at, ty) = (e.at, e.ty);
+        let label = || e.item.map(|i| self.label(i)).unwrap_or_default();
+        let item_id = || {
+            e.m.item
+                .and_then(|i| i.get("id")?.as_json_str())
+                .map(|s| s.unescape().into_owned())
+                .unwrap_or_default()
         };
-        let id = item.get("id").and_then(|v| v.as_json_str());
-        let idx = match id {
-            Some(id) => self.by_id.get(&*id.unescape()).copied(),
-            None => self.by_output_index(m.output_index()),
-        };
-        let Some(idx) = idx else {
-            if !self.items_capped {
-                let what = match id {
+        let (rule, msg) = match fault {
+            Fault::ItemAddedTwice => (
+                Rule::DuplicateItem,
+                format!("item {} was already added", item_id()),
+            ),
+            Fault::UnexpectedOutputIndex { expected, found } => (
+                Rule::OutputIndexMismatch,
+                format!(
+                    "item {} added at output_index {found}, but {expected} item(s) came before it",
+                    item_id()
+                ),
+            ),
+            Fault::TooManyItems { limit } => {
+                let msg = format!(
+                    "more than {limit} items: later items are not tracked and events about them \
+                     not checked"
+                );
+                self.report(Rule::LimitReached, Severity::Info, at, msg);
+                return;
+            }
+            Fault::ItemNotAdded { .. } if e.role == EventRole::ItemDone => {
+                let what = match e.m.item.and_then(|i| i.get("id")?.as_json_str()) {
                     Some(id) => format!("item {id}"),
                     None => "an item with no id".into(),
                 };
-                let msg = format!("`response.output_item.done` for {what}, which was never added");
-                self.report(Rule::UnknownItem, Severity::Error, at, msg);
+                (
+                    Rule::UnknownItem,
+                    format!("`response.output_item.done` for {what}, which was never added"),
+                )
             }
-            return;
+            Fault::ItemNotAdded {
+                by_output_index: true,
+            } => (
+                Rule::UnknownItem,
+                match e.m.output_index {
+                    Some(i) => format!("`{ty}` for output_index {i}, where no item was added"),
+                    None => format!("`{ty}` has no `output_index`"),
+                },
+            ),
+            Fault::ItemNotAdded { .. } => (
+                Rule::UnknownItem,
+                format!(
+                    "`{ty}` for item {}, which no earlier `response.output_item.added` introduced",
+                    e.m.item_id.map(|s| format!("{s}")).unwrap_or_default()
+                ),
+            ),
+            Fault::MissingItemId => (Rule::MissingItemId, format!("`{ty}` has no `item_id`")),
+            Fault::OutputIndexMismatch { added_at, found } => (
+                Rule::OutputIndexMismatch,
+                format!(
+                    "`{ty}` for {} has output_index {found}, the item was added at {added_at}",
+                    label()
+                ),
+            ),
+            Fault::ItemDoneTwice => (
+                Rule::DuplicateItem,
+                format!("{} is done a second time", label()),
+            ),
+            Fault::ItemDoneWithOpenParts { .. } => {
+                let Some(item) = e.item else { return };
+                let mut open = Vec::new();
+                for p in self.order.parts(item).filter(|p| !p.done) {
+                    if let PartKey::Part(kind, index) = p.key {
+                        open.push(format!("{} {index}", part_name(kind)));
+                    }
+                }
+                for p in self.order.parts(item).filter(|p| !p.done && p.has_delta) {
+                    if let PartKey::Text(spec, _) = p.key {
+                        open.push(format!("{} (deltas without `.done`)", spec.name()));
+                    }
+                }
+                (
+                    Rule::ItemNotDone,
+                    format!(
+                        "{} is done with unfinished parts: {}",
+                        label(),
+                        open.join(", ")
+                    ),
+                )
+            }
+            Fault::EventAfterItemDone => (
+                Rule::EventAfterItemDone,
+                format!(
+                    "`{ty}` for {} after its `response.output_item.done`",
+                    label()
+                ),
+            ),
+            Fault::PartAddedTwice { kind, index } => (
+                Rule::DuplicateItem,
+                format!(
+                    "{} {index} of {} was already added",
+                    part_name(kind),
+                    label()
+                ),
+            ),
+            Fault::PartDoneTwice { kind, index } => (
+                Rule::DuplicateItem,
+                format!("{} {index} of {} is done twice", part_name(kind), label()),
+            ),
+            Fault::PartNotAdded { kind, index } if matches!(e.role, EventRole::PartDone(_)) => (
+                Rule::PartNotAdded,
+                format!(
+                    "`{ty}` for {} {index} of {}, which `{}` never added",
+                    part_name(kind),
+                    label(),
+                    kind.added_event().ty()
+                ),
+            ),
+            Fault::PartNotAdded { kind, index } => (
+                Rule::PartNotAdded,
+                format!(
+                    "`{ty}` for {} {index} of {} before `{}`",
+                    part_name(kind),
+                    label(),
+                    kind.added_event().ty()
+                ),
+            ),
+            Fault::TextAfterDone { .. } => (
+                Rule::EventAfterItemDone,
+                format!("`{ty}` for {} after its `.done` event", label()),
+            ),
+            Fault::TextDoneTwice { .. } => (
+                Rule::DuplicateItem,
+                format!("`{ty}` for {} a second time", label()),
+            ),
+            Fault::TooManyParts { limit } => {
+                let msg = format!(
+                    "more than {limit} parts and texts tracked: part and done checks stop for {}",
+                    label()
+                );
+                self.report(Rule::LimitReached, Severity::Info, at, msg);
+                return;
+            }
+            // `ItemsNotDone` is reported with the terminal event's checks.
+            _ => return,
         };
-        if self.items[idx].done {
-            let msg = format!("{} is done a second time", self.items[idx].label());
-            self.report(Rule::DuplicateItem, Severity::Error, at, msg);
-            return;
-        }
-        self.check_output_index(at, EventKind::OutputItemDone.ty(), idx, m);
-        let item = &self.items[idx];
-        let mut open = Vec::new();
-        for p in item.parts.iter().filter(|p| !p.done) {
-            open.push(format!("{} {}", part_name(p.kind), p.index));
-        }
-        for t in item.texts.iter().filter(|t| !t.done && t.deltas > 0) {
-            open.push(format!("{} (deltas without `.done`)", t.spec.name()));
-        }
-        if !open.is_empty() {
-            let msg = format!(
-                "{} is done with unfinished parts: {}",
-                item.label(),
-                open.join(", ")
-            );
-            self.report(Rule::ItemNotDone, Severity::Error, at, msg);
-        }
-        let item = &mut self.items[idx];
-        item.done = true;
-        for t in &mut item.texts {
-            if let Some(text) = t.text.take() {
+        self.report(rule, Severity::Error, at, msg);
+    }
+
+    /// Drops the kept delta text of a done item.
+    fn free_texts(&mut self, item: ItemRef) {
+        for p in self.order.parts(item) {
+            if let Some(text) = self.texts.get_mut(p.at.index()).and_then(|t| t.text.take()) {
                 self.text_bytes -= text.len();
             }
         }
     }
 
-    /// The last tracked item added at `index`. O(log n).
-    fn by_output_index(&self, index: Option<u64>) -> Option<usize> {
-        self.by_output_index.get(&index?).copied()
+    /// The kept text of a tracked text, made if new.
+    fn text_buf(&mut self, t: PartRef) -> &mut TextBuf {
+        let i = t.index();
+        if self.texts.len() <= i {
+            self.texts.resize_with(i + 1, || TextBuf::NEW);
+        }
+        &mut self.texts[i]
     }
 
-    fn check_output_index(&mut self, at: At, ty: &str, idx: usize, m: &Members<'_>) {
-        let item = &self.items[idx];
-        if let (Some(got), Some(known)) = (m.output_index(), item.output_index) {
-            if got != known {
-                let msg = format!(
-                    "`{ty}` for {} has output_index {got}, the item was added at {known}",
-                    item.label()
-                );
-                self.report(Rule::OutputIndexMismatch, Severity::Error, at, msg);
-            }
-        }
-    }
-
-    /// The item an event is about, after the item checks: by `item_id`, or
-    /// by `output_index` for the events that carry no `item_id`. `None`
-    /// when it is unknown (reported), untracked, or already done (reported).
-    fn resolve(&mut self, at: At, ty: &str, m: &Members<'_>, by_index: bool) -> Option<usize> {
-        let idx = if by_index {
-            let idx = self.by_output_index(m.output_index());
-            if idx.is_none() && !self.items_capped {
-                let msg = match m.output_index() {
-                    Some(i) => format!("`{ty}` for output_index {i}, where no item was added"),
-                    None => format!("`{ty}` has no `output_index`"),
-                };
-                self.report(Rule::UnknownItem, Severity::Error, at, msg);
-            }
-            idx?
-        } else {
-            match m.item_id {
-                None => {
-                    let msg = format!("`{ty}` has no `item_id`");
-                    self.report(Rule::MissingItemId, Severity::Error, at, msg);
-                    self.by_output_index(m.output_index())?
-                }
-                Some(id) => match self.by_id.get(&*id.unescape()) {
-                    Some(&idx) => idx,
-                    None => {
-                        if !self.items_capped {
-                            let msg = format!(
-                                "`{ty}` for item {id}, which no earlier \
-                                 `response.output_item.added` introduced"
-                            );
-                            self.report(Rule::UnknownItem, Severity::Error, at, msg);
-                        }
-                        return None;
-                    }
-                },
-            }
-        };
-        self.check_output_index(at, ty, idx, m);
-        if self.items[idx].done {
-            let msg = format!(
-                "`{ty}` for {} after its `response.output_item.done`",
-                self.items[idx].label()
-            );
-            self.report(Rule::EventAfterItemDone, Severity::Error, at, msg);
-            return None;
-        }
-        Some(idx)
-    }
-
-    /// Counts one more tracked part or text against the cap; false (and
-    /// the item's part checks stop) past it.
-    fn track_part(&mut self, at: At, idx: usize) -> bool {
-        if self.items[idx].parts_capped {
-            return false;
-        }
-        if self.parts_tracked >= self.config.max_parts {
-            self.items[idx].parts_capped = true;
-            let msg = format!(
-                "more than {} parts and texts tracked: part and done checks stop for {}",
-                self.config.max_parts,
-                self.items[idx].label()
-            );
-            self.report(Rule::LimitReached, Severity::Info, at, msg);
-            return false;
-        }
-        self.parts_tracked += 1;
-        true
-    }
-
-    fn part_added(&mut self, at: At, ty: &str, m: &Members<'_>, kind: PartKind) {
-        let by_index = kind == PartKind::Command;
-        let Some(idx) = self.resolve(at, ty, m, by_index) else {
-            return;
-        };
-        let Some(index) = m.index(kind) else { return };
-        let item = &self.items[idx];
-        if item.has_part(kind, index) {
-            let msg = format!(
-                "{} {index} of {} was already added",
-                part_name(kind),
-                item.label()
-            );
-            self.report(Rule::DuplicateItem, Severity::Error, at, msg);
-            return;
-        }
-        if !self.track_part(at, idx) {
-            return;
-        }
-        self.items[idx].add_part(kind, index);
-        if kind == PartKind::Command {
-            // The command's text starts with the value `added` carries.
-            let initial = m.get_str("command");
-            if let Some(t) = self.text_state(at, idx, TextKind::ShellCommand, Some(index)) {
-                if let Some(initial) = initial {
-                    self.append(at, idx, t, initial, false);
-                }
-            }
-        }
-    }
-
-    fn part_done(&mut self, at: At, ty: &str, m: &Members<'_>, kind: PartKind) {
-        let Some(idx) = self.resolve(at, ty, m, false) else {
-            return;
-        };
-        let Some(index) = m.index(kind) else { return };
-        let item = &mut self.items[idx];
-        // The parts field alone is borrowed, so the arms can read the rest.
-        let pos = item.part_at.get(&(kind, index)).copied();
-        match pos.and_then(|pos| item.parts.get_mut(pos)) {
-            Some(part) if part.done => {
-                let msg = format!(
-                    "{} {index} of {} is done twice",
-                    part_name(kind),
-                    item.label()
-                );
-                self.report(Rule::DuplicateItem, Severity::Error, at, msg);
-            }
-            Some(part) => part.done = true,
-            None if item.parts_capped => {}
-            None => {
-                let msg = format!(
-                    "`{ty}` for {} {index} of {}, which `{}` never added",
-                    part_name(kind),
-                    item.label(),
-                    kind.added_event().ty()
-                );
-                self.report(Rule::PartNotAdded, Severity::Error, at, msg);
-            }
-        }
-    }
-
-    /// Reports a missing part (once per text when `text` is given).
-    fn require_part(&mut self, at: At, ty: &str, idx: usize, kind: PartKind, index: u64) -> bool {
-        let item = &self.items[idx];
-        if item.parts_capped || item.has_part(kind, index) {
-            return true;
-        }
-        let msg = format!(
-            "`{ty}` for {} {index} of {} before `{}`",
-            part_name(kind),
-            item.label(),
-            kind.added_event().ty()
-        );
-        self.report(Rule::PartNotAdded, Severity::Error, at, msg);
-        false
-    }
-
-    /// The position of the text state for this spec and index in the
-    /// item's texts, made if needed; `None` past the part cap.
-    fn text_state(
-        &mut self,
-        at: At,
-        idx: usize,
-        spec: TextKind,
-        index: Option<u64>,
-    ) -> Option<usize> {
-        let found = self.items[idx].text_at(spec, index);
-        if found.is_some() {
-            return found;
-        }
-        if !self.track_part(at, idx) {
-            return None;
-        }
-        let item = &mut self.items[idx];
-        item.text_at.insert((spec, index), item.texts.len());
-        let texts = &mut item.texts;
-        texts.push(TextState {
-            spec,
-            index,
-            text: Some(String::new()),
-            deltas: 0,
-            done: false,
-            part_reported: false,
-        });
-        Some(texts.len() - 1)
-    }
-
-    /// The part checks of a delta or done event; the text state, if tracked.
-    fn text_for_event(
-        &mut self,
-        at: At,
-        ty: &str,
-        m: &Members<'_>,
-        spec: TextKind,
-    ) -> Option<(usize, usize)> {
-        let idx = self.resolve(at, ty, m, spec.by_output_index())?;
-        let index = match spec.part() {
-            Some(kind) => Some(m.index(kind)?),
-            None => None,
-        };
-        let t = self.text_state(at, idx, spec, index)?;
-        if let (Some(kind), Some(index)) = (spec.part(), index) {
-            if spec.needs_part() && !self.items[idx].texts[t].part_reported {
-                let ok = self.require_part(at, ty, idx, kind, index);
-                self.items[idx].texts[t].part_reported = !ok;
-            }
-        }
-        Some((idx, t))
-    }
-
-    fn append(&mut self, at: At, idx: usize, t: usize, piece: JsonStr<'_>, is_delta: bool) {
+    fn append(&mut self, at: At, item: ItemRef, t: PartRef, piece: JsonStr<'_>, is_delta: bool) {
         let max = self.config.max_text_bytes;
-        let item = &mut self.items[idx];
-        let text = &mut item.texts[t];
+        let text_bytes = self.text_bytes;
+        let buf = self.text_buf(t);
         if is_delta {
-            text.deltas += 1;
+            buf.deltas += 1;
         }
-        let Some(buf) = &mut text.text else { return };
-        if self.text_bytes + piece.len_hint() > max {
-            self.text_bytes -= buf.len();
-            text.text = None;
+        let Some(text) = &mut buf.text else { return };
+        if text_bytes + piece.len_hint() > max {
+            let dropped = text.len();
+            buf.text = None;
+            self.text_bytes -= dropped;
+            let spec = match self.order.parts(item).find(|p| p.at == t).map(|p| p.key) {
+                Some(PartKey::Text(spec, _)) => spec.name(),
+                _ => "",
+            };
             let msg = format!(
-                "{} text of {} is not compared with its done event: \
+                "{spec} text of {} is not compared with its done event: \
                  more than {max} bytes of delta text kept",
-                text.spec.name(),
-                item.label()
+                self.label(item)
             );
             self.report(Rule::LimitReached, Severity::Info, at, msg);
             return;
         }
-        let before = buf.len();
-        piece.unescape_into(buf);
-        self.text_bytes += buf.len() - before;
+        let before = text.len();
+        piece.unescape_into(text);
+        let grown = text.len() - before;
+        self.text_bytes += grown;
     }
 
-    fn delta(&mut self, at: At, ty: &str, m: &Members<'_>, spec: TextKind) {
-        let Some((idx, t)) = self.text_for_event(at, ty, m, spec) else {
-            return;
-        };
-        if self.items[idx].texts[t].done {
-            let msg = format!(
-                "`{ty}` for {} after its `.done` event",
-                self.items[idx].label()
-            );
-            self.report(Rule::EventAfterItemDone, Severity::Error, at, msg);
-            return;
-        }
-        // A delta that is not a string is an `invalid-event` from the typed view.
-        if let Some(delta) = m.delta {
-            self.append(at, idx, t, delta, true);
-        }
-    }
-
-    fn text_done(&mut self, at: At, ty: &str, m: &Members<'_>, spec: TextKind) {
-        let Some((idx, t)) = self.text_for_event(at, ty, m, spec) else {
-            return;
-        };
-        let item = &mut self.items[idx];
-        let text = &mut item.texts[t];
-        if text.done {
-            let msg = format!("`{ty}` for {} a second time", item.label());
-            self.report(Rule::DuplicateItem, Severity::Error, at, msg);
-            return;
-        }
-        text.done = true;
-        let kept = text.text.take();
-        let deltas = text.deltas;
-        if let (Some(PartKind::Command), Some(index)) = (spec.part(), text.index) {
-            // `response.shell_call_command.done` ends the command as well as its text.
-            if let Some(part) = item.part_mut(PartKind::Command, index) {
-                part.done = true;
-            }
-        }
+    fn text_done(&mut self, e: &Checked<'_, '_>, item: ItemRef, t: PartRef, spec: TextKind) {
+        let buf = self.text_buf(t);
+        let kept = buf.text.take();
+        let deltas = buf.deltas;
         if let Some(kept) = &kept {
             self.text_bytes -= kept.len();
         }
-        let (Some(kept), Some(done)) = (kept, m.get_str(spec.done_field())) else {
+        let (Some(kept), Some(done)) = (kept, e.m.get_str(spec.done_field())) else {
             return;
         };
         if done == kept.as_str() {
             return;
         }
-        let label = self.items[idx].label();
+        let (ty, label) = (e.ty, self.label(item));
         let field = spec.done_field();
         let msg = if deltas == 0 {
             format!("`{ty}` for {label} has a non-empty `{field}` but no deltas came before it")
@@ -1188,6 +1069,15 @@ impl Linter {
                 kept.len()
             )
         };
-        self.report(Rule::DoneMismatch, Severity::Error, at, msg);
+        self.report(Rule::DoneMismatch, Severity::Error, e.at, msg);
     }
+}
+
+/// An event as the order checker saw it: for the findings about it.
+struct Checked<'e, 'a> {
+    at: At,
+    ty: &'e str,
+    m: &'e Members<'a>,
+    role: EventRole,
+    item: Option<ItemRef>,
 }

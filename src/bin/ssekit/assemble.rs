@@ -46,7 +46,8 @@ pub(crate) fn assemble(args: &[String]) -> Result<(), Failure> {
 /// The accumulator of the stream's dialect.
 enum Acc {
     Responses {
-        acc: ResponseAccumulator,
+        /// Boxed: the accumulator holds its order checker's fault list.
+        acc: Box<ResponseAccumulator>,
         /// A limit error stopped the accumulation.
         stopped: bool,
     },
@@ -59,7 +60,7 @@ impl Acc {
     fn new(dialect: Dialect) -> Self {
         match dialect {
             Dialect::Responses => Acc::Responses {
-                acc: ResponseAccumulator::new(),
+                acc: Box::new(ResponseAccumulator::new()),
                 stopped: false,
             },
             Dialect::Chat => Acc::Chat(ChatAccumulator::new()),
@@ -116,7 +117,7 @@ impl Acc {
     fn finish(self) -> Result<(), Failure> {
         let mut out = io::stdout().lock();
         let status = match self {
-            Acc::Responses { acc, .. } => return finish_responses(acc),
+            Acc::Responses { acc, .. } => return finish_responses(*acc),
             Acc::Chat(acc) => {
                 let done = acc.finish();
                 writeln!(out, "{}", done.to_json())?;
