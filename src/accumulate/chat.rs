@@ -68,6 +68,10 @@ pub const DEFAULT_MAX_TOOL_CALLS: usize = 4096;
 ///   there).
 /// * Whether `[DONE]` arrived.
 ///
+/// A chunk of an unexpected shape ([`ChatEvent::Unknown`]) is counted
+/// ([`unknown_chunks`](ChatCompletion::unknown_chunks)) and reported as an
+/// [`AccumulateErrorKind::Decode`] error; nothing of it is kept.
+///
 /// # Memory
 ///
 /// Everything kept counts against a limit (64 MiB by default;
@@ -243,6 +247,10 @@ impl ChatAccumulator {
             ChatEvent::Chunk(chunk) => self.chunk(chunk, &mut first),
             ChatEvent::Error(error) => self.error(error, &mut first),
             ChatEvent::Done => self.completion.done = true,
+            ChatEvent::Unknown { error, .. } => {
+                self.completion.unknown += 1;
+                first = Some(AccumulateErrorKind::Decode(*error));
+            }
         }
         event_result(first, number, &mut self.completion.limit_hit)
     }
@@ -506,6 +514,7 @@ pub struct ChatCompletion {
     error: Option<Owned<ChatError<'static>>>,
     done: bool,
     chunks: u64,
+    unknown: u64,
     limit_hit: bool,
     status: Outcome,
 }
@@ -563,6 +572,12 @@ impl ChatCompletion {
     /// The number of `chat.completion.chunk`s accumulated.
     pub fn chunks(&self) -> u64 {
         self.chunks
+    }
+    /// The number of chunks of an unexpected shape
+    /// ([`ChatEvent::Unknown`]), skipped (each was reported as an
+    /// [`AccumulateErrorKind::Decode`] error).
+    pub fn unknown_chunks(&self) -> u64 {
+        self.unknown
     }
     /// Whether a fragment was dropped at the memory limit or a count limit.
     pub fn limit_exceeded(&self) -> bool {

@@ -136,8 +136,9 @@ impl ChatToResponses {
                 Some(end) => self.core.end(end, "", ""),
                 None => Err(self.core.error(BridgeErrorKind::Truncated)),
             },
-            #[allow(unreachable_patterns)]
-            _ => Ok(()),
+            ChatEvent::Unknown { error, .. } => {
+                Err(self.core.error(BridgeErrorKind::Decode(*error)))
+            }
         }
     }
 

@@ -33,9 +33,15 @@
 //! ([`ChatContent`]), Azure's `prompt_filter_results` and
 //! `content_filter_results` and OpenRouter's `annotations` (as raw JSON).
 //!
+//! Data that does not fit follows the crate's one rule (see
+//! [`DecodeError`]): data that is not a JSON object (nor `[DONE]`) is a
+//! [`DecodeError`]; an object whose members do not fit (a string where
+//! `created` should be a number) is not an error but [`ChatEvent::Unknown`],
+//! with its raw JSON and what did not fit; a choice that does not fit is an
+//! error for that choice only, when `choices` is iterated.
+//!
 //! Every view implements [`Fields`], so generic
-//! code can visit every field of a chunk without allocating. Errors are
-//! [`DecodeError`]s.
+//! code can visit every field of a chunk without allocating.
 //!
 //! With the `serde` feature, [`ChatEvent`] and the views implement serde's
 //! borrowed `Deserialize` (through serde_json's `raw_value`, as for the
@@ -105,6 +111,15 @@ pub enum ChatEvent<'a> {
     Error(ChatErrorChunk<'a>),
     /// The `[DONE]` sentinel that ends the stream.
     Done,
+    /// A JSON object of a shape the views do not expect (a field of the
+    /// wrong JSON kind, a choice without its `index`). Never produced for
+    /// data that is not JSON.
+    Unknown {
+        /// The whole object, validated.
+        raw: RawJson<'a>,
+        /// What did not fit.
+        error: DecodeError,
+    },
 }
 
 impl<'a> ChatEvent<'a> {
@@ -112,14 +127,15 @@ impl<'a> ChatEvent<'a> {
     ///
     /// `"[DONE]"` (whitespace around it allowed) decodes to
     /// [`Done`](Self::Done); an object with a non-null `error` member to
-    /// [`Error`](Self::Error); any other object to [`Chunk`](Self::Chunk).
-    /// One pass over the data, nothing allocated (a second pass only for
-    /// error chunks and failures).
+    /// [`Error`](Self::Error); any other object to [`Chunk`](Self::Chunk),
+    /// or to [`Unknown`](Self::Unknown) when a member has an unexpected JSON
+    /// kind. One pass over the data, nothing allocated (a second pass only
+    /// for error chunks and unexpected shapes).
     ///
     /// # Errors
     ///
-    /// A [`DecodeError`]: the data is not a JSON object, or a field has the
-    /// wrong JSON kind.
+    /// A [`DecodeError`] when the data is not a JSON object (invalid JSON,
+    /// an array, a string other than `[DONE]`).
     pub fn parse(data: &'a str) -> Result<Self, DecodeError> {
         let text = trim_json_ws(data);
         if text == "[DONE]" {
@@ -130,19 +146,30 @@ impl<'a> ChatEvent<'a> {
         let has_error = members.seen();
         match chunk {
             Ok(chunk) if !has_error => Ok(Self::Chunk(chunk)),
-            // An error chunk, or a chunk that failed (before or after an
-            // `error` member): validate all, then look for `error`.
-            result => {
-                let object = ObjectView::parse(data).map_err(DecodeError::json)?;
-                match object.get("error") {
-                    Some(e) if !e.is_null() => {
-                        ChatErrorChunk::decode_members(object.members(), data, Some(text), None)
-                            .map(Self::Error)
-                    }
-                    _ => result.map(Self::Chunk),
-                }
-            }
+            result => Self::parse_slow(data, text, result),
         }
+    }
+
+    /// An error chunk, or a chunk that failed (before or after an `error`
+    /// member): validate it all, then look for `error`.
+    #[cold]
+    fn parse_slow(
+        data: &'a str,
+        text: &'a str,
+        result: Result<ChatChunk<'a>, DecodeError>,
+    ) -> Result<Self, DecodeError> {
+        let object = ObjectView::parse(data).map_err(DecodeError::json)?;
+        let decoded = match object.get("error") {
+            Some(e) if !e.is_null() => {
+                ChatErrorChunk::decode_members(object.members(), data, Some(text), None)
+                    .map(Self::Error)
+            }
+            _ => result.map(Self::Chunk),
+        };
+        Ok(decoded.unwrap_or_else(|error| Self::Unknown {
+            raw: RawJson::new(text),
+            error,
+        }))
     }
 
     /// Decodes a frame's data (see [`parse`](Self::parse)). Chat streams
@@ -161,6 +188,7 @@ impl<'a> ChatEvent<'a> {
         match self {
             Self::Chunk(c) => Some(c.raw()),
             Self::Error(e) => Some(e.raw()),
+            Self::Unknown { raw, .. } => Some(*raw),
             Self::Done => None,
         }
     }
@@ -176,14 +204,14 @@ impl<'a> Fields<'a> for ChatEvent<'a> {
         match self {
             Self::Chunk(_) => ChatChunk::FIELDS,
             Self::Error(_) => ChatErrorChunk::FIELDS,
-            Self::Done => &[],
+            Self::Done | Self::Unknown { .. } => &[],
         }
     }
     fn for_each_field(&self, f: &mut dyn FnMut(&'static str, FieldValue<'a, '_>)) {
         match self {
             Self::Chunk(c) => c.for_each_field(f),
             Self::Error(e) => e.for_each_field(f),
-            Self::Done => {}
+            Self::Done | Self::Unknown { .. } => {}
         }
     }
 }

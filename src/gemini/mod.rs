@@ -28,12 +28,12 @@
 //! part of a kind this version does not model is [`PartKind::Other`], its
 //! JSON in [`Part::raw`].
 //!
-//! The rule for data that does not fit (the same in every dialect): data
-//! that is not a JSON object is a [`DecodeError`]; a JSON object whose
-//! shape is unexpected (a string where `candidates` should be a list) is
-//! not an error but [`GeminiEvent::Unknown`], with its raw JSON and what
-//! did not fit. An element of a list that does not fit is an error for that
-//! element only, when it is iterated.
+//! Data that does not fit follows the crate's one rule (see
+//! [`DecodeError`]): data that is not a JSON object is a [`DecodeError`]; a
+//! JSON object whose shape is unexpected (a string where `candidates`
+//! should be a list) is not an error but [`GeminiEvent::Unknown`], with its
+//! raw JSON and what did not fit. An element of a list that does not fit is
+//! an error for that element only, when it is iterated.
 //!
 //! Every view implements [`Fields`], so generic code can visit every field
 //! of a chunk without allocating. With the `serde` feature, [`GeminiEvent`]

@@ -209,7 +209,9 @@ impl ChatLinter {
             return;
         }
         match event {
-            Err(e) => decode_finding(&mut self.reports, &e, offset),
+            Err(e) | Ok(ChatEvent::Unknown { error: e, .. }) => {
+                decode_finding(&mut self.reports, &e, offset)
+            }
             Ok(ChatEvent::Done) => self.done = true,
             Ok(ChatEvent::Error(_)) => self.saw_error = true,
             Ok(ChatEvent::Chunk(chunk)) => {

@@ -34,6 +34,31 @@ pub enum DecodeErrorKind {
 /// Unknown event types are never an error (they decode to
 /// [`ResponseEvent::Unknown`](crate::responses::ResponseEvent::Unknown)), and neither
 /// are members the view does not model.
+///
+/// # Data that does not fit: the rule, in every dialect
+///
+/// * **Not JSON, or not an object** (bad syntax, a number out of range, a
+///   lone surrogate, an array, a string other than Chat's `[DONE]`): always
+///   an error, [`DecodeErrorKind::Json`] or [`DecodeErrorKind::NotAnObject`],
+///   at the offset where the validator (and serde_json) finds it, even when
+///   a field of the wrong kind comes before that point.
+/// * **An object of a type this version does not know** (a new Responses or
+///   Anthropic event type): never an error, but the dialect's `Unknown`
+///   variant with the raw JSON, so that streams from newer servers go on.
+/// * **An object without a `type` whose members do not fit** (Chat
+///   Completions and Gemini chunks, which carry no type to dispatch on): the
+///   dialect's `Unknown { raw, error }` variant, with the raw JSON and this
+///   error, not an error: valid JSON is passed on. The accumulators count
+///   such chunks and report them.
+/// * **An object of a known `type` whose members do not fit** (a
+///   `response.output_text.delta` without its `delta`, an Anthropic
+///   `content_block_delta` whose `index` is a string): an error,
+///   [`DecodeErrorKind::MissingField`] or [`DecodeErrorKind::WrongType`].
+///   The type promises a shape, and an event that breaks it is a broken
+///   event to report (the accumulators and linters do), not a new kind of
+///   event to pass over.
+/// * **An element of a list that does not fit** (a choice without its
+///   `index`): an error for that element only, when the list is iterated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DecodeError {
     kind: DecodeErrorKind,

@@ -75,6 +75,11 @@ fn check_chat(text: &str) -> Result<(), TestCaseError> {
             let got: Vec<_> = chunk.choices.iter().collect();
             prop_assert_eq!(got, choices);
         }
+        // Valid JSON of an unexpected shape: the two-pass decoder's error.
+        (Ok(ChatEvent::Unknown { raw, error }), Err(b)) => {
+            prop_assert_eq!(raw.get(), text.trim());
+            prop_assert_eq!(error, b, "{}", text);
+        }
         (Ok(ChatEvent::Error(_)), _) => {}
         (Ok(ChatEvent::Done), _) => {}
         (Ok(other), _) => prop_assert!(false, "{:?}", other),

@@ -680,3 +680,25 @@ mod hostile {
         }
     }
 }
+
+/// Issue 14: a chunk of an unexpected shape is `ChatEvent::Unknown`; the
+/// accumulator counts it, reports its decode error and keeps nothing of
+/// it, and the chunks around it still assemble.
+#[test]
+fn a_chunk_of_an_unexpected_shape_is_counted_and_reported() {
+    let mut acc = ChatAccumulator::new();
+    let good = r#"{"id":"c","choices":[{"index":0,"delta":{"content":"Hi"}}]}"#;
+    let odd =
+        r#"{"id":"c","created":"yesterday","choices":[{"index":0,"delta":{"content":"lost"}}]}"#;
+    acc.feed(&ChatEvent::parse(good).unwrap()).unwrap();
+    let event = ChatEvent::parse(odd).unwrap();
+    assert!(matches!(event, ChatEvent::Unknown { .. }), "{event:?}");
+    let e = acc.feed(&event).unwrap_err();
+    assert!(matches!(e.kind(), AccumulateErrorKind::Decode(_)), "{e}");
+    assert_eq!(e.event_index(), 1);
+    acc.feed(&ChatEvent::parse(good).unwrap()).unwrap();
+    let c = acc.finish();
+    assert_eq!(c.unknown_chunks(), 1);
+    assert_eq!(c.chunks(), 2);
+    assert_eq!(c.choice(0).unwrap().content(), Some("HiHi"));
+}

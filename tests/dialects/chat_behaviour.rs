@@ -56,9 +56,22 @@ fn error_chunk_wins_over_choices_and_may_come_last() {
     // `"error": null` is no error.
     let data = r#"{"choices":[],"error":null}"#;
     assert!(matches!(ChatEvent::parse(data), Ok(ChatEvent::Chunk(_))));
-    // A malformed error is a decode error of the error chunk.
-    let err = ChatEvent::parse(r#"{"error":"boom"}"#).unwrap_err();
+    // A malformed error is valid JSON of an unexpected shape: `Unknown`,
+    // with the error chunk's decode error.
+    let err = unknown(r#"{"error":"boom"}"#);
     assert_eq!(err.kind(), DecodeErrorKind::WrongType { field: "error" });
+}
+
+/// The decode error of data that is valid JSON of an unexpected shape,
+/// which must come as `ChatEvent::Unknown` with that data as its text.
+fn unknown(data: &str) -> ssekit::chat::DecodeError {
+    match ChatEvent::parse(data) {
+        Ok(ChatEvent::Unknown { raw, error }) => {
+            assert_eq!(raw.get(), data.trim());
+            error
+        }
+        other => panic!("{data}: {other:?}"),
+    }
 }
 
 #[test]
@@ -203,9 +216,15 @@ fn decode_errors() {
     // Issue 14: a chunk without `choices` is a chunk with none.
     let c = chunk(r#"{"id":"c"}"#);
     assert!(c.choices.is_empty());
-    let e = ChatEvent::parse(r#"{"choices":[],"created":"x"}"#).unwrap_err();
+    let e = unknown(r#"{"choices":[],"created":"x"}"#);
     assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "created" });
     assert_eq!(e.offset(), 24);
+    let e = unknown(r#" {"choices":{"index":0}} "#);
+    assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "choices" });
+    assert_eq!(e.offset(), 12);
+    // Invalid JSON stays an error, even after a field of the wrong kind.
+    let e = ChatEvent::parse(r#"{"created":"x","choices":[}"#).unwrap_err();
+    assert!(matches!(e.kind(), DecodeErrorKind::Json(_)), "{e}");
     let e = ChatEvent::parse("[1]").unwrap_err();
     assert_eq!(e.kind(), DecodeErrorKind::NotAnObject);
     let e = ChatEvent::parse(r#"{"choices":[]"#).unwrap_err();

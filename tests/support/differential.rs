@@ -223,6 +223,13 @@ fn check_chat(
         return done_is_the_sentinel(data).map_err(at);
     }
     let j = never_accept_what_serde_rejects(json).map_err(at)?;
+    if let ChatEvent::Unknown { .. } = ev {
+        // An object of an unexpected shape: serde_json must read an object.
+        return match j {
+            J::Object(_) => Ok(()),
+            other => Err(at(format!("Unknown for a non-object: {other}"))),
+        };
+    }
     chat_kind_agrees(matches!(ev, ChatEvent::Error(_)), j)
         .and_then(|()| fields_agree(Dialect::Chat, &ev, j, "", true))
         .map_err(at)

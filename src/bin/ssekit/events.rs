@@ -174,10 +174,16 @@ fn responses(frame: &Frame, line: &mut Line) -> Result<(), Skip> {
 
 /// A Chat Completions chunk: its fields as they come (a chunk has no `type`,
 /// and none is invented); an error chunk likewise; `[DONE]` as
-/// `{"type": "[DONE]"}`.
+/// `{"type": "[DONE]"}`; an object of an unexpected shape as
+/// `{"type": null, "unknown": true, "error": "..."}`.
 fn chat(frame: &Frame, line: &mut Line) -> Result<(), Skip> {
     match ChatEvent::from_frame(frame)? {
         ChatEvent::Done => line.raw(r#"{"type":"[DONE]"}"#),
+        ChatEvent::Unknown { error, .. } => {
+            line.raw(r#"{"type":null,"unknown":true,"error":"#);
+            line.str(&error.to_string());
+            line.raw("}");
+        }
         event => line.object(&event)?,
     }
     Ok(())
