@@ -225,6 +225,13 @@ impl<'a> MemberSource<'a> for ObjectScanner<'a> {
     }
 
     #[inline(always)]
+    fn key_tail_is(&self, name: &[u8]) -> bool {
+        let b = self.src.as_bytes();
+        let i = self.pos + 1;
+        b.get(i + 16..i + name.len()) == name.get(16..) && b.get(i + name.len()) == Some(&b'"')
+    }
+
+    #[inline(always)]
     fn take_key(&mut self, len: usize) -> Result<(), JsonError> {
         let close = self.pos + 1 + len;
         match scan::after_key(self.src.as_bytes(), close) {
@@ -450,8 +457,9 @@ pub(crate) struct KeyPattern {
     mask_hi: u64,
     /// The key's length.
     len: usize,
-    /// Whether the key and its quote fit in sixteen bytes (else no
-    /// [`KeyWord`] matches: such keys are scanned and compared as bytes).
+    /// Whether the key and its quote fit in sixteen bytes; else the word
+    /// holds the key's first sixteen bytes, and the rest is compared with
+    /// [`MemberSource::key_tail_is`].
     fits: bool,
 }
 
@@ -460,20 +468,10 @@ impl KeyPattern {
     /// character.
     pub(crate) const fn new(name: &str) -> Self {
         let b = name.as_bytes();
-        if b.len() >= 16 {
-            return Self {
-                lo: 0,
-                hi: 0,
-                mask_lo: 0,
-                mask_hi: 0,
-                len: b.len(),
-                fits: false,
-            };
-        }
         let mut bytes = [0u8; 16];
         let mut mask = [0u8; 16];
         let mut i = 0;
-        while i <= b.len() {
+        while i <= b.len() && i < 16 {
             bytes[i] = if i < b.len() { b[i] } else { b'"' };
             mask[i] = 0xff;
             i += 1;
@@ -484,7 +482,7 @@ impl KeyPattern {
             mask_lo: 0,
             mask_hi: 0,
             len: b.len(),
-            fits: true,
+            fits: b.len() < 16,
         };
         let mut i = 0;
         while i < 8 {
@@ -503,13 +501,21 @@ impl KeyPattern {
         self.len
     }
 
+    /// Whether the key is too long for a [`KeyWord`] (see
+    /// [`matches`](Self::matches)).
+    #[inline(always)]
+    pub(crate) const fn is_long(self) -> bool {
+        !self.fits
+    }
+
     /// Whether the key at hand, as its [`KeyWord`], is this pattern's key
-    /// as written, with its closing quote (never, for a key too long for a
-    /// word).
+    /// as written, with its closing quote; for a key too long for a word,
+    /// whether it starts as the pattern's does (then
+    /// [`MemberSource::key_tail_is`] compares the rest).
     #[inline(always)]
     pub(crate) const fn matches(self, w: KeyWord) -> bool {
         if !self.fits {
-            false
+            w.lo == self.lo && w.hi == self.hi
         } else if self.len < 8 {
             (w.lo ^ self.lo) & self.mask_lo == 0
         } else {
@@ -576,6 +582,15 @@ pub(crate) trait MemberSource<'a> {
         None
     }
 
+    /// (In place only.) Whether the key at hand, whose first sixteen bytes
+    /// are those of `name` (a key too long for a [`KeyWord`]), is `name`
+    /// as written, closing quote included. Consumes nothing.
+    #[inline(always)]
+    fn key_tail_is(&self, name: &[u8]) -> bool {
+        let _ = name;
+        false
+    }
+
     /// (In place only.) Consumes the key at hand, of `len` bytes, which its
     /// [`key_word`](Self::key_word) showed to be a key without escapes that
     /// some [`KeyPattern`] matches, and its colon.
@@ -624,6 +639,10 @@ impl<'a, M: MemberSource<'a>> MemberSource<'a> for &mut M {
     #[inline(always)]
     fn take_key(&mut self, len: usize) -> Result<(), JsonError> {
         (**self).take_key(len)
+    }
+    #[inline(always)]
+    fn key_tail_is(&self, name: &[u8]) -> bool {
+        (**self).key_tail_is(name)
     }
     #[inline(always)]
     fn scan_key(&mut self) -> Result<Key<'a>, JsonError> {
@@ -702,6 +721,10 @@ impl<'a, M: MemberSource<'a>> MemberSource<'a> for WatchKey<'_, M> {
     #[inline(always)]
     fn take_key(&mut self, len: usize) -> Result<(), JsonError> {
         self.inner.take_key(len)
+    }
+    #[inline(always)]
+    fn key_tail_is(&self, name: &[u8]) -> bool {
+        self.inner.key_tail_is(name)
     }
     #[inline(always)]
     fn scan_key(&mut self) -> Result<Key<'a>, JsonError> {

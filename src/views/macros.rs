@@ -255,7 +255,10 @@ macro_rules! view {
                                     ($crate::views::TYPE_MEMBER, 4)
                                 }
                                 $(
-                                    else if const { $crate::json::KeyPattern::new(field_key!($field $($key)?)) }.matches(word) {
+                                    else if const { $crate::json::KeyPattern::new(field_key!($field $($key)?)) }.matches(word)
+                                        && (!const { $crate::json::KeyPattern::new(field_key!($field $($key)?)).is_long() }
+                                            || members.key_tail_is(field_key!($field $($key)?).as_bytes()))
+                                    {
                                         (
                                             const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) },
                                             const { $crate::json::KeyPattern::new(field_key!($field $($key)?)).len() },
