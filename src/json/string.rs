@@ -48,13 +48,25 @@ use super::scan;
 pub struct JsonStr<'a> {
     /// The string with its quotes, so that it can also be handed on as JSON.
     quoted: &'a str,
-    escaped: bool,
+    escaped: Escapes,
+}
+
+/// Whether a [`JsonStr`] holds escapes, in a word of its own: the views'
+/// enums keep their tags in its spare values, and a word is copied whole
+/// (a `bool` and its padding were copied as overlapping partial words,
+/// which stalled store-to-load forwarding on every decoded string).
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u64)]
+enum Escapes {
+    No = 0,
+    Yes = 1,
 }
 
 impl<'a> JsonStr<'a> {
     /// `quoted` is a validated string literal, quotes included.
     #[inline]
     pub(crate) fn new(quoted: &'a str, escaped: bool) -> Self {
+        let escaped = if escaped { Escapes::Yes } else { Escapes::No };
         Self { quoted, escaped }
     }
 
@@ -98,14 +110,14 @@ impl<'a> JsonStr<'a> {
     /// recorded when the string was scanned: the call is O(1).
     #[inline]
     pub fn has_escapes(&self) -> bool {
-        self.escaped
+        self.escaped == Escapes::Yes
     }
 
     /// The value as a slice of the input, if it has no escapes; `None` if it
     /// must be unescaped first.
     #[inline]
     pub fn as_str(&self) -> Option<&'a str> {
-        if self.escaped {
+        if self.escaped == Escapes::Yes {
             None
         } else {
             Some(self.raw())
@@ -115,7 +127,7 @@ impl<'a> JsonStr<'a> {
     /// The unescaped value: borrowed from the input when there are no
     /// escapes, otherwise decoded into a new `String` (one allocation).
     pub fn unescape(&self) -> Cow<'a, str> {
-        if self.escaped {
+        if self.escaped == Escapes::Yes {
             let mut out = String::new();
             self.unescape_into(&mut out);
             Cow::Owned(out)
@@ -130,7 +142,7 @@ impl<'a> JsonStr<'a> {
     pub fn unescape_into(&self, out: &mut String) {
         let raw = self.raw();
         out.reserve(raw.len());
-        if !self.escaped {
+        if self.escaped == Escapes::No {
             out.push_str(raw);
             return;
         }
@@ -196,7 +208,7 @@ impl PartialEq<str> for JsonStr<'_> {
     /// Compares the unescaped value with `other`, without allocating.
     #[inline]
     fn eq(&self, other: &str) -> bool {
-        if !self.escaped {
+        if self.escaped == Escapes::No {
             return self.raw() == other;
         }
         self.eq_escaped(other)
