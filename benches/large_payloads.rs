@@ -9,7 +9,7 @@
 //!
 //! * `completed`: `response.completed` carrying a whole response (reasoning,
 //!   eight messages of ~10 KiB of prose, three function calls, the tools and
-//!   usage): ~120 KiB;
+//!   usage): ~107 KiB;
 //! * `fc-10k`, `fc-100k`: `response.output_item.done` of a `function_call`
 //!   whose `arguments` (a JSON text holding source code, so dense in `\"`
 //!   and `\\n`) is 10 / 100 KiB;
