@@ -547,21 +547,41 @@ fn validate_literal(b: &[u8], i: usize, literal: &[u8]) -> Result<usize, JsonErr
 
 /// Index of the closing quote of the string whose opening quote is just
 /// before `i`, and whether the string holds escapes.
+///
+/// A string without escapes ends at the first `"` or `\` the fast scan
+/// finds. Past the first backslash the walk no longer stops at each escape
+/// (escape-dense text, such as JSON-encoded tool arguments, has one every
+/// few bytes): it jumps from quote to quote with `memchr`, and a quote ends
+/// the string when an even number of backslashes precedes it (in valid text
+/// a backslash run inside a string pairs up into `\\` escapes, and only
+/// an odd run's last backslash escapes the quote).
 #[inline]
 pub(crate) fn string_end(b: &[u8], i: usize) -> (usize, bool) {
-    let mut i = find_special::<false>(b, i);
-    let mut escaped = false;
+    let k = find_special::<false>(b, i);
+    match b.get(k) {
+        Some(b'"') => (k, false),
+        Some(_) => (escaped_string_end(b, i, k), true),
+        None => (b.len(), false),
+    }
+}
+
+/// [`string_end`] of a string that opened before `start` and holds a
+/// backslash at `k`: the first quote after `k` preceded by an even run of
+/// backslashes (not reaching back before `start`), or `b.len()`.
+#[inline(never)]
+fn escaped_string_end(b: &[u8], start: usize, k: usize) -> usize {
+    let mut from = k;
     loop {
-        match b.get(i) {
-            Some(b'"') => return (i, escaped),
-            // A backslash: whatever it escapes (a `"`, another `\\`, or the
-            // `u` of four hex digits) is not a string end.
-            Some(_) => {
-                escaped = true;
-                i = find_special::<false>(b, i + 2);
-            }
-            None => return (b.len(), escaped),
+        let Some(n) = b.get(from..).and_then(|rest| memchr(b'"', rest)) else {
+            return b.len();
+        };
+        let quote = from + n;
+        let body = b.get(start..quote).unwrap_or_default();
+        let run = body.iter().rev().take_while(|&&c| c == b'\\').count();
+        if run % 2 == 0 {
+            return quote;
         }
+        from = quote + 1;
     }
 }
 
@@ -876,5 +896,36 @@ mod tests {
         }
         assert_eq!(number_end(b"-1.5e+3,", 0), 7);
         assert_eq!(string_end(br#""a\"#, 1), (3, true)); // clamps, no panic
+        assert_eq!(string_end(br#""a\""#, 1), (4, true)); // clamps, no panic
+    }
+
+    #[test]
+    fn walker_finds_string_ends_through_any_escapes() {
+        // Every sequence of up to six pieces (escaped quotes and
+        // backslashes in runs of any length, other escapes, text), padded
+        // so the first backslash falls at every word offset, then
+        // followed by more JSON: the walker ends where the validator does.
+        use alloc::string::String;
+        const PIECES: [&str; 6] = ["a", r"\\", r#"\""#, r"\n", r"\u00e9", "é"];
+        let mut src = String::new();
+        for n in 0..=6u32 {
+            for mut code in 0..PIECES.len().pow(n) {
+                for pad in [0, 5, 63, 64, 70] {
+                    src.clear();
+                    src.push('"');
+                    src.extend(core::iter::repeat_n('x', pad));
+                    for _ in 0..n {
+                        src.push_str(PIECES[code % PIECES.len()]);
+                        code /= PIECES.len();
+                    }
+                    src.push_str(r#"","b\"":1"#);
+                    let b = src.as_bytes();
+                    let (close, escaped) = string_end(b, 1);
+                    let body = &src[1..close];
+                    assert_eq!(validate_string(b, 1).unwrap(), (close, escaped), "{src}");
+                    assert_eq!(escaped, body.contains('\\'), "{src}");
+                }
+            }
+        }
     }
 }

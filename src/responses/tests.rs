@@ -484,11 +484,39 @@ fn nested_types_are_read_by_the_last_member_unescaped() {
             ),
             "x.other",
         ),
+        // `id` first, as OpenAI sends items (decoded in one walk): the same
+        // rule.
+        (
+            item(r#"{"id":"fc","type":"function_call","call_id":"c","name":"f","arguments":""}"#),
+            "function_call",
+        ),
+        (
+            item(
+                r#"{"id":"fc","type":"function_call","call_id":"c","arguments":"","type":"message"}"#,
+            ),
+            "message",
+        ),
+        (
+            item(r#"{"id":"fc","type":"x","call_id":"c","type":"function_call"}"#),
+            "function_call",
+        ),
+        (
+            item(r#"{"id":"fc","type":"function_call","type":"x.other","name":"f"}"#),
+            "x.other",
+        ),
+        (
+            item(r#"{"id":"fc","t\u0079pe":"function_call","call_id":"c"}"#),
+            "function_call",
+        ),
     ] {
         let ResponseEvent::OutputItemAdded(e) = parse(&data) else {
             panic!("{data}")
         };
-        assert_eq!(e.item.get().unwrap().ty(), want, "{data}");
+        let got = e.item.get().unwrap();
+        assert_eq!(got.ty(), want, "{data}");
+        if let OutputItem::FunctionCall(call) = got {
+            assert_eq!(call.id.unwrap(), "fc", "{data}");
+        }
     }
 }
 

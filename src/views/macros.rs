@@ -477,18 +477,26 @@ macro_rules! tagged {
                 let $crate::json::Value::Object(o) = value else {
                     return Err($crate::views::wrong_type(base, &value));
                 };
-                // The type is nearly always the first member: then decode the
-                // rest in the same walk, checking that any later `type`
-                // agrees. Else, or when they disagree, the last one wins (as
-                // in serde_json::Value), and the object is walked again.
+                // The type is nearly always the first member, or the second
+                // after `id` (as OpenAI sends output items): then decode in
+                // one walk (the rest after a first `type`; from the start
+                // after an `id`), checking that any later `type` agrees.
+                // Else, or when they disagree, the last one wins (as in
+                // serde_json::Value), and the object is walked again.
                 let mut members = o.members();
-                if let Some((k, $crate::json::Value::String(ty))) = members.next() {
-                    if k == "type" {
-                        match Self::decode_tagged(ty, members, base, o, true) {
+                for skipped in [false, true] {
+                    let Some((k, v)) = members.next() else { break };
+                    if k != "type" {
+                        continue;
+                    }
+                    if let $crate::json::Value::String(ty) = v {
+                        let rest = if skipped { o.members() } else { members.clone() };
+                        match Self::decode_tagged(ty, rest, base, o, true) {
                             Err(e) if e.kind() == $crate::views::DecodeErrorKind::TypeMismatch => {}
                             decoded => return decoded,
                         }
                     }
+                    break;
                 }
                 match o.get("type") {
                     Some($crate::json::Value::String(ty)) => {
