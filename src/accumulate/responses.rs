@@ -392,6 +392,22 @@ impl ResponseAccumulator {
         Self::with_config(AccumulatorConfig::default())
     }
 
+    /// An accumulator that keeps at most `max_bytes`, with the other limits
+    /// at their defaults: the same constructor as the other dialects'
+    /// accumulators have.
+    ///
+    /// ```
+    /// use ssekit::accumulate::ResponseAccumulator;
+    ///
+    /// let acc = ResponseAccumulator::with_max_bytes(1 << 20);
+    /// assert_eq!(acc.config().max_bytes, 1 << 20);
+    /// ```
+    pub fn with_max_bytes(max_bytes: usize) -> Self {
+        let mut config = AccumulatorConfig::default();
+        config.max_bytes = max_bytes;
+        Self::with_config(config)
+    }
+
     /// An accumulator with the given limits.
     pub fn with_config(config: AccumulatorConfig) -> Self {
         Self {
@@ -399,6 +415,11 @@ impl ResponseAccumulator {
             config,
             ..Self::default()
         }
+    }
+
+    /// The limits this accumulator was made with.
+    pub fn config(&self) -> &AccumulatorConfig {
+        &self.config
     }
 
     /// Applies one event.

@@ -466,16 +466,7 @@ impl<'a> Iterator for Elements<'a> {
     type Item = Value<'a>;
 
     fn next(&mut self) -> Option<Value<'a>> {
-        let b = self.src.as_bytes();
-        let mut i = skip_ws(b, self.pos);
-        match b.get(i) {
-            Some(b',') => i = skip_ws(b, i + 1),
-            Some(b']') | None => {
-                self.pos = b.len();
-                return None;
-            }
-            Some(_) => {}
-        }
+        let i = self.next_start()?;
         let (value, end) = Value::walk(self.src, i);
         // Never stall, even on text that broke the invariant.
         self.pos = end.max(i + 1);
