@@ -354,6 +354,18 @@ impl<'a> MemberSource<'a> for ObjectScanner<'a> {
     }
 
     #[inline(always)]
+    fn value_is_null(&mut self) -> bool {
+        // What follows is checked with the next member (as after any value).
+        let b = self.src.as_bytes();
+        let found =
+            b.get(self.pos) == Some(&b'n') && b.get(self.pos..self.pos + 4) == Some(b"null");
+        if found {
+            self.pos += 4;
+        }
+        found
+    }
+
+    #[inline(always)]
     fn nested_object<T, E>(
         &mut self,
         decode: impl FnOnce(&mut ObjectScanner<'a>) -> Result<T, E>,
@@ -615,6 +627,14 @@ pub(crate) trait MemberSource<'a> {
         None
     }
 
+    /// Whether the value of the member whose key was just read is `null`;
+    /// if so, it is consumed (else nothing is). Spares the caller a
+    /// [`Value`] for the commonest optional value.
+    #[inline(always)]
+    fn value_is_null(&mut self) -> bool {
+        false
+    }
+
     /// Whether the value of the member whose key was just read is the string
     /// `text` as written, without escapes; if so, it is consumed (else
     /// nothing is). `text` must hold no `"`, `\\` or control character.
@@ -663,6 +683,10 @@ impl<'a, M: MemberSource<'a>> MemberSource<'a> for &mut M {
     #[inline(always)]
     fn value_is_str(&mut self, text: &[u8]) -> bool {
         (**self).value_is_str(text)
+    }
+    #[inline(always)]
+    fn value_is_null(&mut self) -> bool {
+        (**self).value_is_null()
     }
     #[inline(always)]
     fn nested_object<T, E>(
@@ -755,6 +779,10 @@ impl<'a, M: MemberSource<'a>> MemberSource<'a> for WatchKey<'_, M> {
     #[inline(always)]
     fn value_is_str(&mut self, text: &[u8]) -> bool {
         self.inner.value_is_str(text)
+    }
+    #[inline(always)]
+    fn value_is_null(&mut self) -> bool {
+        self.inner.value_is_null()
     }
     #[inline(always)]
     fn nested_object<T, E>(

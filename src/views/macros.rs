@@ -318,6 +318,10 @@ macro_rules! view {
                                     continue;
                                 }
                             }
+                            if members.value_is_null() {
+                                $field = None;
+                                continue;
+                            }
                             let value = members.value().map_err($crate::views::DecodeError::json)?;
                             $field = if value.is_null() {
                                 None
