@@ -141,6 +141,12 @@ impl<'a> ChatEvent<'a> {
         if text == "[DONE]" {
             return Ok(Self::Done);
         }
+        const {
+            assert!(
+                !crate::views::has_field(ChatChunk::FIELDS, "error"),
+                "the watched `error` key must not be a field of the chunk"
+            )
+        };
         let mut members = crate::json::WatchKey::new(ObjectScanner::new(data), "error");
         let chunk = ChatChunk::decode_members(&mut members, data, Some(text), None);
         let has_error = members.seen();

@@ -125,6 +125,12 @@ impl<'a> GeminiEvent<'a> {
     /// an array, a string, `[DONE]`).
     pub fn parse(data: &'a str) -> Result<Self, DecodeError> {
         let text = trim_json_ws(data);
+        const {
+            assert!(
+                !crate::views::has_field(GenerateContentResponse::FIELDS, "error"),
+                "the watched `error` key must not be a field of the chunk"
+            )
+        };
         let mut members = crate::json::WatchKey::new(ObjectScanner::new(data), "error");
         let chunk = GenerateContentResponse::decode_members(&mut members, data, Some(text), None);
         let has_error = members.seen();

@@ -561,13 +561,16 @@ pub(crate) trait MemberSource<'a> {
     /// once the walk is done: see [`ObjectScanner::object_text`].
     #[inline(always)]
     fn object_text(&self) -> &'a str {
+        debug_assert!(!Self::IN_PLACE, "an in-place source knows its text");
         ""
     }
 
     /// (In place only.) When the value at hand is an object, hands `decode`
     /// a scanner over it (nested: it stops at the object's closing brace)
     /// and moves past the object when `decode` succeeds; `None` (nothing
-    /// consumed) when the value is not an object or the source cannot.
+    /// consumed) when the value is not an object, when the object would be
+    /// nested too deep (then [`value`](Self::value) reports the error), or
+    /// when the source cannot.
     /// `decode` must walk the scanner to its end on success: a nested view
     /// decoder does.
     #[inline(always)]
@@ -599,6 +602,7 @@ pub(crate) trait MemberSource<'a> {
     /// as written, closing quote included. Consumes nothing.
     #[inline(always)]
     fn key_tail_is(&self, name: &[u8]) -> bool {
+        debug_assert!(!Self::IN_PLACE, "an in-place source compares key tails");
         let _ = name;
         false
     }
@@ -608,6 +612,7 @@ pub(crate) trait MemberSource<'a> {
     /// some [`KeyPattern`] matches, and its colon.
     #[inline(always)]
     fn take_key(&mut self, len: usize) -> Result<(), JsonError> {
+        debug_assert!(!Self::IN_PLACE, "an in-place source consumes its keys");
         let _ = len;
         Ok(())
     }
@@ -725,7 +730,9 @@ impl<'k, M> WatchKey<'k, M> {
         }
     }
 
-    /// Whether the watched key had a non-null value.
+    /// Whether the watched key had a non-null value. The view decoded must
+    /// not have a field with that key (its decoder would match it in
+    /// place, unseen): the callers check this at compile time.
     pub(crate) fn seen(&self) -> bool {
         self.seen
     }
@@ -736,6 +743,9 @@ impl<'a, M: MemberSource<'a>> MemberSource<'a> for WatchKey<'_, M> {
 
     #[inline(always)]
     fn start_member(&mut self) -> Option<Result<(), JsonError>> {
+        // A watched key read by another path than `value` is not carried
+        // over to the next member.
+        self.pending = false;
         self.inner.start_member()
     }
     #[inline(always)]

@@ -273,6 +273,10 @@ pub struct Linter {
     text_bytes: usize,
     response_id: Option<String>,
     saw_error_event: bool,
+    /// The first terminal event's `output` was compared with the items:
+    /// later terminal events are faults of their own and are not compared
+    /// again (each comparison walks every tracked item).
+    output_compared: bool,
     end_offset: u64,
     finished: bool,
 }
@@ -306,6 +310,7 @@ impl Linter {
             text_bytes: 0,
             response_id: None,
             saw_error_event: false,
+            output_compared: false,
             end_offset: 0,
             finished: false,
         }
@@ -689,6 +694,9 @@ impl Linter {
                 );
                 self.report(Rule::ItemNotDone, severity, at, msg);
             }
+        }
+        if core::mem::replace(&mut self.output_compared, true) {
+            return;
         }
         let Some(response) = m.response else {
             return;

@@ -99,8 +99,9 @@ pub trait Field<'a>: Sized + Sealed {
 
     /// Decodes the object `scanner` is at (its `{`), validating it as it
     /// goes, and walks the scanner to the object's end. Only called when
-    /// [`NESTED`](Self::NESTED); the default validates the object, then
-    /// decodes it with [`from_value`](Self::from_value).
+    /// [`NESTED`](Self::NESTED), which only the views set (their `view!`
+    /// decoder overrides this); the default is the plain two-pass reading,
+    /// validate the object, then [`from_value`](Self::from_value).
     #[doc(hidden)]
     #[inline]
     fn from_nested(scanner: &mut ObjectScanner<'a>, base: &'a str) -> Result<Self, DecodeError> {
@@ -515,6 +516,26 @@ pub(crate) const OTHER_MEMBER: usize = usize::MAX;
 
 /// The member number of a field: its index in the view's `FIELDS`
 /// (evaluated at compile time; every field's key is in `FIELDS`).
+/// Whether `name` is one of `names` (for compile-time checks).
+pub(crate) const fn has_field(names: &[&str], name: &str) -> bool {
+    let mut i = 0;
+    while i < names.len() {
+        let a = names[i].as_bytes();
+        let b = name.as_bytes();
+        if a.len() == b.len() {
+            let mut k = 0;
+            while k < a.len() && a[k] == b[k] {
+                k += 1;
+            }
+            if k == a.len() {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
 pub(crate) const fn field_number(names: &[&str], name: &str) -> usize {
     let mut i = 0;
     while i < names.len() {

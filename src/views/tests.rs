@@ -72,7 +72,22 @@ fn check_chat(text: &str) -> Result<(), TestCaseError> {
     match (one_pass, two_pass(text)) {
         (Ok(ChatEvent::Chunk(chunk)), Ok((expected, choices))) => {
             prop_assert_eq!(&chunk, &expected);
+            // `==` ignores where a view's text is: compare that too.
+            prop_assert_eq!(chunk.raw().get(), expected.raw().get());
+            prop_assert_eq!(
+                chunk.usage.as_ref().map(|u| u.raw().get()),
+                expected.usage.as_ref().map(|u| u.raw().get())
+            );
             let got: Vec<_> = chunk.choices.iter().collect();
+            for (a, b) in got.iter().zip(&choices) {
+                if let (Ok(a), Ok(b)) = (a, b) {
+                    prop_assert_eq!(a.raw().get(), b.raw().get());
+                    prop_assert_eq!(
+                        a.delta.as_ref().map(|d| d.raw().get()),
+                        b.delta.as_ref().map(|d| d.raw().get())
+                    );
+                }
+            }
             prop_assert_eq!(got, choices);
         }
         // Valid JSON of an unexpected shape: the two-pass decoder's error.
@@ -80,7 +95,11 @@ fn check_chat(text: &str) -> Result<(), TestCaseError> {
             prop_assert_eq!(raw.get(), text.trim());
             prop_assert_eq!(error, b, "{}", text);
         }
-        (Ok(ChatEvent::Error(_)), _) => {}
+        (Ok(ChatEvent::Error(_)), _) => {
+            // An error chunk: serde_json reads a non-null `error` too.
+            let value: serde_json::Value = serde_json::from_str(text).unwrap();
+            prop_assert!(!value["error"].is_null(), "{}", text);
+        }
         (Ok(ChatEvent::Done), _) => {}
         (Ok(other), _) => prop_assert!(false, "{:?}", other),
         (Err(a), Err(b)) => prop_assert_eq!(a, b, "{}", text),

@@ -327,7 +327,8 @@ fn responses(n: usize) -> usize {
 
 /// The linter: n items; n content parts on one item, each with a delta
 /// and a done; then n deltas that name their item only by `output_index`,
-/// in decreasing order.
+/// in decreasing order; then n terminal events (each would compare its
+/// `output` with all n items if later ones were compared too).
 fn lint(n: usize) -> usize {
     let mut body = String::new();
     let mut seq = 0u64;
@@ -383,6 +384,12 @@ fn lint(n: usize) -> usize {
             &format!(
                 r#""type":"response.output_text.delta","output_index":{i},"content_index":0,"delta":"x"}}"#
             ),
+        );
+    }
+    for _ in 0..n {
+        push(
+            &mut body,
+            r#""type":"response.completed","response":{"id":"r","status":"completed","output":[]}}"#,
         );
     }
     let config = LintConfig::DEFAULT
