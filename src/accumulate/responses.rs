@@ -403,9 +403,10 @@ impl ResponseAccumulator {
     /// assert_eq!(acc.config().max_bytes, 1 << 20);
     /// ```
     pub fn with_max_bytes(max_bytes: usize) -> Self {
-        let mut config = AccumulatorConfig::default();
-        config.max_bytes = max_bytes;
-        Self::with_config(config)
+        Self::with_config(AccumulatorConfig {
+            max_bytes,
+            ..AccumulatorConfig::default()
+        })
     }
 
     /// An accumulator with the given limits.
