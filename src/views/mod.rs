@@ -514,10 +514,9 @@ pub(crate) const TYPE_MEMBER: usize = usize::MAX - 1;
 /// The member number of a member the decoder skips.
 pub(crate) const OTHER_MEMBER: usize = usize::MAX;
 
-/// The member number of a field: its index in the view's `FIELDS`
-/// (evaluated at compile time; every field's key is in `FIELDS`).
-/// Whether `name` is one of `names` (for compile-time checks).
-pub(crate) const fn has_field(names: &[&str], name: &str) -> bool {
+/// The number of the field `name` in `names`, if it is one (for
+/// compile-time checks and tables).
+pub(crate) const fn find_field(names: &[&str], name: &str) -> Option<usize> {
     let mut i = 0;
     while i < names.len() {
         let a = names[i].as_bytes();
@@ -528,31 +527,26 @@ pub(crate) const fn has_field(names: &[&str], name: &str) -> bool {
                 k += 1;
             }
             if k == a.len() {
-                return true;
+                return Some(i);
             }
         }
         i += 1;
     }
-    false
+    None
 }
 
+/// Whether `name` is one of `names` (for compile-time checks).
+pub(crate) const fn has_field(names: &[&str], name: &str) -> bool {
+    find_field(names, name).is_some()
+}
+
+/// The member number of a field: its index in the view's `FIELDS`
+/// (evaluated at compile time; every field's key is in `FIELDS`).
 pub(crate) const fn field_number(names: &[&str], name: &str) -> usize {
-    let mut i = 0;
-    while i < names.len() {
-        let a = names[i].as_bytes();
-        let b = name.as_bytes();
-        if a.len() == b.len() {
-            let mut k = 0;
-            while k < a.len() && a[k] == b[k] {
-                k += 1;
-            }
-            if k == a.len() {
-                return i;
-            }
-        }
-        i += 1;
+    match find_field(names, name) {
+        Some(i) => i,
+        None => panic!("not a field of the view"),
     }
-    panic!("not a field of the view")
 }
 
 /// Finds the field name equal to an escaped key (`"\u0074ype"`): the slow
