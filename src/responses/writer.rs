@@ -557,25 +557,7 @@ impl ResponsesWriter {
     /// [`NoOpenMessage`](WriterErrorKind::NoOpenMessage) when no message is
     /// open; [`Finished`](WriterErrorKind::Finished) after the terminal event.
     pub fn text_delta(&mut self, delta: &str) -> Result<(), WriterError> {
-        self.check_open()?;
-        if !matches!(self.open, Open::Message { refusal: false, .. }) {
-            return Err(self.error(WriterErrorKind::NoOpenMessage));
-        }
-        self.check_room(delta.len())?;
-        let index = self.output_index();
-        let Open::Message { id, text, .. } = &mut self.open else {
-            return Err(self.error(WriterErrorKind::NoOpenMessage));
-        };
-        self.kept += delta.len();
-        text.push_str(delta);
-        self.sink.event(EventKind::OutputTextDelta.ty(), |s| {
-            field_raw(s, "item_id", id);
-            field_u64(s, "output_index", index);
-            field_u64(s, "content_index", 0);
-            field_str(s, "delta", delta);
-            field_raw(s, "logprobs", "[]");
-        });
-        Ok(())
+        self.message_delta(delta, false)
     }
 
     /// Finishes the open message: writes `response.output_text.done`,
@@ -587,10 +569,10 @@ impl ResponsesWriter {
     /// [`NoOpenMessage`](WriterErrorKind::NoOpenMessage) when no message is
     /// open; [`Finished`](WriterErrorKind::Finished) after the terminal event.
     pub fn finish_message(&mut self) -> Result<(), WriterError> {
-        self.check_open()?;
-        if !matches!(self.open, Open::Message { .. }) {
-            return Err(self.error(WriterErrorKind::NoOpenMessage));
-        }
+        self.expect_open(
+            |open| matches!(open, Open::Message { .. }),
+            WriterErrorKind::NoOpenMessage,
+        )?;
         self.finish_item("completed");
         Ok(())
     }
@@ -654,24 +636,7 @@ impl ResponsesWriter {
     /// message is open; [`Finished`](WriterErrorKind::Finished) after the
     /// terminal event; [`LimitExceeded`](WriterErrorKind::LimitExceeded).
     pub fn refusal_delta(&mut self, delta: &str) -> Result<(), WriterError> {
-        self.check_open()?;
-        if !matches!(self.open, Open::Message { refusal: true, .. }) {
-            return Err(self.error(WriterErrorKind::NoOpenMessage));
-        }
-        self.check_room(delta.len())?;
-        let index = self.output_index();
-        let Open::Message { id, text, .. } = &mut self.open else {
-            return Err(self.error(WriterErrorKind::NoOpenMessage));
-        };
-        self.kept += delta.len();
-        text.push_str(delta);
-        self.sink.event(EventKind::RefusalDelta.ty(), |s| {
-            field_raw(s, "item_id", id);
-            field_u64(s, "output_index", index);
-            field_u64(s, "content_index", 0);
-            field_str(s, "delta", delta);
-        });
-        Ok(())
+        self.message_delta(delta, true)
     }
 
     /// Sets the `encrypted_content` of the open reasoning item (an opaque
@@ -755,10 +720,10 @@ impl ResponsesWriter {
     /// function call is open; [`Finished`](WriterErrorKind::Finished) after
     /// the terminal event.
     pub fn arguments_delta(&mut self, delta: &str) -> Result<(), WriterError> {
-        self.check_open()?;
-        if !matches!(self.open, Open::FunctionCall { .. }) {
-            return Err(self.error(WriterErrorKind::NoOpenFunctionCall));
-        }
+        self.expect_open(
+            |open| matches!(open, Open::FunctionCall { .. }),
+            WriterErrorKind::NoOpenFunctionCall,
+        )?;
         self.check_room(delta.len())?;
         let index = self.output_index();
         let Open::FunctionCall { id, arguments, .. } = &mut self.open else {
@@ -785,10 +750,10 @@ impl ResponsesWriter {
     /// function call is open; [`Finished`](WriterErrorKind::Finished) after
     /// the terminal event.
     pub fn finish_function_call(&mut self) -> Result<(), WriterError> {
-        self.check_open()?;
-        if !matches!(self.open, Open::FunctionCall { .. }) {
-            return Err(self.error(WriterErrorKind::NoOpenFunctionCall));
-        }
+        self.expect_open(
+            |open| matches!(open, Open::FunctionCall { .. }),
+            WriterErrorKind::NoOpenFunctionCall,
+        )?;
         self.finish_item("completed");
         Ok(())
     }
@@ -830,10 +795,10 @@ impl ResponsesWriter {
     /// reasoning item is open; [`Finished`](WriterErrorKind::Finished) after
     /// the terminal event.
     pub fn start_summary_part(&mut self) -> Result<(), WriterError> {
-        self.check_open()?;
-        if !matches!(self.open, Open::Reasoning { .. }) {
-            return Err(self.error(WriterErrorKind::NoOpenReasoning));
-        }
+        self.expect_open(
+            |open| matches!(open, Open::Reasoning { .. }),
+            WriterErrorKind::NoOpenReasoning,
+        )?;
         self.close_summary_part();
         self.open_summary_part();
         Ok(())
@@ -848,10 +813,10 @@ impl ResponsesWriter {
     /// reasoning item is open; [`Finished`](WriterErrorKind::Finished) after
     /// the terminal event.
     pub fn summary_delta(&mut self, delta: &str) -> Result<(), WriterError> {
-        self.check_open()?;
-        if !matches!(self.open, Open::Reasoning { .. }) {
-            return Err(self.error(WriterErrorKind::NoOpenReasoning));
-        }
+        self.expect_open(
+            |open| matches!(open, Open::Reasoning { .. }),
+            WriterErrorKind::NoOpenReasoning,
+        )?;
         self.check_room(delta.len())?;
         if !matches!(self.open, Open::Reasoning { part: Some(_), .. }) {
             self.open_summary_part();
@@ -889,10 +854,10 @@ impl ResponsesWriter {
     /// summary part is open; [`Finished`](WriterErrorKind::Finished) after
     /// the terminal event.
     pub fn finish_summary_part(&mut self) -> Result<(), WriterError> {
-        self.check_open()?;
-        if !matches!(self.open, Open::Reasoning { part: Some(_), .. }) {
-            return Err(self.error(WriterErrorKind::NoOpenSummaryPart));
-        }
+        self.expect_open(
+            |open| matches!(open, Open::Reasoning { part: Some(_), .. }),
+            WriterErrorKind::NoOpenSummaryPart,
+        )?;
         self.close_summary_part();
         Ok(())
     }
@@ -906,10 +871,10 @@ impl ResponsesWriter {
     /// reasoning item is open; [`Finished`](WriterErrorKind::Finished) after
     /// the terminal event.
     pub fn finish_reasoning(&mut self) -> Result<(), WriterError> {
-        self.check_open()?;
-        if !matches!(self.open, Open::Reasoning { .. }) {
-            return Err(self.error(WriterErrorKind::NoOpenReasoning));
-        }
+        self.expect_open(
+            |open| matches!(open, Open::Reasoning { .. }),
+            WriterErrorKind::NoOpenReasoning,
+        )?;
         self.finish_item("completed");
         Ok(())
     }
@@ -1125,6 +1090,52 @@ impl ResponsesWriter {
 
     /// Fails after the terminal event. (An item can only be open once the
     /// stream has started, so the item calls need not start it.)
+    /// A delta of the open message's one part: `output_text`, or `refusal`
+    /// when `refusal` (the message must be of that kind).
+    fn message_delta(&mut self, delta: &str, refusal: bool) -> Result<(), WriterError> {
+        self.expect_open(
+            |open| matches!(open, Open::Message { refusal: r, .. } if *r == refusal),
+            WriterErrorKind::NoOpenMessage,
+        )?;
+        self.check_room(delta.len())?;
+        let index = self.output_index();
+        let Open::Message { id, text, .. } = &mut self.open else {
+            return Err(self.error(WriterErrorKind::NoOpenMessage));
+        };
+        self.kept += delta.len();
+        text.push_str(delta);
+        let kind = if refusal {
+            EventKind::RefusalDelta
+        } else {
+            EventKind::OutputTextDelta
+        };
+        self.sink.event(kind.ty(), |s| {
+            field_raw(s, "item_id", id);
+            field_u64(s, "output_index", index);
+            field_u64(s, "content_index", 0);
+            field_str(s, "delta", delta);
+            if !refusal {
+                field_raw(s, "logprobs", "[]");
+            }
+        });
+        Ok(())
+    }
+
+    /// Fails after the terminal event, or with `missing` unless the open
+    /// item is what `is` wants.
+    fn expect_open(
+        &self,
+        is: impl FnOnce(&Open) -> bool,
+        missing: WriterErrorKind,
+    ) -> Result<(), WriterError> {
+        self.check_open()?;
+        if is(&self.open) {
+            Ok(())
+        } else {
+            Err(self.error(missing))
+        }
+    }
+
     fn check_open(&self) -> Result<(), WriterError> {
         match self.phase {
             Phase::Finished => Err(self.error(WriterErrorKind::Finished)),
