@@ -65,23 +65,32 @@ impl<T: FrameLinter + ?Sized> FrameLinter for alloc::boxed::Box<T> {
     }
 }
 
-impl FrameLinter for Linter {
-    fn feed(&mut self, frame: &Frame, offset: u64) {
-        Linter::feed(self, frame, offset);
-    }
-    fn frame_error(&mut self, error: &FrameError) {
-        Linter::frame_error(self, error);
-    }
-    fn finish_at(&mut self, end_offset: u64) {
-        Linter::finish_at(self, end_offset);
-    }
-    fn next_finding(&mut self) -> Option<Finding> {
-        Linter::next_finding(self)
-    }
-    fn count(&self, severity: Severity) -> u64 {
-        Linter::count(self, severity)
-    }
+/// `FrameLinter` for a linter with inherent `feed`, `frame_error` and
+/// `finish_at` and its findings in a `reports` field ([`Linter`],
+/// [`ChatLinter`], [`MessageLinter`]).
+macro_rules! frame_linter {
+    ($linter:ident) => {
+        impl FrameLinter for $linter {
+            fn feed(&mut self, frame: &Frame, offset: u64) {
+                $linter::feed(self, frame, offset);
+            }
+            fn frame_error(&mut self, error: &FrameError) {
+                $linter::frame_error(self, error);
+            }
+            fn finish_at(&mut self, end_offset: u64) {
+                $linter::finish_at(self, end_offset);
+            }
+            fn next_finding(&mut self) -> Option<Finding> {
+                self.reports.next()
+            }
+            fn count(&self, severity: Severity) -> u64 {
+                self.reports.count(severity)
+            }
+        }
+    };
 }
+
+frame_linter!(Linter);
 
 /// Lints a whole stream held in memory with `linter` (a [`ChatLinter`] for
 /// a Chat Completions stream, say), and returns every finding in stream
@@ -371,23 +380,7 @@ impl ChatLinter {
     }
 }
 
-impl FrameLinter for ChatLinter {
-    fn feed(&mut self, frame: &Frame, offset: u64) {
-        ChatLinter::feed(self, frame, offset);
-    }
-    fn frame_error(&mut self, error: &FrameError) {
-        ChatLinter::frame_error(self, error);
-    }
-    fn finish_at(&mut self, end_offset: u64) {
-        ChatLinter::finish_at(self, end_offset);
-    }
-    fn next_finding(&mut self) -> Option<Finding> {
-        self.reports.next()
-    }
-    fn count(&self, severity: Severity) -> u64 {
-        self.reports.count(severity)
-    }
-}
+frame_linter!(ChatLinter);
 
 /// The kind of an Anthropic content block, as far as its deltas go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -720,20 +713,4 @@ impl MessageLinter {
     }
 }
 
-impl FrameLinter for MessageLinter {
-    fn feed(&mut self, frame: &Frame, offset: u64) {
-        MessageLinter::feed(self, frame, offset);
-    }
-    fn frame_error(&mut self, error: &FrameError) {
-        MessageLinter::frame_error(self, error);
-    }
-    fn finish_at(&mut self, end_offset: u64) {
-        MessageLinter::finish_at(self, end_offset);
-    }
-    fn next_finding(&mut self) -> Option<Finding> {
-        self.reports.next()
-    }
-    fn count(&self, severity: Severity) -> u64 {
-        self.reports.count(severity)
-    }
-}
+frame_linter!(MessageLinter);

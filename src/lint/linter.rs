@@ -259,7 +259,7 @@ struct At {
 #[derive(Debug)]
 pub struct Linter {
     config: LintConfig,
-    reports: Reports,
+    pub(super) reports: Reports,
     /// JSON events seen (`[DONE]` not counted).
     events: u64,
     /// Sequence numbers, the terminal event, items and parts.
