@@ -31,6 +31,38 @@ use crate::json::{JsonError, JsonStr, RawJson, Value};
 /// [`AccumulatorConfig::max_items`](super::AccumulatorConfig::max_items).
 pub const DEFAULT_MAX_BLOCKS: usize = 4096;
 
+/// Limits of a [`MessageAccumulator`], in the style of
+/// [`AccumulatorConfig`](super::AccumulatorConfig): public fields, defaults
+/// from [`Default`].
+///
+/// ```
+/// use ssekit::accumulate::{MessageAccumulator, MessageAccumulatorConfig};
+///
+/// let mut config = MessageAccumulatorConfig::default();
+/// config.max_blocks = 64;
+/// let acc = MessageAccumulator::with_config(config);
+/// assert_eq!(acc.config().max_blocks, 64);
+/// assert_eq!(acc.config().max_bytes, 64 << 20);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MessageAccumulatorConfig {
+    /// The bytes kept (see [Memory](MessageAccumulator#memory)). Default
+    /// 64 MiB.
+    pub max_bytes: usize,
+    /// Distinct content block indexes. Default [`DEFAULT_MAX_BLOCKS`].
+    pub max_blocks: usize,
+}
+
+impl Default for MessageAccumulatorConfig {
+    fn default() -> Self {
+        Self {
+            max_bytes: DEFAULT_MAX_BYTES,
+            max_blocks: DEFAULT_MAX_BLOCKS,
+        }
+    }
+}
+
 /// Assembles an Anthropic Messages stream into the final [`Message`].
 ///
 /// Feed it every event with [`feed`](Self::feed); read the message so far at
@@ -65,14 +97,15 @@ pub const DEFAULT_MAX_BLOCKS: usize = 4096;
 /// # Memory
 ///
 /// Everything kept counts against a limit (64 MiB by default;
-/// [`with_max_bytes`](Self::with_max_bytes)): the text and JSON kept, tool
+/// [`with_max_bytes`](Self::with_max_bytes), or
+/// [`MessageAccumulatorConfig::max_bytes`]): the text and JSON kept, tool
 /// input twice (it is also repaired live), and a fixed amount per block. A
 /// fragment that does not fit is dropped with
 /// [`AccumulateErrorKind::TooManyBytes`] and the message ends
 /// [`Truncated`](Outcome::Truncated).
 ///
 /// The number of content blocks is limited too ([`DEFAULT_MAX_BLOCKS`];
-/// [`set_max_blocks`](Self::set_max_blocks)): an event for one more block
+/// [`MessageAccumulatorConfig::max_blocks`]): an event for one more block
 /// is dropped with [`AccumulateErrorKind::TooManyBlocks`], and the message
 /// ends [`Truncated`](Outcome::Truncated).
 ///
@@ -125,7 +158,7 @@ pub const DEFAULT_MAX_BLOCKS: usize = 4096;
 pub struct MessageAccumulator {
     message: Message,
     budget: Budget,
-    max_blocks: usize,
+    config: MessageAccumulatorConfig,
     events: u64,
 }
 
@@ -136,32 +169,46 @@ impl Default for MessageAccumulator {
 }
 
 impl MessageAccumulator {
-    /// An empty accumulator with the default memory limit (64 MiB).
+    /// An empty accumulator with the default [`MessageAccumulatorConfig`].
     pub fn new() -> Self {
-        Self::with_max_bytes(DEFAULT_MAX_BYTES)
+        Self::with_config(MessageAccumulatorConfig::default())
     }
 
     /// An empty accumulator that keeps at most `max_bytes` (see
-    /// [Memory](Self#memory)).
+    /// [Memory](Self#memory)), with the other limits at their defaults.
     pub fn with_max_bytes(max_bytes: usize) -> Self {
+        Self::with_config(MessageAccumulatorConfig {
+            max_bytes,
+            ..MessageAccumulatorConfig::default()
+        })
+    }
+
+    /// An empty accumulator with the given limits.
+    pub fn with_config(config: MessageAccumulatorConfig) -> Self {
         Self {
             message: Message::default(),
-            budget: Budget::new(max_bytes),
-            max_blocks: DEFAULT_MAX_BLOCKS,
+            budget: Budget::new(config.max_bytes),
+            config,
             events: 0,
         }
+    }
+
+    /// The limits this accumulator was made with.
+    pub fn config(&self) -> &MessageAccumulatorConfig {
+        &self.config
     }
 
     /// Sets the limit on distinct content block indexes (default
     /// [`DEFAULT_MAX_BLOCKS`]); see [Memory](Self#memory). Blocks already
     /// kept stay.
+    #[deprecated(note = "set `MessageAccumulatorConfig::max_blocks` and use `with_config`")]
     pub fn set_max_blocks(&mut self, limit: usize) {
-        self.max_blocks = limit;
+        self.config.max_blocks = limit;
     }
 
     /// The limit on distinct content block indexes.
     pub fn max_blocks(&self) -> usize {
-        self.max_blocks
+        self.config.max_blocks
     }
 
     /// The memory limit, in bytes.
@@ -212,7 +259,7 @@ impl MessageAccumulator {
         let number = self.events;
         self.events += 1;
         let b = &mut self.budget;
-        let max = self.max_blocks;
+        let max = self.config.max_blocks;
         let m = &mut self.message;
         let mut first = None;
         match event {
@@ -1150,9 +1197,13 @@ mod tests {
 
     #[test]
     fn block_count_is_limited() {
-        let mut acc = MessageAccumulator::new();
-        assert_eq!(acc.max_blocks(), DEFAULT_MAX_BLOCKS);
-        acc.set_max_blocks(2);
+        assert_eq!(MessageAccumulator::new().max_blocks(), DEFAULT_MAX_BLOCKS);
+        let config = MessageAccumulatorConfig {
+            max_blocks: 2,
+            ..Default::default()
+        };
+        let mut acc = MessageAccumulator::with_config(config);
+        assert_eq!(acc.max_blocks(), 2);
         let text = |i: u64| block_delta(i, r#"{"type":"text_delta","text":"x"}"#);
         let r = run(
             &mut acc,

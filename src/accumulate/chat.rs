@@ -36,6 +36,41 @@ pub const DEFAULT_MAX_CHOICES: usize = 1024;
 /// [`AccumulatorConfig::max_items`](super::AccumulatorConfig::max_items).
 pub const DEFAULT_MAX_TOOL_CALLS: usize = 4096;
 
+/// Limits of a [`ChatAccumulator`], in the style of
+/// [`AccumulatorConfig`](super::AccumulatorConfig): public fields, defaults
+/// from [`Default`].
+///
+/// ```
+/// use ssekit::accumulate::{ChatAccumulator, ChatAccumulatorConfig};
+///
+/// let mut config = ChatAccumulatorConfig::default();
+/// config.max_choices = 8;
+/// let acc = ChatAccumulator::with_config(config);
+/// assert_eq!(acc.config().max_choices, 8);
+/// assert_eq!(acc.config().max_bytes, 64 << 20);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ChatAccumulatorConfig {
+    /// The bytes kept (see [Memory](ChatAccumulator#memory)). Default 64 MiB.
+    pub max_bytes: usize,
+    /// Distinct choice indexes. Default [`DEFAULT_MAX_CHOICES`].
+    pub max_choices: usize,
+    /// Distinct tool call indexes per choice. Default
+    /// [`DEFAULT_MAX_TOOL_CALLS`].
+    pub max_tool_calls: usize,
+}
+
+impl Default for ChatAccumulatorConfig {
+    fn default() -> Self {
+        Self {
+            max_bytes: DEFAULT_MAX_BYTES,
+            max_choices: DEFAULT_MAX_CHOICES,
+            max_tool_calls: DEFAULT_MAX_TOOL_CALLS,
+        }
+    }
+}
+
 /// Assembles a Chat Completions stream into the final [`ChatCompletion`].
 ///
 /// Feed it every event with [`feed`](Self::feed); read the completion so
@@ -75,7 +110,8 @@ pub const DEFAULT_MAX_TOOL_CALLS: usize = 4096;
 /// # Memory
 ///
 /// Everything kept counts against a limit (64 MiB by default;
-/// [`with_max_bytes`](Self::with_max_bytes)): the text and JSON kept, tool
+/// [`with_max_bytes`](Self::with_max_bytes), or
+/// [`ChatAccumulatorConfig::max_bytes`]): the text and JSON kept, tool
 /// call arguments twice (they are also repaired live), and a fixed amount per
 /// choice and tool call, so a stream of sparse indexes cannot exhaust memory
 /// either. A fragment that does not fit is dropped with
@@ -84,8 +120,7 @@ pub const DEFAULT_MAX_TOOL_CALLS: usize = 4096;
 ///
 /// The number of choices and of tool calls per choice is limited too
 /// ([`DEFAULT_MAX_CHOICES`], [`DEFAULT_MAX_TOOL_CALLS`];
-/// [`set_max_choices`](Self::set_max_choices),
-/// [`set_max_tool_calls`](Self::set_max_tool_calls)): a fragment for one
+/// [`ChatAccumulatorConfig`]): a fragment for one
 /// more is dropped with [`AccumulateErrorKind::TooManyChoices`] or
 /// [`AccumulateErrorKind::TooManyToolCalls`], and the completion ends
 /// [`Truncated`](Outcome::Truncated).
@@ -137,15 +172,8 @@ pub const DEFAULT_MAX_TOOL_CALLS: usize = 4096;
 pub struct ChatAccumulator {
     completion: ChatCompletion,
     budget: Budget,
-    limits: Limits,
+    config: ChatAccumulatorConfig,
     events: u64,
-}
-
-/// The count limits of a [`ChatAccumulator`].
-#[derive(Debug, Clone, Copy)]
-struct Limits {
-    choices: usize,
-    tool_calls: usize,
 }
 
 impl Default for ChatAccumulator {
@@ -155,47 +183,59 @@ impl Default for ChatAccumulator {
 }
 
 impl ChatAccumulator {
-    /// An empty accumulator with the default memory limit (64 MiB).
+    /// An empty accumulator with the default [`ChatAccumulatorConfig`].
     pub fn new() -> Self {
-        Self::with_max_bytes(DEFAULT_MAX_BYTES)
+        Self::with_config(ChatAccumulatorConfig::default())
     }
 
     /// An empty accumulator that keeps at most `max_bytes` (see
-    /// [Memory](Self#memory)).
+    /// [Memory](Self#memory)), with the other limits at their defaults.
     pub fn with_max_bytes(max_bytes: usize) -> Self {
+        Self::with_config(ChatAccumulatorConfig {
+            max_bytes,
+            ..ChatAccumulatorConfig::default()
+        })
+    }
+
+    /// An empty accumulator with the given limits.
+    pub fn with_config(config: ChatAccumulatorConfig) -> Self {
         Self {
             completion: ChatCompletion::default(),
-            budget: Budget::new(max_bytes),
-            limits: Limits {
-                choices: DEFAULT_MAX_CHOICES,
-                tool_calls: DEFAULT_MAX_TOOL_CALLS,
-            },
+            budget: Budget::new(config.max_bytes),
+            config,
             events: 0,
         }
+    }
+
+    /// The limits this accumulator was made with.
+    pub fn config(&self) -> &ChatAccumulatorConfig {
+        &self.config
     }
 
     /// Sets the limit on distinct choice indexes (default
     /// [`DEFAULT_MAX_CHOICES`]); see [Memory](Self#memory). Choices already
     /// kept stay.
+    #[deprecated(note = "set `ChatAccumulatorConfig::max_choices` and use `with_config`")]
     pub fn set_max_choices(&mut self, limit: usize) {
-        self.limits.choices = limit;
+        self.config.max_choices = limit;
     }
 
     /// Sets the limit on distinct tool call indexes per choice (default
     /// [`DEFAULT_MAX_TOOL_CALLS`]); see [Memory](Self#memory). Tool calls
     /// already kept stay.
+    #[deprecated(note = "set `ChatAccumulatorConfig::max_tool_calls` and use `with_config`")]
     pub fn set_max_tool_calls(&mut self, limit: usize) {
-        self.limits.tool_calls = limit;
+        self.config.max_tool_calls = limit;
     }
 
     /// The limit on distinct choice indexes.
     pub fn max_choices(&self) -> usize {
-        self.limits.choices
+        self.config.max_choices
     }
 
     /// The limit on distinct tool call indexes per choice.
     pub fn max_tool_calls(&self) -> usize {
-        self.limits.tool_calls
+        self.config.max_tool_calls
     }
 
     /// The memory limit, in bytes.
@@ -284,7 +324,7 @@ impl ChatAccumulator {
 
     fn chunk(&mut self, chunk: &ChatChunk<'_>, first: &mut Option<AccumulateErrorKind>) {
         let b = &mut self.budget;
-        let limits = self.limits;
+        let limits = self.config;
         let c = &mut self.completion;
         c.chunks += 1;
         note(first, set_once(b, &mut c.id, chunk.id));
@@ -381,7 +421,7 @@ fn append_content(
 
 fn apply_choice(
     b: &mut Budget,
-    limits: Limits,
+    limits: ChatAccumulatorConfig,
     choices: &mut BTreeMap<u64, Choice>,
     delta: &ChoiceDelta<'_>,
     first: &mut Option<AccumulateErrorKind>,
@@ -390,7 +430,7 @@ fn apply_choice(
         b,
         choices,
         delta.index,
-        limits.choices,
+        limits.max_choices,
         |limit| AccumulateErrorKind::TooManyChoices { limit },
         || Choice::new(delta.index),
     ) {
@@ -430,7 +470,7 @@ fn apply_choice(
                     b,
                     &mut choice.tool_calls,
                     call.index,
-                    limits.tool_calls,
+                    limits.max_tool_calls,
                     |limit| AccumulateErrorKind::TooManyToolCalls { limit },
                     || ToolCall::new(call.index),
                 ) {
@@ -1080,13 +1120,18 @@ mod tests {
 
     #[test]
     fn choice_and_tool_call_counts_are_limited() {
-        let mut acc = ChatAccumulator::new();
+        let acc = ChatAccumulator::new();
         assert_eq!(
             (acc.max_choices(), acc.max_tool_calls()),
             (DEFAULT_MAX_CHOICES, DEFAULT_MAX_TOOL_CALLS)
         );
-        acc.set_max_choices(2);
-        acc.set_max_tool_calls(3);
+        let config = ChatAccumulatorConfig {
+            max_choices: 2,
+            max_tool_calls: 3,
+            ..Default::default()
+        };
+        let mut acc = ChatAccumulator::with_config(config);
+        assert_eq!((acc.max_choices(), acc.max_tool_calls()), (2, 3));
         let call = |i: u64| {
             alloc::format!(r#"{{"index":{i},"id":"c{i}","function":{{"arguments":"{{}}"}}}}"#)
         };

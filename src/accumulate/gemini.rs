@@ -74,7 +74,7 @@ use crate::json::{JsonStr, ObjectWriter, RawJson};
 /// [`AccumulateErrorKind::TooManyBytes`] and the response ends
 /// [`Truncated`](Outcome::Truncated). The number of distinct candidate
 /// indexes is limited too ([`DEFAULT_MAX_CANDIDATES`];
-/// [`set_max_candidates`](Self::set_max_candidates)): a part for one more
+/// [`GeminiAccumulatorConfig::max_candidates`]): a part for one more
 /// is dropped with [`AccumulateErrorKind::TooManyChoices`] (candidates are
 /// Gemini's choices) and the response ends truncated. Candidates are in a map by index
 /// (O(log n) to find one, nothing shifted on insert), and parts are only
@@ -115,7 +115,39 @@ pub struct GeminiAccumulator {
     response: GeminiResponse,
     budget: Budget,
     events: u64,
-    max_candidates: usize,
+    config: GeminiAccumulatorConfig,
+}
+
+/// Limits of a [`GeminiAccumulator`], in the style of
+/// [`AccumulatorConfig`](super::AccumulatorConfig): public fields, defaults
+/// from [`Default`].
+///
+/// ```
+/// use ssekit::accumulate::{GeminiAccumulator, GeminiAccumulatorConfig};
+///
+/// let mut config = GeminiAccumulatorConfig::default();
+/// config.max_candidates = 8;
+/// let acc = GeminiAccumulator::with_config(config);
+/// assert_eq!(acc.config().max_candidates, 8);
+/// assert_eq!(acc.config().max_bytes, 64 << 20);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct GeminiAccumulatorConfig {
+    /// The bytes kept (see [Memory](GeminiAccumulator#memory-and-cost)).
+    /// Default 64 MiB.
+    pub max_bytes: usize,
+    /// Distinct candidate indexes. Default [`DEFAULT_MAX_CANDIDATES`].
+    pub max_candidates: usize,
+}
+
+impl Default for GeminiAccumulatorConfig {
+    fn default() -> Self {
+        Self {
+            max_bytes: DEFAULT_MAX_BYTES,
+            max_candidates: DEFAULT_MAX_CANDIDATES,
+        }
+    }
 }
 
 /// The default limit on distinct candidate indexes
@@ -130,32 +162,47 @@ impl Default for GeminiAccumulator {
 }
 
 impl GeminiAccumulator {
-    /// An empty accumulator with the default memory limit (64 MiB).
+    /// An empty accumulator with the default [`GeminiAccumulatorConfig`].
     pub fn new() -> Self {
-        Self::with_max_bytes(DEFAULT_MAX_BYTES)
+        Self::with_config(GeminiAccumulatorConfig::default())
     }
 
     /// An empty accumulator that keeps at most `max_bytes` (see
-    /// [Memory](Self#memory-and-cost)).
+    /// [Memory](Self#memory-and-cost)), with the other limits at their
+    /// defaults.
     pub fn with_max_bytes(max_bytes: usize) -> Self {
+        Self::with_config(GeminiAccumulatorConfig {
+            max_bytes,
+            ..GeminiAccumulatorConfig::default()
+        })
+    }
+
+    /// An empty accumulator with the given limits.
+    pub fn with_config(config: GeminiAccumulatorConfig) -> Self {
         Self {
             response: GeminiResponse::default(),
-            budget: Budget::new(max_bytes),
+            budget: Budget::new(config.max_bytes),
             events: 0,
-            max_candidates: DEFAULT_MAX_CANDIDATES,
+            config,
         }
+    }
+
+    /// The limits this accumulator was made with.
+    pub fn config(&self) -> &GeminiAccumulatorConfig {
+        &self.config
     }
 
     /// Sets the limit on distinct candidate indexes (default
     /// [`DEFAULT_MAX_CANDIDATES`]); see [Memory](Self#memory-and-cost).
     /// Candidates already kept stay.
+    #[deprecated(note = "set `GeminiAccumulatorConfig::max_candidates` and use `with_config`")]
     pub fn set_max_candidates(&mut self, limit: usize) {
-        self.max_candidates = limit;
+        self.config.max_candidates = limit;
     }
 
     /// The limit on distinct candidate indexes.
     pub fn max_candidates(&self) -> usize {
-        self.max_candidates
+        self.config.max_candidates
     }
 
     /// The memory limit, in bytes.
@@ -251,7 +298,7 @@ impl GeminiAccumulator {
         first: &mut Option<AccumulateErrorKind>,
     ) {
         let b = &mut self.budget;
-        let max_candidates = self.max_candidates;
+        let max_candidates = self.config.max_candidates;
         let r = &mut self.response;
         r.chunks += 1;
         note(first, set_once(b, &mut r.response_id, chunk.response_id));

@@ -34,11 +34,11 @@ pub mod chat;
 mod dialect;
 mod error;
 pub mod gemini;
-pub use anthropic::MessageAccumulator;
-pub use chat::ChatAccumulator;
+pub use anthropic::{MessageAccumulator, MessageAccumulatorConfig};
+pub use chat::{ChatAccumulator, ChatAccumulatorConfig};
 pub use dialect::IndexOrder;
 pub use error::{AccumulateError, AccumulateErrorKind, Outcome};
-pub use gemini::{GeminiAccumulator, DEFAULT_MAX_CANDIDATES};
+pub use gemini::{GeminiAccumulator, GeminiAccumulatorConfig, DEFAULT_MAX_CANDIDATES};
 pub use responses::{
     AccumulatorConfig, FinalResponse, Finding, FindingKind, ItemSnapshot, ResponseAccumulator,
     SequenceInfo,

@@ -427,9 +427,10 @@ fn sparse_indexes_cost_memory_and_are_bounded() {
 /// the middle would make it quadratic and slow in debug builds).
 #[test]
 fn any_input_order_is_linear() {
-    let mut acc = GeminiAccumulator::new();
     // Past the default count limit, on purpose: this is about work.
-    acc.set_max_candidates(usize::MAX);
+    let mut config = ssekit::accumulate::GeminiAccumulatorConfig::default();
+    config.max_candidates = usize::MAX;
+    let mut acc = GeminiAccumulator::with_config(config);
     let n = 20_000u64;
     for i in (0..n).rev() {
         let c = format!(
@@ -473,12 +474,14 @@ fn the_accumulator_and_its_result_are_send_and_sync() {
 
 #[test]
 fn candidates_past_the_count_limit_are_dropped_and_the_response_is_truncated() {
-    let mut acc = GeminiAccumulator::new();
     assert_eq!(
-        acc.max_candidates(),
+        GeminiAccumulator::new().max_candidates(),
         ssekit::accumulate::DEFAULT_MAX_CANDIDATES
     );
-    acc.set_max_candidates(2);
+    let mut config = ssekit::accumulate::GeminiAccumulatorConfig::default();
+    config.max_candidates = 2;
+    let mut acc = GeminiAccumulator::with_config(config);
+    assert_eq!(acc.config().max_candidates, 2);
     let mut results = Vec::new();
     for index in [0, 1, 2, 1] {
         let data = format!(
