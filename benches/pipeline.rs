@@ -45,12 +45,23 @@
 //! in criterion's `pipeline-chat` group and in the interleaved rounds, with
 //! their own table in the summary.
 //!
+//! Two more inputs, 4 MiB synthetic Anthropic Messages and Gemini streams
+//! (`support::anthropic_stream`, `support::gemini_stream`), go through
+//! `anthropic-ssekit` / `anthropic-serde` and `gemini-ssekit` /
+//! `gemini-serde` (ssekit's views against eventsource-stream + serde_json
+//! into derived types; see `pipeline/dialects.rs`), in criterion's
+//! `pipeline-dialects` group and in the interleaved rounds.
+//!
 //! `SSEKIT_PIPELINE_ONLY=<engine>/<16B|4KiB>[/<passes>]` runs one engine
-//! (a `chat-` engine on the Chat input) and exits (no criterion): the
+//! (a `chat-` engine on the Chat input, an `anthropic-` or `gemini-` engine
+//! on its own input) and exits (no criterion): the
 //! driver for callgrind instruction counts.
 //! `SSEKIT_PIPELINE_DUMP=<file>` writes the input stream to `<file>` first.
 
 mod support;
+
+#[path = "pipeline/dialects.rs"]
+mod dialects;
 
 use std::convert::Infallible;
 use std::fmt::Write as _;
@@ -484,8 +495,11 @@ fn main() {
     let chat_reference = ChatEngine::AsyncOpenai.run(Chunking::Bytes(4096).split(&chat_input));
     // Every frame but `[DONE]` is a chunk.
     assert_eq!(chat_reference.events, chat_frames - 1, "chat chunk count");
+    let dialect_inputs = dialects::DialectInput::all();
     if let Ok(spec) = std::env::var("SSEKIT_PIPELINE_ONLY") {
-        if spec.starts_with("chat-") {
+        if let Some(input) = dialects::find(&dialect_inputs, &spec) {
+            dialects::only(input, &spec);
+        } else if spec.starts_with("chat-") {
             let names = ChatEngine::ALL.map(ChatEngine::name);
             only(&spec, &chat_input, chat_reference, &names, |i, chunks| {
                 ChatEngine::ALL[i].run(chunks)
@@ -543,6 +557,7 @@ fn main() {
         group.finish();
     }
     bench_chat(&mut c, &chat_input, chat_reference);
+    dialects::bench(&mut c, &dialect_inputs);
     c.final_summary();
     // `cargo bench` passes `--bench`; without it (`cargo test --benches`)
     // criterion only checks that each bench runs, and so does this: no
@@ -556,7 +571,8 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(7);
     let best = interleaved(&input, reference, rounds);
-    let chat = chat_summary(&chat_input, chat_reference, rounds);
+    let chat = chat_summary(&chat_input, chat_reference, rounds)
+        + &dialects::summary(&dialect_inputs, rounds);
     summary(started, input.len(), events, &best, rounds, &chat);
 }
 

@@ -529,3 +529,50 @@ fn out_string(s: &mut String) -> &mut String {
     s.clear();
     s
 }
+
+/// A synthetic Google Gemini stream (`streamGenerateContent?alt=sse`) of at
+/// least `target_bytes`, shaped like the corpus recording: CRLF line ends,
+/// `data:` lines only (no `event:`, no `id:`, no `[DONE]`), JSON with a
+/// space after each colon, one `GenerateContentResponse` chunk per token:
+/// one candidate whose `content.parts` holds one text part (JSON escapes and
+/// non-ASCII included) and `role`, the cumulative `usageMetadata`,
+/// `modelVersion` and `responseId`; the last chunk adds `finishReason`.
+pub fn gemini_stream(target_bytes: usize, seed: u64) -> (Vec<u8>, usize) {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(target_bytes + 4096);
+    let mut frames = 0;
+    let mut id = String::new();
+    rng.push_alnum(&mut id, 23);
+    let mut line = String::new();
+    let mut token = String::new();
+    let mut tokens = 0usize;
+    let mut chunk = |out: &mut Vec<u8>,
+                     line: &mut String,
+                     text: &str,
+                     tokens: usize,
+                     last: bool| {
+        line.clear();
+        let finish = if last {
+            ",\"finishReason\": \"STOP\""
+        } else {
+            ""
+        };
+        let _ = write!(
+            line,
+            "data: {{\"candidates\": [{{\"content\": {{\"parts\": [{{\"text\": \"{text}\"}}],\"role\": \"model\"}}{finish}}}],\
+             \"usageMetadata\": {{\"promptTokenCount\": 15,\"candidatesTokenCount\": {tokens},\"totalTokenCount\": {},\
+             \"promptTokensDetails\": [{{\"modality\": \"TEXT\",\"tokenCount\": 15}}]}},\
+             \"modelVersion\": \"gemini-2.5-flash\",\"responseId\": \"{id}\"}}\r\n\r\n",
+            tokens + 15
+        );
+        out.extend_from_slice(line.as_bytes());
+        frames += 1;
+    };
+    while out.len() < target_bytes {
+        delta(&mut rng, &mut token);
+        tokens += 1;
+        chunk(&mut out, &mut line, &token, tokens, false);
+    }
+    chunk(&mut out, &mut line, "", tokens, true);
+    (out, frames)
+}
