@@ -223,6 +223,8 @@ extern crate alloc;
 extern crate std;
 
 #[macro_use]
+mod config;
+#[macro_use]
 mod views;
 pub mod accumulate;
 #[cfg(any(feature = "stream", feature = "codec"))]

@@ -31,35 +31,26 @@ use crate::json::{JsonError, JsonStr, RawJson, Value};
 /// [`AccumulatorConfig::max_items`](super::AccumulatorConfig::max_items).
 pub const DEFAULT_MAX_BLOCKS: usize = 4096;
 
-/// Limits of a [`MessageAccumulator`], in the style of
-/// [`AccumulatorConfig`](super::AccumulatorConfig): public fields, defaults
-/// from [`Default`].
-///
-/// ```
-/// use ssekit::accumulate::{MessageAccumulator, MessageAccumulatorConfig};
-///
-/// let mut config = MessageAccumulatorConfig::default();
-/// config.max_blocks = 64;
-/// let acc = MessageAccumulator::with_config(config);
-/// assert_eq!(acc.config().max_blocks, 64);
-/// assert_eq!(acc.config().max_bytes, 64 << 20);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct MessageAccumulatorConfig {
-    /// The bytes kept (see [Memory](MessageAccumulator#memory)). Default
-    /// 64 MiB.
-    pub max_bytes: usize,
-    /// Distinct content block indexes. Default [`DEFAULT_MAX_BLOCKS`].
-    pub max_blocks: usize,
-}
-
-impl Default for MessageAccumulatorConfig {
-    fn default() -> Self {
-        Self {
-            max_bytes: DEFAULT_MAX_BYTES,
-            max_blocks: DEFAULT_MAX_BLOCKS,
-        }
+config! {
+    /// Limits of a [`MessageAccumulator`], built like
+    /// [`AccumulatorConfig`](super::AccumulatorConfig) and the crate's other
+    /// configurations: `DEFAULT` (or `default()`) with `with_*` builders, or
+    /// public fields set one by one.
+    ///
+    /// ```
+    /// use ssekit::accumulate::{MessageAccumulator, MessageAccumulatorConfig};
+    ///
+    /// let config = MessageAccumulatorConfig::DEFAULT.with_max_blocks(64);
+    /// let acc = MessageAccumulator::with_config(config);
+    /// assert_eq!(acc.config().max_blocks, 64);
+    /// assert_eq!(acc.config().max_bytes, 64 << 20);
+    /// ```
+    pub struct MessageAccumulatorConfig {
+        /// The bytes kept (see [Memory](MessageAccumulator#memory)). Default
+        /// 64 MiB.
+        max_bytes: usize = DEFAULT_MAX_BYTES, with_max_bytes;
+        /// Distinct content block indexes. Default [`DEFAULT_MAX_BLOCKS`].
+        max_blocks: usize = DEFAULT_MAX_BLOCKS, with_max_blocks;
     }
 }
 
@@ -177,10 +168,7 @@ impl MessageAccumulator {
     /// An empty accumulator that keeps at most `max_bytes` (see
     /// [Memory](Self#memory)), with the other limits at their defaults.
     pub fn with_max_bytes(max_bytes: usize) -> Self {
-        Self::with_config(MessageAccumulatorConfig {
-            max_bytes,
-            ..MessageAccumulatorConfig::default()
-        })
+        Self::with_config(MessageAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes))
     }
 
     /// An empty accumulator with the given limits.
@@ -1198,10 +1186,7 @@ mod tests {
     #[test]
     fn block_count_is_limited() {
         assert_eq!(MessageAccumulator::new().max_blocks(), DEFAULT_MAX_BLOCKS);
-        let config = MessageAccumulatorConfig {
-            max_blocks: 2,
-            ..Default::default()
-        };
+        let config = MessageAccumulatorConfig::DEFAULT.with_max_blocks(2);
         let mut acc = MessageAccumulator::with_config(config);
         assert_eq!(acc.max_blocks(), 2);
         let text = |i: u64| block_delta(i, r#"{"type":"text_delta","text":"x"}"#);

@@ -36,38 +36,28 @@ pub const DEFAULT_MAX_CHOICES: usize = 1024;
 /// [`AccumulatorConfig::max_items`](super::AccumulatorConfig::max_items).
 pub const DEFAULT_MAX_TOOL_CALLS: usize = 4096;
 
-/// Limits of a [`ChatAccumulator`], in the style of
-/// [`AccumulatorConfig`](super::AccumulatorConfig): public fields, defaults
-/// from [`Default`].
-///
-/// ```
-/// use ssekit::accumulate::{ChatAccumulator, ChatAccumulatorConfig};
-///
-/// let mut config = ChatAccumulatorConfig::default();
-/// config.max_choices = 8;
-/// let acc = ChatAccumulator::with_config(config);
-/// assert_eq!(acc.config().max_choices, 8);
-/// assert_eq!(acc.config().max_bytes, 64 << 20);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ChatAccumulatorConfig {
-    /// The bytes kept (see [Memory](ChatAccumulator#memory)). Default 64 MiB.
-    pub max_bytes: usize,
-    /// Distinct choice indexes. Default [`DEFAULT_MAX_CHOICES`].
-    pub max_choices: usize,
-    /// Distinct tool call indexes per choice. Default
-    /// [`DEFAULT_MAX_TOOL_CALLS`].
-    pub max_tool_calls: usize,
-}
-
-impl Default for ChatAccumulatorConfig {
-    fn default() -> Self {
-        Self {
-            max_bytes: DEFAULT_MAX_BYTES,
-            max_choices: DEFAULT_MAX_CHOICES,
-            max_tool_calls: DEFAULT_MAX_TOOL_CALLS,
-        }
+config! {
+    /// Limits of a [`ChatAccumulator`], built like
+    /// [`AccumulatorConfig`](super::AccumulatorConfig) and the crate's other
+    /// configurations: `DEFAULT` (or `default()`) with `with_*` builders, or
+    /// public fields set one by one.
+    ///
+    /// ```
+    /// use ssekit::accumulate::{ChatAccumulator, ChatAccumulatorConfig};
+    ///
+    /// let config = ChatAccumulatorConfig::DEFAULT.with_max_choices(8);
+    /// let acc = ChatAccumulator::with_config(config);
+    /// assert_eq!(acc.config().max_choices, 8);
+    /// assert_eq!(acc.config().max_bytes, 64 << 20);
+    /// ```
+    pub struct ChatAccumulatorConfig {
+        /// The bytes kept (see [Memory](ChatAccumulator#memory)). Default 64 MiB.
+        max_bytes: usize = DEFAULT_MAX_BYTES, with_max_bytes;
+        /// Distinct choice indexes. Default [`DEFAULT_MAX_CHOICES`].
+        max_choices: usize = DEFAULT_MAX_CHOICES, with_max_choices;
+        /// Distinct tool call indexes per choice. Default
+        /// [`DEFAULT_MAX_TOOL_CALLS`].
+        max_tool_calls: usize = DEFAULT_MAX_TOOL_CALLS, with_max_tool_calls;
     }
 }
 
@@ -191,10 +181,7 @@ impl ChatAccumulator {
     /// An empty accumulator that keeps at most `max_bytes` (see
     /// [Memory](Self#memory)), with the other limits at their defaults.
     pub fn with_max_bytes(max_bytes: usize) -> Self {
-        Self::with_config(ChatAccumulatorConfig {
-            max_bytes,
-            ..ChatAccumulatorConfig::default()
-        })
+        Self::with_config(ChatAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes))
     }
 
     /// An empty accumulator with the given limits.
@@ -1125,11 +1112,9 @@ mod tests {
             (acc.max_choices(), acc.max_tool_calls()),
             (DEFAULT_MAX_CHOICES, DEFAULT_MAX_TOOL_CALLS)
         );
-        let config = ChatAccumulatorConfig {
-            max_choices: 2,
-            max_tool_calls: 3,
-            ..Default::default()
-        };
+        let config = ChatAccumulatorConfig::DEFAULT
+            .with_max_choices(2)
+            .with_max_tool_calls(3);
         let mut acc = ChatAccumulator::with_config(config);
         assert_eq!((acc.max_choices(), acc.max_tool_calls()), (2, 3));
         let call = |i: u64| {

@@ -118,35 +118,26 @@ pub struct GeminiAccumulator {
     config: GeminiAccumulatorConfig,
 }
 
-/// Limits of a [`GeminiAccumulator`], in the style of
-/// [`AccumulatorConfig`](super::AccumulatorConfig): public fields, defaults
-/// from [`Default`].
-///
-/// ```
-/// use ssekit::accumulate::{GeminiAccumulator, GeminiAccumulatorConfig};
-///
-/// let mut config = GeminiAccumulatorConfig::default();
-/// config.max_candidates = 8;
-/// let acc = GeminiAccumulator::with_config(config);
-/// assert_eq!(acc.config().max_candidates, 8);
-/// assert_eq!(acc.config().max_bytes, 64 << 20);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct GeminiAccumulatorConfig {
-    /// The bytes kept (see [Memory](GeminiAccumulator#memory-and-cost)).
-    /// Default 64 MiB.
-    pub max_bytes: usize,
-    /// Distinct candidate indexes. Default [`DEFAULT_MAX_CANDIDATES`].
-    pub max_candidates: usize,
-}
-
-impl Default for GeminiAccumulatorConfig {
-    fn default() -> Self {
-        Self {
-            max_bytes: DEFAULT_MAX_BYTES,
-            max_candidates: DEFAULT_MAX_CANDIDATES,
-        }
+config! {
+    /// Limits of a [`GeminiAccumulator`], built like
+    /// [`AccumulatorConfig`](super::AccumulatorConfig) and the crate's other
+    /// configurations: `DEFAULT` (or `default()`) with `with_*` builders, or
+    /// public fields set one by one.
+    ///
+    /// ```
+    /// use ssekit::accumulate::{GeminiAccumulator, GeminiAccumulatorConfig};
+    ///
+    /// let config = GeminiAccumulatorConfig::DEFAULT.with_max_candidates(8);
+    /// let acc = GeminiAccumulator::with_config(config);
+    /// assert_eq!(acc.config().max_candidates, 8);
+    /// assert_eq!(acc.config().max_bytes, 64 << 20);
+    /// ```
+    pub struct GeminiAccumulatorConfig {
+        /// The bytes kept (see [Memory](GeminiAccumulator#memory-and-cost)).
+        /// Default 64 MiB.
+        max_bytes: usize = DEFAULT_MAX_BYTES, with_max_bytes;
+        /// Distinct candidate indexes. Default [`DEFAULT_MAX_CANDIDATES`].
+        max_candidates: usize = DEFAULT_MAX_CANDIDATES, with_max_candidates;
     }
 }
 
@@ -171,10 +162,7 @@ impl GeminiAccumulator {
     /// [Memory](Self#memory-and-cost)), with the other limits at their
     /// defaults.
     pub fn with_max_bytes(max_bytes: usize) -> Self {
-        Self::with_config(GeminiAccumulatorConfig {
-            max_bytes,
-            ..GeminiAccumulatorConfig::default()
-        })
+        Self::with_config(GeminiAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes))
     }
 
     /// An empty accumulator with the given limits.

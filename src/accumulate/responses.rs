@@ -17,48 +17,40 @@ use crate::responses::order::{Fault, ItemRef, OrderConfig, OrderEvent, StreamOrd
 use crate::responses::{ContentPart, OutputItem, ResponseEvent};
 use crate::views::Field;
 
-/// Limits of a [`ResponseAccumulator`].
-///
-/// ```
-/// use ssekit::accumulate::AccumulatorConfig;
-///
-/// let mut config = AccumulatorConfig::default();
-/// config.max_bytes = 1 << 20;
-/// assert_eq!(config.max_items, 4096);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct AccumulatorConfig {
-    /// The bytes kept, counted from the input as it arrives: delta text,
-    /// `*.done` texts that replace it, and the JSON text of the response,
-    /// item, part and annotation objects and partial images. A response or
-    /// item object that replaces an earlier one gives back the earlier
-    /// one's count; other replacements do not, so the count is an upper
-    /// bound of what is kept. Default 64 MiB.
-    pub max_bytes: usize,
-    /// Output items. Default 4096.
-    pub max_items: usize,
-    /// Entries of one list: content parts, summary parts, shell commands,
-    /// annotations of a part, partial images of an item. Default 4096.
-    pub max_parts: usize,
-    /// Findings kept; later ones are counted in
-    /// [`FinalResponse::findings_dropped`]. Default 1024.
-    pub max_findings: usize,
-    /// Whether to keep a [`PartialJson`] repair of every function, custom
-    /// tool and MCP call's input up to date, for
-    /// [`ItemSnapshot::partial_arguments`]. Default `true`.
-    pub partial_arguments: bool,
-}
-
-impl Default for AccumulatorConfig {
-    fn default() -> Self {
-        Self {
-            max_bytes: 64 << 20,
-            max_items: 4096,
-            max_parts: 4096,
-            max_findings: 1024,
-            partial_arguments: true,
-        }
+config! {
+    /// Limits of a [`ResponseAccumulator`].
+    ///
+    /// ```
+    /// use ssekit::accumulate::AccumulatorConfig;
+    ///
+    /// let config = AccumulatorConfig::DEFAULT.with_max_bytes(1 << 20);
+    /// assert_eq!(config.max_items, 4096);
+    ///
+    /// // Or set a field of the default:
+    /// let mut config = AccumulatorConfig::default();
+    /// config.max_bytes = 1 << 20;
+    /// assert_eq!(config, AccumulatorConfig::DEFAULT.with_max_bytes(1 << 20));
+    /// ```
+    pub struct AccumulatorConfig {
+        /// The bytes kept, counted from the input as it arrives: delta text,
+        /// `*.done` texts that replace it, and the JSON text of the response,
+        /// item, part and annotation objects and partial images. A response or
+        /// item object that replaces an earlier one gives back the earlier
+        /// one's count; other replacements do not, so the count is an upper
+        /// bound of what is kept. Default 64 MiB.
+        max_bytes: usize = 64 << 20, with_max_bytes;
+        /// Output items. Default 4096.
+        max_items: usize = 4096, with_max_items;
+        /// Entries of one list: content parts, summary parts, shell commands,
+        /// annotations of a part, partial images of an item. Default 4096.
+        max_parts: usize = 4096, with_max_parts;
+        /// Findings kept; later ones are counted in
+        /// [`FinalResponse::findings_dropped`]. Default 1024.
+        max_findings: usize = 1024, with_max_findings;
+        /// Whether to keep a [`PartialJson`] repair of every function, custom
+        /// tool and MCP call's input up to date, for
+        /// [`ItemSnapshot::partial_arguments`]. Default `true`.
+        partial_arguments: bool = true, with_partial_arguments;
     }
 }
 
@@ -403,10 +395,7 @@ impl ResponseAccumulator {
     /// assert_eq!(acc.config().max_bytes, 1 << 20);
     /// ```
     pub fn with_max_bytes(max_bytes: usize) -> Self {
-        Self::with_config(AccumulatorConfig {
-            max_bytes,
-            ..AccumulatorConfig::default()
-        })
+        Self::with_config(AccumulatorConfig::DEFAULT.with_max_bytes(max_bytes))
     }
 
     /// An accumulator with the given limits.

@@ -14,89 +14,44 @@ use crate::responses::order::{
 };
 use crate::responses::{DecodeErrorKind, EventKind, EventRole, PartKind, ResponseEvent, TextKind};
 
-/// Memory caps of a [`Linter`].
-///
-/// Everything the linter keeps grows with the stream only up to these caps:
-/// past one, an [`Info`](Severity::Info) finding of rule
-/// [`LimitReached`](Rule::LimitReached) says which check stopped, and the
-/// linter goes on with the others.
-///
-/// ```
-/// use ssekit::lint::{LintConfig, Linter};
-///
-/// let linter = Linter::with_config(LintConfig::DEFAULT.with_max_text_bytes(1 << 20));
-/// assert_eq!(linter.config().max_text_bytes, 1 << 20);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct LintConfig {
-    /// Most output items tracked (each keeps its id, type and index, for
-    /// the item checks and the terminal-output comparison). Default 4096.
-    /// Past it, later items are not tracked and events about them are not
-    /// checked.
-    pub max_items: usize,
-    /// Most content parts, summary parts and streamed texts tracked, over
-    /// all items. Default 65536. Past it, the part checks stop for the item
-    /// that reached it.
-    pub max_parts: usize,
-    /// Most bytes of text kept: the ids and types of the tracked items, and
-    /// the delta text of the open texts, kept to compare each `*.done` event
-    /// with its concatenated deltas. Default 64 MiB. A text is dropped when
-    /// its done event arrives; one that would pass the cap is dropped at
-    /// once and its done event not compared; an item whose id would pass it
-    /// is not tracked (as past [`max_items`](Self::max_items)).
-    pub max_text_bytes: usize,
-    /// Most findings reported. Default 10000. Past it findings are counted
-    /// (see [`Linter::count`]) and summarised in one last finding, at the
-    /// end, with the severity of the worst one left out.
-    pub max_findings: usize,
-}
-
-impl LintConfig {
-    /// The default caps: 4096 items, 65536 parts, 64 MiB of text, 10000 findings.
-    pub const DEFAULT: Self = Self {
-        max_items: 4096,
-        max_parts: 1 << 16,
-        max_text_bytes: 64 << 20,
-        max_findings: 10_000,
-    };
-
-    /// This configuration with another [`max_items`](Self::max_items).
-    #[must_use]
-    pub const fn with_max_items(mut self, items: usize) -> Self {
-        self.max_items = items;
-        self
-    }
-
-    /// This configuration with another [`max_parts`](Self::max_parts).
-    #[must_use]
-    pub const fn with_max_parts(mut self, parts: usize) -> Self {
-        self.max_parts = parts;
-        self
-    }
-
-    /// This configuration with another [`max_text_bytes`](Self::max_text_bytes).
-    #[must_use]
-    pub const fn with_max_text_bytes(mut self, bytes: usize) -> Self {
-        self.max_text_bytes = bytes;
-        self
-    }
-
-    /// This configuration with another [`max_findings`](Self::max_findings).
-    #[must_use]
-    pub const fn with_max_findings(mut self, findings: usize) -> Self {
-        self.max_findings = findings;
-        self
+config! {
+    /// Memory caps of a [`Linter`].
+    ///
+    /// Everything the linter keeps grows with the stream only up to these caps:
+    /// past one, an [`Info`](Severity::Info) finding of rule
+    /// [`LimitReached`](Rule::LimitReached) says which check stopped, and the
+    /// linter goes on with the others.
+    ///
+    /// ```
+    /// use ssekit::lint::{LintConfig, Linter};
+    ///
+    /// let linter = Linter::with_config(LintConfig::DEFAULT.with_max_text_bytes(1 << 20));
+    /// assert_eq!(linter.config().max_text_bytes, 1 << 20);
+    /// ```
+    pub struct LintConfig {
+        /// Most output items tracked (each keeps its id, type and index, for
+        /// the item checks and the terminal-output comparison). Default 4096.
+        /// Past it, later items are not tracked and events about them are not
+        /// checked.
+        max_items: usize = 4096, with_max_items;
+        /// Most content parts, summary parts and streamed texts tracked, over
+        /// all items. Default 65536. Past it, the part checks stop for the item
+        /// that reached it.
+        max_parts: usize = 65_536, with_max_parts;
+        /// Most bytes of text kept: the ids and types of the tracked items, and
+        /// the delta text of the open texts, kept to compare each `*.done` event
+        /// with its concatenated deltas. Default 64 MiB. A text is dropped when
+        /// its done event arrives; one that would pass the cap is dropped at
+        /// once and its done event not compared; an item whose id would pass it
+        /// is not tracked (as past [`max_items`](Self::max_items)).
+        max_text_bytes: usize = 64 << 20, with_max_text_bytes;
+        /// Most findings reported. Default 10000. Past it findings are counted
+        /// (see [`Linter::count`]) and summarised in one last finding, at the
+        /// end, with the severity of the worst one left out.
+        max_findings: usize = 10_000, with_max_findings;
     }
 }
 
-impl Default for LintConfig {
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-
-/// The kind of part a delta belongs to, with the key of its index.
 /// A part kind as the messages name it.
 fn part_name(kind: PartKind) -> &'static str {
     match kind {

@@ -273,49 +273,21 @@ pub struct SequenceInfo {
     pub regressions: u64,
 }
 
-/// Limits of a [`StreamOrder`]: what it tracks grows with the stream only
-/// up to these.
-///
-/// ```
-/// use ssekit::responses::order::{OrderConfig, StreamOrder};
-///
-/// let order = StreamOrder::with_config(OrderConfig::DEFAULT.with_max_items(16));
-/// assert_eq!(order.config().max_items, 16);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct OrderConfig {
-    /// Items tracked (each keeps its id). Default 4096.
-    pub max_items: usize,
-    /// Parts and texts tracked, over all items. Default 65536.
-    pub max_parts: usize,
-}
-
-impl OrderConfig {
-    /// 4096 items, 65536 parts and texts.
-    pub const DEFAULT: Self = Self {
-        max_items: 4096,
-        max_parts: 1 << 16,
-    };
-
-    /// This configuration with another [`max_items`](Self::max_items).
-    #[must_use]
-    pub const fn with_max_items(mut self, items: usize) -> Self {
-        self.max_items = items;
-        self
-    }
-
-    /// This configuration with another [`max_parts`](Self::max_parts).
-    #[must_use]
-    pub const fn with_max_parts(mut self, parts: usize) -> Self {
-        self.max_parts = parts;
-        self
-    }
-}
-
-impl Default for OrderConfig {
-    fn default() -> Self {
-        Self::DEFAULT
+config! {
+    /// Limits of a [`StreamOrder`]: what it tracks grows with the stream only
+    /// up to these.
+    ///
+    /// ```
+    /// use ssekit::responses::order::{OrderConfig, StreamOrder};
+    ///
+    /// let order = StreamOrder::with_config(OrderConfig::DEFAULT.with_max_items(16));
+    /// assert_eq!(order.config().max_items, 16);
+    /// ```
+    pub struct OrderConfig {
+        /// Items tracked (each keeps its id). Default 4096.
+        max_items: usize = 4096, with_max_items;
+        /// Parts and texts tracked, over all items. Default 65536.
+        max_parts: usize = 1 << 16, with_max_parts;
     }
 }
 

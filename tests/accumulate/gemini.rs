@@ -428,8 +428,8 @@ fn sparse_indexes_cost_memory_and_are_bounded() {
 #[test]
 fn any_input_order_is_linear() {
     // Past the default count limit, on purpose: this is about work.
-    let mut config = ssekit::accumulate::GeminiAccumulatorConfig::default();
-    config.max_candidates = usize::MAX;
+    let config =
+        ssekit::accumulate::GeminiAccumulatorConfig::DEFAULT.with_max_candidates(usize::MAX);
     let mut acc = GeminiAccumulator::with_config(config);
     let n = 20_000u64;
     for i in (0..n).rev() {
@@ -478,8 +478,7 @@ fn candidates_past_the_count_limit_are_dropped_and_the_response_is_truncated() {
         GeminiAccumulator::new().max_candidates(),
         ssekit::accumulate::DEFAULT_MAX_CANDIDATES
     );
-    let mut config = ssekit::accumulate::GeminiAccumulatorConfig::default();
-    config.max_candidates = 2;
+    let config = ssekit::accumulate::GeminiAccumulatorConfig::DEFAULT.with_max_candidates(2);
     let mut acc = GeminiAccumulator::with_config(config);
     assert_eq!(acc.config().max_candidates, 2);
     let mut results = Vec::new();

@@ -185,9 +185,9 @@ fn chat(n: usize) -> usize {
         sse(&mut body, [e.as_str()]);
     }
     sse(&mut body, ["[DONE]"]);
-    let mut config = ssekit::accumulate::ChatAccumulatorConfig::default();
-    config.max_choices = usize::MAX;
-    config.max_tool_calls = usize::MAX;
+    let config = ssekit::accumulate::ChatAccumulatorConfig::DEFAULT
+        .with_max_choices(usize::MAX)
+        .with_max_tool_calls(usize::MAX);
     let mut acc = ChatAccumulator::with_config(config);
     frames(body, |f| {
         acc.feed(&ChatEvent::from_frame(f).unwrap()).unwrap();
@@ -244,8 +244,7 @@ fn anthropic(n: usize) -> usize {
         sse(&mut body, [e.as_str()]);
     }
     sse(&mut body, [r#"{"type":"message_stop"}"#]);
-    let mut config = ssekit::accumulate::MessageAccumulatorConfig::default();
-    config.max_blocks = usize::MAX;
+    let config = ssekit::accumulate::MessageAccumulatorConfig::DEFAULT.with_max_blocks(usize::MAX);
     let mut acc = MessageAccumulator::with_config(config);
     frames(body, |f| {
         acc.feed(&MessageEvent::from_frame(f).unwrap()).unwrap();
