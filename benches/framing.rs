@@ -20,6 +20,8 @@
 //! * `sse-stream` (default features: memchr, simdutf8): `SseByteStream` (its
 //!   documented fast path for byte streams) over `futures::stream::iter`.
 //! * `sseer`: `EventStream` over `futures::stream::iter` of `Bytes`.
+//! * `sse-parse`: its sans-IO `SseParser` (`feed(&[u8])`, `next_event`),
+//!   with a 32 MiB block cap (its default is none).
 //! * `eventsource-stream`: `Eventsource` over `futures::stream::iter`.
 //!
 //! Streams are driven by `futures::executor::block_on`; `stream::iter` is
@@ -119,23 +121,26 @@ enum Engine {
     SseCore,
     SseStream,
     Sseer,
+    SseParse,
     EventsourceStream,
 }
 
 impl Engine {
-    const ALL: [Engine; 7] = [
+    const ALL: [Engine; 8] = [
         Engine::Ssekit,
         Engine::SsekitRef,
         Engine::Memchr,
         Engine::SseCore,
         Engine::SseStream,
         Engine::Sseer,
+        Engine::SseParse,
         Engine::EventsourceStream,
     ];
-    const PEERS: [Engine; 4] = [
+    const PEERS: [Engine; 5] = [
         Engine::SseCore,
         Engine::SseStream,
         Engine::Sseer,
+        Engine::SseParse,
         Engine::EventsourceStream,
     ];
 
@@ -147,6 +152,7 @@ impl Engine {
             Engine::SseCore => "sse-core",
             Engine::SseStream => "sse-stream",
             Engine::Sseer => "sseer",
+            Engine::SseParse => "sse-parse",
             Engine::EventsourceStream => "eventsource-stream",
         }
     }
@@ -159,6 +165,7 @@ impl Engine {
             Engine::SseCore => run_sse_core(chunks, sink),
             Engine::SseStream => run_sse_stream(chunks, sink),
             Engine::Sseer => run_sseer(chunks, sink),
+            Engine::SseParse => run_sse_parse(chunks, sink),
             Engine::EventsourceStream => run_eventsource_stream(chunks, sink),
         }
     }
@@ -281,6 +288,27 @@ fn run_sseer<I: Iterator<Item = Bytes>, S: Sink>(chunks: I, sink: &mut S) {
             }
         }
     });
+}
+
+/// `sse-parse`: its sans-IO `SseParser` (`feed(&[u8])`, `next_event()`),
+/// with a 32 MiB block cap as ssekit's default event limit (its default is
+/// none).
+fn run_sse_parse<I: Iterator<Item = Bytes>, S: Sink>(chunks: I, sink: &mut S) {
+    let mut parser = sse_parse::SseParser::new().max_buffer(32 << 20);
+    for chunk in chunks {
+        parser.feed(&chunk);
+        while let Some(event) = parser.next_event() {
+            if !sink.frame(event.data.len()) {
+                return;
+            }
+        }
+    }
+    parser.finish();
+    while let Some(event) = parser.next_event() {
+        if !sink.frame(event.data.len()) {
+            return;
+        }
+    }
 }
 
 fn run_eventsource_stream<I: Iterator<Item = Bytes>, S: Sink>(chunks: I, sink: &mut S) {

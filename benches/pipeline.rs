@@ -180,6 +180,21 @@ fn run_ssekit(chunks: Vec<Bytes>, unescape: bool) -> Seen {
 
 fn run_async_openai(chunks: Vec<Bytes>) -> Seen {
     use async_openai::types::responses::ResponseStreamEvent;
+    eventsource(chunks, |data, seen| {
+        let decoded: ResponseStreamEvent =
+            serde_json::from_str(data).expect("async-openai: decode error");
+        // The type is the variant (serde's tag); `event.event` is the SSE
+        // name, which the other engines do not read.
+        seen.event(discriminant_byte(&decoded));
+        if let ResponseStreamEvent::ResponseOutputTextDelta(d) = &decoded {
+            seen.delta(d.sequence_number, d.delta.len(), false);
+        }
+    })
+}
+
+/// `eventsource-stream` over the chunks, with `each` called on the data of
+/// every event.
+fn eventsource(chunks: Vec<Bytes>, mut each: impl FnMut(&str, &mut Seen)) -> Seen {
     let stream = eventsource_stream::EventStream::new(futures::stream::iter(
         chunks.into_iter().map(Ok::<_, Infallible>),
     ));
@@ -187,15 +202,7 @@ fn run_async_openai(chunks: Vec<Bytes>) -> Seen {
         let mut seen = Seen::default();
         let mut stream = pin!(stream);
         while let Some(event) = stream.next().await {
-            let event = event.expect("eventsource-stream: error");
-            let decoded: ResponseStreamEvent =
-                serde_json::from_str(&event.data).expect("async-openai: decode error");
-            // The type is the variant (serde's tag); `event.event` is the SSE
-            // name, which the other engines do not read.
-            seen.event(discriminant_byte(&decoded));
-            if let ResponseStreamEvent::ResponseOutputTextDelta(d) = &decoded {
-                seen.delta(d.sequence_number, d.delta.len(), false);
-            }
+            each(&event.expect("eventsource-stream: error").data, &mut seen);
         }
         seen
     })
@@ -222,12 +229,17 @@ fn discriminant_byte<T>(v: &T) -> usize {
 
 /// ssekit framing, with `decode` called on each frame's data.
 fn frames(chunks: Vec<Bytes>, mut decode: impl FnMut(&str, &mut Seen)) -> Seen {
+    each_frame(chunks, |frame, seen| decode(frame.data(), seen))
+}
+
+/// ssekit framing, with `each` called on each frame.
+fn each_frame(chunks: Vec<Bytes>, mut each: impl FnMut(&ssekit::Frame, &mut Seen)) -> Seen {
     let mut seen = Seen::default();
     let mut parser = ssekit::Parser::new();
     for chunk in chunks {
         parser.feed(chunk);
         while let Some(frame) = parser.next_frame().expect("ssekit: frame error") {
-            decode(frame.data(), &mut seen);
+            each(&frame, &mut seen);
         }
     }
     parser.finish().expect("ssekit: unfinished event");
@@ -364,27 +376,18 @@ fn run_ssekit_chat(chunks: Vec<Bytes>, unescape: bool) -> Seen {
 
 fn run_async_openai_chat(chunks: Vec<Bytes>) -> Seen {
     use async_openai::types::chat::CreateChatCompletionStreamResponse;
-    let stream = eventsource_stream::EventStream::new(futures::stream::iter(
-        chunks.into_iter().map(Ok::<_, Infallible>),
-    ));
-    block_on(async {
-        let mut seen = Seen::default();
-        let mut stream = pin!(stream);
-        while let Some(event) = stream.next().await {
-            let event = event.expect("eventsource-stream: error");
-            if event.data == "[DONE]" {
-                continue;
-            }
-            let chunk: CreateChatCompletionStreamResponse =
-                serde_json::from_str(&event.data).expect("async-openai: decode error");
-            seen.event(chunk.model.len());
-            for choice in &chunk.choices {
-                if let Some(content) = &choice.delta.content {
-                    seen.delta(u64::from(choice.index), content.len(), false);
-                }
+    eventsource(chunks, |data, seen| {
+        if data == "[DONE]" {
+            return;
+        }
+        let chunk: CreateChatCompletionStreamResponse =
+            serde_json::from_str(data).expect("async-openai: decode error");
+        seen.event(chunk.model.len());
+        for choice in &chunk.choices {
+            if let Some(content) = &choice.delta.content {
+                seen.delta(u64::from(choice.index), content.len(), false);
             }
         }
-        seen
     })
 }
 

@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo bench --bench framing --no-run >/dev/null 2>&1
 bin=$(ls -t target/release/deps/framing-* | grep -v '\.d$' | head -1)
-engines=${ENGINES:-"ssekit sse-core sse-stream sseer eventsource-stream memchr-scan"}
+engines=${ENGINES:-"ssekit ssekit-ref sse-core sse-stream sseer sse-parse eventsource-stream memchr-scan"}
 cells=("$@")
 if [ ${#cells[@]} -eq 0 ]; then
   cells=(responses/4KiB responses/event responses/16B chat/4KiB chat/event chat/16B

@@ -12,16 +12,12 @@
 //! The ssekit engines read text as its raw escaped span (O(1)), as
 //! `chat-ssekit` does.
 
-use std::convert::Infallible;
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::pin::pin;
 use std::time::Duration;
 
 use bytes::Bytes;
 use criterion::{BatchSize, BenchmarkId, Criterion, SamplingMode, Throughput};
-use futures::executor::block_on;
-use futures::StreamExt as _;
 use serde::Deserialize;
 use ssekit::anthropic::{BlockDelta, MessageEvent};
 use ssekit::gemini::GeminiEvent;
@@ -45,63 +41,34 @@ pub(crate) const GEMINI: Engines = [
 ];
 
 fn anthropic_ssekit(chunks: Vec<Bytes>) -> Seen {
-    let mut seen = Seen::default();
-    let mut parser = ssekit::Parser::new();
-    for chunk in chunks {
-        parser.feed(chunk);
-        while let Some(frame) = parser.next_frame().expect("ssekit: frame error") {
-            let event = MessageEvent::from_frame(&frame).expect("ssekit: decode error");
-            seen.event(event.ty().len());
-            if let MessageEvent::ContentBlockDelta(d) = event {
-                if let BlockDelta::Text(t) = d.delta {
-                    seen.delta(d.index, t.text.len_hint(), t.text.has_escapes());
-                }
+    super::each_frame(chunks, |frame, seen| {
+        let event = MessageEvent::from_frame(frame).expect("ssekit: decode error");
+        seen.event(event.ty().len());
+        if let MessageEvent::ContentBlockDelta(d) = event {
+            if let BlockDelta::Text(t) = d.delta {
+                seen.delta(d.index, t.text.len_hint(), t.text.has_escapes());
             }
         }
-    }
-    parser.finish().expect("ssekit: unfinished event");
-    seen
+    })
 }
 
 fn gemini_ssekit(chunks: Vec<Bytes>) -> Seen {
-    let mut seen = Seen::default();
-    let mut parser = ssekit::Parser::new();
-    for chunk in chunks {
-        parser.feed(chunk);
-        while let Some(frame) = parser.next_frame().expect("ssekit: frame error") {
-            let GeminiEvent::Response(r) = GeminiEvent::from_frame(&frame).expect("ssekit: decode")
-            else {
-                panic!("ssekit: not a response chunk");
-            };
-            seen.event(r.model_version.map_or(0, |m| m.len_hint()));
-            for candidate in r.candidates.into_iter().flatten() {
-                let candidate = candidate.expect("ssekit: candidate");
-                let index = candidate.index_or_zero();
-                let parts = candidate.content.and_then(|c| c.parts);
-                for part in parts.into_iter().flatten() {
-                    if let Some(text) = part.expect("ssekit: part").text {
-                        seen.delta(index, text.len_hint(), text.has_escapes());
-                    }
+    super::each_frame(chunks, |frame, seen| {
+        let GeminiEvent::Response(r) = GeminiEvent::from_frame(frame).expect("ssekit: decode")
+        else {
+            panic!("ssekit: not a response chunk");
+        };
+        seen.event(r.model_version.map_or(0, |m| m.len_hint()));
+        for candidate in r.candidates.into_iter().flatten() {
+            let candidate = candidate.expect("ssekit: candidate");
+            let index = candidate.index_or_zero();
+            let parts = candidate.content.and_then(|c| c.parts);
+            for part in parts.into_iter().flatten() {
+                if let Some(text) = part.expect("ssekit: part").text {
+                    seen.delta(index, text.len_hint(), text.has_escapes());
                 }
             }
         }
-    }
-    parser.finish().expect("ssekit: unfinished event");
-    seen
-}
-
-/// Runs `each` on the data of every event `eventsource-stream` gives.
-fn eventsource(chunks: Vec<Bytes>, mut each: impl FnMut(&str, &mut Seen)) -> Seen {
-    let stream = eventsource_stream::EventStream::new(futures::stream::iter(
-        chunks.into_iter().map(Ok::<_, Infallible>),
-    ));
-    block_on(async {
-        let mut seen = Seen::default();
-        let mut stream = pin!(stream);
-        while let Some(event) = stream.next().await {
-            each(&event.expect("eventsource-stream: error").data, &mut seen);
-        }
-        seen
     })
 }
 
@@ -218,7 +185,7 @@ struct AnthropicUsage {
 }
 
 fn anthropic_serde(chunks: Vec<Bytes>) -> Seen {
-    eventsource(chunks, |data, seen| {
+    super::eventsource(chunks, |data, seen| {
         let event: AnthropicEvent = serde_json::from_str(data).expect("serde: decode error");
         seen.event(event.ty().len());
         if let AnthropicEvent::ContentBlockDelta {
@@ -280,7 +247,7 @@ struct GeminiUsage {
 }
 
 fn gemini_serde(chunks: Vec<Bytes>) -> Seen {
-    eventsource(chunks, |data, seen| {
+    super::eventsource(chunks, |data, seen| {
         let chunk: GeminiChunk = serde_json::from_str(data).expect("serde: decode error");
         seen.event(chunk.model_version.as_ref().map_or(0, String::len));
         for candidate in &chunk.candidates {
