@@ -430,6 +430,9 @@ impl Parser {
     /// [`next_frame`](Self::next_frame) with input to parse.
     fn parse_frame(&mut self) -> Result<Option<Frame>, FrameError> {
         loop {
+            if let Some(q) = self.quick_event() {
+                return Ok(Some(self.frame_of(q, q.data.unwrap_or_default())));
+            }
             if let Some(whole) = self.whole_event() {
                 match whole.data {
                     Some(data) => return Ok(Some(self.frame_of(whole, data))),
@@ -487,6 +490,23 @@ impl Parser {
     fn parse_frame_ref(&mut self) -> Result<Option<FrameRef<'_>>, FrameError> {
         self.held = None;
         loop {
+            if let Some(q) = self.quick_event() {
+                let (a, b) = q.data.unwrap_or_default();
+                if !self.cur.check(a, b) {
+                    // Not text: the owned frame decodes it with replacements.
+                    let frame = self.frame_of(q, (a, b));
+                    return Ok(Some(FrameRef::of(self.held.insert(frame))));
+                }
+                return Ok(Some(FrameRef {
+                    event: match q.name {
+                        Name::Known(name) => name,
+                        _ => "",
+                    },
+                    data: self.cur.str(a, b).unwrap_or_default(),
+                    id: self.id_buf.as_str(),
+                    retry: None,
+                }));
+            }
             if let Some(whole) = self.whole_event() {
                 match whole.data {
                     Some(data) => return Ok(Some(self.frame_ref_of(whole, data))),
@@ -753,6 +773,63 @@ impl Parser {
     #[inline]
     fn drained(&self) -> bool {
         self.pos >= self.cur.len() && self.queue.is_empty() && !self.eof
+    }
+
+    /// The quickest path, for the most common event of all: `data: <value>`
+    /// LF LF, alone or after `event: <the last known name>` LF, at the start
+    /// of a block inside the current chunk, in the plain state. It does what
+    /// [`whole_event`](Self::whole_event) and
+    /// [`commit_whole`](Self::commit_whole) do for that shape, with one line
+    /// search and the least bookkeeping: no id, no comments, so the block's
+    /// bytes are all dispatched. `None` (nothing changed) for anything else.
+    #[inline(always)]
+    fn quick_event(&mut self) -> Option<Whole> {
+        let start = self.pos;
+        let b = self.cur.get(start..)?;
+        if self.block_started
+            || self.line_open
+            || self.skip != Skip::No
+            || self.config.utf8 == Utf8Mode::Strict
+            || !self.lines.plain()
+        {
+            return None;
+        }
+        let (name, at) = match repeated_event_line(b, self.last_known) {
+            Some(len) if len <= self.config.max_line_len => (Name::Known(self.last_known), len + 1),
+            Some(_) => return None,
+            None => (Name::None, 0),
+        };
+        let line = b.get(at..)?;
+        let value = value_start(line, b"data:")?;
+        let end = value + memchr::memchr2(b'\n', b'\r', line.get(value..)?)?;
+        if line[end] != b'\n'
+            || line.get(end + 1) != Some(&b'\n')
+            || end > self.config.max_line_len
+            || end - value > self.config.max_event_len
+        {
+            return None;
+        }
+        let len = at + end + 2;
+        // What `commit_whole` does for this shape.
+        let block_offset = self.cur_offset + start as u64;
+        let line_end = block_offset + len as u64;
+        self.lines.take_lf_lines(len);
+        self.pos = start + len;
+        if self.id_dirty {
+            self.last_event_id = self.id_buf.clone();
+            self.id_dirty = false;
+        }
+        self.counts[Settle::Dispatched as usize] += line_end - self.settled;
+        self.settled = line_end;
+        self.last_settle = Settle::Dispatched;
+        self.frame_offset = block_offset;
+        self.block_offset = line_end;
+        self.fast_misses = 0;
+        Some(Whole {
+            name,
+            data: Some((start + at + value, start + at + end)),
+            block: (start, start + len),
+        })
     }
 
     /// The fast path for the common case: a whole event (`event:`, `id:`

@@ -57,7 +57,7 @@ impl Utf8Bytes {
         // Short texts (names, ids) are nearly always ASCII: the plain check
         // is quicker than setting up the SIMD one, which is several times
         // quicker on long ones (a 40 KiB data line gathered across chunks).
-        let short = bytes.len() <= 64 && bytes.is_ascii();
+        let short = bytes.len() <= SHORT_TEXT && bytes.is_ascii();
         if short || simdutf8::basic::from_utf8(&bytes).is_ok() {
             Ok(Self(bytes))
         } else {
@@ -143,11 +143,7 @@ impl CheckedChunk {
         let end = start + value.len();
         if start < self.valid.0 || end > self.valid.1 {
             let rest = chunk.get(start..).unwrap_or_default();
-            let valid = match simdutf8::compat::from_utf8(rest) {
-                Ok(_) => rest.len(),
-                Err(e) => e.valid_up_to(),
-            };
-            self.valid = (start, start + valid);
+            self.valid = (start, start + utf8_prefix(rest));
             if end > self.valid.1 {
                 return Err(value);
             }
@@ -176,15 +172,21 @@ impl CheckedChunk {
         if start > end || end > self.bytes.len() {
             return false;
         }
+        self.text(start, end).is_some()
+    }
+
+    /// `self[start..end]` as text, if it is UTF-8, extending the checked
+    /// span as [`check`](Self::check) does.
+    #[inline]
+    pub(crate) fn text(&mut self, start: usize, end: usize) -> Option<&str> {
+        if start > end || end > self.bytes.len() {
+            return None;
+        }
         if start < self.valid.0 || end > self.valid.1 {
             let rest = self.bytes.get(start..).unwrap_or_default();
-            let valid = match simdutf8::compat::from_utf8(rest) {
-                Ok(_) => rest.len(),
-                Err(e) => e.valid_up_to(),
-            };
-            self.valid = (start, start + valid);
+            self.valid = (start, start + utf8_prefix(rest));
         }
-        self.str(start, end).is_some()
+        self.str(start, end)
     }
 
     /// `self[start..end]` as text, if it lies inside the checked span with
@@ -222,6 +224,25 @@ impl Deref for CheckedChunk {
         &self.bytes
     }
 }
+
+/// The length of the longest prefix of `b` that is UTF-8 (all of it, when
+/// it is text).
+#[inline]
+fn utf8_prefix(b: &[u8]) -> usize {
+    // A short rest (one event per read) is nearly always ASCII, and the
+    // plain check is several times quicker there than setting up the SIMD
+    // one; a long one (a 4 KiB read) is checked by SIMD at once.
+    if b.len() <= SHORT_TEXT && b.is_ascii() {
+        return b.len();
+    }
+    match simdutf8::compat::from_utf8(b) {
+        Ok(_) => b.len(),
+        Err(e) => e.valid_up_to(),
+    }
+}
+
+/// The longest rest of a chunk that [`utf8_prefix`] tries as ASCII first.
+const SHORT_TEXT: usize = 1024;
 
 /// Whether `b` is a UTF-8 continuation byte (`10xxxxxx`).
 #[inline]
