@@ -430,10 +430,13 @@ impl Parser {
     /// [`next_frame`](Self::next_frame) with input to parse.
     fn parse_frame(&mut self) -> Result<Option<Frame>, FrameError> {
         loop {
-            if let Some(q) = self.quick_event() {
+            let quick = self.quick_event();
+            if let Quick::Taken(q) = quick {
                 return Ok(Some(self.frame_of(q, q.data.unwrap_or_default())));
             }
-            if let Some(whole) = self.whole_event() {
+            if quick == Quick::Incomplete {
+                // The whole-event path would search the same line in vain.
+            } else if let Some(whole) = self.whole_event() {
                 match whole.data {
                     Some(data) => return Ok(Some(self.frame_of(whole, data))),
                     None => continue, // a block of comments: nothing to dispatch
@@ -490,7 +493,8 @@ impl Parser {
     fn parse_frame_ref(&mut self) -> Result<Option<FrameRef<'_>>, FrameError> {
         self.held = None;
         loop {
-            if let Some(q) = self.quick_event() {
+            let quick = self.quick_event();
+            if let Quick::Taken(q) = quick {
                 let (a, b) = q.data.unwrap_or_default();
                 if !self.cur.check(a, b) {
                     // Not text: the owned frame decodes it with replacements.
@@ -507,7 +511,9 @@ impl Parser {
                     retry: None,
                 }));
             }
-            if let Some(whole) = self.whole_event() {
+            if quick == Quick::Incomplete {
+                // The whole-event path would search the same line in vain.
+            } else if let Some(whole) = self.whole_event() {
                 match whole.data {
                     Some(data) => return Ok(Some(self.frame_ref_of(whole, data))),
                     None => continue, // a block of comments: nothing to dispatch
@@ -783,31 +789,41 @@ impl Parser {
     /// search and the least bookkeeping: no id, no comments, so the block's
     /// bytes are all dispatched. `None` (nothing changed) for anything else.
     #[inline(always)]
-    fn quick_event(&mut self) -> Option<Whole> {
+    fn quick_event(&mut self) -> Quick {
         let start = self.pos;
-        let b = self.cur.get(start..)?;
+        let Some(b) = self.cur.get(start..) else {
+            return Quick::Other;
+        };
         if self.block_started
             || self.line_open
             || self.skip != Skip::No
             || self.config.utf8 == Utf8Mode::Strict
             || !self.lines.plain()
         {
-            return None;
+            return Quick::Other;
         }
         let (name, at) = match repeated_event_line(b, self.last_known) {
             Some(len) if len <= self.config.max_line_len => (Name::Known(self.last_known), len + 1),
-            Some(_) => return None,
+            Some(_) => return Quick::Other,
             None => (Name::None, 0),
         };
-        let line = b.get(at..)?;
-        let value = value_start(line, b"data:")?;
-        let end = value + memchr::memchr2(b'\n', b'\r', line.get(value..)?)?;
+        let Some(line) = b.get(at..) else {
+            return Quick::Other;
+        };
+        let Some(value) = value_start(line, b"data:") else {
+            return Quick::Other;
+        };
+        let Some(i) = memchr::memchr2(b'\n', b'\r', line.get(value..).unwrap_or_default()) else {
+            // The data line goes on in the next chunk.
+            return Quick::Incomplete;
+        };
+        let end = value + i;
         if line[end] != b'\n'
             || line.get(end + 1) != Some(&b'\n')
             || end > self.config.max_line_len
             || end - value > self.config.max_event_len
         {
-            return None;
+            return Quick::Other;
         }
         let len = at + end + 2;
         // What `commit_whole` does for this shape.
@@ -825,7 +841,7 @@ impl Parser {
         self.frame_offset = block_offset;
         self.block_offset = line_end;
         self.fast_misses = 0;
-        Some(Whole {
+        Quick::Taken(Whole {
             name,
             data: Some((start + at + value, start + at + end)),
             block: (start, start + len),
@@ -927,10 +943,9 @@ impl Parser {
             .config
             .keep_raw
             .then(|| self.cur.slice(w.block.0..w.block.1));
-        let data = self.cur.slice(data_start..data_end);
-        let (data, zero_copy) = match self.cur.utf8(data) {
-            Ok(data) => (data, true),
-            Err(data) => (lossy(&data), false),
+        let (data, zero_copy) = match self.cur.utf8_range(data_start, data_end) {
+            Some(data) => (data, true),
+            None => (lossy(&self.cur[data_start..data_end]), false),
         };
         Frame {
             event,
@@ -1553,17 +1568,28 @@ enum Advanced {
 
 /// The event name of a whole event: none, a known name, or a range of the
 /// chunk.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Name {
     None,
     Known(&'static str),
     At(usize, usize),
 }
 
+/// What `Parser::quick_event` found.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Quick {
+    /// The event, taken.
+    Taken(Whole),
+    /// Another shape of block, or the parser is not in the plain state.
+    Other,
+    /// Its shape, but its data line does not end in this chunk.
+    Incomplete,
+}
+
 /// A whole event taken by `commit_whole`: where its name, data and block
 /// lie in the chunk (no data: a block of comments, which dispatches
 /// nothing).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Whole {
     name: Name,
     data: Option<(usize, usize)>,

@@ -57,7 +57,7 @@ impl Utf8Bytes {
         // Short texts (names, ids) are nearly always ASCII: the plain check
         // is quicker than setting up the SIMD one, which is several times
         // quicker on long ones (a 40 KiB data line gathered across chunks).
-        let short = bytes.len() <= SHORT_TEXT && bytes.is_ascii();
+        let short = bytes.len() <= SHORT_TEXT && is_ascii(&bytes);
         if short || simdutf8::basic::from_utf8(&bytes).is_ok() {
             Ok(Self(bytes))
         } else {
@@ -133,21 +133,21 @@ impl CheckedChunk {
     /// that lies elsewhere is checked alone.
     #[inline]
     pub(crate) fn utf8(&mut self, value: Bytes) -> Result<Utf8Bytes, Bytes> {
-        let chunk: &[u8] = &self.bytes;
-        let base = chunk.as_ptr() as usize;
+        let len = self.bytes.len();
+        let base = self.bytes.as_ptr() as usize;
         let start = (value.as_ptr() as usize).wrapping_sub(base);
-        let inside = start <= chunk.len() && value.len() <= chunk.len() - start;
+        let inside = start <= len && value.len() <= len - start;
         if !inside {
             return Utf8Bytes::from_bytes(value);
         }
         let end = start + value.len();
         if start < self.valid.0 || end > self.valid.1 {
-            let rest = chunk.get(start..).unwrap_or_default();
-            self.valid = (start, start + utf8_prefix(rest));
+            self.check_from(start);
             if end > self.valid.1 {
                 return Err(value);
             }
         }
+        let chunk: &[u8] = &self.bytes;
         // `chunk[valid.0..valid.1]` is UTF-8, and `start..end` lies inside
         // it. A sub-range of UTF-8 text is UTF-8 when both ends are
         // character boundaries: the end of the span, or a byte that does not
@@ -167,26 +167,33 @@ impl CheckedChunk {
     /// Whether `self[start..end]` is UTF-8, extending the checked span as
     /// [`utf8`](Self::utf8) does (so a later [`str`](Self::str) of the range
     /// needs no check).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn check(&mut self, start: usize, end: usize) -> bool {
-        if start > end || end > self.bytes.len() {
-            return false;
+        if start < self.valid.0 || end > self.valid.1 {
+            if start > end || end > self.bytes.len() {
+                return false;
+            }
+            self.check_from(start);
         }
-        self.text(start, end).is_some()
+        self.str(start, end).is_some()
     }
 
-    /// `self[start..end]` as text, if it is UTF-8, extending the checked
-    /// span as [`check`](Self::check) does.
-    #[inline]
-    pub(crate) fn text(&mut self, start: usize, end: usize) -> Option<&str> {
-        if start > end || end > self.bytes.len() {
-            return None;
-        }
-        if start < self.valid.0 || end > self.valid.1 {
-            let rest = self.bytes.get(start..).unwrap_or_default();
-            self.valid = (start, start + utf8_prefix(rest));
-        }
-        self.str(start, end)
+    /// `self[start..end]` as a text handle, if it is UTF-8 (checked as
+    /// [`check`](Self::check) does), else `None`.
+    #[inline(always)]
+    pub(crate) fn utf8_range(&mut self, start: usize, end: usize) -> Option<Utf8Bytes> {
+        // `check` found the range inside the checked span, on character
+        // boundaries: UTF-8 (see `str`).
+        self.check(start, end)
+            .then(|| Utf8Bytes(self.bytes.slice(start..end)))
+    }
+
+    /// Checks the chunk from `start` (at most its length) to the end, or to
+    /// its first invalid byte: the new checked span.
+    #[inline(never)]
+    fn check_from(&mut self, start: usize) {
+        let rest = self.bytes.get(start..).unwrap_or_default();
+        self.valid = (start, start + utf8_prefix(rest));
     }
 
     /// `self[start..end]` as text, if it lies inside the checked span with
@@ -232,13 +239,27 @@ fn utf8_prefix(b: &[u8]) -> usize {
     // A short rest (one event per read) is nearly always ASCII, and the
     // plain check is several times quicker there than setting up the SIMD
     // one; a long one (a 4 KiB read) is checked by SIMD at once.
-    if b.len() <= SHORT_TEXT && b.is_ascii() {
+    if b.len() <= SHORT_TEXT && is_ascii(b) {
         return b.len();
     }
     match simdutf8::compat::from_utf8(b) {
         Ok(_) => b.len(),
         Err(e) => e.valid_up_to(),
     }
+}
+
+/// Whether `b` is ASCII: an OR of all its bytes (which the compiler turns
+/// into 32 bytes per few instructions, with no early exit: for short texts,
+/// where `<[u8]>::is_ascii`'s byte-wise head and tail cost more), the
+/// last 32 bytes read as one block rather than byte by byte.
+#[inline]
+fn is_ascii(b: &[u8]) -> bool {
+    let or = |b: &[u8]| b.iter().fold(0u8, |acc, &c| acc | c);
+    let all = match b.len().checked_sub(32) {
+        None => or(b),
+        Some(last) => or(&b[..b.len() & !31]) | or(&b[last..]),
+    };
+    all < 0x80
 }
 
 /// The longest rest of a chunk that [`utf8_prefix`] tries as ASCII first.
@@ -335,6 +356,18 @@ mod tests {
         c.replace(Bytes::from_static(b"\xff\xfe"));
         let bad = c.slice(0..2);
         assert!(c.utf8(bad).is_err());
+    }
+
+    #[test]
+    fn the_ascii_check_sees_every_byte() {
+        for len in 0..100 {
+            for at in 0..len {
+                let mut b = alloc::vec![b'a'; len];
+                assert!(is_ascii(&b), "{len}");
+                b[at] = 0x80;
+                assert!(!is_ascii(&b), "{len} {at}");
+            }
+        }
     }
 
     #[test]
