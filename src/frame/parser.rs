@@ -275,6 +275,13 @@ impl Parser {
         self.eof = false;
         self.tail_checked = false;
         if !self.small.is_empty() {
+            if chunk.len() <= SMALL_READ
+                && self.may_hold(self.small.len() + chunk.len())
+                && self.small.push_line_piece(&chunk)
+            {
+                // A tiny read in the middle of a held line (most tiny reads).
+                return;
+            }
             return self.feed_held(chunk);
         }
         self.feed_at_rest(chunk);
