@@ -306,6 +306,12 @@ impl Parser {
                     self.pos = self.cur.len();
                     return;
                 }
+                if self.skip == Skip::No
+                    && self.line.len() + chunk.len() <= self.config.max_line_len
+                    && self.lines.plain()
+                {
+                    return self.feed_line_piece(chunk);
+                }
             } else if chunk.len() <= SMALL_READ && self.lines.plain() {
                 // At a line start with nothing left to parse: a small read
                 // may be held.
@@ -313,6 +319,22 @@ impl Parser {
             }
         }
         self.hand_over(chunk);
+    }
+
+    /// A read that continues a line spanning reads (a long data line), at
+    /// rest and with room under the line limit: the line search runs here,
+    /// and the read's part of the line is appended to it at once, as the
+    /// parse path would, without a visit of the parse path when the line
+    /// goes on past the read. The read becomes the current chunk, parsed
+    /// from the line end on (each byte is still searched once).
+    fn feed_line_piece(&mut self, chunk: Bytes) {
+        let piece = crate::framing::find_line_end(&chunk).unwrap_or(chunk.len());
+        self.lines.take_line_piece(piece);
+        reserve_within(&mut self.line, piece, self.config.max_line_len);
+        self.line.extend_from_slice(&chunk[..piece]);
+        self.cur_offset += self.cur.len() as u64;
+        self.cur.replace(chunk);
+        self.pos = piece;
     }
 
     /// Gives `chunk` to the parse path: it becomes the current chunk when all

@@ -248,18 +248,32 @@ fn utf8_prefix(b: &[u8]) -> usize {
     }
 }
 
-/// Whether `b` is ASCII: an OR of all its bytes (which the compiler turns
-/// into 32 bytes per few instructions, with no early exit: for short texts,
-/// where `<[u8]>::is_ascii`'s byte-wise head and tail cost more), the
-/// last 32 bytes read as one block rather than byte by byte.
+/// Whether `b` is ASCII: the OR of all its bytes, taken 32 at a time into
+/// a 32-byte accumulator (which the compiler turns into a few vector ORs per
+/// block, with no early exit), the last 32 bytes as one more block. For
+/// short texts `<[u8]>::is_ascii`'s head and tail cost more than the check.
 #[inline]
 fn is_ascii(b: &[u8]) -> bool {
-    let or = |b: &[u8]| b.iter().fold(0u8, |acc, &c| acc | c);
-    let all = match b.len().checked_sub(32) {
-        None => or(b),
-        Some(last) => or(&b[..b.len() & !31]) | or(&b[last..]),
-    };
-    all < 0x80
+    let mut acc = [0u8; 32];
+    let mut blocks = b.chunks_exact(32);
+    for block in &mut blocks {
+        for (a, &c) in acc.iter_mut().zip(block) {
+            *a |= c;
+        }
+    }
+    match b.len().checked_sub(32) {
+        Some(last) => {
+            for (a, &c) in acc.iter_mut().zip(&b[last..]) {
+                *a |= c;
+            }
+        }
+        None => {
+            for &c in blocks.remainder() {
+                acc[0] |= c;
+            }
+        }
+    }
+    acc.iter().fold(0u8, |x, &c| x | c) < 0x80
 }
 
 /// The longest rest of a chunk that [`utf8_prefix`] tries as ASCII first.
