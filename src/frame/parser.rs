@@ -250,7 +250,11 @@ impl Parser {
     ///
     /// Nothing is parsed until [`next_frame`](Self::next_frame) or
     /// [`next_item`](Self::next_item) is called. This operation is O(1),
-    /// except for small reads.
+    /// except for small reads, and for a read that continues a line
+    /// spanning reads when everything before it is parsed: that read is
+    /// searched for the line end at once (O(its length), the search the
+    /// parser would make: no byte is searched twice), and its part of the
+    /// line is appended to the line buffer.
     ///
     /// # Small reads
     ///

@@ -13,8 +13,10 @@
 //!
 //! * from a `&'static str` or a `String` (UTF-8 by their own invariant);
 //! * from `Bytes` after a full check ([`Utf8Bytes::from_bytes`]);
-//! * from a slice of a [`CheckedChunk`] ([`CheckedChunk::utf8`]), whose
-//!   `valid` span was checked by `simdutf8` and is reset whenever the chunk
+//! * from a slice of a [`CheckedChunk`] ([`CheckedChunk::utf8`],
+//!   [`CheckedChunk::utf8_range`]), whose `valid` span was checked (by
+//!   `simdutf8`, or found to be ASCII, which is UTF-8, by `is_ascii` here:
+//!   both in `utf8_prefix`) and is reset whenever the chunk
 //!   is replaced; `Bytes` never changes its bytes while any handle to them
 //!   lives, and the chunk holds one, so the span stays checked. A range
 //!   inside a checked span is UTF-8 when both of its ends are character
