@@ -354,6 +354,21 @@ mod tests {
     }
 
     #[test]
+    fn range_handles_are_text_only_when_std_says_so() {
+        let mut c = chunk(b"id: \xc3\xa9\ndata: \xe2\x82\xac x\xff\n");
+        let whole = c.slice(0..c.len());
+        for a in 0..=c.len() {
+            for b in a..=c.len() {
+                let want = core::str::from_utf8(&whole[a..b]).ok();
+                let got = c.utf8_range(a, b);
+                assert_eq!(got.as_ref().map(Utf8Bytes::as_str), want, "{a}..{b}");
+            }
+        }
+        assert!(c.utf8_range(3, 2).is_none());
+        assert!(c.utf8_range(0, c.len() + 1).is_none());
+    }
+
+    #[test]
     fn values_from_elsewhere_are_checked_alone() {
         let mut c = chunk(b"abc");
         let other = Bytes::from(Vec::from(&b"x\xc3\xa9"[..]));
