@@ -469,6 +469,10 @@ impl Parser {
             }
             if quick == Quick::Incomplete {
                 // The whole-event path would search the same line in vain.
+            } else if self.line_open {
+                if let Some(frame) = self.straddling_event() {
+                    return Ok(Some(frame));
+                }
             } else if let Some(whole) = self.whole_event() {
                 match whole.data {
                     Some(data) => return Ok(Some(self.frame_of(whole, data))),
@@ -546,6 +550,10 @@ impl Parser {
             }
             if quick == Quick::Incomplete {
                 // The whole-event path would search the same line in vain.
+            } else if self.line_open {
+                if let Some(frame) = self.straddling_event() {
+                    return Ok(Some(FrameRef::of(self.held.insert(frame))));
+                }
             } else if let Some(whole) = self.whole_event() {
                 match whole.data {
                     Some(data) => return Ok(Some(self.frame_ref_of(whole, data))),
@@ -878,6 +886,58 @@ impl Parser {
             name,
             data: Some((start + at + value, start + at + end)),
             block: (start, start + len),
+        })
+    }
+
+    /// The event that straddles two reads (one in every 4 KiB read of a
+    /// stream of short events): its first `data` line, gathered in `line`
+    /// since an earlier read, ends at `cur[pos]` with LF, and a blank line
+    /// (LF) follows. Dispatches it with the effect that the line path
+    /// (`process_line`, then `dispatch` at the blank line) would have,
+    /// without classifying the line again or visiting the blank line;
+    /// `None` (nothing changed) for anything else, which the line path
+    /// takes.
+    #[inline]
+    fn straddling_event(&mut self) -> Option<Frame> {
+        let pos = self.pos;
+        if self.skip != Skip::No
+            || self.config.utf8 == Utf8Mode::Strict
+            || !self.lines.plain()
+            || !matches!(self.data, Data::None)
+            || self.cur.get(pos..pos + 2) != Some(b"\n\n".as_slice())
+        {
+            return None;
+        }
+        let len = self.line.len();
+        let value = value_start(&self.line, b"data:")?;
+        if len > self.config.max_line_len || len - value > self.config.max_event_len {
+            return None;
+        }
+        // The line's LF and the blank line, as the line search counts them.
+        self.lines.take_lf_lines(2);
+        self.pos = pos + 2;
+        self.line_open = false;
+        let line_end = self.cur_offset + self.pos as u64;
+        let data = self.take_value(Src::Buf, value, len);
+        // `dispatch`, for a block with this one data line.
+        let retry = self.retry;
+        let event = core::mem::take(&mut self.event);
+        let raw = if !self.config.keep_raw || self.block_offset < self.cur_offset {
+            None
+        } else {
+            let from = (self.block_offset - self.cur_offset) as usize;
+            Some(self.cur.slice(from..self.pos))
+        };
+        self.frame_offset = self.block_offset;
+        self.end_block(line_end, Settle::Dispatched);
+        let data = Utf8Bytes::from_bytes(data).unwrap_or_else(|data| lossy(&data));
+        Some(Frame {
+            event,
+            data,
+            id: self.id_buf.clone(),
+            retry,
+            zero_copy: false,
+            raw,
         })
     }
 
