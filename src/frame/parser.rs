@@ -250,7 +250,11 @@ impl Parser {
     ///
     /// Nothing is parsed until [`next_frame`](Self::next_frame) or
     /// [`next_item`](Self::next_item) is called. This operation is O(1),
-    /// except for small reads.
+    /// except for small reads, and for a read that continues a line
+    /// spanning reads when everything before it is parsed: that read is
+    /// searched for the line end at once (O(its length), the search the
+    /// parser would make: no byte is searched twice), and its part of the
+    /// line is appended to the line buffer.
     ///
     /// # Small reads
     ///
@@ -275,6 +279,13 @@ impl Parser {
         self.eof = false;
         self.tail_checked = false;
         if !self.small.is_empty() {
+            if chunk.len() <= SMALL_READ
+                && self.may_hold(self.small.len() + chunk.len())
+                && self.small.push_line_piece(&chunk)
+            {
+                // A tiny read in the middle of a held line (most tiny reads).
+                return;
+            }
             return self.feed_held(chunk);
         }
         self.feed_at_rest(chunk);
@@ -299,6 +310,12 @@ impl Parser {
                     self.pos = self.cur.len();
                     return;
                 }
+                if self.skip == Skip::No
+                    && self.line.len() + chunk.len() <= self.config.max_line_len
+                    && self.lines.plain()
+                {
+                    return self.feed_line_piece(chunk);
+                }
             } else if chunk.len() <= SMALL_READ && self.lines.plain() {
                 // At a line start with nothing left to parse: a small read
                 // may be held.
@@ -306,6 +323,22 @@ impl Parser {
             }
         }
         self.hand_over(chunk);
+    }
+
+    /// A read that continues a line spanning reads (a long data line), at
+    /// rest and with room under the line limit: the line search runs here,
+    /// and the read's part of the line is appended to it at once, as the
+    /// parse path would, without a visit of the parse path when the line
+    /// goes on past the read. The read becomes the current chunk, parsed
+    /// from the line end on (each byte is still searched once).
+    fn feed_line_piece(&mut self, chunk: Bytes) {
+        let piece = crate::framing::find_line_end(&chunk).unwrap_or(chunk.len());
+        self.lines.take_line_piece(piece);
+        reserve_within(&mut self.line, piece, self.config.max_line_len);
+        self.line.extend_from_slice(&chunk[..piece]);
+        self.cur_offset += self.cur.len() as u64;
+        self.cur.replace(chunk);
+        self.pos = piece;
     }
 
     /// Gives `chunk` to the parse path: it becomes the current chunk when all
@@ -430,7 +463,17 @@ impl Parser {
     /// [`next_frame`](Self::next_frame) with input to parse.
     fn parse_frame(&mut self) -> Result<Option<Frame>, FrameError> {
         loop {
-            if let Some(whole) = self.whole_event() {
+            let quick = self.quick_event();
+            if let Quick::Taken(q) = quick {
+                return Ok(Some(self.frame_of(q, q.data.unwrap_or_default())));
+            }
+            if quick == Quick::Incomplete {
+                // The whole-event path would search the same line in vain.
+            } else if self.line_open {
+                if let Some(frame) = self.straddling_event() {
+                    return Ok(Some(frame));
+                }
+            } else if let Some(whole) = self.whole_event() {
                 match whole.data {
                     Some(data) => return Ok(Some(self.frame_of(whole, data))),
                     None => continue, // a block of comments: nothing to dispatch
@@ -487,7 +530,31 @@ impl Parser {
     fn parse_frame_ref(&mut self) -> Result<Option<FrameRef<'_>>, FrameError> {
         self.held = None;
         loop {
-            if let Some(whole) = self.whole_event() {
+            let quick = self.quick_event();
+            if let Quick::Taken(q) = quick {
+                let (a, b) = q.data.unwrap_or_default();
+                if !self.cur.check(a, b) {
+                    // Not text: the owned frame decodes it with replacements.
+                    let frame = self.frame_of(q, (a, b));
+                    return Ok(Some(FrameRef::of(self.held.insert(frame))));
+                }
+                return Ok(Some(FrameRef {
+                    event: match q.name {
+                        Name::Known(name) => name,
+                        _ => "",
+                    },
+                    data: self.cur.str(a, b).unwrap_or_default(),
+                    id: self.id_buf.as_str(),
+                    retry: None,
+                }));
+            }
+            if quick == Quick::Incomplete {
+                // The whole-event path would search the same line in vain.
+            } else if self.line_open {
+                if let Some(frame) = self.straddling_event() {
+                    return Ok(Some(FrameRef::of(self.held.insert(frame))));
+                }
+            } else if let Some(whole) = self.whole_event() {
                 match whole.data {
                     Some(data) => return Ok(Some(self.frame_ref_of(whole, data))),
                     None => continue, // a block of comments: nothing to dispatch
@@ -755,6 +822,125 @@ impl Parser {
         self.pos >= self.cur.len() && self.queue.is_empty() && !self.eof
     }
 
+    /// The quickest path, for the most common event of all: `data: <value>`
+    /// LF LF, alone or after `event: <the last known name>` LF, at the start
+    /// of a block inside the current chunk, in the plain state. It does what
+    /// [`whole_event`](Self::whole_event) and
+    /// [`commit_whole`](Self::commit_whole) do for that shape, with one line
+    /// search and the least bookkeeping: no id, no comments, so the block's
+    /// bytes are all dispatched. `None` (nothing changed) for anything else.
+    #[inline(always)]
+    fn quick_event(&mut self) -> Quick {
+        let start = self.pos;
+        let Some(b) = self.cur.get(start..) else {
+            return Quick::Other;
+        };
+        if self.block_started
+            || self.line_open
+            || self.skip != Skip::No
+            || self.config.utf8 == Utf8Mode::Strict
+            || !self.lines.plain()
+        {
+            return Quick::Other;
+        }
+        let (name, at) = match repeated_event_line(b, self.last_known) {
+            Some(len) if len <= self.config.max_line_len => (Name::Known(self.last_known), len + 1),
+            Some(_) => return Quick::Other,
+            None => (Name::None, 0),
+        };
+        let Some(line) = b.get(at..) else {
+            return Quick::Other;
+        };
+        let Some(value) = value_start(line, b"data:") else {
+            return Quick::Other;
+        };
+        let Some(i) = memchr::memchr2(b'\n', b'\r', line.get(value..).unwrap_or_default()) else {
+            // The data line goes on in the next chunk.
+            return Quick::Incomplete;
+        };
+        let end = value + i;
+        if line[end] != b'\n'
+            || line.get(end + 1) != Some(&b'\n')
+            || end > self.config.max_line_len
+            || end - value > self.config.max_event_len
+        {
+            return Quick::Other;
+        }
+        let len = at + end + 2;
+        // What `commit_whole` does for this shape.
+        let block_offset = self.cur_offset + start as u64;
+        let line_end = block_offset + len as u64;
+        self.lines.take_lf_lines(len);
+        self.pos = start + len;
+        if self.id_dirty {
+            self.last_event_id = self.id_buf.clone();
+            self.id_dirty = false;
+        }
+        self.counts[Settle::Dispatched as usize] += line_end - self.settled;
+        self.settled = line_end;
+        self.last_settle = Settle::Dispatched;
+        self.frame_offset = block_offset;
+        self.block_offset = line_end;
+        self.fast_misses = 0;
+        Quick::Taken(Whole {
+            name,
+            data: Some((start + at + value, start + at + end)),
+            block: (start, start + len),
+        })
+    }
+
+    /// The event that straddles two reads (one in every 4 KiB read of a
+    /// stream of short events): its first `data` line, gathered in `line`
+    /// since an earlier read, ends at `cur[pos]` with LF, and a blank line
+    /// (LF) follows. Dispatches it with the effect that the line path
+    /// (`process_line`, then `dispatch` at the blank line) would have,
+    /// without classifying the line again or visiting the blank line;
+    /// `None` (nothing changed) for anything else, which the line path
+    /// takes.
+    #[inline]
+    fn straddling_event(&mut self) -> Option<Frame> {
+        let pos = self.pos;
+        if self.skip != Skip::No
+            || self.config.utf8 == Utf8Mode::Strict
+            || !self.lines.plain()
+            || !matches!(self.data, Data::None)
+            || self.cur.get(pos..pos + 2) != Some(b"\n\n".as_slice())
+        {
+            return None;
+        }
+        let len = self.line.len();
+        let value = value_start(&self.line, b"data:")?;
+        if len > self.config.max_line_len || len - value > self.config.max_event_len {
+            return None;
+        }
+        // The line's LF and the blank line, as the line search counts them.
+        self.lines.take_lf_lines(2);
+        self.pos = pos + 2;
+        self.line_open = false;
+        let line_end = self.cur_offset + self.pos as u64;
+        let data = self.take_value(Src::Buf, value, len);
+        // `dispatch`, for a block with this one data line.
+        let retry = self.retry;
+        let event = core::mem::take(&mut self.event);
+        let raw = if !self.config.keep_raw || self.block_offset < self.cur_offset {
+            None
+        } else {
+            let from = (self.block_offset - self.cur_offset) as usize;
+            Some(self.cur.slice(from..self.pos))
+        };
+        self.frame_offset = self.block_offset;
+        self.end_block(line_end, Settle::Dispatched);
+        let data = Utf8Bytes::from_bytes(data).unwrap_or_else(|data| lossy(&data));
+        Some(Frame {
+            event,
+            data,
+            id: self.id_buf.clone(),
+            retry,
+            zero_copy: false,
+            raw,
+        })
+    }
+
     /// The fast path for the common case: a whole event (`event:`, `id:`
     /// and one `data:` line, in any order, then a blank line, all ending in
     /// LF) at the start of a block inside the current chunk. It reads the
@@ -850,10 +1036,9 @@ impl Parser {
             .config
             .keep_raw
             .then(|| self.cur.slice(w.block.0..w.block.1));
-        let data = self.cur.slice(data_start..data_end);
-        let (data, zero_copy) = match self.cur.utf8(data) {
-            Ok(data) => (data, true),
-            Err(data) => (lossy(&data), false),
+        let (data, zero_copy) = match self.cur.utf8_range(data_start, data_end) {
+            Some(data) => (data, true),
+            None => (lossy(&self.cur[data_start..data_end]), false),
         };
         Frame {
             event,
@@ -1476,17 +1661,28 @@ enum Advanced {
 
 /// The event name of a whole event: none, a known name, or a range of the
 /// chunk.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Name {
     None,
     Known(&'static str),
     At(usize, usize),
 }
 
+/// What `Parser::quick_event` found.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Quick {
+    /// The event, taken.
+    Taken(Whole),
+    /// Another shape of block, or the parser is not in the plain state.
+    Other,
+    /// Its shape, but its data line does not end in this chunk.
+    Incomplete,
+}
+
 /// A whole event taken by `commit_whole`: where its name, data and block
 /// lie in the chunk (no data: a block of comments, which dispatches
 /// nothing).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Whole {
     name: Name,
     data: Option<(usize, usize)>,

@@ -13,8 +13,10 @@
 //!
 //! * from a `&'static str` or a `String` (UTF-8 by their own invariant);
 //! * from `Bytes` after a full check ([`Utf8Bytes::from_bytes`]);
-//! * from a slice of a [`CheckedChunk`] ([`CheckedChunk::utf8`]), whose
-//!   `valid` span was checked by `simdutf8` and is reset whenever the chunk
+//! * from a slice of a [`CheckedChunk`] ([`CheckedChunk::utf8`],
+//!   [`CheckedChunk::utf8_range`]), whose `valid` span was checked (by
+//!   `simdutf8`, or found to be ASCII, which is UTF-8, by `is_ascii` here:
+//!   both in `utf8_prefix`) and is reset whenever the chunk
 //!   is replaced; `Bytes` never changes its bytes while any handle to them
 //!   lives, and the chunk holds one, so the span stays checked. A range
 //!   inside a checked span is UTF-8 when both of its ends are character
@@ -57,7 +59,7 @@ impl Utf8Bytes {
         // Short texts (names, ids) are nearly always ASCII: the plain check
         // is quicker than setting up the SIMD one, which is several times
         // quicker on long ones (a 40 KiB data line gathered across chunks).
-        let short = bytes.len() <= 64 && bytes.is_ascii();
+        let short = bytes.len() <= SHORT_TEXT && is_ascii(&bytes);
         if short || simdutf8::basic::from_utf8(&bytes).is_ok() {
             Ok(Self(bytes))
         } else {
@@ -133,25 +135,21 @@ impl CheckedChunk {
     /// that lies elsewhere is checked alone.
     #[inline]
     pub(crate) fn utf8(&mut self, value: Bytes) -> Result<Utf8Bytes, Bytes> {
-        let chunk: &[u8] = &self.bytes;
-        let base = chunk.as_ptr() as usize;
+        let len = self.bytes.len();
+        let base = self.bytes.as_ptr() as usize;
         let start = (value.as_ptr() as usize).wrapping_sub(base);
-        let inside = start <= chunk.len() && value.len() <= chunk.len() - start;
+        let inside = start <= len && value.len() <= len - start;
         if !inside {
             return Utf8Bytes::from_bytes(value);
         }
         let end = start + value.len();
         if start < self.valid.0 || end > self.valid.1 {
-            let rest = chunk.get(start..).unwrap_or_default();
-            let valid = match simdutf8::compat::from_utf8(rest) {
-                Ok(_) => rest.len(),
-                Err(e) => e.valid_up_to(),
-            };
-            self.valid = (start, start + valid);
+            self.check_from(start);
             if end > self.valid.1 {
                 return Err(value);
             }
         }
+        let chunk: &[u8] = &self.bytes;
         // `chunk[valid.0..valid.1]` is UTF-8, and `start..end` lies inside
         // it. A sub-range of UTF-8 text is UTF-8 when both ends are
         // character boundaries: the end of the span, or a byte that does not
@@ -171,20 +169,33 @@ impl CheckedChunk {
     /// Whether `self[start..end]` is UTF-8, extending the checked span as
     /// [`utf8`](Self::utf8) does (so a later [`str`](Self::str) of the range
     /// needs no check).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn check(&mut self, start: usize, end: usize) -> bool {
-        if start > end || end > self.bytes.len() {
-            return false;
-        }
         if start < self.valid.0 || end > self.valid.1 {
-            let rest = self.bytes.get(start..).unwrap_or_default();
-            let valid = match simdutf8::compat::from_utf8(rest) {
-                Ok(_) => rest.len(),
-                Err(e) => e.valid_up_to(),
-            };
-            self.valid = (start, start + valid);
+            if start > end || end > self.bytes.len() {
+                return false;
+            }
+            self.check_from(start);
         }
         self.str(start, end).is_some()
+    }
+
+    /// `self[start..end]` as a text handle, if it is UTF-8 (checked as
+    /// [`check`](Self::check) does), else `None`.
+    #[inline(always)]
+    pub(crate) fn utf8_range(&mut self, start: usize, end: usize) -> Option<Utf8Bytes> {
+        // `check` found the range inside the checked span, on character
+        // boundaries: UTF-8 (see `str`).
+        self.check(start, end)
+            .then(|| Utf8Bytes(self.bytes.slice(start..end)))
+    }
+
+    /// Checks the chunk from `start` (at most its length) to the end, or to
+    /// its first invalid byte: the new checked span.
+    #[inline(never)]
+    fn check_from(&mut self, start: usize) {
+        let rest = self.bytes.get(start..).unwrap_or_default();
+        self.valid = (start, start + utf8_prefix(rest));
     }
 
     /// `self[start..end]` as text, if it lies inside the checked span with
@@ -222,6 +233,53 @@ impl Deref for CheckedChunk {
         &self.bytes
     }
 }
+
+/// The length of the longest prefix of `b` that is UTF-8 (all of it, when
+/// it is text).
+#[inline]
+fn utf8_prefix(b: &[u8]) -> usize {
+    // A short rest (one event per read) is nearly always ASCII, and the
+    // plain check is several times quicker there than setting up the SIMD
+    // one; a long one (a 4 KiB read) is checked by SIMD at once.
+    if b.len() <= SHORT_TEXT && is_ascii(b) {
+        return b.len();
+    }
+    match simdutf8::compat::from_utf8(b) {
+        Ok(_) => b.len(),
+        Err(e) => e.valid_up_to(),
+    }
+}
+
+/// Whether `b` is ASCII: the OR of all its bytes, taken 32 at a time into
+/// a 32-byte accumulator (which the compiler turns into a few vector ORs per
+/// block, with no early exit), the last 32 bytes as one more block. For
+/// short texts `<[u8]>::is_ascii`'s head and tail cost more than the check.
+#[inline]
+fn is_ascii(b: &[u8]) -> bool {
+    let mut acc = [0u8; 32];
+    let mut blocks = b.chunks_exact(32);
+    for block in &mut blocks {
+        for (a, &c) in acc.iter_mut().zip(block) {
+            *a |= c;
+        }
+    }
+    match b.len().checked_sub(32) {
+        Some(last) => {
+            for (a, &c) in acc.iter_mut().zip(&b[last..]) {
+                *a |= c;
+            }
+        }
+        None => {
+            for &c in blocks.remainder() {
+                acc[0] |= c;
+            }
+        }
+    }
+    acc.iter().fold(0u8, |x, &c| x | c) < 0x80
+}
+
+/// The longest rest of a chunk that [`utf8_prefix`] tries as ASCII first.
+const SHORT_TEXT: usize = 1024;
 
 /// Whether `b` is a UTF-8 continuation byte (`10xxxxxx`).
 #[inline]
@@ -296,6 +354,21 @@ mod tests {
     }
 
     #[test]
+    fn range_handles_are_text_only_when_std_says_so() {
+        let mut c = chunk(b"id: \xc3\xa9\ndata: \xe2\x82\xac x\xff\n");
+        let whole = c.slice(0..c.len());
+        for a in 0..=c.len() {
+            for b in a..=c.len() {
+                let want = core::str::from_utf8(&whole[a..b]).ok();
+                let got = c.utf8_range(a, b);
+                assert_eq!(got.as_ref().map(Utf8Bytes::as_str), want, "{a}..{b}");
+            }
+        }
+        assert!(c.utf8_range(3, 2).is_none());
+        assert!(c.utf8_range(0, c.len() + 1).is_none());
+    }
+
+    #[test]
     fn values_from_elsewhere_are_checked_alone() {
         let mut c = chunk(b"abc");
         let other = Bytes::from(Vec::from(&b"x\xc3\xa9"[..]));
@@ -314,6 +387,18 @@ mod tests {
         c.replace(Bytes::from_static(b"\xff\xfe"));
         let bad = c.slice(0..2);
         assert!(c.utf8(bad).is_err());
+    }
+
+    #[test]
+    fn the_ascii_check_sees_every_byte() {
+        for len in 0..100 {
+            for at in 0..len {
+                let mut b = alloc::vec![b'a'; len];
+                assert!(is_ascii(&b), "{len}");
+                b[at] = 0x80;
+                assert!(!is_ascii(&b), "{len} {at}");
+            }
+        }
     }
 
     #[test]

@@ -240,6 +240,16 @@ impl LineSplitter {
         true
     }
 
+    /// Consumes `len` bytes without CR or LF that continue the current line
+    /// (the caller searched them), in a [`plain`](Self::plain) state, as
+    /// [`next_line`](Self::next_line) would when it finds no line end in
+    /// them.
+    #[inline]
+    pub(crate) fn take_line_piece(&mut self, len: usize) {
+        debug_assert!(self.plain());
+        self.scanned += len as u64;
+    }
+
     /// Consumes `len` bytes of LF-terminated lines (their last byte an LF,
     /// none holding a CR) that the caller found itself, in a
     /// [`plain`](Self::plain) state, as [`next_line`](Self::next_line) would.

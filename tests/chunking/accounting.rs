@@ -468,3 +468,71 @@ fn tally_of_a_dropped_block() {
         assert_eq!(run.errors, [(FrameErrorKind::LineTooLong { limit: 10 }, 0)]);
     }
 }
+
+/// A `data` line that straddles two reads (the event at every 4 KiB read
+/// boundary, which the parser dispatches without its line-by-line path):
+/// the same frames, offsets, raw bytes and tally as the stream in one read,
+/// at every cut, by `next_frame` and by `next_frame_ref`.
+#[test]
+fn an_event_whose_data_line_straddles_two_reads_is_the_same() {
+    let input: &[u8] = b": c\nretry: 5\nid: 7\nevent: e\ndata: h\xc3\xa9llo\n\n\
+        event: e\ndata: x\xff\n\ndata: {\"a\":1}\n\nid: 8\n: k\ndata: z\n\n: tail\n";
+    type Seen = (String, String, String, Option<u64>, u64, Option<Vec<u8>>);
+    let run = |cut: usize, borrowed: bool| {
+        let mut p = Parser::with_config(RAW);
+        let mut seen: Vec<Seen> = Vec::new();
+        for piece in [&input[..cut], &input[cut..]] {
+            p.feed(Bytes::copy_from_slice(piece));
+            if borrowed {
+                while let Some(f) = p.next_frame_ref().unwrap() {
+                    let f = (
+                        f.event().to_owned(),
+                        f.data().to_owned(),
+                        f.id().to_owned(),
+                        f.retry(),
+                    );
+                    seen.push((f.0, f.1, f.2, f.3, p.frame_offset(), None));
+                }
+            } else {
+                while let Some(f) = p.next_frame().unwrap() {
+                    let raw = f.raw().map(|r| r.to_vec());
+                    let f = (
+                        f.event().to_owned(),
+                        f.data().to_owned(),
+                        f.id().to_owned(),
+                        f.retry(),
+                    );
+                    seen.push((f.0, f.1, f.2, f.3, p.frame_offset(), raw));
+                }
+            }
+        }
+        p.finish().unwrap();
+        (seen, p.tally(), p.last_event_id().to_owned())
+    };
+    for borrowed in [false, true] {
+        let (whole, tally, id) = run(input.len(), borrowed);
+        assert_eq!(whole.len(), 4);
+        assert_eq!(whole[0].1, "h\u{e9}llo");
+        assert_eq!(whole[1].1, "x\u{fffd}");
+        for cut in 0..=input.len() {
+            let (seen, t, i) = run(cut, borrowed);
+            // Raw bytes exist only for blocks inside one read.
+            let strip = |s: &[Seen]| {
+                s.iter()
+                    .map(|f| (f.0.clone(), f.1.clone(), f.2.clone(), f.3, f.4))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(strip(&seen), strip(&whole), "cut {cut} borrowed {borrowed}");
+            for (a, b) in seen.iter().zip(&whole) {
+                if a.5.is_some() {
+                    assert_eq!(a.5, b.5, "cut {cut}");
+                }
+            }
+            assert_eq!(
+                (t, i.as_str()),
+                (tally, id.as_str()),
+                "cut {cut} borrowed {borrowed}"
+            );
+        }
+    }
+}
