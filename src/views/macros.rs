@@ -339,10 +339,13 @@ macro_rules! view {
                             if <$fty as $crate::views::Field<'a>>::NESTED {
                                 // An object decoded in the pass that
                                 // validates it, not validated then walked.
+                                // Built in its slot, not moved there.
                                 if let Some(v) = members.nested_object(|s| {
-                                    <$fty as $crate::views::Field<'a>>::from_nested(s, base)
+                                    <$fty as $crate::views::Field<'a>>::from_nested_with(s, base, |v| {
+                                        $field = Some(v);
+                                    })
                                 }) {
-                                    $field = Some(v.map_err(|e| e.in_field(field_key!($field $($key)?)))?);
+                                    v.map_err(|e| e.in_field(field_key!($field $($key)?)))?;
                                     continue;
                                 }
                             }
