@@ -38,7 +38,8 @@
 //!
 //! A second input, the standard synthetic Chat Completions stream
 //! (`support::chat_stream`, 4 MiB), goes through three engines
-//! (`chat-ssekit`: `ChatEvent::from_frame`, the chunk's `model` and each
+//! (`chat-ssekit`: `Parser::next_frame_ref` (borrowed frames) and
+//! `ChatEvent::parse`, the chunk's `model` and each
 //! choice's `index` and `delta.content` as a raw span; `chat-ssekit-unescape`:
 //! the content unescaped into a reused `String`; `chat-async-openai`:
 //! `eventsource-stream` and `serde_json::from_str::<CreateChatCompletionStreamResponse>`),
@@ -344,14 +345,18 @@ fn run_ssekit_chat(chunks: Vec<Bytes>, unescape: bool) -> Seen {
     let mut parser = ssekit::Parser::new();
     for chunk in chunks {
         parser.feed(chunk);
-        while let Some(frame) = parser.next_frame().expect("ssekit: frame error") {
-            let chunk = match ChatEvent::from_frame(&frame).expect("ssekit: decode error") {
+        // Borrowed frames: the crate's fastest way to read a stream whose
+        // events are decoded at once (see benches/RESULTS-pipeline.md).
+        while let Some(frame) = parser.next_frame_ref().expect("ssekit: frame error") {
+            // The event borrowed, as the Responses engine reads its events.
+            let event = ChatEvent::parse(frame.data()).expect("ssekit: decode error");
+            let chunk = match &event {
                 ChatEvent::Chunk(chunk) => chunk,
                 ChatEvent::Done => continue,
                 _ => panic!("ssekit: an error chunk"),
             };
             seen.event(chunk.model.map_or(0, |m| m.len_hint()));
-            for choice in chunk.choices {
+            for choice in &chunk.choices {
                 let choice = choice.expect("ssekit: choice");
                 let Some(content) = choice
                     .delta

@@ -331,7 +331,7 @@ impl ChatAccumulator {
         if let Some(usage) = &chunk.usage {
             note(first, replace_owned(b, &mut c.usage, usage.to_owned()));
         }
-        for choice in chunk.choices {
+        for choice in &chunk.choices {
             match choice {
                 Ok(choice) => apply_choice(b, limits, &mut c.choices, &choice, first),
                 Err(e) => note(first, Err(AccumulateErrorKind::Decode(e))),

@@ -147,7 +147,7 @@ impl ChatToResponses {
         if let Some(u) = &chunk.usage {
             self.core.usage = Some(usage(u));
         }
-        for choice in chunk.choices {
+        for choice in &chunk.choices {
             let choice = choice.map_err(|e| self.core.error(BridgeErrorKind::Decode(e)))?;
             if choice.index != 0 {
                 continue;

@@ -3,7 +3,7 @@
 
 use super::ChatContent;
 use crate::json::{JsonStr, RawJson};
-use crate::views::List;
+use crate::views::{HeadList, List};
 
 view! {
     /// One `chat.completion.chunk`: the metadata repeated on every chunk, the
@@ -23,7 +23,8 @@ view! {
         /// The model that served the request.
         model: opt JsonStr<'a>,
         /// The choices' deltas (empty on the usage chunk, and when absent).
-        choices: dflt List<'a, ChoiceDelta<'a>>,
+        /// The first choice is decoded with the chunk (see [`HeadList`]).
+        choices: dflt HeadList<'a, ChoiceDelta<'a>>,
         /// Token usage: on the extra last chunk only (`null` elsewhere).
         usage: opt ChatUsage<'a>,
         /// The service tier that served the request.

@@ -88,7 +88,9 @@ mod owned;
 mod serde;
 
 pub use crate::views::{DecodeError, DecodeErrorKind};
-pub use crate::views::{List, ListIter, Owned, ViewFamily};
+pub use crate::views::{
+    HeadList, HeadListIntoIter, HeadListIter, List, ListIter, Owned, ViewFamily,
+};
 pub use chunk::*;
 pub use content::{ChatContent, ContentPart, TextPart, ThinkingPart};
 pub use owned::OwnedChatEvent;
@@ -137,23 +139,25 @@ impl<'a> ChatEvent<'a> {
     /// A [`DecodeError`] when the data is not a JSON object (invalid JSON,
     /// an array, a string other than `[DONE]`).
     pub fn parse(data: &'a str) -> Result<Self, DecodeError> {
-        let text = trim_json_ws(data);
-        if text == "[DONE]" {
-            return Ok(Self::Done);
-        }
         const {
             assert!(
                 !crate::views::has_field(ChatChunk::FIELDS, "error"),
                 "the watched `error` key must not be a field of the chunk"
             )
         };
-        let mut members = crate::json::WatchKey::new(ObjectScanner::new(data), "error");
-        let chunk = ChatChunk::decode_members(&mut members, data, Some(text), None);
-        let has_error = members.seen();
-        match chunk {
-            Ok(chunk) if !has_error => Ok(Self::Chunk(chunk)),
-            result => Self::parse_slow(data, text, result),
+        // One `event` returned on every path, and the chunk built in it:
+        // a chunk with its first choice is large, and moving it costs.
+        let mut event = Ok(Self::Done);
+        let text = trim_json_ws(data);
+        if text != "[DONE]" {
+            let mut members = crate::json::WatchKey::new(ObjectScanner::new(data), "error");
+            event =
+                ChatChunk::decode_members_into(&mut members, data, Some(text), None, Self::Chunk);
+            if members.seen() || event.is_err() {
+                event = Self::parse_slow(data, text, event);
+            }
         }
+        event
     }
 
     /// An error chunk, or a chunk that failed (before or after an `error`
@@ -162,7 +166,7 @@ impl<'a> ChatEvent<'a> {
     fn parse_slow(
         data: &'a str,
         text: &'a str,
-        result: Result<ChatChunk<'a>, DecodeError>,
+        result: Result<Self, DecodeError>,
     ) -> Result<Self, DecodeError> {
         let object = ObjectView::parse(data).map_err(DecodeError::json)?;
         let decoded = match object.get("error") {
@@ -170,7 +174,7 @@ impl<'a> ChatEvent<'a> {
                 ChatErrorChunk::decode_members(object.members(), data, Some(text), None)
                     .map(Self::Error)
             }
-            _ => result.map(Self::Chunk),
+            _ => result,
         };
         Ok(decoded.unwrap_or_else(|error| Self::Unknown {
             raw: RawJson::new(text),

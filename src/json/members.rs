@@ -112,6 +112,64 @@ impl<'a> ObjectScanner<'a> {
         sub(self.src, self.open, self.pos)
     }
 
+    /// At a member value that is an array whose first element is an
+    /// object, has `decode` decode that element (with a scanner over it,
+    /// which validates it as it goes) and validates the rest of the array,
+    /// in one pass when the element is the only one. Returns the array and
+    /// where the element ends (an index in the array's text), and moves
+    /// past the array.
+    ///
+    /// `None`, with nothing consumed, in every other case: the value is not
+    /// an array, it is empty, its first element is not an object, `decode`
+    /// fails on it (returns `false`: an element that does not fit, or
+    /// invalid JSON), the array is nested too deep or is invalid after the
+    /// element (after `decode` succeeded). The caller then reads the value
+    /// the ordinary way, which reports the same errors as it would have
+    /// without this attempt.
+    #[inline(always)]
+    pub(crate) fn array_head(
+        &mut self,
+        decode: impl FnOnce(&mut ObjectScanner<'a>) -> bool,
+    ) -> Option<(ArrayView<'a>, usize)> {
+        let b = self.src.as_bytes();
+        let at = self.pos;
+        // The array is one level, its object element a second one.
+        if b.get(at) != Some(&b'[') || self.depth < 2 {
+            return None;
+        }
+        let first = skip_ws(b, at + 1);
+        if b.get(first) != Some(&b'{') {
+            return None;
+        }
+        let mut inner = ObjectScanner {
+            src: self.src,
+            pos: first,
+            state: ScanState::Start,
+            open: first,
+            depth: self.depth - 2,
+            nested: true,
+        };
+        if !decode(&mut inner) {
+            return None;
+        }
+        let head_end = inner.pos;
+        let close = skip_ws(b, head_end);
+        let end = if b.get(close) == Some(&b']') {
+            close + 1
+        } else {
+            // More elements (or invalid text): the whole array again, by
+            // the validator.
+            scan::validate_value(b, at, self.depth).ok()?.end
+        };
+        self.pos = end;
+        Some((
+            ArrayView {
+                raw: sub(self.src, at, end),
+            },
+            head_end - at,
+        ))
+    }
+
     #[cold]
     fn fail_value(&mut self, e: JsonError) -> JsonError {
         self.state = ScanState::Done;
@@ -366,6 +424,11 @@ impl<'a> MemberSource<'a> for ObjectScanner<'a> {
     }
 
     #[inline(always)]
+    fn with_scanner(&mut self, f: impl FnOnce(&mut ObjectScanner<'a>) -> bool) -> bool {
+        f(self)
+    }
+
+    #[inline(always)]
     fn nested_object<T, E>(
         &mut self,
         decode: impl FnOnce(&mut ObjectScanner<'a>) -> Result<T, E>,
@@ -582,6 +645,17 @@ pub(crate) trait MemberSource<'a> {
         None
     }
 
+    /// (In place only.) Hands `f` the scanner itself, at the value of the
+    /// member whose key was just read: `f` either reads the value and
+    /// returns `true`, or consumes nothing and returns `false` (then
+    /// [`value`](Self::value) reads it). `false` when the source is not a
+    /// scanner.
+    #[inline(always)]
+    fn with_scanner(&mut self, f: impl FnOnce(&mut ObjectScanner<'a>) -> bool) -> bool {
+        let _ = f;
+        false
+    }
+
     /// (In place only.) Moves to the next member's key; `None` after the
     /// last member. After an error, the source is done.
     #[inline(always)]
@@ -701,6 +775,10 @@ impl<'a, M: MemberSource<'a>> MemberSource<'a> for &mut M {
         (**self).nested_object(decode)
     }
     #[inline(always)]
+    fn with_scanner(&mut self, f: impl FnOnce(&mut ObjectScanner<'a>) -> bool) -> bool {
+        (**self).with_scanner(f)
+    }
+    #[inline(always)]
     fn object_text(&self) -> &'a str {
         (**self).object_text()
     }
@@ -800,6 +878,10 @@ impl<'a, M: MemberSource<'a>> MemberSource<'a> for WatchKey<'_, M> {
         decode: impl FnOnce(&mut ObjectScanner<'a>) -> Result<T, E>,
     ) -> Option<Result<T, E>> {
         self.inner.nested_object(decode)
+    }
+    #[inline(always)]
+    fn with_scanner(&mut self, f: impl FnOnce(&mut ObjectScanner<'a>) -> bool) -> bool {
+        self.inner.with_scanner(f)
     }
     #[inline(always)]
     fn object_text(&self) -> &'a str {

@@ -185,6 +185,14 @@ macro_rules! view {
                 Self::decode_members(scanner, base, None, None)
             }
             #[inline]
+            fn from_nested_with<R>(
+                scanner: &mut $crate::json::ObjectScanner<'a>,
+                base: &'a str,
+                wrap: impl ::core::ops::FnOnce(Self) -> R,
+            ) -> ::core::result::Result<R, $crate::views::DecodeError> {
+                Self::decode_members_into(scanner, base, None, None, wrap)
+            }
+            #[inline]
             fn field_value(&self) -> $crate::views::FieldValue<'a, '_> {
                 $crate::views::FieldValue::Object(self)
             }
@@ -232,13 +240,27 @@ macro_rules! view {
             // one chain on constants. The generic forms measured 1.6–4.8%
             // more instructions per event (benches/RESULTS-pipeline.md,
             // issue 13).
-            #[allow(unused_mut, unused_variables)]
+            #[inline(always)]
             pub(crate) fn decode_members<M: $crate::json::MemberSource<'a>>(
-                mut members: M,
+                members: M,
                 base: &'a str,
                 raw: ::core::option::Option<&'a str>,
                 expect: ::core::option::Option<&str>,
             ) -> ::core::result::Result<Self, $crate::views::DecodeError> {
+                Self::decode_members_into(members, base, raw, expect, |view| view)
+            }
+
+            /// [`decode_members`](Self::decode_members), the view handed to
+            /// `wrap` as it is built, so that a caller that puts it in an
+            /// enum (`ChatEvent::Chunk`) has it built there, not moved.
+            #[allow(unused_mut, unused_variables)]
+            pub(crate) fn decode_members_into<M: $crate::json::MemberSource<'a>, R>(
+                mut members: M,
+                base: &'a str,
+                raw: ::core::option::Option<&'a str>,
+                expect: ::core::option::Option<&str>,
+                wrap: impl ::core::ops::FnOnce(Self) -> R,
+            ) -> ::core::result::Result<R, $crate::views::DecodeError> {
                 $( let mut $field: ::core::option::Option<$fty> = None; )*
                 // Which member this is: `TYPE_MEMBER` for the checked `type`,
                 // a field's number (see `field_number`), or `OTHER_MEMBER`.
@@ -317,10 +339,22 @@ macro_rules! view {
                             if <$fty as $crate::views::Field<'a>>::NESTED {
                                 // An object decoded in the pass that
                                 // validates it, not validated then walked.
+                                // Built in its slot, not moved there.
                                 if let Some(v) = members.nested_object(|s| {
-                                    <$fty as $crate::views::Field<'a>>::from_nested(s, base)
+                                    <$fty as $crate::views::Field<'a>>::from_nested_with(s, base, |v| {
+                                        $field = Some(v);
+                                    })
                                 }) {
-                                    $field = Some(v.map_err(|e| e.in_field(field_key!($field $($key)?)))?);
+                                    v.map_err(|e| e.in_field(field_key!($field $($key)?)))?;
+                                    continue;
+                                }
+                            }
+                            if <$fty as $crate::views::Field<'a>>::FROM_SCANNER {
+                                // An array whose first element is decoded
+                                // in the pass that validates it (`HeadList`).
+                                if members.with_scanner(|s| {
+                                    <$fty as $crate::views::Field<'a>>::from_scanner(s, base, &mut $field)
+                                }) {
                                     continue;
                                 }
                             }
@@ -348,10 +382,10 @@ macro_rules! view {
                     ::core::option::Option::None => members.object_text(),
                 };
                 let at = $crate::views::offset_in(base, raw);
-                Ok(Self {
+                Ok(wrap(Self {
                     $( $field: field_finish!($kind $field, field_key!($field $($key)?), at), )*
                     __src: $crate::views::Source($crate::json::RawJson::new(raw)),
-                })
+                }))
             }
 
             /// The number of the member with this key (see `decode_members`).

@@ -1,7 +1,8 @@
 //! L3 (shared): the view machinery of every dialect ([`responses`],
 //! [`chat`], [`anthropic`]): decoding one JSON value into a field type
 //! ([`Field`]), visiting the fields a view exposes ([`Fields`],
-//! [`FieldValue`]), lazy arrays of views ([`List`]), lazy objects
+//! [`FieldValue`]), lazy arrays of views ([`List`], and [`HeadList`], which
+//! keeps its first element decoded), lazy objects
 //! ([`Lazy`]), owned nested views
 //! ([`Owned`]), the [`DecodeError`], and the `view!` / `tagged!` macros that
 //! generate the views. Depends on `json` only; the dialects re-export what
@@ -14,12 +15,14 @@
 #[macro_use]
 mod macros;
 mod error;
+mod head_list;
 mod lazy;
 mod owned;
 #[cfg(feature = "serde")]
 pub(crate) mod serde;
 
 pub use error::{DecodeError, DecodeErrorKind};
+pub use head_list::{HeadList, HeadListIntoIter, HeadListIter};
 pub use lazy::Lazy;
 pub use owned::{Owned, ViewFamily};
 
@@ -109,6 +112,41 @@ pub trait Field<'a>: Sized + Sealed {
             member.map_err(DecodeError::json)?;
         }
         Self::from_value(Value::from_span(scanner.object_text()), base)
+    }
+
+    /// Whether the decoders should first offer the type the scanner of the
+    /// object that holds it, at the member's value (see
+    /// [`from_scanner`](Self::from_scanner)).
+    #[doc(hidden)]
+    const FROM_SCANNER: bool = false;
+
+    /// Reads the member value `scanner` is at into `slot`, validating it,
+    /// when the type can do better than validating it first ([`HeadList`]
+    /// decodes its first element in the same pass); `false`, with nothing
+    /// consumed, to leave it to [`from_value`](Self::from_value). Only
+    /// called when [`FROM_SCANNER`](Self::FROM_SCANNER). (An out-parameter,
+    /// so that a large value is not moved on its way.)
+    #[doc(hidden)]
+    #[inline]
+    fn from_scanner(
+        scanner: &mut ObjectScanner<'a>,
+        base: &'a str,
+        slot: &mut Option<Self>,
+    ) -> bool {
+        let _ = (scanner, base, slot);
+        false
+    }
+
+    /// [`from_nested`](Self::from_nested), the value handed to `wrap` as
+    /// it is built (a view builds it there, not moved).
+    #[doc(hidden)]
+    #[inline]
+    fn from_nested_with<R>(
+        scanner: &mut ObjectScanner<'a>,
+        base: &'a str,
+        wrap: impl FnOnce(Self) -> R,
+    ) -> Result<R, DecodeError> {
+        Self::from_nested(scanner, base).map(wrap)
     }
 
     /// Whether the decoders should first try to read the value as a plain

@@ -88,7 +88,8 @@ fn check_chat(text: &str) -> Result<(), TestCaseError> {
                     );
                 }
             }
-            prop_assert_eq!(got, choices);
+            prop_assert_eq!(&got, &choices);
+            check_head_list(&chunk, text)?;
         }
         // Valid JSON of an unexpected shape: the two-pass decoder's error.
         (Ok(ChatEvent::Unknown { raw, error }), Err(b)) => {
@@ -111,6 +112,43 @@ fn check_chat(text: &str) -> Result<(), TestCaseError> {
             text
         ),
     }
+    Ok(())
+}
+
+/// A chunk's `choices` (a `HeadList`) against the lazy `List` over the same
+/// text: the same elements and errors, in every way of iterating; the kept
+/// element is the lazy list's first, decoded from the same text.
+fn check_head_list<'a>(chunk: &ChatChunk<'a>, text: &str) -> Result<(), TestCaseError> {
+    let choices = &chunk.choices;
+    let lazy: Vec<_> = choices.as_list().iter().collect();
+    let by_value: Vec<_> = choices.clone().into_iter().collect();
+    let by_ref: Vec<_> = choices.into_iter().collect();
+    prop_assert_eq!(&by_value, &lazy, "{}", text);
+    prop_assert_eq!(&by_ref, &lazy, "{}", text);
+    prop_assert_eq!(choices.first(), lazy.first().cloned(), "{}", text);
+    prop_assert_eq!(choices.len(), lazy.len(), "{}", text);
+    prop_assert_eq!(choices.is_empty(), lazy.is_empty(), "{}", text);
+    fn raw<'a>(r: &Result<ChoiceDelta<'a>, DecodeError>) -> Option<&'a str> {
+        r.as_ref().ok().map(|c| c.raw().get())
+    }
+    for (a, b) in by_value.iter().zip(&lazy) {
+        prop_assert_eq!(raw(a), raw(b), "{}", text);
+    }
+    if let Some(head) = choices.head() {
+        prop_assert_eq!(
+            lazy.first().map(raw),
+            Some(Some(head.raw().get())),
+            "{}",
+            text
+        );
+    }
+    // The visitor sees the same elements.
+    let mut visited = 0;
+    super::FieldElements::for_each_element(choices, &mut |e| {
+        visited += 1;
+        let _ = e;
+    });
+    prop_assert_eq!(visited, lazy.len(), "{}", text);
     Ok(())
 }
 
@@ -271,4 +309,111 @@ fn key_patterns_match_exactly_their_key() {
             assert_eq!(hit, key == name, "key {key:?}, name {name:?}");
         }
     }
+}
+
+/// `choices` as a `HeadList`: element 0 kept when it decodes, and the same
+/// elements and errors as the lazy list otherwise.
+#[test]
+fn the_first_choice_is_kept_and_iterates_as_the_lazy_list_does() {
+    let chunk = |text: &'static str| match ChatEvent::parse(text).unwrap() {
+        ChatEvent::Chunk(c) => c,
+        other => panic!("{other:?}"),
+    };
+    let cases: &[(&str, bool, usize)] = &[
+        // (text, element 0 kept, elements)
+        (
+            r#"{"choices":[{"index":0,"delta":{"content":"a"}}]}"#,
+            true,
+            1,
+        ),
+        (
+            r#"{"choices":[ {"index":0} , {"index":1,"delta":{}} ]}"#,
+            true,
+            2,
+        ),
+        (
+            r#"{"choices":[{"index":0},{"index":"1"},{"index":2}]}"#,
+            true,
+            3,
+        ),
+        (r#"{"choices":[]}"#, false, 0),
+        (r#"{"choices":[ ]}"#, false, 0),
+        (r#"{"id":"c"}"#, false, 0),
+        // Element 0 does not fit: an error when iterated, nothing kept.
+        (r#"{"choices":[{"index":"0"},{"index":1}]}"#, false, 2),
+        (r#"{"choices":[{"delta":{}}]}"#, false, 1),
+        // Element 0 is not an object.
+        (r#"{"choices":[null,{"index":1}]}"#, false, 2),
+        (r#"{"choices":[7]}"#, false, 1),
+    ];
+    for &(text, kept, n) in cases {
+        let c = chunk(text);
+        assert_eq!(c.choices.head().is_some(), kept, "{text}");
+        assert_eq!(c.choices.len(), n, "{text}");
+        check_head_list(&c, text).unwrap();
+        check_chat(text).unwrap();
+    }
+    // Element 0's error, at element 0, with its field and offset.
+    let c = chunk(r#"{"choices":[{"index":"0"},{"index":1}]}"#);
+    let mut it = c.choices.iter();
+    let e = it.next().unwrap().unwrap_err();
+    assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "index" });
+    assert_eq!(e.offset(), 21);
+    assert_eq!(it.next().unwrap().unwrap().index, 1);
+    assert!(it.next().is_none());
+    // Invalid JSON after a kept-able element 0 fails as the validator does.
+    for text in [
+        r#"{"choices":[{"index":0},]}"#,
+        r#"{"choices":[{"index":0} x]}"#,
+        r#"{"choices":[{"index":0},{"index":1]}"#,
+        r#"{"choices":[{"index":0}"#,
+        r#"{"choices":[{"index":0,}]}"#,
+    ] {
+        check_chat(text).unwrap();
+        assert!(ChatEvent::parse(text).is_err(), "{text}");
+    }
+}
+
+/// A `choices` array at the depth limit: element 0 is kept only where the
+/// validator accepts it, and the errors are the validator's.
+#[test]
+fn the_first_choice_at_the_depth_limit() {
+    let max = crate::json::MAX_DEPTH;
+    // `choices` (level 1) holds element 0 (level 2), whose `delta` (level 3)
+    // holds `x` with `extra` more levels.
+    for extra in [max - 5, max - 4, max - 3, max - 2] {
+        let text = format!(
+            r#"{{"choices":[{{"index":0,"delta":{{"x":{}{}}}}}]}}"#,
+            "[".repeat(extra),
+            "]".repeat(extra)
+        );
+        check_chat(&text).unwrap();
+        assert_eq!(
+            ChatEvent::parse(&text).is_ok(),
+            validator_error(&text).is_none(),
+            "{extra}"
+        );
+    }
+}
+
+/// Each element is decoded once per iteration, and a chunk with many
+/// choices decodes element 0 at most twice (once kept, or once tried and
+/// once read by the validator): the work stays linear in the text.
+#[test]
+fn many_choices_iterate_each_once() {
+    let mut text = String::from(r#"{"choices":["#);
+    for i in 0..1000 {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(&format!(r#"{{"index":{i},"delta":{{"content":"x"}}}}"#));
+    }
+    text.push_str("]}");
+    let ChatEvent::Chunk(c) = ChatEvent::parse(&text).unwrap() else {
+        panic!()
+    };
+    assert_eq!(c.choices.head().map(|h| h.index), Some(0));
+    let indices: Vec<u64> = c.choices.iter().map(|c| c.unwrap().index).collect();
+    assert_eq!(indices, (0..1000).collect::<Vec<u64>>());
+    check_chat(&text).unwrap();
 }

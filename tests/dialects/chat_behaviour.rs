@@ -270,7 +270,8 @@ fn views_are_send_sync_and_small() {
     send_sync::<ChatEvent<'static>>();
     send_sync::<OwnedChatEvent>();
     send_sync::<ssekit::chat::List<'static, ssekit::chat::ChoiceDelta<'static>>>();
-    // A stack value, never boxed: keep an eye on its size.
+    // A stack value, never boxed: keep an eye on its size. It holds the
+    // chunk's first choice, decoded (`HeadList`): 608 bytes without it.
     let size = std::mem::size_of::<ChatEvent<'static>>();
-    assert!(size <= 1024, "ChatEvent is {size} bytes");
+    assert!(size <= 1088, "ChatEvent is {size} bytes");
 }

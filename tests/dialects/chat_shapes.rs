@@ -53,7 +53,7 @@ fn every_frame_decodes_and_equals_serde_json() {
             values += dialects_common::diff_view(&event, &json, &name, &mut failures);
             assert!(failures.is_empty(), "{name} #{i}: {failures:?}");
             if let ChatEvent::Chunk(c) = &event {
-                for choice in c.choices {
+                for choice in &c.choices {
                     let choice = choice.unwrap();
                     let content = choice.delta.and_then(|d| d.content);
                     if let Some(ChatContent::Parts(parts)) = content {
