@@ -228,12 +228,16 @@ fn nesting_at_the_depth_limit_fails_as_the_validator_does() {
     let max = crate::json::MAX_DEPTH;
     // `usage` is a nested view at level 2; `x`, a member no view has, is
     // validated below it.
-    for extra in [max - 4, max - 3, max - 2, max - 1] {
-        let text = format!(
-            r#"{{"choices":[],"usage":{{"x":{}{}}}}}"#,
-            "[".repeat(extra),
-            "]".repeat(extra)
-        );
+    chat_agrees_at_depths(r#"{"choices":[],"usage":{"x":@}}"#, max - 4..max);
+}
+
+/// For each depth, `template` with `@` replaced by that many nested empty
+/// arrays: the one-pass decoder agrees with the two-pass reading and fails
+/// exactly where the validator does.
+fn chat_agrees_at_depths(template: &str, depths: core::ops::Range<usize>) {
+    for extra in depths {
+        let nested = format!("{}{}", "[".repeat(extra), "]".repeat(extra));
+        let text = template.replace('@', &nested);
         check_chat(&text).unwrap();
         assert_eq!(
             ChatEvent::parse(&text).is_ok(),
@@ -381,19 +385,10 @@ fn the_first_choice_at_the_depth_limit() {
     let max = crate::json::MAX_DEPTH;
     // `choices` (level 1) holds element 0 (level 2), whose `delta` (level 3)
     // holds `x` with `extra` more levels.
-    for extra in [max - 5, max - 4, max - 3, max - 2] {
-        let text = format!(
-            r#"{{"choices":[{{"index":0,"delta":{{"x":{}{}}}}}]}}"#,
-            "[".repeat(extra),
-            "]".repeat(extra)
-        );
-        check_chat(&text).unwrap();
-        assert_eq!(
-            ChatEvent::parse(&text).is_ok(),
-            validator_error(&text).is_none(),
-            "{extra}"
-        );
-    }
+    chat_agrees_at_depths(
+        r#"{"choices":[{"index":0,"delta":{"x":@}}]}"#,
+        max - 5..max - 1,
+    );
 }
 
 /// Each element is decoded once per iteration, and a chunk with many
