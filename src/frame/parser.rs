@@ -828,7 +828,8 @@ impl Parser {
     /// [`whole_event`](Self::whole_event) and
     /// [`commit_whole`](Self::commit_whole) do for that shape, with one line
     /// search and the least bookkeeping: no id, no comments, so the block's
-    /// bytes are all dispatched. `None` (nothing changed) for anything else.
+    /// bytes are all dispatched. [`Quick::Other`] or [`Quick::Incomplete`]
+    /// (nothing changed) for anything else.
     #[inline(always)]
     fn quick_event(&mut self) -> Quick {
         let start = self.pos;
@@ -918,27 +919,9 @@ impl Parser {
         self.pos = pos + 2;
         self.line_open = false;
         let line_end = self.cur_offset + self.pos as u64;
-        let data = self.take_value(Src::Buf, value, len);
-        // `dispatch`, for a block with this one data line.
-        let retry = self.retry;
-        let event = core::mem::take(&mut self.event);
-        let raw = if !self.config.keep_raw || self.block_offset < self.cur_offset {
-            None
-        } else {
-            let from = (self.block_offset - self.cur_offset) as usize;
-            Some(self.cur.slice(from..self.pos))
-        };
-        self.frame_offset = self.block_offset;
-        self.end_block(line_end, Settle::Dispatched);
-        let data = Utf8Bytes::from_bytes(data).unwrap_or_else(|data| lossy(&data));
-        Some(Frame {
-            event,
-            data,
-            id: self.id_buf.clone(),
-            retry,
-            zero_copy: false,
-            raw,
-        })
+        let value = self.take_value(Src::Buf, value, len);
+        // The block's one data line, dispatched as the blank line would.
+        Some(self.dispatch_data(line_end, value, false))
     }
 
     /// The fast path for the common case: a whole event (`event:`, `id:`
@@ -1457,50 +1440,47 @@ impl Parser {
 
     /// A blank line: commits the last event ID and dispatches the block.
     fn dispatch(&mut self, line_end: u64, items: bool) -> Option<Item> {
-        let retry = self.retry;
-        let event = core::mem::take(&mut self.event);
-        let id_in_block = self.id_in_block;
-        let data = core::mem::replace(&mut self.data, Data::None);
-        let raw = if !self.config.keep_raw
-            || matches!(data, Data::None)
-            || self.block_offset < self.cur_offset
-        {
-            None
-        } else {
-            // The whole block lies in this chunk.
-            let from = (self.block_offset - self.cur_offset) as usize;
-            Some(self.cur.slice(from..(line_end - self.cur_offset) as usize))
-        };
-        let settle = match data {
-            Data::None => Settle::Ignored,
-            _ => {
-                self.frame_offset = self.block_offset;
-                Settle::Dispatched
-            }
-        };
-        self.end_block(line_end, settle);
-        let (data, zero_copy) = match data {
+        let (value, zero_copy) = match core::mem::replace(&mut self.data, Data::None) {
             Data::None => {
+                let id_in_block = self.id_in_block;
+                self.end_block(line_end, Settle::Ignored);
                 return (items && id_in_block)
                     .then(|| Item::LastEventId(self.last_event_id.as_bytes().clone()));
             }
             Data::One { value, zero_copy } => (value, zero_copy),
             Data::Joined => (self.data_buf.split().freeze(), false),
         };
+        Some(Item::Frame(self.dispatch_data(line_end, value, zero_copy)))
+    }
+
+    /// [`dispatch`](Self::dispatch) of a block whose data is `value`: the
+    /// frame, with the block ended at `line_end`.
+    fn dispatch_data(&mut self, line_end: u64, value: Bytes, zero_copy: bool) -> Frame {
+        let retry = self.retry;
+        let event = core::mem::take(&mut self.event);
+        let raw = if !self.config.keep_raw || self.block_offset < self.cur_offset {
+            None
+        } else {
+            // The whole block lies in this chunk.
+            let from = (self.block_offset - self.cur_offset) as usize;
+            Some(self.cur.slice(from..(line_end - self.cur_offset) as usize))
+        };
+        self.frame_offset = self.block_offset;
+        self.end_block(line_end, Settle::Dispatched);
         // Strict mode checked every line already; either way the check is
         // made here once, for the chunk from this data on (see `CheckedChunk`).
-        let (data, zero_copy) = match self.cur.utf8(data) {
+        let (data, zero_copy) = match self.cur.utf8(value) {
             Ok(data) => (data, zero_copy),
             Err(data) => (lossy(&data), false),
         };
-        Some(Item::Frame(Frame {
+        Frame {
             event,
             data,
             id: self.id_buf.clone(),
             retry,
             zero_copy,
             raw,
-        }))
+        }
     }
 
     /// A new chunk became current, after the last one was parsed whole.
