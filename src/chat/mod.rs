@@ -147,14 +147,17 @@ impl<'a> ChatEvent<'a> {
         };
         // One `event` returned on every path, and the chunk built in it:
         // a chunk with its first choice is large, and moving it costs.
-        let mut event = Ok(Self::Done);
         let text = trim_json_ws(data);
+        let mut event = Ok(Self::Done);
         if text != "[DONE]" {
+            event = Ok(Self::Chunk(ChatChunk::fallback_view()));
+        }
+        if let Ok(Self::Chunk(chunk)) = &mut event {
             let mut members = crate::json::WatchKey::new(ObjectScanner::new(data), "error");
-            event =
-                ChatChunk::decode_members_into(&mut members, data, Some(text), None, Self::Chunk);
-            if members.seen() || event.is_err() {
-                event = Self::parse_slow(data, text, event);
+            let read = ChatChunk::decode_members_in(&mut members, data, Some(text), None, chunk);
+            if members.seen() || read.is_err() {
+                let result = read.and(event);
+                event = Self::parse_slow(data, text, result);
             }
         }
         event

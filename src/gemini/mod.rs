@@ -131,13 +131,23 @@ impl<'a> GeminiEvent<'a> {
                 "the watched `error` key must not be a field of the chunk"
             )
         };
-        let mut members = crate::json::WatchKey::new(ObjectScanner::new(data), "error");
-        let chunk = GenerateContentResponse::decode_members(&mut members, data, Some(text), None);
-        let has_error = members.seen();
-        match chunk {
-            Ok(chunk) if !has_error => Ok(Self::Response(chunk)),
-            result => Self::parse_slow(data, text, result),
+        // The chunk decoded in its place in the event, not moved there.
+        let mut event = Ok(Self::Response(GenerateContentResponse::fallback_view()));
+        if let Ok(Self::Response(chunk)) = &mut event {
+            let mut members = crate::json::WatchKey::new(ObjectScanner::new(data), "error");
+            let read = GenerateContentResponse::decode_members_in(
+                &mut members,
+                data,
+                Some(text),
+                None,
+                chunk,
+            );
+            if members.seen() || read.is_err() {
+                let result = read.and(event);
+                event = Self::parse_slow(data, text, result);
+            }
         }
+        event
     }
 
     /// An error chunk, or a chunk that failed: validate it all, then look
@@ -146,7 +156,7 @@ impl<'a> GeminiEvent<'a> {
     fn parse_slow(
         data: &'a str,
         text: &'a str,
-        result: Result<GenerateContentResponse<'a>, DecodeError>,
+        result: Result<Self, DecodeError>,
     ) -> Result<Self, DecodeError> {
         let object = ObjectView::parse(data).map_err(DecodeError::json)?;
         let raw = RawJson::new(text);
@@ -155,7 +165,7 @@ impl<'a> GeminiEvent<'a> {
                 GeminiErrorChunk::decode_members(object.members(), data, Some(text), None)
                     .map(Self::Error)
             }
-            _ => result.map(Self::Response),
+            _ => result,
         };
         Ok(decoded.unwrap_or_else(|error| Self::Unknown { raw, error }))
     }

@@ -237,37 +237,24 @@ impl<'a, T: Field<'a>> Field<'a> for HeadList<'a, T> {
     const FROM_SCANNER: bool = T::NESTED;
 
     #[inline(always)]
-    fn from_scanner(
-        scanner: &mut ObjectScanner<'a>,
-        base: &'a str,
-        slot: &mut Option<Self>,
-    ) -> bool {
-        // Element 0 is decoded straight into the slot (it is large: moving
-        // it costs), the array filled in once it is known to be valid.
-        let read = scanner.array_head(|s| {
-            T::from_nested_with(s, base, |head| {
-                *slot = Some(Self {
-                    list: List::fallback(),
-                    head: Some((head, 0)),
-                });
-            })
-            .is_ok()
-        });
-        match (read, slot.as_mut()) {
-            (Some((array, end)), Some(list)) => {
-                list.list = List {
+    fn from_scanner(scanner: &mut ObjectScanner<'a>, base: &'a str, slot: &mut Self) -> bool {
+        // Element 0 is decoded in its place in the slot (it is large:
+        // moving it costs), the array filled in once it is known to be
+        // valid.
+        let (head, head_end) = slot.head.insert((T::fallback(), 0));
+        match scanner.array_head(|s| T::from_nested_in(s, base, head).is_ok()) {
+            Some((array, end)) => {
+                *head_end = end;
+                slot.list = List {
                     array,
                     base,
                     _elements: PhantomData,
                 };
-                if let Some((_, head_end)) = &mut list.head {
-                    *head_end = end;
-                }
                 true
             }
-            _ => {
+            None => {
                 // Read the ordinary way, which sets the slot.
-                *slot = None;
+                slot.head = None;
                 false
             }
         }

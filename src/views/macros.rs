@@ -40,28 +40,57 @@ macro_rules! field_ty {
     (opt $t:ty) => { ::core::option::Option<$t> };
 }
 
-/// The value of a field after the members were read.
-macro_rules! field_finish {
-    (req $slot:ident, $name:expr, $at:expr) => {
-        match $slot {
-            ::core::option::Option::Some(v) => v,
-            ::core::option::Option::None => {
-                return ::core::result::Result::Err($crate::views::DecodeError::new(
-                    $crate::views::DecodeErrorKind::MissingField { field: $name },
-                    $at,
-                ))
+/// Stores a field's value (`Option<T>`: `None` for absent or `null`) in
+/// its place in the view being built, and notes it in `seen`.
+macro_rules! field_put {
+    (req $place:expr, $seen:ident, $bit:ident, $value:expr) => {
+        match $value {
+            ::core::option::Option::Some(v) => {
+                $place = v;
+                $seen |= $bit;
             }
+            ::core::option::Option::None => $seen &= !$bit,
         }
     };
-    (opt $slot:ident, $name:expr, $at:expr) => {
-        $slot
+    (opt $place:expr, $seen:ident, $bit:ident, $value:expr) => {
+        $place = $value
     };
-    (dflt $slot:ident, $name:expr, $at:expr) => {
-        match $slot {
+    (dflt $place:expr, $seen:ident, $bit:ident, $value:expr) => {{
+        $place = match $value {
             ::core::option::Option::Some(v) => v,
             ::core::option::Option::None => $crate::views::Field::fallback(),
+        };
+        $seen |= $bit;
+    }};
+}
+
+/// A field's place in the view being built, as `&mut T` holding `T`'s
+/// fallback, for a value decoded in place (a nested view, a `HeadList`).
+macro_rules! field_slot {
+    (opt $place:expr, $seen:ident, $bit:ident, $t:ty) => {
+        $place.insert(<$t as $crate::views::Field<'a>>::fallback())
+    };
+    ($kind:ident $place:expr, $seen:ident, $bit:ident, $t:ty) => {{
+        // Read before (a repeated key): start again from the fallback.
+        if $seen & $bit != 0 {
+            $place = <$t as $crate::views::Field<'a>>::fallback();
+        }
+        $seen |= $bit;
+        &mut $place
+    }};
+}
+
+/// A required field's check, once the members were read.
+macro_rules! field_require {
+    (req $seen:ident, $n:expr, $name:expr, $base:expr, $raw:expr) => {
+        if $seen & (1u64 << $n) == 0 {
+            return ::core::result::Result::Err($crate::views::DecodeError::new(
+                $crate::views::DecodeErrorKind::MissingField { field: $name },
+                $crate::views::offset_in($base, $raw),
+            ));
         }
     };
+    ($kind:ident $seen:ident, $n:expr, $name:expr, $base:expr, $raw:expr) => {};
 }
 
 /// The value of a field in a fallback view (see `Field::fallback`).
@@ -185,22 +214,19 @@ macro_rules! view {
                 Self::decode_members(scanner, base, None, None)
             }
             #[inline]
-            fn from_nested_with<R>(
+            fn from_nested_in(
                 scanner: &mut $crate::json::ObjectScanner<'a>,
                 base: &'a str,
-                wrap: impl ::core::ops::FnOnce(Self) -> R,
-            ) -> ::core::result::Result<R, $crate::views::DecodeError> {
-                Self::decode_members_into(scanner, base, None, None, wrap)
+                out: &mut Self,
+            ) -> ::core::result::Result<(), $crate::views::DecodeError> {
+                Self::decode_members_in(scanner, base, None, None, out)
             }
             #[inline]
             fn field_value(&self) -> $crate::views::FieldValue<'a, '_> {
                 $crate::views::FieldValue::Object(self)
             }
             fn fallback() -> Self {
-                Self {
-                    $( $field: field_fallback!($kind $fty), )*
-                    __src: $crate::views::Source::EMPTY,
-                }
+                Self::fallback_view()
             }
         }
 
@@ -227,6 +253,15 @@ macro_rules! view {
                 self.__src.0
             }
 
+            /// The view with every field absent (its fields' fallbacks).
+            #[inline]
+            pub(crate) fn fallback_view() -> Self {
+                Self {
+                    $( $field: field_fallback!($kind $fty), )*
+                    __src: $crate::views::Source::EMPTY,
+                }
+            }
+
             /// The JSON keys of the fields, in declaration order.
             pub const FIELDS: &'static [&'static str] = &[$(field_key!($field $($key)?)),*];
 
@@ -234,12 +269,6 @@ macro_rules! view {
             /// a slice of `base` (the event's data), or `None` for the text
             /// `members` walked (a nested scanner); `expect` is the `type`
             /// the object must have, if it is checked here.
-            // The loop is written out per view rather than as one generic
-            // function over a per-view trait: each field's value stays in
-            // its own local, and the key compares and the value dispatch are
-            // one chain on constants. The generic forms measured 1.6–4.8%
-            // more instructions per event (benches/RESULTS-pipeline.md,
-            // issue 13).
             #[inline(always)]
             pub(crate) fn decode_members<M: $crate::json::MemberSource<'a>>(
                 members: M,
@@ -247,25 +276,40 @@ macro_rules! view {
                 raw: ::core::option::Option<&'a str>,
                 expect: ::core::option::Option<&str>,
             ) -> ::core::result::Result<Self, $crate::views::DecodeError> {
-                Self::decode_members_into(members, base, raw, expect, |view| view)
+                let mut view = Self::fallback_view();
+                Self::decode_members_in(members, base, raw, expect, &mut view)?;
+                Ok(view)
             }
 
-            /// [`decode_members`](Self::decode_members), the view handed to
-            /// `wrap` as it is built, so that a caller that puts it in an
-            /// enum (`ChatEvent::Chunk`) has it built there, not moved.
+            /// [`decode_members`](Self::decode_members) into `out`, which
+            /// holds the fallback view (every field absent) on entry: each
+            /// field is decoded where it will stay, so that a large view (a
+            /// chunk with its first choice) is never moved on its way up.
+            /// On an error `out` holds what was read so far.
+            // The loop is written out per view rather than as one generic
+            // function over a per-view trait: the key compares and the value
+            // dispatch are one chain on constants. The generic forms measured
+            // 0.4–4.6% more instructions per event on some dialect
+            // (benches/RESULTS-pipeline.md, issue 13).
             #[allow(unused_mut, unused_variables)]
-            pub(crate) fn decode_members_into<M: $crate::json::MemberSource<'a>, R>(
+            pub(crate) fn decode_members_in<M: $crate::json::MemberSource<'a>>(
                 mut members: M,
                 base: &'a str,
                 raw: ::core::option::Option<&'a str>,
                 expect: ::core::option::Option<&str>,
-                wrap: impl ::core::ops::FnOnce(Self) -> R,
-            ) -> ::core::result::Result<R, $crate::views::DecodeError> {
-                $( let mut $field: ::core::option::Option<$fty> = None; )*
-                // Which member this is: `TYPE_MEMBER` for the checked `type`,
-                // a field's number (see `field_number`), or `OTHER_MEMBER`.
+                out: &mut Self,
+            ) -> ::core::result::Result<(), $crate::views::DecodeError> {
+                const { assert!(Self::FIELDS.len() <= 64, "a view has at most 64 fields") };
+                // The fields read so far, bit `n` for field number `n`: for
+                // the required fields' check, and to start a nested view
+                // read a second time (a repeated key: the last one wins)
+                // from its fallback.
+                let mut seen: u64 = 0;
                 let check = expect.is_some();
                 loop {
+                    // Which member this is: `TYPE_MEMBER` for the checked
+                    // `type`, a field's number (see `field_number`), or
+                    // `OTHER_MEMBER`.
                     let n = if M::IN_PLACE {
                         // Keys as written are compared in place, in
                         // declaration order, without scanning them first;
@@ -330,20 +374,23 @@ macro_rules! view {
                     }
                     $(
                         else if n == const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) } {
+                            let bit = 1u64 << const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) };
                             if <$fty as $crate::views::Field<'a>>::FROM_U64 {
                                 if let Some(v) = members.value_u64() {
-                                    $field = <$fty as $crate::views::Field<'a>>::from_u64(v);
+                                    field_put!($kind out.$field, seen, bit, <$fty as $crate::views::Field<'a>>::from_u64(v));
                                     continue;
                                 }
                             }
                             if <$fty as $crate::views::Field<'a>>::NESTED {
                                 // An object decoded in the pass that
-                                // validates it, not validated then walked.
-                                // Built in its slot, not moved there.
+                                // validates it, not validated then walked,
+                                // and built in its place, not moved there.
                                 if let Some(v) = members.nested_object(|s| {
-                                    <$fty as $crate::views::Field<'a>>::from_nested_with(s, base, |v| {
-                                        $field = Some(v);
-                                    })
+                                    <$fty as $crate::views::Field<'a>>::from_nested_in(
+                                        s,
+                                        base,
+                                        field_slot!($kind out.$field, seen, bit, $fty),
+                                    )
                                 }) {
                                     v.map_err(|e| e.in_field(field_key!($field $($key)?)))?;
                                     continue;
@@ -353,17 +400,21 @@ macro_rules! view {
                                 // An array whose first element is decoded
                                 // in the pass that validates it (`HeadList`).
                                 if members.with_scanner(|s| {
-                                    <$fty as $crate::views::Field<'a>>::from_scanner(s, base, &mut $field)
+                                    <$fty as $crate::views::Field<'a>>::from_scanner(
+                                        s,
+                                        base,
+                                        field_slot!($kind out.$field, seen, bit, $fty),
+                                    )
                                 }) {
                                     continue;
                                 }
                             }
                             if members.value_is_null() {
-                                $field = None;
+                                field_put!($kind out.$field, seen, bit, ::core::option::Option::<$fty>::None);
                                 continue;
                             }
                             let value = members.value().map_err($crate::views::DecodeError::json)?;
-                            $field = if value.is_null() {
+                            let value = if value.is_null() {
                                 None
                             } else {
                                 Some(
@@ -371,6 +422,7 @@ macro_rules! view {
                                         .map_err(|e| e.in_field(field_key!($field $($key)?)))?,
                                 )
                             };
+                            field_put!($kind out.$field, seen, bit, value);
                         }
                     )*
                     else {
@@ -381,13 +433,13 @@ macro_rules! view {
                     ::core::option::Option::Some(raw) => raw,
                     ::core::option::Option::None => members.object_text(),
                 };
-                let at = $crate::views::offset_in(base, raw);
-                Ok(wrap(Self {
-                    $( $field: field_finish!($kind $field, field_key!($field $($key)?), at), )*
-                    __src: $crate::views::Source($crate::json::RawJson::new(raw)),
-                }))
+                $(
+                    field_require!($kind seen, (const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) }),
+                        field_key!($field $($key)?), base, raw);
+                )*
+                out.__src = $crate::views::Source($crate::json::RawJson::new(raw));
+                Ok(())
             }
-
             /// The number of the member with this key (see `decode_members`).
             /// Keys are matched as bytes (no `str` slicing); escaped keys
             /// are unescaped and matched by name.

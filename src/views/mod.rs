@@ -120,33 +120,32 @@ pub trait Field<'a>: Sized + Sealed {
     #[doc(hidden)]
     const FROM_SCANNER: bool = false;
 
-    /// Reads the member value `scanner` is at into `slot`, validating it,
-    /// when the type can do better than validating it first ([`HeadList`]
-    /// decodes its first element in the same pass); `false`, with nothing
-    /// consumed, to leave it to [`from_value`](Self::from_value). Only
-    /// called when [`FROM_SCANNER`](Self::FROM_SCANNER). (An out-parameter,
-    /// so that a large value is not moved on its way.)
+    /// Reads the member value `scanner` is at into `slot` (which holds the
+    /// fallback value), validating it, when the type can do better than
+    /// validating it first ([`HeadList`] decodes its first element in the
+    /// same pass, in place); `false`, with nothing consumed and `slot` in
+    /// any state, to leave it to [`from_value`](Self::from_value). Only
+    /// called when [`FROM_SCANNER`](Self::FROM_SCANNER).
     #[doc(hidden)]
     #[inline]
-    fn from_scanner(
-        scanner: &mut ObjectScanner<'a>,
-        base: &'a str,
-        slot: &mut Option<Self>,
-    ) -> bool {
+    fn from_scanner(scanner: &mut ObjectScanner<'a>, base: &'a str, slot: &mut Self) -> bool {
         let _ = (scanner, base, slot);
         false
     }
 
-    /// [`from_nested`](Self::from_nested), the value handed to `wrap` as
-    /// it is built (a view builds it there, not moved).
+    /// [`from_nested`](Self::from_nested) into `out`, which holds the
+    /// fallback value: a view decodes its fields in place there, so that a
+    /// large one is not moved on its way. On an error `out` holds what was
+    /// read so far.
     #[doc(hidden)]
     #[inline]
-    fn from_nested_with<R>(
+    fn from_nested_in(
         scanner: &mut ObjectScanner<'a>,
         base: &'a str,
-        wrap: impl FnOnce(Self) -> R,
-    ) -> Result<R, DecodeError> {
-        Self::from_nested(scanner, base).map(wrap)
+        out: &mut Self,
+    ) -> Result<(), DecodeError> {
+        *out = Self::from_nested(scanner, base)?;
+        Ok(())
     }
 
     /// Whether the decoders should first try to read the value as a plain

@@ -412,3 +412,75 @@ fn many_choices_iterate_each_once() {
     assert_eq!(indices, (0..1000).collect::<Vec<u64>>());
     check_chat(&text).unwrap();
 }
+
+/// A repeated key: the last one wins, whole, as in `serde_json` (the
+/// reference here). Fields are decoded in place in the view being built, so
+/// a nested view or a kept first choice read a second time must start again
+/// from nothing, and a required field read again as `null` is missing.
+#[test]
+fn a_repeated_key_replaces_the_first_reading_whole() {
+    let text = r#"{"id":"a","choices":[{"index":0,"delta":{"role":"assistant","content":"a"},"delta":{"content":"b"},"finish_reason":"x","index":1}],"id":"b"}"#;
+    let reference: serde_json::Value = serde_json::from_str(text).unwrap();
+    let choice0 = &reference["choices"][0];
+    let Ok(ChatEvent::Chunk(chunk)) = ChatEvent::parse(text) else {
+        panic!("a chunk")
+    };
+    assert_eq!(chunk.id.map(|s| s.raw()), reference["id"].as_str());
+    let choice = chunk.choices.first().unwrap().unwrap();
+    assert_eq!(Some(choice.index), choice0["index"].as_u64());
+    let delta = choice.delta.unwrap();
+    assert!(choice0["delta"]["role"].is_null());
+    assert_eq!(delta.role, None);
+    assert_eq!(
+        delta.content.and_then(|c| c.as_text()).map(|s| s.raw()),
+        choice0["delta"]["content"].as_str()
+    );
+
+    // The kept first choice, read twice.
+    let text = r#"{"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":"x"}],"choices":[{"index":1}]}"#;
+    let reference: serde_json::Value = serde_json::from_str(text).unwrap();
+    let Ok(ChatEvent::Chunk(chunk)) = ChatEvent::parse(text) else {
+        panic!("a chunk")
+    };
+    let choice = chunk.choices.first().unwrap().unwrap();
+    assert_eq!(
+        Some(choice.index),
+        reference["choices"][0]["index"].as_u64()
+    );
+    assert!(reference["choices"][0]["delta"].is_null());
+    assert!(choice.delta.is_none() && choice.finish_reason.is_none());
+    assert_eq!(chunk.choices.iter().count(), 1);
+
+    // A required nested view, read twice.
+    let text = r#"{"error":{"message":"m","type":"t"},"error":{"message":"n"}}"#;
+    let reference: serde_json::Value = serde_json::from_str(text).unwrap();
+    let Ok(ChatEvent::Error(e)) = ChatEvent::parse(text) else {
+        panic!("an error chunk")
+    };
+    assert_eq!(
+        e.error.message.map(|s| s.raw()),
+        reference["error"]["message"].as_str()
+    );
+    assert!(reference["error"]["type"].is_null());
+    assert_eq!(e.error.ty, None);
+
+    // A required nested view, read twice in one pass.
+    let text = r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":"x"},"delta":{"stop_reason":"max_tokens"}}"#;
+    let reference: serde_json::Value = serde_json::from_str(text).unwrap();
+    let Ok(MessageEvent::MessageDelta(m)) = MessageEvent::parse(text) else {
+        panic!("a message_delta")
+    };
+    assert_eq!(
+        m.delta.stop_reason.map(|s| s.raw()),
+        reference["delta"]["stop_reason"].as_str()
+    );
+    assert!(reference["delta"]["stop_sequence"].is_null());
+    assert_eq!(m.delta.stop_sequence, None);
+
+    // A required field, then `null`: missing.
+    let text = r#"{"index":0,"delta":{"content":"a"},"index":null}"#;
+    let reference: serde_json::Value = serde_json::from_str(text).unwrap();
+    assert!(reference["index"].is_null());
+    let err = ChoiceDelta::from_value(Value::parse(text).unwrap(), text).unwrap_err();
+    assert_eq!(err.kind(), DecodeErrorKind::MissingField { field: "index" });
+}
