@@ -154,7 +154,8 @@ impl<'a> ChatEvent<'a> {
         }
         if let Ok(Self::Chunk(chunk)) = &mut event {
             let mut members = crate::json::WatchKey::new(ObjectScanner::new(data), "error");
-            let read = ChatChunk::decode_members_in(&mut members, data, Some(text), None, chunk);
+            let read =
+                ChatChunk::decode_members_inline(&mut members, data, Some(text), None, chunk);
             if members.seen() || read.is_err() {
                 let result = read.and(event);
                 event = Self::parse_slow(data, text, result);

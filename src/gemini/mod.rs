@@ -135,7 +135,7 @@ impl<'a> GeminiEvent<'a> {
         let mut event = Ok(Self::Response(GenerateContentResponse::fallback_view()));
         if let Ok(Self::Response(chunk)) = &mut event {
             let mut members = crate::json::WatchKey::new(ObjectScanner::new(data), "error");
-            let read = GenerateContentResponse::decode_members_in(
+            let read = GenerateContentResponse::decode_members_inline(
                 &mut members,
                 data,
                 Some(text),

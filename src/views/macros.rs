@@ -232,55 +232,17 @@ macro_rules! view {
 
         owned_view!($name);
     };
-    (@struct
-        $(#[$meta:meta])*
-        $name:ident<'a> {
-            $( $(#[$fmeta:meta])* $field:ident $([$key:literal])? : $kind:ident $fty:ty ),*
+    // The one-pass decoder of a view, under the name and attributes given:
+    // `decode_members_in` (inlined where the compiler chooses) and
+    // `decode_members_inline` (always inlined: for the callers where a
+    // measured call cost outweighs the code size, the Chat and Gemini
+    // chunks in their events).
+    (@decoder
+        $name:ident<'a> $decode:ident [$($attr:meta)?] {
+            $( $field:ident $([$key:literal])? : $kind:ident $fty:ty ),*
         }
     ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq)]
-        #[non_exhaustive]
-        pub struct $name<'a> {
-            $( $(#[$fmeta])* pub $field: field_ty!($kind $fty), )*
-            __src: $crate::views::Source<'a>,
-        }
-
         impl<'a> $name<'a> {
-            /// The view's JSON text, as in the input.
-            #[inline]
-            pub fn raw(&self) -> $crate::json::RawJson<'a> {
-                self.__src.0
-            }
-
-            /// The view with every field absent (its fields' fallbacks).
-            #[inline]
-            pub(crate) fn fallback_view() -> Self {
-                Self {
-                    $( $field: field_fallback!($kind $fty), )*
-                    __src: $crate::views::Source::EMPTY,
-                }
-            }
-
-            /// The JSON keys of the fields, in declaration order.
-            pub const FIELDS: &'static [&'static str] = &[$(field_key!($field $($key)?)),*];
-
-            /// Decodes the members of one object. `raw` is the object's text,
-            /// a slice of `base` (the event's data), or `None` for the text
-            /// `members` walked (a nested scanner); `expect` is the `type`
-            /// the object must have, if it is checked here.
-            #[inline(always)]
-            pub(crate) fn decode_members<M: $crate::json::MemberSource<'a>>(
-                members: M,
-                base: &'a str,
-                raw: ::core::option::Option<&'a str>,
-                expect: ::core::option::Option<&str>,
-            ) -> ::core::result::Result<Self, $crate::views::DecodeError> {
-                let mut view = Self::fallback_view();
-                Self::decode_members_in(members, base, raw, expect, &mut view)?;
-                Ok(view)
-            }
-
             /// [`decode_members`](Self::decode_members) into `out`, which
             /// holds the fallback view (every field absent) on entry: each
             /// field is decoded where it will stay, so that a large view (a
@@ -291,8 +253,9 @@ macro_rules! view {
             // dispatch are one chain on constants. The generic forms measured
             // 0.4–4.6% more instructions per event on some dialect
             // (benches/RESULTS-pipeline.md, issue 13).
-            #[allow(unused_mut, unused_variables)]
-            pub(crate) fn decode_members_in<M: $crate::json::MemberSource<'a>>(
+            #[allow(unused_mut, unused_variables, dead_code)]
+            $(#[$attr])?
+            pub(crate) fn $decode<M: $crate::json::MemberSource<'a>>(
                 mut members: M,
                 base: &'a str,
                 raw: ::core::option::Option<&'a str>,
@@ -440,6 +403,57 @@ macro_rules! view {
                 out.__src = $crate::views::Source($crate::json::RawJson::new(raw));
                 Ok(())
             }
+        }
+    };
+    (@struct
+        $(#[$meta:meta])*
+        $name:ident<'a> {
+            $( $(#[$fmeta:meta])* $field:ident $([$key:literal])? : $kind:ident $fty:ty ),*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub struct $name<'a> {
+            $( $(#[$fmeta])* pub $field: field_ty!($kind $fty), )*
+            __src: $crate::views::Source<'a>,
+        }
+
+        impl<'a> $name<'a> {
+            /// The view's JSON text, as in the input.
+            #[inline]
+            pub fn raw(&self) -> $crate::json::RawJson<'a> {
+                self.__src.0
+            }
+
+            /// The view with every field absent (its fields' fallbacks).
+            #[inline]
+            pub(crate) fn fallback_view() -> Self {
+                Self {
+                    $( $field: field_fallback!($kind $fty), )*
+                    __src: $crate::views::Source::EMPTY,
+                }
+            }
+
+            /// The JSON keys of the fields, in declaration order.
+            pub const FIELDS: &'static [&'static str] = &[$(field_key!($field $($key)?)),*];
+
+            /// Decodes the members of one object. `raw` is the object's text,
+            /// a slice of `base` (the event's data), or `None` for the text
+            /// `members` walked (a nested scanner); `expect` is the `type`
+            /// the object must have, if it is checked here.
+            #[inline(always)]
+            pub(crate) fn decode_members<M: $crate::json::MemberSource<'a>>(
+                members: M,
+                base: &'a str,
+                raw: ::core::option::Option<&'a str>,
+                expect: ::core::option::Option<&str>,
+            ) -> ::core::result::Result<Self, $crate::views::DecodeError> {
+                let mut view = Self::fallback_view();
+                Self::decode_members_in(members, base, raw, expect, &mut view)?;
+                Ok(view)
+            }
+
             /// The number of the member with this key (see `decode_members`).
             /// Keys are matched as bytes (no `str` slicing); escaped keys
             /// are unescaped and matched by name.
@@ -473,6 +487,9 @@ macro_rules! view {
                 }
             }
         }
+
+        view! { @decoder $name<'a> decode_members_in [] { $( $field $([$key])? : $kind $fty ),* } }
+        view! { @decoder $name<'a> decode_members_inline [inline(always)] { $( $field $([$key])? : $kind $fty ),* } }
 
         impl<'a> $crate::views::Fields<'a> for $name<'a> {
             fn field_names(&self) -> &'static [&'static str] {
