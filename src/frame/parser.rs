@@ -855,13 +855,11 @@ impl Parser {
         let Some(value) = value_start(line, b"data:") else {
             return Quick::Other;
         };
-        // The search checks the line as ASCII on the way (see `line_end`).
-        let Some(i) = self.cur.line_end(start + at + value) else {
+        let Some(i) = memchr::memchr2(b'\n', b'\r', line.get(value..).unwrap_or_default()) else {
             // The data line goes on in the next chunk.
             return Quick::Incomplete;
         };
-        let end = i - start - at;
-        let line = &self.cur[start + at..];
+        let end = value + i;
         if line[end] != b'\n'
             || line.get(end + 1) != Some(&b'\n')
             || end > self.config.max_line_len

@@ -1,13 +1,10 @@
 //! Text the parser has checked once as UTF-8, read as `&str` without a
 //! second check.
 //!
-//! BE ADVISED: this is the crate's one module with `unsafe` code:
-//! `from_utf8_unchecked` in [`Utf8Bytes::as_str`] and [`CheckedChunk::str`],
-//! and (on x86_64) the call of the SSE2 line search, `sse2::first_special`.
-//! The first exists because `Frame::data()` is the hottest call of a
-//! client, and checking the data a second time there cost about a fifth of
-//! the framing time; the second because one pass that finds a line's end
-//! and checks it as ASCII costs half of a line search and a check (see
+//! BE ADVISED: this is the crate's one module with `unsafe` code: one
+//! `from_utf8_unchecked` in [`Utf8Bytes::as_str`]. It exists because
+//! `Frame::data()` is the hottest call of a client, and checking the data a
+//! second time there cost about a fifth of the framing time (see
 //! `benches/RESULTS-framing.md`).
 //!
 //! The soundness argument is local to this file. [`Utf8Bytes`] has one
@@ -19,19 +16,11 @@
 //! * from a slice of a [`CheckedChunk`] ([`CheckedChunk::utf8`],
 //!   [`CheckedChunk::utf8_range`]), whose `valid` span was checked (by
 //!   `simdutf8`, or found to be ASCII, which is UTF-8, by `is_ascii` here:
-//!   both in `utf8_prefix`; or found to be ASCII by the line search,
-//!   [`CheckedChunk::line_end`], which marks only bytes it saw below 0x80)
-//!   and is reset whenever the chunk
+//!   both in `utf8_prefix`) and is reset whenever the chunk
 //!   is replaced; `Bytes` never changes its bytes while any handle to them
 //!   lives, and the chunk holds one, so the span stays checked. A range
 //!   inside a checked span is UTF-8 when both of its ends are character
 //!   boundaries, which is checked too.
-//!
-//! The SSE2 code is compiled only where SSE2 is enabled for the whole build
-//! (every x86_64 target has it); it reads the input through safe slices
-//! only, and its tests compare it with a plain loop on every length and
-//! position, under Miri too. Other targets use a portable word-at-a-time
-//! version.
 //!
 //! Nothing else in the crate can make a `Utf8Bytes` or change its bytes.
 //! The module's tests run under Miri in CI (`cargo +nightly miri test --lib
@@ -222,10 +211,7 @@ impl CheckedChunk {
             return Some("");
         }
         let chunk: &[u8] = &self.bytes;
-        // The ends of the span are boundaries (`lo`: a non-empty UTF-8 text
-        // starts with one; an empty range returned above).
-        let boundary =
-            |i: usize| i == lo || i == hi || chunk.get(i).is_some_and(|&b| !is_continuation(b));
+        let boundary = |i: usize| i == hi || chunk.get(i).is_some_and(|&b| !is_continuation(b));
         if !(boundary(start) && boundary(end)) {
             return None;
         }
@@ -238,43 +224,6 @@ impl CheckedChunk {
         Some(unsafe { core::str::from_utf8_unchecked(text) })
     }
 }
-
-impl CheckedChunk {
-    /// The first LF or CR at or after `start`, if any: where the line that
-    /// goes on at `start` ends. The search checks the bytes it passes as
-    /// ASCII on the way (one pass, [`first_special`]), so that a line of
-    /// ASCII needs no check of its own afterwards: the line (without its
-    /// end) becomes the checked span, unless it lies in it already. Past a first stretch
-    /// of [`SCAN_AHEAD`] bytes (a long data line), or past a byte that is
-    /// not ASCII, it is a plain search (`memchr2`, quicker on long lines),
-    /// and the line is left to the UTF-8 check.
-    #[inline(always)]
-    pub(crate) fn line_end(&mut self, start: usize) -> Option<usize> {
-        let rest = self.bytes.get(start..)?;
-        let head = rest.get(..SCAN_AHEAD).unwrap_or(rest);
-        let i = first_special(head);
-        let from = match head.get(i) {
-            Some(b'\n' | b'\r') => {
-                // `rest[..i]` is ASCII (every byte below 0x80), so text: the
-                // new checked span, unless the line lies in the old one.
-                let end = start + i;
-                let (lo, hi) = self.valid;
-                if start < lo || end > hi {
-                    self.valid = (start, end);
-                }
-                return Some(end);
-            }
-            // Not ASCII: the rest is searched.
-            Some(_) => i,
-            // No line end in the first stretch: the rest is searched.
-            None => head.len(),
-        };
-        memchr::memchr2(b'\n', b'\r', rest.get(from..)?).map(|j| start + from + j)
-    }
-}
-
-/// How far [`CheckedChunk::line_end`] searches and checks in one pass.
-const SCAN_AHEAD: usize = 512;
 
 impl Deref for CheckedChunk {
     type Target = Bytes;
@@ -327,200 +276,6 @@ fn is_ascii(b: &[u8]) -> bool {
         }
     }
     acc.iter().fold(0u8, |x, &c| x | c) < 0x80
-}
-
-/// The index of the first byte of `b` that is LF, CR or not ASCII
-/// (`b.len()` when there is none): the line search and the ASCII check in
-/// one pass.
-#[inline(always)]
-fn first_special(b: &[u8]) -> usize {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    {
-        // SAFETY: `sse2::first_special` is safe code that needs SSE2, and
-        // this is compiled only where SSE2 is enabled for the whole build
-        // (the x86_64 baseline), so every CPU that runs it has SSE2.
-        unsafe { sse2::first_special(b) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    {
-        first_special_words(b)
-    }
-}
-
-/// [`first_special`] eight bytes at a time, in plain integer arithmetic
-/// (the portable version). In each byte: `x & 0x7f` plus `0x7f` sets the
-/// high bit unless the low seven bits are zero, with no carry out of the
-/// byte, so after `^ LF` (`^ CR`) it marks the bytes that are not LF (CR);
-/// a byte is special when it is marked by neither or its own high bit is
-/// set. Exact in every byte (no borrow crosses bytes).
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
-#[inline]
-fn first_special_words(b: &[u8]) -> usize {
-    const LOWS: u64 = u64::from_le_bytes([0x7f; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
-    const LF: u64 = u64::from_le_bytes([b'\n'; 8]);
-    const CR: u64 = u64::from_le_bytes([b'\r'; 8]);
-    let mut at = 0;
-    let mut words = b;
-    while let Some((word, rest)) = words.split_first_chunk::<8>() {
-        let x = u64::from_le_bytes(*word);
-        let low = x & LOWS;
-        let not_lf = (low ^ LF).wrapping_add(LOWS);
-        let not_cr = (low ^ CR).wrapping_add(LOWS);
-        let special = (x | !(not_lf & not_cr)) & HIGHS;
-        if special != 0 {
-            return at + (special.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-        words = rest;
-    }
-    at + words
-        .iter()
-        .position(|&c| is_special(c))
-        .unwrap_or(words.len())
-}
-
-/// Whether `c` is LF, CR or not ASCII.
-#[inline]
-fn is_special(c: u8) -> bool {
-    c == b'\n' || c == b'\r' || c >= 0x80
-}
-
-/// [`first_special`] with SSE2, 16 bytes to a vector.
-///
-/// The functions are `unsafe fn` with `#[target_feature]` (not safe ones)
-/// for the 1.85 toolchain the crate supports, where the intrinsics are
-/// unsafe to call; their bodies use no raw pointer and index no slice
-/// unchecked: all they need is SSE2.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-mod sse2 {
-    use core::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-        _mm_set_epi64x,
-    };
-
-    /// 16 bytes as a vector. Two plain loads, which the compiler joins
-    /// into one unaligned vector load.
-    #[target_feature(enable = "sse2")]
-    #[inline]
-    unsafe fn load(b: &[u8; 16]) -> __m128i {
-        let (lo, hi) = b.split_at(8);
-        let lo = i64::from_le_bytes(lo.try_into().unwrap_or_default());
-        let hi = i64::from_le_bytes(hi.try_into().unwrap_or_default());
-        _mm_set_epi64x(hi, lo)
-    }
-
-    /// A bit per byte of `v`: set for LF, CR and bytes not ASCII. Exact.
-    #[target_feature(enable = "sse2")]
-    #[inline]
-    unsafe fn special(v: __m128i) -> u32 {
-        let lf = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\n' as i8));
-        let cr = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\r' as i8));
-        // The high bit of a byte not ASCII is its own mark.
-        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(lf, cr), v)) as u32
-    }
-
-    /// All ones in the bytes of `v` that are surely not special: as signed
-    /// bytes, above `cr` (CR, 0x0d). Bytes not ASCII are negative; LF and
-    /// CR are not above CR; nor are the other controls from NUL to 0x0c
-    /// (tab among them), which make a block be looked at again, exactly.
-    #[target_feature(enable = "sse2")]
-    #[inline]
-    unsafe fn plain(v: __m128i, cr: __m128i) -> __m128i {
-        _mm_cmpgt_epi8(v, cr)
-    }
-
-    /// A bit per byte of 64 bytes: set for the bytes that [`plain`] does
-    /// not find plain (the special ones among them).
-    #[target_feature(enable = "sse2")]
-    #[inline]
-    unsafe fn candidates(b: &[u8], cr: __m128i) -> u64 {
-        let mut m = 0;
-        for (k, v) in b.chunks_exact(16).take(4).enumerate() {
-            if let Ok(v) = v.try_into() {
-                m |= u64::from(_mm_movemask_epi8(plain(load(v), cr)) as u16) << (16 * k);
-            }
-        }
-        !m
-    }
-
-    /// The first special byte of `b` among the `candidates` (bits).
-    #[inline]
-    fn first_of(b: &[u8], mut candidates: u64) -> Option<usize> {
-        while candidates != 0 {
-            let i = candidates.trailing_zeros() as usize;
-            if b.get(i).is_some_and(|&c| super::is_special(c)) {
-                return Some(i);
-            }
-            candidates &= candidates - 1;
-        }
-        None
-    }
-
-    /// See [`super::first_special`].
-    #[target_feature(enable = "sse2")]
-    #[inline]
-    pub(super) unsafe fn first_special(b: &[u8]) -> usize {
-        let len = b.len();
-        if len < 64 {
-            return short(b);
-        }
-        // CR in every byte, hidden from the optimiser: it would turn
-        // `v > 0x0d` into `0x0e > v`, which costs a copy per vector.
-        let cr = core::hint::black_box(_mm_set1_epi8(b'\r' as i8));
-        let mut at = 0;
-        let mut blocks = b.chunks_exact(64);
-        for block in &mut blocks {
-            let m = candidates(block, cr);
-            if m != 0 {
-                if let Some(i) = first_of(block, m) {
-                    return at + i;
-                }
-            }
-            at += 64;
-        }
-        if blocks.remainder().is_empty() {
-            return len;
-        }
-        // The last 64 bytes: those before `at` among them were seen not to
-        // be special, so the first special one is at or after `at`.
-        let last = b.get(len - 64..).unwrap_or_default();
-        match first_of(last, candidates(last, cr)) {
-            Some(i) => len - 64 + i,
-            None => len,
-        }
-    }
-
-    /// [`first_special`] for fewer than 64 bytes, 16 at a time.
-    #[target_feature(enable = "sse2")]
-    #[inline]
-    unsafe fn short(b: &[u8]) -> usize {
-        let mut at = 0;
-        let mut rest = b;
-        while let Some((v, after)) = rest.split_first_chunk::<16>() {
-            let m = special(load(v));
-            if m != 0 {
-                return at + m.trailing_zeros() as usize;
-            }
-            at += 16;
-            rest = after;
-        }
-        if rest.is_empty() {
-            return at;
-        }
-        // The last 16 bytes, if there are that many: those before `at`
-        // among them were seen not to be special.
-        if let Some(last) = b.last_chunk::<16>() {
-            return match special(load(last)) {
-                0 => b.len(),
-                m => b.len() - 16 + m.trailing_zeros() as usize,
-            };
-        }
-        at + rest
-            .iter()
-            .position(|&c| super::is_special(c))
-            .unwrap_or(rest.len())
-    }
 }
 
 /// The longest rest of a chunk that [`utf8_prefix`] tries as ASCII first.
@@ -644,138 +399,6 @@ mod tests {
                 assert!(!is_ascii(&b), "{len} {at}");
             }
         }
-    }
-
-    /// `first_special` the plain way: the oracle.
-    fn first_special_plain(b: &[u8]) -> usize {
-        b.iter().position(|&c| is_special(c)).unwrap_or(b.len())
-    }
-
-    #[test]
-    fn the_one_pass_scan_finds_the_first_special_byte() {
-        // Every length up to past three 64-byte blocks, a special byte (or
-        // a plain control, which the SIMD filter looks at twice) at every
-        // position, alone and before a second one; both scans agree with
-        // the plain loop. Under Miri, the lengths around the block sizes
-        // (it is slow).
-        let lens: Vec<usize> = if cfg!(miri) {
-            (0..18)
-                .chain([31, 32, 33, 63, 64, 65, 66, 127, 128, 129])
-                .collect()
-        } else {
-            (0..200).collect()
-        };
-        let all = [
-            b'\n', b'\r', 0x80, 0xc3, 0xff, b'\t', 0x00, 0x0c, 0x0e, 0x7f,
-        ];
-        let bytes = if cfg!(miri) { &all[..3] } else { &all[..] };
-        for len in lens {
-            let mut b = alloc::vec![b'a'; len];
-            assert_eq!(first_special(&b), len, "{len}");
-            assert_eq!(first_special_words(&b), len, "{len}");
-            for at in 0..len {
-                for &c in bytes {
-                    b[at] = c;
-                    let want = first_special_plain(&b);
-                    assert_eq!(first_special(&b), want, "{len} {at} {c:#x}");
-                    assert_eq!(first_special_words(&b), want, "{len} {at} {c:#x}");
-                    if at + 1 < len {
-                        b[len - 1] = b'\n';
-                        let want = first_special_plain(&b);
-                        assert_eq!(first_special(&b), want, "{len} {at} {c:#x} +LF");
-                        assert_eq!(first_special_words(&b), want, "{len} {at} {c:#x} +LF");
-                        b[len - 1] = b'a';
-                    }
-                    b[at] = b'a';
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn the_one_pass_scan_reads_only_its_slice() {
-        // Slices at every offset of a buffer full of specials around them:
-        // nothing outside the slice may be seen (Miri checks the reads).
-        let mut buf = alloc::vec![b'\n'; 300];
-        for b in &mut buf[100..200] {
-            *b = b'x';
-        }
-        let step = if cfg!(miri) { 5 } else { 1 };
-        for start in (90..110).step_by(step) {
-            for end in (start..210).step_by(step) {
-                let s = &buf[start..end];
-                assert_eq!(first_special(s), first_special_plain(s), "{start}..{end}");
-                assert_eq!(
-                    first_special_words(s),
-                    first_special_plain(s),
-                    "{start}..{end}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn line_ends_are_found_and_checked_only_when_ascii() {
-        // Lines of every length, ASCII or not, at every start: the line end
-        // is memchr2's, and what the search marks checked reads as text.
-        let max = if cfg!(miri) { 70 } else { 150 };
-        for len in (0..max).step_by(if cfg!(miri) { 7 } else { 1 }) {
-            for &c in &[b'a', 0xc3, 0xff] {
-                let mut line = alloc::vec![b'a'; len];
-                if len > 3 {
-                    line[len / 2] = c;
-                    if c == 0xc3 {
-                        line[len / 2 + 1] = 0xa9;
-                    }
-                }
-                line.extend_from_slice(b"\n\nrest\r\n");
-                let bytes = Bytes::from(line);
-                for start in 0..bytes.len() {
-                    let mut ch = CheckedChunk::new();
-                    ch.replace(bytes.clone());
-                    let want = memchr::memchr2(b'\n', b'\r', &bytes[start..]).map(|i| start + i);
-                    assert_eq!(ch.line_end(start), want, "{len} {start}");
-                    if let Some(end) = want {
-                        let ok = core::str::from_utf8(&bytes[start..end]).is_ok();
-                        assert_eq!(ch.check(start, end), ok, "{len} {start}");
-                        if ok {
-                            assert_eq!(
-                                ch.str(start, end).map(str::as_bytes),
-                                Some(&bytes[start..end])
-                            );
-                        }
-                    }
-                    let (lo, hi) = ch.valid;
-                    assert!(
-                        core::str::from_utf8(&bytes[lo..hi]).is_ok(),
-                        "{len} {start}"
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn a_line_search_marks_its_line_or_keeps_the_span() {
-        let mut c = chunk(b"ab\ncd\r\xc3\xa9\n");
-        assert_eq!(c.line_end(0), Some(2));
-        assert_eq!(c.valid, (0, 2));
-        assert_eq!(c.str(0, 2), Some("ab"));
-        // The next line: a span of its own.
-        assert_eq!(c.line_end(3), Some(5));
-        assert_eq!(c.valid, (3, 5));
-        assert_eq!(c.str(3, 5), Some("cd"));
-        // A line that is not ASCII is searched, not marked.
-        assert_eq!(c.line_end(6), Some(8));
-        assert_eq!(c.valid, (3, 5));
-        assert_eq!(c.str(6, 8), None);
-        assert!(c.check(6, 8));
-        assert_eq!(c.str(6, 8), Some("\u{e9}"));
-        // Searched inside the span: it stays.
-        assert!(c.check(0, 2));
-        assert_eq!(c.valid, (0, 9));
-        assert_eq!(c.line_end(3), Some(5));
-        assert_eq!(c.valid, (0, 9));
     }
 
     #[test]
