@@ -251,7 +251,7 @@ macro_rules! view {
             // The loop is written out per view rather than as one generic
             // function over a per-view trait: the key compares and the value
             // dispatch are one chain on constants. The generic forms measured
-            // 0.4–4.6% more instructions per event on some dialect
+            // 0.4–4.9% more instructions per event on some dialect in five tries
             // (benches/RESULTS-pipeline.md, issue 13).
             #[allow(unused_mut, unused_variables, dead_code)]
             $(#[$attr])?
