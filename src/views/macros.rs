@@ -49,7 +49,12 @@ macro_rules! field_put {
                 $place = v;
                 $seen |= $bit;
             }
-            ::core::option::Option::None => $seen &= !$bit,
+            ::core::option::Option::None => {
+                // Absent again: the place holds the fallback, for a later
+                // reading in place (a repeated key) to start from.
+                $place = $crate::views::Field::fallback();
+                $seen &= !$bit;
+            }
         }
     };
     (opt $place:expr, $seen:ident, $bit:ident, $value:expr) => {
@@ -250,8 +255,8 @@ macro_rules! view {
             /// On an error `out` holds what was read so far.
             // The loop is written out per view rather than as one generic
             // function over a per-view trait: the key compares and the value
-            // dispatch are one chain on constants. The generic forms measured
-            // 0.4–4.9% more instructions per event on some dialect in five tries
+            // dispatch are one chain on constants. Every generic form tried
+            // measured more instructions per event on some dialect
             // (benches/RESULTS-pipeline.md, issue 13).
             #[allow(unused_mut, unused_variables, dead_code)]
             $(#[$attr])?

@@ -135,8 +135,8 @@ pub trait Field<'a>: Sized + Sealed {
 
     /// [`from_nested`](Self::from_nested) into `out`, which holds the
     /// fallback value: a view decodes its fields in place there, so that a
-    /// large one is not moved on its way. On an error `out` holds what was
-    /// read so far.
+    /// large one is not moved on its way (and may leave part of what it
+    /// read there on an error).
     #[doc(hidden)]
     #[inline]
     fn from_nested_in(
