@@ -464,33 +464,24 @@ fn a_repeated_key_replaces_the_first_reading_whole() {
     assert!(reference["error"]["type"].is_null());
     assert_eq!(e.error.ty, None);
 
-    // A required nested view, read twice in one pass.
-    let text = r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":"x"},"delta":{"stop_reason":"max_tokens"}}"#;
-    let reference: serde_json::Value = serde_json::from_str(text).unwrap();
-    let Ok(MessageEvent::MessageDelta(m)) = MessageEvent::parse(text) else {
-        panic!("a message_delta")
-    };
-    assert_eq!(
-        m.delta.stop_reason.map(|s| s.raw()),
-        reference["delta"]["stop_reason"].as_str()
-    );
-    assert!(reference["delta"]["stop_sequence"].is_null());
-    assert_eq!(m.delta.stop_sequence, None);
-
-    // A required nested view, then `null`, then read again: the third
-    // reading alone counts.
-    let text = r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":"x"},"delta":null,"delta":{"stop_reason":"max_tokens"}}"#;
-    let reference: serde_json::Value = serde_json::from_str(text).unwrap();
-    let Ok(MessageEvent::MessageDelta(m)) = MessageEvent::parse(text) else {
-        panic!("a message_delta")
-    };
-    assert_eq!(
-        m.delta.stop_reason.map(|s| s.raw()),
-        reference["delta"]["stop_reason"].as_str()
-    );
-    assert!(reference["delta"]["stop_sequence"].is_null());
-    assert_eq!(m.delta.stop_sequence, None);
-    assert_eq!(m.delta.raw().get(), r#"{"stop_reason":"max_tokens"}"#);
+    // A required nested view read twice in one pass, and read, then
+    // `null`, then read again: the last reading alone counts.
+    for text in [
+        r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":"x"},"delta":{"stop_reason":"max_tokens"}}"#,
+        r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":"x"},"delta":null,"delta":{"stop_reason":"max_tokens"}}"#,
+    ] {
+        let reference: serde_json::Value = serde_json::from_str(text).unwrap();
+        let Ok(MessageEvent::MessageDelta(m)) = MessageEvent::parse(text) else {
+            panic!("a message_delta: {text}")
+        };
+        assert_eq!(
+            m.delta.stop_reason.map(|s| s.raw()),
+            reference["delta"]["stop_reason"].as_str()
+        );
+        assert!(reference["delta"]["stop_sequence"].is_null());
+        assert_eq!(m.delta.stop_sequence, None, "{text}");
+        assert_eq!(m.delta.raw().get(), r#"{"stop_reason":"max_tokens"}"#);
+    }
 
     // A required field, then `null`: missing.
     let text = r#"{"index":0,"delta":{"content":"a"},"index":null}"#;
