@@ -283,11 +283,6 @@ impl<'a, T: Field<'a>> FieldElements<'a> for HeadList<'a, T> {
         if let Some((head, _)) = &self.head {
             f(Ok(head.field_value()));
         }
-        for element in self.rest() {
-            match element {
-                Ok(element) => f(Ok(element.field_value())),
-                Err(e) => f(Err(e)),
-            }
-        }
+        super::visit_elements(self.rest(), f);
     }
 }

@@ -535,11 +535,20 @@ impl<'a, T: Field<'a>> Field<'a> for List<'a, T> {
 
 impl<'a, T: Field<'a>> FieldElements<'a> for List<'a, T> {
     fn for_each_element(&self, f: &mut dyn FnMut(Result<FieldValue<'a, '_>, DecodeError>)) {
-        for element in self.iter() {
-            match element {
-                Ok(element) => f(Ok(element.field_value())),
-                Err(e) => f(Err(e)),
-            }
+        visit_elements(self.iter(), f);
+    }
+}
+
+/// Hands each decoded element (or its error) to a visitor: the body of
+/// [`FieldElements::for_each_element`] for [`List`] and [`HeadList`].
+pub(super) fn visit_elements<'a, T: Field<'a>>(
+    elements: ListIter<'a, T>,
+    f: &mut dyn FnMut(Result<FieldValue<'a, '_>, DecodeError>),
+) {
+    for element in elements {
+        match element {
+            Ok(element) => f(Ok(element.field_value())),
+            Err(e) => f(Err(e)),
         }
     }
 }
