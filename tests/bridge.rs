@@ -996,7 +996,9 @@ fn anthropic_hostile_upstreams() {
                 ),
             BridgeErrorKind::Decode(
                 MessageEvent::parse(r#"{"type":"message_start","message":{"usage":"x"}}"#)
-                    .unwrap_err(),
+                    .unwrap()
+                    .decode_error()
+                    .unwrap(),
             ),
             1,
         ),

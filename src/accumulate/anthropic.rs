@@ -225,7 +225,10 @@ impl MessageAccumulator {
         self.feed(event)
     }
 
-    /// Adds one event. `ping` and unknown event types change nothing.
+    /// Adds one event. `ping` and unknown event types change nothing; an
+    /// event of a known type whose members do not fit (an
+    /// [`Unknown`](MessageEvent::Unknown) with an error) changes nothing and
+    /// is reported as an [`AccumulateErrorKind::Decode`] error.
     ///
     /// Cost: O(size of the event), plus O(log n) to find the block by
     /// index; each usage member a `message_start` or `message_delta` sends
@@ -270,6 +273,10 @@ impl MessageAccumulator {
             // Kept whatever the limit (it replaces the last one, so it is
             // bounded by one event): a failure must never read as a cut.
             MessageEvent::Error(e) => m.error = Some(e.error.to_owned()),
+            // A known type whose members do not fit: reported, not kept.
+            MessageEvent::Unknown { error: Some(e), .. } => {
+                first = Some(AccumulateErrorKind::Decode(*e))
+            }
             MessageEvent::Ping(_) | MessageEvent::Unknown { .. } => {}
         }
         event_result(first, number, &mut m.limit_hit)

@@ -426,8 +426,9 @@ impl ResponseAccumulator {
     /// An [`AccumulateError`] when the event would exceed a limit of the
     /// [`AccumulatorConfig`]; the event is not applied, and every later call
     /// returns the same error. An [`AccumulateErrorKind::Decode`] error when
-    /// a lazy payload of the event (see [`ResponseEvent::validate`]) does
-    /// not decode: that event is not applied, nor counted, as if it had
+    /// [`ResponseEvent::validate`] fails (a lazy payload of the event does
+    /// not decode, or the event is an [`Unknown`](ResponseEvent::Unknown)
+    /// of a known type whose members do not fit): that event is not applied, nor counted, as if it had
     /// failed to decode before it was fed; later events are applied.
     pub fn feed(&mut self, event: &ResponseEvent<'_>) -> Result<(), AccumulateError> {
         if let Some(e) = self.limit_error {

@@ -15,8 +15,8 @@
 //!
 //! Every frame of a Messages stream has an `event:` line, and the data's
 //! `type` repeats it. [`MessageEvent::from_frame`] picks the view from the
-//! event name when there is one (and checks it against the data's `type`:
-//! a mismatch is [`DecodeErrorKind::TypeMismatch`]), else from the `type`
+//! event name when there is one (and checks it against the data's `type`),
+//! else from the `type`
 //! member; [`MessageEvent::parse`] reads the data alone. Either way the data
 //! is decoded in one pass that validates the JSON and fills the view,
 //! allocating nothing.
@@ -31,6 +31,13 @@
 //! [`RawJson`]. An event's own fields (`index`, `delta`, `message`, …) and a
 //! delta's text are required; the fields of nested objects are optional.
 //! A JSON `null` counts as absent; unknown members are ignored.
+//!
+//! Data that does not fit follows the crate's one rule (see
+//! [`DecodeError`]): data that is not a JSON object is a [`DecodeError`];
+//! an object that does not fit its type (a required field missing, a field
+//! of the wrong kind, a `type` that disagrees with the event name) is
+//! [`MessageEvent::Unknown`] with its raw JSON and the error
+//! ([`MessageEvent::decode_error`]), not an error.
 //!
 //! Every view implements [`Fields`], so generic
 //! code can visit every field of an event without allocating.
@@ -99,12 +106,21 @@ macro_rules! message_events {
         #[non_exhaustive]
         pub enum MessageEvent<'a> {
             $( $(#[$meta])* $variant($view<'a>), )*
-            /// An event type this version does not model. Never an error.
+            /// An event type this version does not model, or an object
+            /// whose members do not fit the type it names (see
+            /// [`DecodeError`] for the rule). Never an error.
             Unknown {
-                /// The event's `type`, as in the input.
+                /// The event's `type`, as in the input (the last one when
+                /// there are several; empty when there is none or it is not
+                /// a string).
                 ty: JsonStr<'a>,
                 /// The whole event, validated.
                 raw: RawJson<'a>,
+                /// `None` for a type this version does not model; for a
+                /// known type (or a `type` that disagrees with the SSE event
+                /// name), what did not fit: a missing field, a field of the
+                /// wrong kind, or [`DecodeErrorKind::TypeMismatch`].
+                error: Option<DecodeError>,
             },
         }
 
@@ -163,6 +179,28 @@ macro_rules! message_events {
                     Self::Unknown { raw, .. } => *raw,
                 }
             }
+
+            /// What did not fit, for an [`Unknown`](Self::Unknown) of a
+            /// known type (see [`DecodeError`] for the rule); `None` for
+            /// every other event, an unknown type included.
+            pub fn decode_error(&self) -> Option<DecodeError> {
+                match self {
+                    Self::Unknown { error, .. } => *error,
+                    _ => None,
+                }
+            }
+
+            /// The strict reading: `parse` then `validate` fails, as
+            /// [`ResponseEvent::validate`](crate::responses::ResponseEvent::validate)
+            /// does, for an event whose type is known but whose members do
+            /// not fit it.
+            ///
+            /// # Errors
+            ///
+            /// The [`decode_error`](Self::decode_error), if there is one.
+            pub fn validate(&self) -> Result<(), DecodeError> {
+                self.decode_error().map_or(Ok(()), Err)
+            }
         }
 
         impl<'a> Fields<'a> for MessageEvent<'a> {
@@ -214,11 +252,38 @@ impl<'a> MessageEvent<'a> {
     ///
     /// # Errors
     ///
-    /// A [`DecodeError`]: the data is not a JSON object, has no string
-    /// `type`, or lacks a field its type requires, or a field has the wrong
-    /// JSON kind.
+    /// A [`DecodeError`] when the data is not a JSON object. An object that
+    /// has no string `type`, lacks a field its type requires or has a field
+    /// of the wrong JSON kind is not an error but
+    /// [`Unknown`](Self::Unknown), with the raw JSON and what did not fit
+    /// (see [`DecodeError`] for the rule):
+    ///
+    /// ```
+    /// use ssekit::anthropic::{DecodeErrorKind, MessageEvent};
+    ///
+    /// let event = MessageEvent::parse(r#"{"type":"content_block_stop","index":"0"}"#)?;
+    /// let MessageEvent::Unknown { ty, error: Some(error), .. } = event else { panic!() };
+    /// assert_eq!(ty, "content_block_stop");
+    /// assert_eq!(error.kind(), DecodeErrorKind::WrongType { field: "index" });
+    ///
+    /// assert!(MessageEvent::parse(r#"{"type":"content_block_stop","index":0"#).is_err());
+    /// # Ok::<(), ssekit::anthropic::DecodeError>(())
+    /// ```
     pub fn parse(data: &'a str) -> Result<Self, DecodeError> {
-        Self::parse_typed(data).map_err(|e| crate::views::json_first(data, e))
+        Self::parse_typed(data).or_else(|e| Self::unfit(data, e))
+    }
+
+    /// A decoder's failure on `data`, under the rule of [`DecodeError`]:
+    /// [`Unknown`](Self::Unknown) with the error when `data` is a JSON
+    /// object, else the error.
+    #[cold]
+    fn unfit(data: &'a str, e: DecodeError) -> Result<Self, DecodeError> {
+        let (ty, raw, error) = crate::views::unfit(data, e)?;
+        Ok(Self::Unknown {
+            ty,
+            raw,
+            error: Some(error),
+        })
     }
 
     /// [`parse`](Self::parse), but a shape error may come before a JSON
@@ -263,6 +328,7 @@ impl<'a> MessageEvent<'a> {
                     return Ok(Self::Unknown {
                         ty,
                         raw: RawJson::new(trim_json_ws(data)),
+                        error: None,
                     });
                 }
                 Err(DecodeError::new(DecodeErrorKind::TypeMismatch, 0))
@@ -290,6 +356,7 @@ impl<'a> MessageEvent<'a> {
         Ok(Self::Unknown {
             ty,
             raw: RawJson::new(trim_json_ws(data)),
+            error: None,
         })
     }
 
@@ -308,10 +375,11 @@ impl<'a> MessageEvent<'a> {
     ///
     /// # Errors
     ///
-    /// As [`parse`](Self::parse), and [`DecodeErrorKind::TypeMismatch`] when
-    /// the name and the data's `type` differ.
+    /// As [`parse`](Self::parse). When the name and the data's `type`
+    /// differ, the event is [`Unknown`](Self::Unknown) with
+    /// [`DecodeErrorKind::TypeMismatch`].
     pub fn parse_named(event: &str, data: &'a str) -> Result<Self, DecodeError> {
-        Self::parse_named_typed(event, data).map_err(|e| crate::views::json_first(data, e))
+        Self::parse_named_typed(event, data).or_else(|e| Self::unfit(data, e))
     }
 
     /// [`parse_named`](Self::parse_named), but a shape error may come

@@ -40,11 +40,13 @@ impl OwnedMessageEvent {
     ///
     /// As [`MessageEvent::from_frame`].
     pub fn from_frame(frame: &Frame) -> Result<Self, DecodeError> {
-        let event = MessageEvent::from_frame(frame)?;
-        let name = match event {
-            MessageEvent::Unknown { .. } => None,
-            _ if frame.has_event_type() => MessageEvent::known(event.ty()),
-            _ => None,
+        MessageEvent::from_frame(frame)?;
+        // A known event name decides how the data decodes (and an `Unknown`
+        // for a data `type` that disagrees with it stays one on `get`).
+        let name = if frame.has_event_type() {
+            MessageEvent::known(frame.event())
+        } else {
+            None
         };
         Ok(Self {
             data: frame.data_bytes().clone(),
@@ -73,6 +75,7 @@ impl OwnedMessageEvent {
         event.unwrap_or(MessageEvent::Unknown {
             ty: JsonStr::default(),
             raw: RawJson::new("{}"),
+            error: None,
         })
     }
 
@@ -96,7 +99,10 @@ impl fmt::Debug for OwnedMessageEvent {
 impl MessageEvent<'_> {
     /// Copies the event's JSON text into an [`OwnedMessageEvent`] that
     /// outlives the input. (To keep a frame's event without copying, use
-    /// [`OwnedMessageEvent::from_frame`].)
+    /// [`OwnedMessageEvent::from_frame`].) Only the data is kept: an
+    /// [`Unknown`](Self::Unknown) whose error is a
+    /// [`TypeMismatch`](crate::views::DecodeErrorKind::TypeMismatch) with
+    /// the frame's event name decodes by its data's `type` on `get`.
     pub fn to_owned(&self) -> OwnedMessageEvent {
         OwnedMessageEvent {
             data: Bytes::copy_from_slice(self.raw().get().as_bytes()),

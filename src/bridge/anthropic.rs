@@ -221,6 +221,10 @@ impl AnthropicToResponses {
                 let message = e.error.message.map(|m| m.unescape()).unwrap_or_default();
                 self.core.end(End::Failed, &code, &message)
             }
+            // A known type whose members do not fit is not passed over.
+            MessageEvent::Unknown { error: Some(e), .. } => {
+                Err(self.core.error(BridgeErrorKind::Decode(*e)))
+            }
             _ => Ok(()),
         }
     }

@@ -207,6 +207,15 @@ impl<'a> ChatEvent<'a> {
         }
     }
 
+    /// What did not fit, for an [`Unknown`](Self::Unknown) (see
+    /// [`DecodeError`] for the rule); `None` for every other event.
+    pub fn decode_error(&self) -> Option<DecodeError> {
+        match self {
+            Self::Unknown { error, .. } => Some(*error),
+            _ => None,
+        }
+    }
+
     /// Whether this is the [`Done`](Self::Done) sentinel.
     pub fn is_done(&self) -> bool {
         matches!(self, Self::Done)

@@ -189,6 +189,15 @@ impl<'a> GeminiEvent<'a> {
         }
     }
 
+    /// What did not fit, for an [`Unknown`](Self::Unknown) (see
+    /// [`DecodeError`] for the rule); `None` for every other event.
+    pub fn decode_error(&self) -> Option<DecodeError> {
+        match self {
+            Self::Unknown { error, .. } => Some(*error),
+            _ => None,
+        }
+    }
+
     /// Whether this is an [`Error`](Self::Error).
     pub fn is_error(&self) -> bool {
         matches!(self, Self::Error(_))

@@ -45,7 +45,7 @@
 //! | `invalid-json` | error | an event's data is not JSON, or not a JSON object (the message has the offset in the data) |
 //! | `missing-type` | error | the data has no string `type` |
 //! | `event-name-mismatch` | error | the SSE `event:` name is not the data's `type` (a stream with no `event:` lines is fine: clients read `type`) |
-//! | `invalid-event` | error | a known event type lacks a field its type requires or has one of the wrong kind (as [`ResponseEvent::parse`](crate::responses::ResponseEvent::parse) decides; it already tolerates what real streams omit) |
+//! | `invalid-event` | error | a known event type lacks a field its type requires or has one of the wrong kind (as [`ResponseEvent::parse`](crate::responses::ResponseEvent::parse) and `validate` decide; it already tolerates what real streams omit) |
 //! | `unknown-event-type` | info | a type this version does not know; it is not checked further |
 //! | `done-sentinel` | info | `data: [DONE]`, which the Responses API does not send (OpenRouter does); clients must skip it |
 //! | `missing-sequence-number` | warning | no `sequence_number`: once while no event had one (early-2025 streams), then each event that lacks one after numbered events |

@@ -38,8 +38,10 @@
 //! payload is an error of `get`; [`ResponseEvent::validate`] reads them all
 //! (`parse` then `validate` is the whole event decoded at once).
 //!
-//! Fields the spec requires are plain fields, and their absence is a
-//! [`DecodeError`] naming the event type and field, except where real
+//! Fields the spec requires are plain fields, and their absence makes the
+//! event [`ResponseEvent::Unknown`], with its raw JSON and a [`DecodeError`]
+//! naming the event type and field (see [`DecodeError`] for the rule; data
+//! that is not a JSON object is the only error of `parse`), except where real
 //! streams are known to omit them: `sequence_number` is always optional
 //! (early-2025 streams have none), as are `logprobs` on text events, `name`
 //! on `function_call_arguments.done`, `annotation`, and the members of
@@ -142,12 +144,21 @@ macro_rules! response_events {
         #[non_exhaustive]
         pub enum ResponseEvent<'a> {
             $( $(#[$meta])* $variant($view<'a>), )*
-            /// An event type this version does not model. Never an error.
+            /// An event type this version does not model, or an object
+            /// whose members do not fit the type it names (see
+            /// [`DecodeError`] for the rule). Never an error.
             Unknown {
-                /// The event's `type`, as in the input.
+                /// The event's `type`, as in the input (the last one when
+                /// there are several; empty when there is none or it is not
+                /// a string).
                 ty: JsonStr<'a>,
                 /// The whole event, validated.
                 raw: RawJson<'a>,
+                /// `None` for a type this version does not model; for a
+                /// known type (or a `type` that disagrees with the SSE event
+                /// name), what did not fit: a missing field, a field of the
+                /// wrong kind, or [`DecodeErrorKind::TypeMismatch`].
+                error: Option<DecodeError>,
             },
             /// The `[DONE]` sentinel that some servers and proxies send last.
             Done,
@@ -346,11 +357,24 @@ macro_rules! response_events {
             ///
             /// # Errors
             ///
-            /// The [`DecodeError`] of a payload field of the wrong kind.
+            /// The [`DecodeError`] of a payload field of the wrong kind, or
+            /// an [`Unknown`](Self::Unknown)'s [`decode_error`](Self::decode_error):
+            /// the event's type is known but its members do not fit it.
             pub fn validate(&self) -> Result<(), DecodeError> {
                 match self {
                     $( Self::$variant(v) => v.check_fields().map_err(|e| e.with_event_type($ty)), )*
-                    Self::Unknown { .. } | Self::Done => Ok(()),
+                    Self::Unknown { error: Some(e), .. } => Err(*e),
+                    Self::Unknown { error: None, .. } | Self::Done => Ok(()),
+                }
+            }
+
+            /// What did not fit, for an [`Unknown`](Self::Unknown) of a
+            /// known type (see [`DecodeError`] for the rule); `None` for
+            /// every other event, an unknown type included.
+            pub fn decode_error(&self) -> Option<DecodeError> {
+                match self {
+                    Self::Unknown { error, .. } => *error,
+                    _ => None,
                 }
             }
 
@@ -557,11 +581,39 @@ impl<'a> ResponseEvent<'a> {
     ///
     /// # Errors
     ///
-    /// A [`DecodeError`]: the data is not a JSON object, has no string
-    /// `type`, or lacks a field its type requires, or a field has the wrong
-    /// JSON kind.
+    /// A [`DecodeError`] when the data is not a JSON object. An object that
+    /// has no string `type`, lacks a field its type requires or has a field
+    /// of the wrong JSON kind is not an error but
+    /// [`Unknown`](Self::Unknown), with the raw JSON and what did not fit
+    /// (see [`DecodeError`] for the rule):
+    ///
+    /// ```
+    /// use ssekit::responses::{DecodeErrorKind, ResponseEvent};
+    ///
+    /// let data = r#"{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0}"#;
+    /// let event = ResponseEvent::parse(data)?;
+    /// let ResponseEvent::Unknown { ty, error: Some(error), .. } = event else { panic!() };
+    /// assert_eq!(ty, "response.output_text.delta");
+    /// assert_eq!(error.kind(), DecodeErrorKind::MissingField { field: "delta" });
+    ///
+    /// assert!(ResponseEvent::parse(r#"{"type":"response.output_text.delta""#).is_err());
+    /// # Ok::<(), ssekit::responses::DecodeError>(())
+    /// ```
     pub fn parse(data: &'a str) -> Result<Self, DecodeError> {
-        Self::parse_typed(data).map_err(|e| crate::views::json_first(data, e))
+        Self::parse_typed(data).or_else(|e| Self::unfit(data, e))
+    }
+
+    /// A decoder's failure on `data`, under the rule of [`DecodeError`]:
+    /// [`Unknown`](Self::Unknown) with the error when `data` is a JSON
+    /// object, else the error.
+    #[cold]
+    fn unfit(data: &'a str, e: DecodeError) -> Result<Self, DecodeError> {
+        let (ty, raw, error) = crate::views::unfit(data, e)?;
+        Ok(Self::Unknown {
+            ty,
+            raw,
+            error: Some(error),
+        })
     }
 
     /// [`parse`](Self::parse), but a shape error may come before a JSON
@@ -603,6 +655,7 @@ impl<'a> ResponseEvent<'a> {
                     return Ok(Self::Unknown {
                         ty,
                         raw: RawJson::new(text),
+                        error: None,
                     });
                 }
                 Err(DecodeError::new(DecodeErrorKind::TypeMismatch, 0))
@@ -622,7 +675,7 @@ impl<'a> ResponseEvent<'a> {
     /// `type` member must agree with it, or at least the last one (which
     /// is the one that counts, as in serde_json::Value).
     fn decode_named(kind: Kind, data: &'a str) -> Result<Self, DecodeError> {
-        Self::decode_named_typed(kind, data).map_err(|e| crate::views::json_first(data, e))
+        Self::decode_named_typed(kind, data).or_else(|e| Self::unfit(data, e))
     }
 
     /// [`decode_named`](Self::decode_named), but a shape error may come
@@ -652,6 +705,7 @@ impl<'a> ResponseEvent<'a> {
             None => Ok(Self::Unknown {
                 ty,
                 raw: RawJson::new(text),
+                error: None,
             }),
         }
     }
@@ -675,8 +729,9 @@ impl<'a> ResponseEvent<'a> {
     ///
     /// # Errors
     ///
-    /// As [`parse`](Self::parse), and [`DecodeErrorKind::TypeMismatch`] when
-    /// the name and the data's `type` differ.
+    /// As [`parse`](Self::parse). When the name and the data's `type`
+    /// differ, the event is [`Unknown`](Self::Unknown) with
+    /// [`DecodeErrorKind::TypeMismatch`].
     pub fn parse_named(event: &str, data: &'a str) -> Result<Self, DecodeError> {
         match Self::kind_of_str(event) {
             Some(kind) => Self::decode_named(kind, data),

@@ -37,35 +37,39 @@ pub struct OwnedResponseEvent {
 impl OwnedResponseEvent {
     /// Decodes a frame (see [`ResponseEvent::from_frame`]), its lazy
     /// payloads included (see [`ResponseEvent::validate`]), and keeps a
-    /// handle to its data. Nothing is copied.
+    /// handle to its data. Nothing is copied. An event that decodes to
+    /// [`Unknown`](ResponseEvent::Unknown), with an error or without, is
+    /// kept as such, as the crate's rule has it (see [`DecodeError`]).
     ///
     /// # Errors
     ///
     /// As [`ResponseEvent::from_frame`] and [`ResponseEvent::validate`].
     pub fn from_frame(frame: &Frame) -> Result<Self, DecodeError> {
         let event = ResponseEvent::from_frame(frame)?;
-        event.validate()?;
+        validate_typed(&event)?;
+        // A known event name decides how the data decodes (and an `Unknown`
+        // for a data `type` that disagrees with it stays one on `get`).
         let name = match event {
-            ResponseEvent::Unknown { .. } | ResponseEvent::Done => None,
-            _ if frame.has_event_type() => Some(event.ty()),
+            ResponseEvent::Done => None,
+            _ if frame.has_event_type() => ResponseEvent::known(frame.event()),
             _ => None,
         };
         Ok(Self {
             data: frame.data_bytes().clone(),
-            // `ty()` of a modeled variant is a constant; keep it `'static`.
-            name: name.and_then(ResponseEvent::known),
+            name,
         })
     }
 
     /// Decodes `data` (see [`ResponseEvent::parse`]), its lazy payloads
-    /// included (see [`ResponseEvent::validate`]), and keeps a copy.
+    /// included (see [`ResponseEvent::validate`]), and keeps a copy. An
+    /// [`Unknown`](ResponseEvent::Unknown) is kept as such.
     ///
     /// # Errors
     ///
     /// As [`ResponseEvent::parse`] and [`ResponseEvent::validate`].
     pub fn parse(data: &str) -> Result<Self, DecodeError> {
         let event = ResponseEvent::parse(data)?;
-        event.validate()?;
+        validate_typed(&event)?;
         Ok(event.to_owned())
     }
 
@@ -91,6 +95,7 @@ impl OwnedResponseEvent {
         event.unwrap_or(ResponseEvent::Unknown {
             ty: JsonStr::default(),
             raw: RawJson::new("{}"),
+            error: None,
         })
     }
 
@@ -114,7 +119,10 @@ impl fmt::Debug for OwnedResponseEvent {
 impl ResponseEvent<'_> {
     /// Copies the event's JSON text into an [`OwnedResponseEvent`] that
     /// outlives the input. (To keep a frame's event without copying, use
-    /// [`OwnedResponseEvent::from_frame`].)
+    /// [`OwnedResponseEvent::from_frame`].) Only the data is kept: an
+    /// [`Unknown`](Self::Unknown) whose error is a
+    /// [`TypeMismatch`](crate::views::DecodeErrorKind::TypeMismatch) with
+    /// the frame's event name decodes by its data's `type` on `get`.
     pub fn to_owned(&self) -> OwnedResponseEvent {
         let (text, name) = match self.raw() {
             None => ("[DONE]", None),
@@ -133,5 +141,14 @@ impl serde::Serialize for OwnedResponseEvent {
     /// logging: `serde_json::to_string(&event)` gives its JSON back.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         crate::json::serialize_json_text(self.as_str(), s)
+    }
+}
+
+/// The lazy payloads of a typed event decode; an `Unknown` is passed on as
+/// it is, its error with it.
+fn validate_typed(event: &ResponseEvent<'_>) -> Result<(), DecodeError> {
+    match event {
+        ResponseEvent::Unknown { .. } => Ok(()),
+        event => event.validate(),
     }
 }

@@ -9,6 +9,25 @@ fn parse(data: &str) -> ResponseEvent<'_> {
     ResponseEvent::parse(data).unwrap()
 }
 
+/// The error of valid JSON that does not fit its type: not an error of
+/// `parse`, but `Unknown` with its whole text, the error handed out by
+/// `decode_error` and returned by `validate`.
+fn unfit(data: &str, decoded: Result<ResponseEvent<'_>, DecodeError>) -> DecodeError {
+    let event = decoded.unwrap_or_else(|e| panic!("{data}: an error, not Unknown: {e}"));
+    let ResponseEvent::Unknown {
+        raw,
+        error: Some(error),
+        ..
+    } = event
+    else {
+        panic!("{data}: {event:?}")
+    };
+    assert_eq!(raw.get(), data.trim());
+    assert_eq!(event.decode_error(), Some(error));
+    assert_eq!(event.validate(), Err(error));
+    error
+}
+
 #[test]
 fn text_delta_borrows_and_reads_every_field() {
     let data = r#"{"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_1","output_index":0,"content_index":1,"delta":"a\nb","logprobs":[{"token":"a","logprob":-0.25,"top_logprobs":[]}],"obfuscation":"xyz"}"#;
@@ -66,7 +85,12 @@ fn both_error_shapes() {
 #[test]
 fn unknown_types_are_not_errors() {
     let data = r#" {"type":"response.brand_new","x":[1,{"y":2}],"sequence_number":9} "#;
-    let ResponseEvent::Unknown { ty, raw } = parse(data) else {
+    let ResponseEvent::Unknown {
+        ty,
+        raw,
+        error: None,
+    } = parse(data)
+    else {
         panic!()
     };
     assert_eq!(ty, "response.brand_new");
@@ -93,10 +117,9 @@ fn type_not_first_and_escaped_keys() {
 
 #[test]
 fn errors_name_the_event_field_and_offset() {
-    let e = ResponseEvent::parse(
-        r#"{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0}"#,
-    )
-    .unwrap_err();
+    let data =
+        r#"{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0}"#;
+    let e = unfit(data, ResponseEvent::parse(data));
     assert_eq!(e.kind(), DecodeErrorKind::MissingField { field: "delta" });
     assert_eq!(e.event_type(), "response.output_text.delta");
     assert_eq!(e.offset(), 0);
@@ -106,7 +129,7 @@ fn errors_name_the_event_field_and_offset() {
     );
 
     let data = r#"{"type":"response.output_text.delta","item_id":"m","output_index":"0","content_index":0,"delta":""}"#;
-    let e = ResponseEvent::parse(data).unwrap_err();
+    let e = unfit(data, ResponseEvent::parse(data));
     assert_eq!(
         e.kind(),
         DecodeErrorKind::WrongType {
@@ -115,10 +138,16 @@ fn errors_name_the_event_field_and_offset() {
     );
     assert_eq!(&data[e.offset()..e.offset() + 3], r#""0""#);
 
-    let e = ResponseEvent::parse(r#"{"delta":"x"}"#).unwrap_err();
+    let data = r#"{"delta":"x"}"#;
+    let e = unfit(data, ResponseEvent::parse(data));
     assert_eq!(e.kind(), DecodeErrorKind::MissingField { field: "type" });
-    let e = ResponseEvent::parse(r#"{"type":5}"#).unwrap_err();
+    let data = r#" {"type":5} "#;
+    let e = unfit(data, ResponseEvent::parse(data));
     assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "type" });
+    let ResponseEvent::Unknown { ty, .. } = parse(data) else {
+        panic!()
+    };
+    assert_eq!(ty, "");
     let e = ResponseEvent::parse("[1]").unwrap_err();
     assert_eq!(e.kind(), DecodeErrorKind::NotAnObject);
     let e = ResponseEvent::parse(r#"{"type":"x""#).unwrap_err();
@@ -162,9 +191,15 @@ fn the_expected_type_compared_in_place_agrees_with_decoding_it() {
     let rest = r#","item_id":"m","output_index":0,"content_index":0,"delta":"x"}"#;
     let named = |ty: &str| {
         let data = alloc::format!(r#"{{"type":{ty}{rest}"#);
-        ResponseEvent::parse_named("response.output_text.delta", &data)
-            .map(|e| matches!(e, ResponseEvent::OutputTextDelta(_)))
-            .map_err(|e| (e.kind(), e.offset()))
+        let decoded = ResponseEvent::parse_named("response.output_text.delta", &data);
+        match decoded {
+            Ok(ResponseEvent::OutputTextDelta(_)) => Ok(true),
+            Ok(ResponseEvent::Unknown { .. }) => {
+                let e = unfit(&data, decoded);
+                Err((e.kind(), e.offset()))
+            }
+            other => panic!("{data}: {other:?}"),
+        }
     };
     assert_eq!(named(r#""response.output_text.delta""#), Ok(true));
     // The same text with an escape is the same type.
@@ -194,9 +229,19 @@ fn the_expected_type_compared_in_place_agrees_with_decoding_it() {
 #[test]
 fn event_names_are_checked_against_type() {
     let data = r#"{"type":"response.output_text.done","item_id":"m","output_index":0,"content_index":0,"text":"t"}"#;
-    let e = ResponseEvent::parse_named("response.output_text.delta", data).unwrap_err();
+    let e = unfit(
+        data,
+        ResponseEvent::parse_named("response.output_text.delta", data),
+    );
     assert_eq!(e.kind(), DecodeErrorKind::TypeMismatch);
     assert_eq!(e.event_type(), "response.output_text.delta");
+    // The `type` of the data, not the name, is the Unknown's.
+    assert_eq!(
+        ResponseEvent::parse_named("response.output_text.delta", data)
+            .unwrap()
+            .ty(),
+        "response.output_text.done"
+    );
     assert!(matches!(
         ResponseEvent::parse_named("response.output_text.done", data),
         Ok(ResponseEvent::OutputTextDone(_))
@@ -444,11 +489,11 @@ fn type_and_fields_are_read_as_every_json_reader_reads_them() {
     assert_eq!((d.delta.as_str(), d.output_index), (Some("b"), 7));
     // The last `type` is not a string: an error, not a guess.
     let data = format!(r#"{{"type":"{D}",{tail},"type":7}}"#);
-    let e = ResponseEvent::parse(&data).unwrap_err();
+    let e = unfit(&data, ResponseEvent::parse(&data));
     assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "type" });
     // With an SSE event name, every `type` must agree with it.
     let data = format!(r#"{{"type":"{D}",{tail},"type":"x.other"}}"#);
-    let e = ResponseEvent::parse_named(D, &data).unwrap_err();
+    let e = unfit(&data, ResponseEvent::parse_named(D, &data));
     assert_eq!(e.kind(), DecodeErrorKind::TypeMismatch);
     let data = format!(r#"{{"type":"{D}",{tail},"type":"response.output_text.d\u0065lta"}}"#);
     assert!(matches!(
@@ -531,8 +576,12 @@ fn lazy_payloads_fail_when_read_and_strict_consumers_still_reject_them() {
     assert_eq!(e.event_type(), "response.output_item.added");
     assert_eq!(&data[e.offset()..e.offset() + 1], "5");
     // Not an object: still an error of the event itself.
-    let e = ResponseEvent::parse(r#"{"type":"response.completed","response":[]}"#).unwrap_err();
+    let not_object = r#"{"type":"response.completed","response":[]}"#;
+    let e = unfit(not_object, ResponseEvent::parse(not_object));
     assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "response" });
+    // Kept as it is when owned: valid JSON is passed on.
+    let owned = OwnedResponseEvent::parse(not_object).unwrap();
+    assert_eq!(owned.get().decode_error(), Some(e));
     assert!(OwnedResponseEvent::parse(data).is_err());
     let mut acc = crate::accumulate::ResponseAccumulator::new();
     let err = acc.feed(&event).unwrap_err();

@@ -31,34 +31,37 @@ pub enum DecodeErrorKind {
 /// [`DecodeErrorKind`], the event type when it was known, and the byte
 /// offset in the event's data where the problem was found.
 ///
-/// Unknown event types are never an error (they decode to
-/// [`ResponseEvent::Unknown`](crate::responses::ResponseEvent::Unknown)), and neither
-/// are members the view does not model.
-///
 /// # Data that does not fit: the rule, in every dialect
 ///
+/// Errors are for data that is not JSON. Valid JSON is never an error: it
+/// is passed on as the dialect's `Unknown` variant, with its raw text, so
+/// that streams from newer servers go on.
+///
 /// * **Not JSON, or not an object** (bad syntax, a number out of range, a
-///   lone surrogate, an array, a string other than Chat's `[DONE]`): always
-///   an error, [`DecodeErrorKind::Json`] or [`DecodeErrorKind::NotAnObject`],
-///   at the offset where the validator (and serde_json) finds it, even when
-///   a field of the wrong kind comes before that point.
+///   lone surrogate, an array, a string other than `[DONE]` where a dialect
+///   has it): an error, [`DecodeErrorKind::Json`] or
+///   [`DecodeErrorKind::NotAnObject`], at the offset where the validator
+///   (and serde_json) finds it, even when a field of the wrong kind comes
+///   before that point.
 /// * **An object of a type this version does not know** (a new Responses or
-///   Anthropic event type): never an error, but the dialect's `Unknown`
-///   variant with the raw JSON, so that streams from newer servers go on.
-/// * **An object without a `type` whose members do not fit** (Chat
-///   Completions and Gemini chunks, which carry no type to dispatch on): the
-///   dialect's `Unknown { raw, error }` variant, with the raw JSON and this
-///   error, not an error: valid JSON is passed on. The accumulators count
-///   such chunks and report them.
-/// * **An object of a known `type` whose members do not fit** (a
+///   Anthropic event type): `Unknown` with no error
+///   ([`ResponseEvent::Unknown`](crate::responses::ResponseEvent::Unknown),
+///   [`MessageEvent::Unknown`](crate::anthropic::MessageEvent::Unknown)).
+///   Members a view does not model are ignored, in every dialect.
+/// * **An object whose members do not fit** (a
 ///   `response.output_text.delta` without its `delta`, an Anthropic
-///   `content_block_delta` whose `index` is a string): an error,
-///   [`DecodeErrorKind::MissingField`] or [`DecodeErrorKind::WrongType`].
-///   The type promises a shape, and an event that breaks it is a broken
-///   event to report (the accumulators and linters do), not a new kind of
-///   event to pass over.
+///   `content_block_delta` whose `index` is a string, no string `type`, a
+///   `type` that disagrees with the SSE event name, a Chat chunk whose
+///   `created` is a string): `Unknown` with this error
+///   ([`DecodeErrorKind::MissingField`], [`DecodeErrorKind::WrongType`] or
+///   [`DecodeErrorKind::TypeMismatch`]), which every event type hands out
+///   as `decode_error()`. Such an event is passed on, not passed over:
+///   the accumulators, linters and bridges report it as this error, and
+///   the strict reading, `parse` then `validate`, fails with it.
 /// * **An element of a list that does not fit** (a choice without its
-///   `index`): an error for that element only, when the list is iterated.
+///   `index`), **or a lazy payload** (the `response` of a Responses
+///   lifecycle event): an error for that element only, when the list is
+///   iterated or the payload read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DecodeError {
     kind: DecodeErrorKind,

@@ -54,6 +54,29 @@ pub(crate) fn json_first(data: &str, e: DecodeError) -> DecodeError {
     }
 }
 
+/// A decoder's failure on `data` under the crate's rule for data that does
+/// not fit (see [`DecodeError`]): still an error when `data` is not a JSON
+/// object (the JSON error first, as [`json_first`] reports it); otherwise
+/// the parts of the dialect's `Unknown` variant: the data's last `type`
+/// (empty when there is none or it is not a string), its text without
+/// surrounding whitespace, and what did not fit.
+#[cold]
+#[inline(never)]
+pub(crate) fn unfit(
+    data: &str,
+    e: DecodeError,
+) -> Result<(JsonStr<'_>, RawJson<'_>, DecodeError), DecodeError> {
+    let e = json_first(data, e);
+    if matches!(
+        e.kind(),
+        DecodeErrorKind::Json(_) | DecodeErrorKind::NotAnObject
+    ) {
+        return Err(e);
+    }
+    let ty = last_type(data).ok().flatten().unwrap_or_default();
+    Ok((ty, RawJson::new(trim_json_ws(data)), e))
+}
+
 /// Byte offset of `value`'s text in `base`.
 #[inline]
 pub(crate) fn value_offset(base: &str, value: &Value<'_>) -> usize {

@@ -3,7 +3,8 @@
 //! SSE event name, unknown types, errors and the owned form.
 
 use ssekit::anthropic::{
-    BlockDelta, Citation, ContentBlock, DecodeErrorKind, MessageEvent, OwnedMessageEvent,
+    BlockDelta, Citation, ContentBlock, DecodeError, DecodeErrorKind, MessageEvent,
+    OwnedMessageEvent,
 };
 use ssekit::{Bytes, Frame, Parser};
 
@@ -16,6 +17,25 @@ fn frames(text: &'static str) -> Vec<Frame> {
         out.push(frame);
     }
     out
+}
+
+/// The error of valid JSON that does not fit its type: not an error of
+/// decoding, but `Unknown` with its whole text, the error handed out by
+/// `decode_error` and returned by `validate`.
+fn unfit(data: &str, decoded: Result<MessageEvent<'_>, DecodeError>) -> DecodeError {
+    let event = decoded.unwrap_or_else(|e| panic!("{data}: an error, not Unknown: {e}"));
+    let MessageEvent::Unknown {
+        raw,
+        error: Some(error),
+        ..
+    } = event
+    else {
+        panic!("{data}: {event:?}")
+    };
+    assert_eq!(raw.get(), data.trim());
+    assert_eq!(event.decode_error(), Some(error));
+    assert_eq!(event.validate(), Err(error));
+    error
 }
 
 fn delta(data: &str) -> BlockDelta<'_> {
@@ -115,11 +135,9 @@ fn compaction_and_unknown_deltas() {
     };
     assert_eq!(ty, "future_delta");
     assert_eq!(raw.get(), r#"{"type":"future_delta","x":1}"#);
-    // A known delta without its text is an error.
-    let e = MessageEvent::parse(
-        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta"}}"#,
-    )
-    .unwrap_err();
+    // A known delta without its text does not fit its type.
+    let data = r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta"}}"#;
+    let e = unfit(data, MessageEvent::parse(data));
     assert_eq!(e.kind(), DecodeErrorKind::MissingField { field: "text" });
     assert_eq!(e.event_type(), "content_block_delta");
 }
@@ -251,7 +269,12 @@ fn error_event() {
 #[test]
 fn unknown_events_pass_through() {
     let data = r#"{"type":"message_paused","reason":{"x":1}}"#;
-    let MessageEvent::Unknown { ty, raw } = MessageEvent::parse(data).unwrap() else {
+    let MessageEvent::Unknown {
+        ty,
+        raw,
+        error: None,
+    } = MessageEvent::parse(data).unwrap()
+    else {
         panic!()
     };
     assert_eq!(ty, "message_paused");
@@ -263,8 +286,15 @@ fn unknown_events_pass_through() {
 
 #[test]
 fn event_name_is_checked_against_type() {
-    let e = MessageEvent::parse_named("message_stop", r#"{"type":"ping"}"#).unwrap_err();
+    let data = r#"{"type":"ping"}"#;
+    let e = unfit(data, MessageEvent::parse_named("message_stop", data));
     assert_eq!(e.kind(), DecodeErrorKind::TypeMismatch);
+    assert_eq!(
+        MessageEvent::parse_named("message_stop", data)
+            .unwrap()
+            .ty(),
+        "ping"
+    );
     assert_eq!(e.event_type(), "message_stop");
     assert_eq!(e.offset(), 8); // the `"ping"` string
                                // The name alone is enough when the data has no `type`.
@@ -277,14 +307,32 @@ fn event_name_is_checked_against_type() {
 
 #[test]
 fn decode_errors() {
-    let e = MessageEvent::parse(r#"{"index":1}"#).unwrap_err();
-    assert_eq!(e.kind(), DecodeErrorKind::MissingField { field: "type" });
-    let e = MessageEvent::parse(r#"{"type":1}"#).unwrap_err();
-    assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "type" });
-    let e = MessageEvent::parse(r#"{"type":"content_block_stop","index":-1}"#).unwrap_err();
-    assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "index" });
-    let e = MessageEvent::parse(r#"{"type":"content_block_stop"}"#).unwrap_err();
-    assert_eq!(e.kind(), DecodeErrorKind::MissingField { field: "index" });
+    // Valid JSON that does not fit: `Unknown` with the error.
+    for (data, kind) in [
+        (
+            r#"{"index":1}"#,
+            DecodeErrorKind::MissingField { field: "type" },
+        ),
+        (
+            r#"{"type":1}"#,
+            DecodeErrorKind::WrongType { field: "type" },
+        ),
+        (
+            r#"{"type":"content_block_stop","index":-1}"#,
+            DecodeErrorKind::WrongType { field: "index" },
+        ),
+        (
+            r#"{"type":"content_block_stop"}"#,
+            DecodeErrorKind::MissingField { field: "index" },
+        ),
+    ] {
+        assert_eq!(
+            unfit(data, MessageEvent::parse(data)).kind(),
+            kind,
+            "{data}"
+        );
+    }
+    // Not JSON, or not an object: errors.
     let e = MessageEvent::parse("[DONE]").unwrap_err();
     assert!(matches!(e.kind(), DecodeErrorKind::Json(_)));
     let e = MessageEvent::parse(r#"{"type":"ping""#).unwrap_err();

@@ -105,8 +105,13 @@ fn views_and_errors_through_serde() {
     let value: serde_json::Value = serde_json::from_str(data).unwrap();
     let e = ResponseEvent::deserialize(&value).unwrap_err();
     assert!(e.to_string().contains("raw_value"), "{e}");
-    // A decode error surfaces as the deserializer's error.
-    let e = serde_json::from_str::<ResponseEvent<'_>>(r#"{"type":"response.output_text.delta"}"#)
-        .unwrap_err();
+    // Valid JSON that does not fit its type is `Unknown` with the error, as
+    // from `parse`; data that is not an object is the deserializer's error.
+    let event =
+        serde_json::from_str::<ResponseEvent<'_>>(r#"{"type":"response.output_text.delta"}"#)
+            .unwrap();
+    let e = event.decode_error().unwrap();
     assert!(e.to_string().contains("missing field `item_id`"), "{e}");
+    let e = serde_json::from_str::<ResponseEvent<'_>>("[1]").unwrap_err();
+    assert!(e.to_string().contains("not a json object"), "{e}");
 }

@@ -472,7 +472,8 @@ fn huge_numbers_in_retry_sequence_number_and_indexes() {
         );
         // One member of that name: the huge one.
         let data = data.replacen(&format!(r#""{field}":0,"#), "", 1);
-        let e = ResponseEvent::parse(&data).unwrap_err();
+        // Valid JSON: `Unknown`, with the error.
+        let e = ResponseEvent::parse(&data).unwrap().decode_error().unwrap();
         assert_eq!(
             e.kind(),
             DecodeErrorKind::WrongType { field },
@@ -500,7 +501,9 @@ fn huge_numbers_in_retry_sequence_number_and_indexes() {
     assert_eq!(ev.sequence_number(), Some(u64::MAX));
     // Anthropic and Chat indexes.
     let e = MessageEvent::parse(r#"{"type":"content_block_stop","index":18446744073709551616}"#)
-        .unwrap_err();
+        .unwrap()
+        .decode_error()
+        .unwrap();
     assert!(
         matches!(e.kind(), DecodeErrorKind::WrongType { .. }),
         "{e:?}"

@@ -182,3 +182,79 @@ fn fuzz_inputs_round_trip() {
         );
     }
 }
+
+/// Issue 14: valid JSON is never an error. Objects that do not fit their type
+/// (a field missing or of the wrong kind, no `type`, a `type` the SSE event
+/// name contradicts) agree with serde_json under rules 7 and 8, on every
+/// decode path; each of them is `Unknown` with an error, so the rules ran.
+/// Objects nested to the JSON layer's depth limit and past it: an error only
+/// where serde_json rejects them too.
+#[test]
+fn objects_that_do_not_fit_are_unknown_not_errors() {
+    use ssekit::anthropic::MessageEvent;
+    use ssekit::chat::ChatEvent;
+    use ssekit::responses::ResponseEvent;
+    let cases = [
+        (
+            Dialect::Responses,
+            None,
+            r#"{"type":"response.output_text.delta"}"#,
+        ),
+        (
+            Dialect::Responses,
+            Some("response.output_text.delta"),
+            r#"{"type":"response.output_text.done","item_id":"m","output_index":0,"content_index":0,"text":"t"}"#,
+        ),
+        (Dialect::Responses, None, r#"{"delta":"x"}"#),
+        (Dialect::Responses, None, r#" {"type":7} "#),
+        (
+            Dialect::Responses,
+            None,
+            r#"{"type":"response.completed","response":[]}"#,
+        ),
+        (
+            Dialect::Anthropic,
+            None,
+            r#"{"type":"content_block_stop","index":"0"}"#,
+        ),
+        (
+            Dialect::Anthropic,
+            Some("message_stop"),
+            r#"{"type":"ping"}"#,
+        ),
+        (Dialect::Anthropic, None, r#"{"index":1}"#),
+        (
+            Dialect::Chat,
+            None,
+            r#"{"id":"c","created":"x","choices":[]}"#,
+        ),
+    ];
+    for (dialect, event, data) in cases {
+        check(dialect, event, data).unwrap_or_else(|e| panic!("{e}"));
+        let unfit = match (dialect, event) {
+            (Dialect::Responses, Some(name)) => ResponseEvent::parse_named(name, data)
+                .unwrap()
+                .decode_error(),
+            (Dialect::Responses, None) => ResponseEvent::parse(data).unwrap().decode_error(),
+            (Dialect::Anthropic, Some(name)) => MessageEvent::parse_named(name, data)
+                .unwrap()
+                .decode_error(),
+            (Dialect::Anthropic, None) => MessageEvent::parse(data).unwrap().decode_error(),
+            (Dialect::Chat, _) => ChatEvent::parse(data).unwrap().decode_error(),
+        };
+        assert!(
+            unfit.is_some(),
+            "{dialect:?} {data}: not Unknown with an error"
+        );
+    }
+    for depth in [120, 126, 127, 128, 129, 200] {
+        let data = format!(
+            r#"{{"type":"response.output_text.delta","x":{}{}}}"#,
+            "[".repeat(depth),
+            "]".repeat(depth)
+        );
+        for dialect in Dialect::ALL {
+            check(dialect, None, &data).unwrap_or_else(|e| panic!("depth {depth}: {e:.300}"));
+        }
+    }
+}

@@ -23,8 +23,15 @@
 //!    `content_block`; Responses `item`, `part`, ...) that the view decodes
 //!    as `Other` does not have a `type` its enum models.
 //!
-//! A view may reject data `serde_json` accepts (a required field missing, a
-//! field of the wrong kind): the rules compare what both accept.
+//! 7. [`errors_only_for_what_is_not_an_object`]: a decode error means
+//!    `serde_json` rejects the data or reads something other than an object
+//!    (the crate's rule: valid JSON is never an error).
+//! 8. [`unfit_is_an_object`]: an object that does not fit (a required field
+//!    missing, a field of the wrong kind) decodes to `Unknown` with its
+//!    error, and reports `serde_json`'s `type` (or none).
+//!
+//! A list element or lazy payload that does not fit is an error of that
+//! element when read: the rules compare the rest.
 #![allow(dead_code)]
 
 use serde_json::{Map, Value as J};
@@ -191,15 +198,25 @@ fn check_responses(
     data: &str,
     json: &Result<J, String>,
 ) -> Verdict {
-    // An event whose lazy payloads do not decode is rejected, as a whole.
-    let Ok(ev) = result.and_then(|ev| ev.validate().map(|()| ev)) else {
-        return Ok(());
-    };
     let at = |e: String| format!("{how}: {e}");
+    let ev = match result {
+        Ok(ev) => ev,
+        Err(e) => return errors_only_for_what_is_not_an_object(&e, data, json).map_err(at),
+    };
     if let ResponseEvent::Done = ev {
         return done_is_the_sentinel(data).map_err(at);
     }
     let j = never_accept_what_serde_rejects(json).map_err(at)?;
+    if let ResponseEvent::Unknown {
+        ty, error: Some(_), ..
+    } = ev
+    {
+        return unfit_is_an_object(ty, j).map_err(at);
+    }
+    // An event whose lazy payloads do not decode is rejected, as a whole.
+    if ev.validate().is_err() {
+        return Ok(());
+    }
     match &ev {
         ResponseEvent::Unknown { ty, .. } => {
             unknown_type_is_unknown(*ty, j, ResponseEvent::TYPES).map_err(at)
@@ -217,8 +234,11 @@ fn check_chat(
     data: &str,
     json: &Result<J, String>,
 ) -> Verdict {
-    let Ok(ev) = result else { return Ok(()) };
     let at = |e: String| format!("{how}: {e}");
+    let ev = match result {
+        Ok(ev) => ev,
+        Err(e) => return errors_only_for_what_is_not_an_object(&e, data, json).map_err(at),
+    };
     if let ChatEvent::Done = ev {
         return done_is_the_sentinel(data).map_err(at);
     }
@@ -243,11 +263,16 @@ fn check_anthropic(
     data: &str,
     json: &Result<J, String>,
 ) -> Verdict {
-    let Ok(ev) = result else { return Ok(()) };
     let at = |e: String| format!("{how}: {e}");
+    let ev = match result {
+        Ok(ev) => ev,
+        Err(e) => return errors_only_for_what_is_not_an_object(&e, data, json).map_err(at),
+    };
     let j = never_accept_what_serde_rejects(json).map_err(at)?;
-    let _ = data;
     match &ev {
+        MessageEvent::Unknown {
+            ty, error: Some(_), ..
+        } => unfit_is_an_object(*ty, j).map_err(at),
         MessageEvent::Unknown { ty, .. } => {
             unknown_type_is_unknown(*ty, j, MessageEvent::TYPES).map_err(at)
         }
@@ -299,6 +324,44 @@ fn unknown_type_is_unknown(ty: JsonStr<'_>, j: &J, known: &[&str]) -> Verdict {
             ty.raw(),
             show(other)
         )),
+    }
+}
+
+/// Rule 7: the view rejected the data, so `serde_json` rejects it too or
+/// reads something other than an object.
+fn errors_only_for_what_is_not_an_object(
+    e: &DecodeError,
+    data: &str,
+    json: &Result<J, String>,
+) -> Verdict {
+    match json {
+        Ok(J::Object(_)) => Err(format!(
+            "the view rejects an object serde_json reads: {e} ({} bytes)",
+            data.len()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Rule 8: the view says `Unknown` with an error (an object that does not
+/// fit its type); `serde_json` reads an object, and the view's type is
+/// `serde_json`'s `type` when that is a string, else empty.
+fn unfit_is_an_object(ty: JsonStr<'_>, j: &J) -> Verdict {
+    let J::Object(_) = j else {
+        return Err(format!("Unknown with an error for a non-object: {j}"));
+    };
+    let want = match j.get("type") {
+        Some(J::String(t)) => t.as_str(),
+        _ => "",
+    };
+    if ty.unescape() == want {
+        Ok(())
+    } else {
+        Err(format!(
+            "the view decodes Unknown with type {:?}, serde_json reads `type` {}",
+            ty.raw(),
+            show(j.get("type"))
+        ))
     }
 }
 

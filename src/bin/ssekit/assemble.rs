@@ -93,14 +93,16 @@ impl Acc {
                 }
                 Err(e) => skipped(&e),
             },
-            Acc::Anthropic(acc) => match MessageEvent::from_frame(frame) {
-                Ok(event) => {
-                    if let Err(e) = acc.feed(&event) {
-                        eprintln!("ssekit: warning: event at byte {start}: {e}");
+            Acc::Anthropic(acc) => {
+                match MessageEvent::from_frame(frame).and_then(|e| e.validate().map(|()| e)) {
+                    Ok(event) => {
+                        if let Err(e) = acc.feed(&event) {
+                            eprintln!("ssekit: warning: event at byte {start}: {e}");
+                        }
                     }
+                    Err(e) => skipped(&e),
                 }
-                Err(e) => skipped(&e),
-            },
+            }
             Acc::Gemini(acc) => match GeminiEvent::from_frame(frame) {
                 Ok(event) => {
                     if let Err(e) = acc.feed(&event) {

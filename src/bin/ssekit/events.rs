@@ -192,7 +192,9 @@ fn chat(frame: &Frame, line: &mut Line) -> Result<(), Skip> {
 /// An Anthropic Messages event: its view's fields, `type` first; an unknown
 /// type as `{"type": T, "unknown": true}`.
 fn anthropic(frame: &Frame, line: &mut Line) -> Result<(), Skip> {
-    match MessageEvent::from_frame(frame)? {
+    let event = MessageEvent::from_frame(frame)?;
+    event.validate()?;
+    match event {
         MessageEvent::Unknown { ty, .. } => {
             line.raw(r#"{"type":"#);
             line.json_str(ty);
