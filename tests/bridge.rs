@@ -1657,3 +1657,23 @@ fn steady_state_deltas_of_the_other_bridges_do_not_allocate() {
         assert_eq!(allocs, 0, "responses → chat {what} deltas");
     }
 }
+
+/// Issue 14: an event of a known type that does not fit decodes to
+/// `Unknown` with its error; a bridge given it decoded (`push`) fails with
+/// that error, as one given the frame does, rather than passing it over.
+#[test]
+fn decoded_events_that_do_not_fit_fail_the_bridge() {
+    let data = r#"{"type":"response.output_text.delta","item_id":"m","output_index":0}"#;
+    let event = ResponseEvent::parse(data).unwrap();
+    let expected = event.decode_error().unwrap();
+    let mut bridge = ResponsesToChat::new();
+    let err = bridge.push(&event).unwrap_err();
+    assert_eq!(err.kind(), BridgeErrorKind::Decode(expected));
+
+    let data = r#"{"type":"content_block_stop","index":"0"}"#;
+    let event = MessageEvent::parse(data).unwrap();
+    let expected = event.decode_error().unwrap();
+    let mut bridge = AnthropicToResponses::new();
+    let err = bridge.push(&event).unwrap_err();
+    assert_eq!(err.kind(), BridgeErrorKind::Decode(expected));
+}

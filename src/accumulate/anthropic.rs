@@ -1065,6 +1065,35 @@ mod tests {
         );
     }
 
+    /// An event of a known type that does not fit (an `Unknown` with an
+    /// error) is reported, not passed over, and changes nothing.
+    #[test]
+    fn events_that_do_not_fit_are_reported_and_not_applied() {
+        let mut acc = MessageAccumulator::new();
+        let open = r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"a"}}"#;
+        let unfit =
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":5}}"#;
+        let results = run(
+            &mut acc,
+            &[
+                START,
+                open,
+                unfit,
+                &block_delta(0, r#"{"type":"text_delta","text":"b"}"#),
+            ],
+        );
+        let expected = MessageEvent::parse(unfit).unwrap().decode_error().unwrap();
+        assert_eq!(
+            expected.kind(),
+            crate::views::DecodeErrorKind::WrongType { field: "text" }
+        );
+        let err = results[2].unwrap_err();
+        assert_eq!(err.kind(), AccumulateErrorKind::Decode(expected));
+        assert_eq!(err.event_index(), 2);
+        assert!(results[3].is_ok(), "not sticky");
+        assert_eq!(acc.snapshot().block(0).unwrap().text(), Some("ab"));
+    }
+
     #[test]
     fn no_message_stop_or_unstopped_block_is_truncated() {
         let mut acc = MessageAccumulator::new();

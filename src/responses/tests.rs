@@ -588,6 +588,13 @@ fn lazy_payloads_fail_when_read_and_strict_consumers_still_reject_them() {
     assert!(
         matches!(err.kind(), crate::accumulate::AccumulateErrorKind::Decode(d) if d == e_of(data))
     );
+    // A known type that does not fit is reported the same way, not applied.
+    let unfit_event = parse(not_object);
+    let err = acc.feed(&unfit_event).unwrap_err();
+    assert_eq!(
+        err.kind(),
+        crate::accumulate::AccumulateErrorKind::Decode(e_of(not_object))
+    );
     // Not sticky: the next event is applied.
     acc.feed(&parse(r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"m"}}"#))
         .unwrap();
