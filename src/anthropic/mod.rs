@@ -218,7 +218,13 @@ macro_rules! message_events {
                             v.for_each_field(f);
                         }
                     )*
-                    Self::Unknown { ty, .. } => f("type", FieldValue::Str(*ty)),
+                    // An object that does not fit may have no string `type`
+                    // (then `ty` is empty): none is made up for it.
+                    Self::Unknown { ty, error, .. } => {
+                        if error.is_none() || !ty.is_empty() {
+                            f("type", FieldValue::Str(*ty));
+                        }
+                    }
                 }
             }
         }

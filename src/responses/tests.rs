@@ -148,6 +148,10 @@ fn errors_name_the_event_field_and_offset() {
         panic!()
     };
     assert_eq!(ty, "");
+    // No `type` is made up for it among its fields.
+    let mut names = Vec::new();
+    parse(data).for_each_field(&mut |name, _| names.push(name));
+    assert!(names.is_empty(), "{names:?}");
     let e = ResponseEvent::parse("[1]").unwrap_err();
     assert_eq!(e.kind(), DecodeErrorKind::NotAnObject);
     let e = ResponseEvent::parse(r#"{"type":"x""#).unwrap_err();
