@@ -41,7 +41,8 @@
 //! `streamGenerateContent` chunks). Unknown event, item, block and delta types pass through as
 //! `Unknown` / `Other` with their raw JSON, never as errors, and so does an
 //! object that does not fit its type, with what did not fit: errors are for
-//! data that is not JSON (the rule is on [`DecodeError`](responses::DecodeError)).
+//! data that is not a JSON object (the rule is on
+//! [`DecodeError`](responses::DecodeError)).
 //! They are built on
 //! [`json`], zero-allocation JSON primitives whose strings ([`json::JsonStr`])
 //! keep their escapes until you ask for the text.

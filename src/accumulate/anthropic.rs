@@ -225,10 +225,7 @@ impl MessageAccumulator {
         self.feed(event)
     }
 
-    /// Adds one event. `ping` and unknown event types change nothing; an
-    /// event of a known type whose members do not fit (an
-    /// [`Unknown`](MessageEvent::Unknown) with an error) changes nothing and
-    /// is reported as an [`AccumulateErrorKind::Decode`] error.
+    /// Adds one event. `ping` and unknown event types change nothing.
     ///
     /// Cost: O(size of the event), plus O(log n) to find the block by
     /// index; each usage member a `message_start` or `message_delta` sends
@@ -245,8 +242,18 @@ impl MessageAccumulator {
     /// `content_block_stop`, tool input that is not valid JSON
     /// ([`AccumulateErrorKind::InvalidInput`]; the fragments are kept as
     /// sent). The rest of the event is applied and the accumulator stays
-    /// usable.
+    /// usable. An [`AccumulateErrorKind::Decode`] error too for an object
+    /// that does not fit its type (an [`Unknown`](MessageEvent::Unknown)
+    /// with an error, see [`MessageEvent::decode_error`]): that event is not
+    /// applied, nor counted, as if it had failed to decode before it was
+    /// fed.
     pub fn feed(&mut self, event: &MessageEvent<'_>) -> Result<(), AccumulateError> {
+        if let Some(e) = event.decode_error() {
+            // As if it had failed to decode before it was fed: not applied,
+            // not counted (as `ResponseAccumulator::feed` does).
+            let kind = AccumulateErrorKind::Decode(e);
+            return Err(AccumulateError::new(kind, self.events, None));
+        }
         let number = self.events;
         self.events += 1;
         let b = &mut self.budget;
@@ -273,10 +280,6 @@ impl MessageAccumulator {
             // Kept whatever the limit (it replaces the last one, so it is
             // bounded by one event): a failure must never read as a cut.
             MessageEvent::Error(e) => m.error = Some(e.error.to_owned()),
-            // A known type whose members do not fit: reported, not kept.
-            MessageEvent::Unknown { error: Some(e), .. } => {
-                first = Some(AccumulateErrorKind::Decode(*e))
-            }
             MessageEvent::Ping(_) | MessageEvent::Unknown { .. } => {}
         }
         event_result(first, number, &mut m.limit_hit)

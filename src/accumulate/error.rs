@@ -71,10 +71,15 @@ pub enum AccumulateErrorKind {
         /// The limit.
         limit: usize,
     },
-    /// A part of the event decoded lazily (an element of `choices`, of
-    /// `tool_calls`, of a log probability list, a citation) failed to
-    /// decode. The offset is in the event's data. The rest of the event
-    /// was still applied (Chat, Anthropic).
+    /// The event, or a part of it, does not decode. The offset is in the
+    /// event's data.
+    ///
+    /// * A part decoded lazily (an element of `choices`, of `tool_calls`, of
+    ///   a log probability list, a citation): the rest of the event was
+    ///   still applied (Chat, Anthropic).
+    /// * A whole event that does not fit its type (the dialect's `Unknown`
+    ///   with an error), or a Responses event whose lazy payload does not
+    ///   decode: nothing of it was applied.
     Decode(DecodeError),
     /// A tool use block's input, assembled from its `input_json_delta`
     /// fragments, is not valid JSON at `content_block_stop` (Anthropic).

@@ -428,8 +428,9 @@ impl ResponseAccumulator {
     /// returns the same error. An [`AccumulateErrorKind::Decode`] error when
     /// [`ResponseEvent::validate`] fails (a lazy payload of the event does
     /// not decode, or the event is an [`Unknown`](ResponseEvent::Unknown)
-    /// of a known type whose members do not fit): that event is not applied, nor counted, as if it had
-    /// failed to decode before it was fed; later events are applied.
+    /// that does not fit its type): that event is not applied, nor
+    /// counted, as if it had failed to decode before it was fed; later
+    /// events are applied.
     pub fn feed(&mut self, event: &ResponseEvent<'_>) -> Result<(), AccumulateError> {
         if let Some(e) = self.limit_error {
             return Err(e);

@@ -45,7 +45,9 @@ pub trait Dialect: sealed::Sealed + 'static {
     ///
     /// # Errors
     ///
-    /// A [`DecodeError`] if the frame's data is not an event of the dialect.
+    /// A [`DecodeError`] if the frame's data is not a JSON object (nor
+    /// `[DONE]` where the dialect has it). An object that does not fit is
+    /// kept, as the dialect's `Unknown` (see [`DecodeError`] for the rule).
     fn decode(frame: &Frame) -> Result<Self::Event, DecodeError>;
 
     /// Decodes a frame into its view, hands it to `on_event`, then pushes it
@@ -54,8 +56,9 @@ pub trait Dialect: sealed::Sealed + 'static {
     /// # Errors
     ///
     /// [`Error::Decode`] if the frame's data is not an event of the dialect
-    /// (nothing was pushed); [`Error::Accumulate`] if the accumulator could
-    /// not keep all of it.
+    /// or does not fit its type (the strict reading: `strict()`; nothing was
+    /// pushed); [`Error::Accumulate`] if the accumulator could not keep all
+    /// of it.
     fn push_frame(
         accumulator: &mut Self::Accumulator,
         frame: &Frame,
@@ -106,8 +109,7 @@ impl Dialect for ResponsesDialect {
         frame: &Frame,
         on_event: &mut dyn FnMut(&ResponseEvent<'_>),
     ) -> Result<(), Error> {
-        let event = ResponseEvent::from_frame(frame)?;
-        event.validate()?;
+        let event = ResponseEvent::from_frame(frame)?.strict()?;
         on_event(&event);
         Ok(accumulator.feed(&event)?)
     }
@@ -136,7 +138,7 @@ impl Dialect for ChatDialect {
         frame: &Frame,
         on_event: &mut dyn FnMut(&ChatEvent<'_>),
     ) -> Result<(), Error> {
-        let event = ChatEvent::from_frame(frame)?;
+        let event = ChatEvent::from_frame(frame)?.strict()?;
         on_event(&event);
         Ok(accumulator.feed(&event)?)
     }
@@ -165,7 +167,7 @@ impl Dialect for AnthropicDialect {
         frame: &Frame,
         on_event: &mut dyn FnMut(&MessageEvent<'_>),
     ) -> Result<(), Error> {
-        let event = MessageEvent::from_frame(frame)?;
+        let event = MessageEvent::from_frame(frame)?.strict()?;
         on_event(&event);
         Ok(accumulator.feed(&event)?)
     }
@@ -188,7 +190,9 @@ impl Dialect for AnthropicDialect {
 /// [`EventStream::new`]. Each item is an owned event (it keeps a handle to
 /// the frame's data: nothing is copied; `get()` gives the typed view), or a
 /// [`StreamError`]: `Transport` for an error of the inner stream, `Frame` for
-/// a parser error, `Decode` for a frame that is not an event of the dialect.
+/// a parser error, `Decode` for a frame whose data is not a JSON object (an
+/// object that does not fit is an owned `Unknown`, passed on: see
+/// [`DecodeError`] for the rule).
 /// After a `Frame` or `Decode` error the stream goes on with the next frame;
 /// a stream cut inside an event ends with a `Frame` error
 /// ([`TruncatedTail`](crate::FrameErrorKind::TruncatedTail)). It is fused.
@@ -561,6 +565,48 @@ mod tests {
         );
         assert_eq!(c.outcome, Outcome::Truncated);
         assert_eq!(c.response.content().next().unwrap().text(), Some("Hi"));
+    }
+
+    /// An object that does not fit its type: the event stream passes it on
+    /// (owned `Unknown`, its error kept); `accumulate_with` reads strictly
+    /// (`Error::Decode`, not handed to `on_event`), in every dialect.
+    #[test]
+    fn objects_that_do_not_fit_are_passed_on_and_not_pushed() {
+        let unfit = "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":\"0\"}\n\n";
+        let got: Vec<_> = block_on(
+            stream::iter([Ok::<_, &str>(unfit)])
+                .anthropic_events()
+                .collect(),
+        );
+        let event = got[0].as_ref().unwrap().get();
+        assert!(matches!(
+            event,
+            MessageEvent::Unknown { error: Some(_), .. }
+        ));
+        let mut seen = 0;
+        let body = [Ok::<_, &str>(ANTHROPIC), Ok(unfit)];
+        let c = block_on(
+            stream::iter(body)
+                .anthropic_events()
+                .accumulate_with(MessageAccumulator::new(), |_| seen += 1),
+        );
+        assert_eq!(seen, 6, "the unfit event was handed on");
+        assert_eq!(c.problems, 1);
+        assert!(
+            matches!(c.first_problem, Some(Error::Decode(e)) if Some(e) == event.decode_error()),
+            "{:?}",
+            c.first_problem
+        );
+
+        let unfit = "data: {\"id\":\"c\",\"created\":\"x\",\"choices\":[]}\n\n";
+        let mut seen = 0;
+        let c = block_on(
+            stream::iter([Ok::<_, &str>(unfit)])
+                .chat_events()
+                .accumulate_with(ChatAccumulator::new(), |_| seen += 1),
+        );
+        assert_eq!((seen, c.problems), (0, 1));
+        assert!(matches!(c.first_problem, Some(Error::Decode(_))));
     }
 
     #[test]

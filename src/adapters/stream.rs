@@ -26,9 +26,10 @@ pub enum StreamError<E> {
     /// A line or event exceeded a limit, strict UTF-8 checking failed, or the
     /// stream ended inside an event ([`TruncatedTail`](crate::FrameErrorKind::TruncatedTail)).
     Frame(FrameError),
-    /// A frame's data is not an event of the dialect (the typed event
-    /// streams only: [`EventStream`](super::EventStream)). The stream goes
-    /// on with the next frame.
+    /// A frame's data is not a JSON object (the typed event streams only:
+    /// [`EventStream`](super::EventStream); an object that does not fit is
+    /// passed on as the dialect's `Unknown`). The stream goes on with the
+    /// next frame.
     Decode(DecodeError),
 }
 

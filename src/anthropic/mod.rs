@@ -107,8 +107,8 @@ macro_rules! message_events {
         pub enum MessageEvent<'a> {
             $( $(#[$meta])* $variant($view<'a>), )*
             /// An event type this version does not model, or an object
-            /// whose members do not fit the type it names (see
-            /// [`DecodeError`] for the rule). Never an error.
+            /// that does not fit the type it names: decoding passes both on
+            /// rather than failing (see [`DecodeError`] for the rule).
             Unknown {
                 /// The event's `type`, as in the input (the last one when
                 /// there are several; empty when there is none or it is not
@@ -116,10 +116,11 @@ macro_rules! message_events {
                 ty: JsonStr<'a>,
                 /// The whole event, validated.
                 raw: RawJson<'a>,
-                /// `None` for a type this version does not model; for a
-                /// known type (or a `type` that disagrees with the SSE event
-                /// name), what did not fit: a missing field, a field of the
-                /// wrong kind, or [`DecodeErrorKind::TypeMismatch`].
+                /// `None` for a type this version does not model; for an
+                /// object that does not fit, what did not: a missing field
+                /// (`type` included), a field of the wrong kind, or
+                /// [`DecodeErrorKind::TypeMismatch`] (a `type` that
+                /// disagrees with the SSE event name).
                 error: Option<DecodeError>,
             },
         }
@@ -180,14 +181,36 @@ macro_rules! message_events {
                 }
             }
 
-            /// What did not fit, for an [`Unknown`](Self::Unknown) of a
-            /// known type (see [`DecodeError`] for the rule); `None` for
-            /// every other event, an unknown type included.
+            /// What did not fit, for an [`Unknown`](Self::Unknown) that is
+            /// an object that does not fit its type (see [`DecodeError`]
+            /// for the rule); `None` for every other event, a type this
+            /// version does not model included. The same as
+            /// [`Fields::decode_error`].
             pub fn decode_error(&self) -> Option<DecodeError> {
                 match self {
                     Self::Unknown { error, .. } => *error,
                     _ => None,
                 }
+            }
+
+            /// The strict reading: the event, or the error of
+            /// [`validate`](Self::validate). For code that stops at an
+            /// event that does not fit instead of passing it on:
+            ///
+            /// ```
+            /// use ssekit::anthropic::MessageEvent;
+            ///
+            /// let data = r#"{"type":"content_block_stop","index":"0"}"#;
+            /// assert!(MessageEvent::parse(data)?.decode_error().is_some());
+            /// assert!(MessageEvent::parse(data)?.strict().is_err());
+            /// # Ok::<(), ssekit::anthropic::DecodeError>(())
+            /// ```
+            ///
+            /// # Errors
+            ///
+            /// As [`validate`](Self::validate).
+            pub fn strict(self) -> Result<Self, DecodeError> {
+                self.validate().map(|()| self)
             }
 
             /// The strict reading: `parse` then `validate` fails, as
@@ -210,6 +233,9 @@ macro_rules! message_events {
                     Self::Unknown { .. } => &[],
                 }
             }
+            fn decode_error(&self) -> Option<DecodeError> {
+                MessageEvent::decode_error(self)
+            }
             fn for_each_field(&self, f: &mut dyn FnMut(&'static str, FieldValue<'a, '_>)) {
                 match self {
                     $(
@@ -220,8 +246,8 @@ macro_rules! message_events {
                     )*
                     // An object that does not fit may have no string `type`
                     // (then `ty` is empty): none is made up for it.
-                    Self::Unknown { ty, error, .. } => {
-                        if error.is_none() || !ty.is_empty() {
+                    Self::Unknown { ty, raw, error } => {
+                        if error.is_none() || !ty.is_empty() || crate::views::has_string_type(*raw) {
                             f("type", FieldValue::Str(*ty));
                         }
                     }

@@ -99,14 +99,15 @@ impl fmt::Debug for OwnedMessageEvent {
 impl MessageEvent<'_> {
     /// Copies the event's JSON text into an [`OwnedMessageEvent`] that
     /// outlives the input. (To keep a frame's event without copying, use
-    /// [`OwnedMessageEvent::from_frame`].) Only the data is kept: an
-    /// [`Unknown`](Self::Unknown) whose error is a
-    /// [`TypeMismatch`](crate::views::DecodeErrorKind::TypeMismatch) with
-    /// the frame's event name decodes by its data's `type` on `get`.
+    /// [`OwnedMessageEvent::from_frame`].) Its `get` gives this event
+    /// back, an [`Unknown`](Self::Unknown) with its error included.
     pub fn to_owned(&self) -> OwnedMessageEvent {
+        // The type the event was decoded as: for an object that does not
+        // fit, the one its error names (the SSE event name, if that decided).
+        let ty = self.decode_error().map_or(self.ty(), |e| e.event_type());
         OwnedMessageEvent {
             data: Bytes::copy_from_slice(self.raw().get().as_bytes()),
-            name: Self::known(self.ty()),
+            name: Self::known(ty),
         }
     }
 }

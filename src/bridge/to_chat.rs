@@ -490,7 +490,7 @@ impl Bridge for ResponsesToChat {
         self.events += 1;
         // Strict, as before the payloads were lazy: an event whose response,
         // item or error does not decode is an undecodable event.
-        let event = ResponseEvent::from_frame(frame).and_then(|e| e.validate().map(|()| e));
+        let event = ResponseEvent::from_frame(frame).and_then(ResponseEvent::strict);
         if self.finished {
             // The `[DONE]` some gateways send after the terminal event.
             if matches!(event, Ok(ResponseEvent::Done)) {

@@ -208,12 +208,43 @@ impl<'a> ChatEvent<'a> {
     }
 
     /// What did not fit, for an [`Unknown`](Self::Unknown) (see
-    /// [`DecodeError`] for the rule); `None` for every other event.
+    /// [`DecodeError`] for the rule); `None` for every other event. The same
+    /// as [`Fields::decode_error`].
     pub fn decode_error(&self) -> Option<DecodeError> {
         match self {
             Self::Unknown { error, .. } => Some(*error),
             _ => None,
         }
+    }
+
+    /// Fails for an [`Unknown`](Self::Unknown), with what did not fit: with
+    /// `parse`, the strict reading, as for the other dialects.
+    ///
+    /// # Errors
+    ///
+    /// The [`decode_error`](Self::decode_error), if there is one.
+    pub fn validate(&self) -> Result<(), DecodeError> {
+        self.decode_error().map_or(Ok(()), Err)
+    }
+
+    /// The strict reading: the event, or the error of
+    /// [`validate`](Self::validate). For code that stops at a chunk that
+    /// does not fit instead of passing it on:
+    ///
+    /// ```
+    /// use ssekit::chat::ChatEvent;
+    ///
+    /// let data = r#"{"id":"c","created":"x","choices":[]}"#;
+    /// assert!(ChatEvent::parse(data)?.decode_error().is_some());
+    /// assert!(ChatEvent::parse(data)?.strict().is_err());
+    /// # Ok::<(), ssekit::chat::DecodeError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`validate`](Self::validate).
+    pub fn strict(self) -> Result<Self, DecodeError> {
+        self.validate().map(|()| self)
     }
 
     /// Whether this is the [`Done`](Self::Done) sentinel.
@@ -229,6 +260,9 @@ impl<'a> Fields<'a> for ChatEvent<'a> {
             Self::Error(_) => ChatErrorChunk::FIELDS,
             Self::Done | Self::Unknown { .. } => &[],
         }
+    }
+    fn decode_error(&self) -> Option<DecodeError> {
+        ChatEvent::decode_error(self)
     }
     fn for_each_field(&self, f: &mut dyn FnMut(&'static str, FieldValue<'a, '_>)) {
         match self {

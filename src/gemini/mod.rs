@@ -190,12 +190,43 @@ impl<'a> GeminiEvent<'a> {
     }
 
     /// What did not fit, for an [`Unknown`](Self::Unknown) (see
-    /// [`DecodeError`] for the rule); `None` for every other event.
+    /// [`DecodeError`] for the rule); `None` for every other event. The same
+    /// as [`Fields::decode_error`].
     pub fn decode_error(&self) -> Option<DecodeError> {
         match self {
             Self::Unknown { error, .. } => Some(*error),
             _ => None,
         }
+    }
+
+    /// Fails for an [`Unknown`](Self::Unknown), with what did not fit: with
+    /// `parse`, the strict reading, as for the other dialects.
+    ///
+    /// # Errors
+    ///
+    /// The [`decode_error`](Self::decode_error), if there is one.
+    pub fn validate(&self) -> Result<(), DecodeError> {
+        self.decode_error().map_or(Ok(()), Err)
+    }
+
+    /// The strict reading: the event, or the error of
+    /// [`validate`](Self::validate). For code that stops at a chunk that
+    /// does not fit instead of passing it on:
+    ///
+    /// ```
+    /// use ssekit::gemini::GeminiEvent;
+    ///
+    /// let data = r#"{"candidates":{}}"#;
+    /// assert!(GeminiEvent::parse(data)?.decode_error().is_some());
+    /// assert!(GeminiEvent::parse(data)?.strict().is_err());
+    /// # Ok::<(), ssekit::gemini::DecodeError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`validate`](Self::validate).
+    pub fn strict(self) -> Result<Self, DecodeError> {
+        self.validate().map(|()| self)
     }
 
     /// Whether this is an [`Error`](Self::Error).
@@ -211,6 +242,9 @@ impl<'a> Fields<'a> for GeminiEvent<'a> {
             Self::Error(_) => GeminiErrorChunk::FIELDS,
             Self::Unknown { .. } => &[],
         }
+    }
+    fn decode_error(&self) -> Option<DecodeError> {
+        GeminiEvent::decode_error(self)
     }
     fn for_each_field(&self, f: &mut dyn FnMut(&'static str, FieldValue<'a, '_>)) {
         match self {

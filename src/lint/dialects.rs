@@ -508,7 +508,7 @@ impl MessageLinter {
 
     /// Checks one event whose block begins at `offset` in the stream.
     pub fn feed(&mut self, frame: &Frame, offset: u64) {
-        let event = match MessageEvent::from_frame(frame).and_then(|e| e.validate().map(|()| e)) {
+        let event = match MessageEvent::from_frame(frame).and_then(MessageEvent::strict) {
             Ok(event) => event,
             Err(e) => return decode_finding(&mut self.reports, &e, offset),
         };

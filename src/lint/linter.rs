@@ -339,7 +339,7 @@ impl Linter {
         // Decoded once: the typed view (its lazy payloads too: an event that
         // decodes only in part is invalid); the lenient walk only when it
         // does not decode, or is of a type it does not model.
-        let decoded = ResponseEvent::parse(data).and_then(|e| e.validate().map(|()| e));
+        let decoded = ResponseEvent::parse(data).and_then(ResponseEvent::strict);
         let typed = match &decoded {
             Ok(ResponseEvent::Unknown { .. } | ResponseEvent::Done) | Err(_) => None,
             Ok(e) => e

@@ -91,7 +91,8 @@ rules! {
     /// The SSE `event:` name differs from the data's `type`.
     EventNameMismatch = "event-name-mismatch", Error;
     /// An event of a known type lacks a field its type requires, or a field
-    /// has the wrong JSON kind, so the typed view does not decode.
+    /// has the wrong JSON kind, so it does not fit its typed view (it
+    /// decodes to `Unknown` with that error).
     InvalidEvent = "invalid-event", Error;
     /// An event type this version does not know.
     UnknownEventType = "unknown-event-type", Info;

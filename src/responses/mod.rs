@@ -145,8 +145,8 @@ macro_rules! response_events {
         pub enum ResponseEvent<'a> {
             $( $(#[$meta])* $variant($view<'a>), )*
             /// An event type this version does not model, or an object
-            /// whose members do not fit the type it names (see
-            /// [`DecodeError`] for the rule). Never an error.
+            /// that does not fit the type it names: decoding passes both on
+            /// rather than failing (see [`DecodeError`] for the rule).
             Unknown {
                 /// The event's `type`, as in the input (the last one when
                 /// there are several; empty when there is none or it is not
@@ -154,10 +154,11 @@ macro_rules! response_events {
                 ty: JsonStr<'a>,
                 /// The whole event, validated.
                 raw: RawJson<'a>,
-                /// `None` for a type this version does not model; for a
-                /// known type (or a `type` that disagrees with the SSE event
-                /// name), what did not fit: a missing field, a field of the
-                /// wrong kind, or [`DecodeErrorKind::TypeMismatch`].
+                /// `None` for a type this version does not model; for an
+                /// object that does not fit, what did not: a missing field
+                /// (`type` included), a field of the wrong kind, or
+                /// [`DecodeErrorKind::TypeMismatch`] (a `type` that
+                /// disagrees with the SSE event name).
                 error: Option<DecodeError>,
             },
             /// The `[DONE]` sentinel that some servers and proxies send last.
@@ -270,6 +271,8 @@ macro_rules! response_events {
             }
 
             /// The event's kind: its type and role, without its data.
+            /// [`EventKind::Unknown`] for every [`Unknown`](Self::Unknown),
+            /// also one whose `ty()` names a known type it does not fit.
             pub fn kind(&self) -> EventKind {
                 match self {
                     $( Self::$variant(_) => EventKind::$variant, )*
@@ -368,14 +371,36 @@ macro_rules! response_events {
                 }
             }
 
-            /// What did not fit, for an [`Unknown`](Self::Unknown) of a
-            /// known type (see [`DecodeError`] for the rule); `None` for
-            /// every other event, an unknown type included.
+            /// What did not fit, for an [`Unknown`](Self::Unknown) that is
+            /// an object that does not fit its type (see [`DecodeError`]
+            /// for the rule); `None` for every other event, a type this
+            /// version does not model included. The same as
+            /// [`Fields::decode_error`].
             pub fn decode_error(&self) -> Option<DecodeError> {
                 match self {
                     Self::Unknown { error, .. } => *error,
                     _ => None,
                 }
+            }
+
+            /// The strict reading: the event, or the error of
+            /// [`validate`](Self::validate). For code that stops at an
+            /// event that does not fit instead of passing it on:
+            ///
+            /// ```
+            /// use ssekit::responses::ResponseEvent;
+            ///
+            /// let data = r#"{"type":"response.output_text.delta"}"#;
+            /// assert!(ResponseEvent::parse(data)?.decode_error().is_some());
+            /// assert!(ResponseEvent::parse(data)?.strict().is_err());
+            /// # Ok::<(), ssekit::responses::DecodeError>(())
+            /// ```
+            ///
+            /// # Errors
+            ///
+            /// As [`validate`](Self::validate).
+            pub fn strict(self) -> Result<Self, DecodeError> {
+                self.validate().map(|()| self)
             }
 
             /// The event's `sequence_number`, if it has one (streams from
@@ -397,6 +422,9 @@ macro_rules! response_events {
                     Self::Unknown { .. } | Self::Done => &[],
                 }
             }
+            fn decode_error(&self) -> Option<DecodeError> {
+                ResponseEvent::decode_error(self)
+            }
             fn for_each_field(&self, f: &mut dyn FnMut(&'static str, FieldValue<'a, '_>)) {
                 match self {
                     $(
@@ -407,8 +435,8 @@ macro_rules! response_events {
                     )*
                     // An object that does not fit may have no string `type`
                     // (then `ty` is empty): none is made up for it.
-                    Self::Unknown { ty, error, .. } => {
-                        if error.is_none() || !ty.is_empty() {
+                    Self::Unknown { ty, raw, error } => {
+                        if error.is_none() || !ty.is_empty() || crate::views::has_string_type(*raw) {
                             f("type", FieldValue::Str(*ty));
                         }
                     }

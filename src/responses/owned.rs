@@ -35,18 +35,17 @@ pub struct OwnedResponseEvent {
 }
 
 impl OwnedResponseEvent {
-    /// Decodes a frame (see [`ResponseEvent::from_frame`]), its lazy
-    /// payloads included (see [`ResponseEvent::validate`]), and keeps a
-    /// handle to its data. Nothing is copied. An event that decodes to
-    /// [`Unknown`](ResponseEvent::Unknown), with an error or without, is
-    /// kept as such, as the crate's rule has it (see [`DecodeError`]).
+    /// Decodes a frame (see [`ResponseEvent::from_frame`]) and keeps a
+    /// handle to its data. Nothing is copied. As the crate's rule has it
+    /// (see [`DecodeError`]), an object that does not fit is kept (`get`
+    /// gives its [`Unknown`](ResponseEvent::Unknown)), and so is one whose
+    /// lazy payloads do not decode (`get().validate()` tells).
     ///
     /// # Errors
     ///
-    /// As [`ResponseEvent::from_frame`] and [`ResponseEvent::validate`].
+    /// As [`ResponseEvent::from_frame`]: the data is not a JSON object.
     pub fn from_frame(frame: &Frame) -> Result<Self, DecodeError> {
         let event = ResponseEvent::from_frame(frame)?;
-        validate_typed(&event)?;
         // A known event name decides how the data decodes (and an `Unknown`
         // for a data `type` that disagrees with it stays one on `get`).
         let name = match event {
@@ -60,17 +59,14 @@ impl OwnedResponseEvent {
         })
     }
 
-    /// Decodes `data` (see [`ResponseEvent::parse`]), its lazy payloads
-    /// included (see [`ResponseEvent::validate`]), and keeps a copy. An
-    /// [`Unknown`](ResponseEvent::Unknown) is kept as such.
+    /// Decodes `data` (see [`ResponseEvent::parse`]) and keeps a copy,
+    /// whether it fits or not, as [`from_frame`](Self::from_frame) does.
     ///
     /// # Errors
     ///
-    /// As [`ResponseEvent::parse`] and [`ResponseEvent::validate`].
+    /// As [`ResponseEvent::parse`]: the data is not a JSON object.
     pub fn parse(data: &str) -> Result<Self, DecodeError> {
-        let event = ResponseEvent::parse(data)?;
-        validate_typed(&event)?;
-        Ok(event.to_owned())
+        ResponseEvent::parse(data).map(|e| e.to_owned())
     }
 
     /// Keeps a copy of the text of an event of the known type `name`.
@@ -119,14 +115,15 @@ impl fmt::Debug for OwnedResponseEvent {
 impl ResponseEvent<'_> {
     /// Copies the event's JSON text into an [`OwnedResponseEvent`] that
     /// outlives the input. (To keep a frame's event without copying, use
-    /// [`OwnedResponseEvent::from_frame`].) Only the data is kept: an
-    /// [`Unknown`](Self::Unknown) whose error is a
-    /// [`TypeMismatch`](crate::views::DecodeErrorKind::TypeMismatch) with
-    /// the frame's event name decodes by its data's `type` on `get`.
+    /// [`OwnedResponseEvent::from_frame`].) Its `get` gives this event
+    /// back, an [`Unknown`](Self::Unknown) with its error included.
     pub fn to_owned(&self) -> OwnedResponseEvent {
+        // The type the event was decoded as: for an object that does not
+        // fit, the one its error names (the SSE event name, if that decided).
+        let ty = self.decode_error().map_or(self.ty(), |e| e.event_type());
         let (text, name) = match self.raw() {
             None => ("[DONE]", None),
-            Some(raw) => (raw.get(), Self::known(self.ty())),
+            Some(raw) => (raw.get(), Self::known(ty)),
         };
         OwnedResponseEvent {
             data: Bytes::copy_from_slice(text.as_bytes()),
@@ -141,14 +138,5 @@ impl serde::Serialize for OwnedResponseEvent {
     /// logging: `serde_json::to_string(&event)` gives its JSON back.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         crate::json::serialize_json_text(self.as_str(), s)
-    }
-}
-
-/// The lazy payloads of a typed event decode; an `Unknown` is passed on as
-/// it is, its error with it.
-fn validate_typed(event: &ResponseEvent<'_>) -> Result<(), DecodeError> {
-    match event {
-        ResponseEvent::Unknown { .. } => Ok(()),
-        event => event.validate(),
     }
 }

@@ -33,9 +33,9 @@ pub enum DecodeErrorKind {
 ///
 /// # Data that does not fit: the rule, in every dialect
 ///
-/// Errors are for data that is not JSON. Valid JSON is never an error: it
-/// is passed on as the dialect's `Unknown` variant, with its raw text, so
-/// that streams from newer servers go on.
+/// Errors are for data that is not a JSON object. An object is never an
+/// error: when it does not fit, it is passed on as the dialect's `Unknown`
+/// variant, with its raw text, so that streams from newer servers go on.
 ///
 /// * **Not JSON, or not an object** (bad syntax, a number out of range, a
 ///   lone surrogate, an array, a string other than `[DONE]` where a dialect
@@ -55,9 +55,12 @@ pub enum DecodeErrorKind {
 ///   `created` is a string): `Unknown` with this error
 ///   ([`DecodeErrorKind::MissingField`], [`DecodeErrorKind::WrongType`] or
 ///   [`DecodeErrorKind::TypeMismatch`]), which every event type hands out
-///   as `decode_error()`. Such an event is passed on, not passed over:
-///   the accumulators, linters and bridges report it as this error, and
-///   the strict reading, `parse` then `validate`, fails with it.
+///   as `decode_error()` (also [`Fields::decode_error`](super::Fields::decode_error)).
+///   Such an event is passed on, not passed over: the accumulators, linters
+///   and bridges report it as this error, and the strict reading (`parse`
+///   then `validate`, or `strict()`, in every dialect) fails with it. Its
+///   `kind()` (Responses) is `EventKind::Unknown` even when its `ty()`
+///   names a known type.
 /// * **An element of a list that does not fit** (a choice without its
 ///   `index`), **or a lazy payload** (the `response` of a Responses
 ///   lifecycle event): an error for that element only, when the list is

@@ -77,6 +77,14 @@ pub(crate) fn unfit(
     Ok((ty, RawJson::new(trim_json_ws(data)), e))
 }
 
+/// Whether the last `type` member of the object `raw` is a string (an
+/// `Unknown` that does not fit has an empty `ty` both when it is not and
+/// when it is `""`).
+#[cold]
+pub(crate) fn has_string_type(raw: RawJson<'_>) -> bool {
+    matches!(last_type(raw.get()), Ok(Some(_)))
+}
+
 /// Byte offset of `value`'s text in `base`.
 #[inline]
 pub(crate) fn value_offset(base: &str, value: &Value<'_>) -> usize {
@@ -287,8 +295,10 @@ pub trait Fields<'a> {
     fn for_each_field(&self, f: &mut dyn FnMut(&'static str, FieldValue<'a, '_>));
 
     /// For a lazily decoded view ([`Lazy`]) whose text does not decode: the
-    /// error (its visitor then reports no fields). `None` for every view
-    /// decoded when its event was.
+    /// error (its visitor then reports no fields); for an event that is an
+    /// object that does not fit its type (the dialect's `Unknown` with an
+    /// error), that error (its visitor reports its `type`, if a string).
+    /// `None` for every other view.
     fn decode_error(&self) -> Option<DecodeError> {
         None
     }

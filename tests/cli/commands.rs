@@ -587,3 +587,43 @@ fn no_events_hint_and_strict() {
     let out = cli::run_stdin(&["events", "--dialect", "responses"], bad);
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// Issue 14: an Anthropic event that does not fit its type (it decodes to
+/// `Unknown` with an error) prints as undecodable, with a warning, as a
+/// Responses one does; an unknown type prints as unknown.
+#[test]
+fn events_prints_anthropic_events_that_do_not_fit_as_undecodable() {
+    let input = concat!(
+        "event: content_block_stop\n",
+        "data: {\"type\":\"content_block_stop\",\"index\":\"0\"}\n\n",
+        "event: message_paused\n",
+        "data: {\"type\":\"message_paused\"}\n\n",
+        "event: message_stop\n",
+        "data: {\"type\":\"message_stop\"}\n\n",
+    );
+    let out = run_stdin(&["events", "--dialect", "anthropic"], input.as_bytes());
+    let got: Vec<J> = stdout_lines(&out)
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(got[0]["type"], "content_block_stop");
+    assert_eq!(got[0]["undecodable"], true);
+    assert_eq!(got[0]["offset"], 0);
+    assert!(
+        got[0]["error"].as_str().unwrap().contains("index"),
+        "{}",
+        got[0]
+    );
+    assert_eq!(
+        got[1],
+        serde_json::json!({"type": "message_paused", "unknown": true})
+    );
+    assert_eq!(got[2], serde_json::json!({"type": "message_stop"}));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.lines().filter(|l| l.contains("warning")).count(),
+        1,
+        "{stderr}"
+    );
+}

@@ -202,6 +202,19 @@ fn anthropic_rules_fire_where_the_stream_breaks_them() {
         rules(&lint_frames(MessageLinter::new(), s.as_bytes()))[0].0,
         Rule::EventNameMismatch
     );
+
+    // Objects that do not fit their type (they decode to `Unknown` with an
+    // error, issue 14) are reported, not passed over as unknown types.
+    let bad_index = r#"{"type":"content_block_stop","index":"0"}"#;
+    let s = format!(
+        "{}event: content_block_stop\ndata: {bad_index}\n\nevent: x\ndata: {{\"index\":1}}\n\n",
+        anthropic(&[START, TEXT_START])
+    );
+    let at = anthropic(&[START, TEXT_START]).len() as u64;
+    let found = rules(&lint_frames(MessageLinter::new(), s.as_bytes()));
+    assert_eq!(found[0], (Rule::InvalidEvent, at), "{found:?}");
+    let second = at + format!("event: content_block_stop\ndata: {bad_index}\n\n").len() as u64;
+    assert_eq!(found[1], (Rule::MissingType, second), "{found:?}");
 }
 
 #[test]

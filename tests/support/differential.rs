@@ -30,16 +30,20 @@
 //!    missing, a field of the wrong kind) decodes to `Unknown` with its
 //!    error, and reports `serde_json`'s `type` (or none).
 //!
+//! 9. [`owned_gives_back`]: an owned form made from a decoded event
+//!    (`to_owned`, or `from_frame` of the frame) gives that event back.
+//!
 //! A list element or lazy payload that does not fit is an error of that
 //! element when read: the rules compare the rest.
 #![allow(dead_code)]
 
 use serde_json::{Map, Value as J};
-use ssekit::anthropic::{BlockDelta, Citation, ContentBlock, MessageEvent};
-use ssekit::chat::ChatEvent;
+use ssekit::anthropic::{BlockDelta, Citation, ContentBlock, MessageEvent, OwnedMessageEvent};
+use ssekit::chat::{ChatEvent, OwnedChatEvent};
 use ssekit::json::JsonStr;
 use ssekit::responses::{
-    Annotation, ContentPart, DecodeError, FieldValue, Fields, OutputItem, ResponseEvent,
+    Annotation, ContentPart, DecodeError, FieldValue, Fields, OutputItem, OwnedResponseEvent,
+    ResponseEvent,
 };
 use ssekit::Frame;
 
@@ -186,6 +190,7 @@ pub(crate) fn check(dialect: Dialect, event: Option<&str>, data: &str) -> Verdic
                 })
         }
     };
+    let result = result.and_then(|()| owned_gives_back(dialect, &frame));
     result.map_err(|e| format!("{dialect:?} (event {event:?}) {e}\n  data: {data}"))
 }
 
@@ -280,6 +285,59 @@ fn check_anthropic(
             .and_then(|()| fields_agree(Dialect::Anthropic, &ev, j, "", true))
             .map_err(at),
     }
+}
+
+/// Rule 9: the owned forms give back the event they were made from: by
+/// `to_owned` of the decoded event (`parse` and `from_frame`), and by the
+/// owned `from_frame` of the frame.
+fn owned_gives_back(dialect: Dialect, frame: &Frame) -> Verdict {
+    fn same<T: PartialEq + core::fmt::Debug>(how: &str, got: T, want: T) -> Verdict {
+        if got == want {
+            Ok(())
+        } else {
+            Err(format!("{how}: the owned form gives {got:?}, not {want:?}"))
+        }
+    }
+    let data = frame.data();
+    // `to_owned` keeps the event's text without the whitespace around it,
+    // so an error's offset moves with leading whitespace: compared without.
+    let trimmed = data.trim_start_matches([' ', '\t', '\n', '\r']).len() == data.len();
+    match dialect {
+        Dialect::Responses => {
+            if let Some(ev) = ResponseEvent::parse(data).ok().filter(|_| trimmed) {
+                same("parse, to_owned", ev.to_owned().get(), ev)?;
+            }
+            if let Ok(ev) = ResponseEvent::from_frame(frame) {
+                if trimmed {
+                    same("from_frame, to_owned", ev.to_owned().get(), ev.clone())?;
+                }
+                let owned = OwnedResponseEvent::from_frame(frame)
+                    .map_err(|e| format!("owned from_frame fails: {e}"))?;
+                same("owned from_frame", owned.get(), ev)?;
+            }
+        }
+        Dialect::Chat => {
+            if let Ok(ev) = ChatEvent::from_frame(frame) {
+                let owned = OwnedChatEvent::from_frame(frame)
+                    .map_err(|e| format!("owned from_frame fails: {e}"))?;
+                same("owned from_frame", owned.get(), ev)?;
+            }
+        }
+        Dialect::Anthropic => {
+            if let Some(ev) = MessageEvent::parse(data).ok().filter(|_| trimmed) {
+                same("parse, to_owned", ev.to_owned().get(), ev)?;
+            }
+            if let Ok(ev) = MessageEvent::from_frame(frame) {
+                if trimmed {
+                    same("from_frame, to_owned", ev.to_owned().get(), ev.clone())?;
+                }
+                let owned = OwnedMessageEvent::from_frame(frame)
+                    .map_err(|e| format!("owned from_frame fails: {e}"))?;
+                same("owned from_frame", owned.get(), ev)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `[DONE]` (with JSON whitespace around it) is the only non-JSON data a

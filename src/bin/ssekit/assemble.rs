@@ -80,7 +80,7 @@ impl Acc {
                 if *stopped {
                     return;
                 }
-                match ResponseEvent::from_frame(frame).and_then(|e| e.validate().map(|()| e)) {
+                match ResponseEvent::from_frame(frame).and_then(ResponseEvent::strict) {
                     Ok(event) => *stopped = acc.feed(&event).is_err(),
                     Err(e) => skipped(&e),
                 }
@@ -94,7 +94,7 @@ impl Acc {
                 Err(e) => skipped(&e),
             },
             Acc::Anthropic(acc) => {
-                match MessageEvent::from_frame(frame).and_then(|e| e.validate().map(|()| e)) {
+                match MessageEvent::from_frame(frame).and_then(MessageEvent::strict) {
                     Ok(event) => {
                         if let Err(e) = acc.feed(&event) {
                             eprintln!("ssekit: warning: event at byte {start}: {e}");
