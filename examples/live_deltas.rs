@@ -105,7 +105,9 @@ async fn print_deltas(url: String) -> Result<(), Box<dyn std::error::Error>> {
     while let Some(frame) = frames.next().await {
         let frame = frame?;
         events += 1;
-        match ResponseEvent::from_frame(&frame)? {
+        // `strict`: an event that does not fit its type stops the stream
+        // (without it, it would come as `Unknown` and be passed over).
+        match ResponseEvent::from_frame(&frame)?.strict()? {
             ResponseEvent::OutputTextDelta(d) => {
                 deltas += 1;
                 // Printed without allocating: `Display` unescapes on the fly.
