@@ -369,7 +369,7 @@ impl<'a> MessageEvent<'a> {
         match decoded {
             // Duplicate `type` members that disagree: the last one wins, as
             // in serde_json::Value, JavaScript and Python.
-            Err(e) if e.kind() == DecodeErrorKind::TypeMismatch => Self::parse_last_type(data),
+            Err(e) if crate::views::type_disputed(&e) => Self::parse_last_type(data),
             decoded => decoded,
         }
     }
@@ -424,7 +424,7 @@ impl<'a> MessageEvent<'a> {
         match Self::decode_known(known, &mut members, data, Some(known)) {
             // Every `type` must agree with the name, or at least the last
             // one (which is the one that counts, as in serde_json::Value).
-            Some(Err(e)) if e.kind() == DecodeErrorKind::TypeMismatch => {
+            Some(Err(e)) if crate::views::type_disputed(&e) => {
                 match crate::views::last_type(data)? {
                     Some(ty) if ty == known => {
                         let mut members = ObjectScanner::new(data);

@@ -698,9 +698,7 @@ impl<'a> ResponseEvent<'a> {
         match decoded {
             // Duplicate `type` members that disagree: the last one wins, as
             // in serde_json::Value, JavaScript and Python.
-            Err(e) if e.kind() == DecodeErrorKind::TypeMismatch => {
-                Self::parse_last_type(data, text)
-            }
+            Err(e) if crate::views::type_disputed(&e) => Self::parse_last_type(data, text),
             decoded => decoded,
         }
     }
@@ -717,14 +715,12 @@ impl<'a> ResponseEvent<'a> {
     fn decode_named_typed(kind: Kind, data: &'a str) -> Result<Self, DecodeError> {
         let text = trim_json_ws(data);
         match Self::decode_kind(kind, ObjectScanner::new(data), data, text, true) {
-            Err(e) if e.kind() == DecodeErrorKind::TypeMismatch => {
-                match crate::views::last_type(data)? {
-                    Some(ty) if Self::kind_of_json(ty) == Some(kind) => {
-                        Self::decode_kind(kind, ObjectScanner::new(data), data, text, false)
-                    }
-                    _ => Err(e),
+            Err(e) if crate::views::type_disputed(&e) => match crate::views::last_type(data)? {
+                Some(ty) if Self::kind_of_json(ty) == Some(kind) => {
+                    Self::decode_kind(kind, ObjectScanner::new(data), data, text, false)
                 }
-            }
+                _ => Err(e),
+            },
             decoded => decoded,
         }
     }

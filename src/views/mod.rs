@@ -661,6 +661,17 @@ pub(crate) fn last_type(data: &str) -> Result<Option<JsonStr<'_>>, DecodeError> 
     }
 }
 
+/// Whether a decoder's error is about the object's `type` member (a value
+/// other than the type decoded, or not a string): then the last `type`
+/// decides, as in serde_json, and the object is read again by it.
+#[inline]
+pub(crate) fn type_disputed(e: &DecodeError) -> bool {
+    matches!(
+        e.kind(),
+        DecodeErrorKind::TypeMismatch | DecodeErrorKind::WrongType { field: "type" }
+    )
+}
+
 /// Validates the rest of an object whose first `type` was `ty` (empty when
 /// it was not a string) and tells whether that `type` stands: no later
 /// `type` member says otherwise (the last one wins, as in serde_json).

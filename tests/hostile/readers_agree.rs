@@ -258,3 +258,29 @@ fn objects_that_do_not_fit_are_unknown_not_errors() {
         }
     }
 }
+
+/// With an SSE event name, a first `type` that is not a string gives way to
+/// the last one, as in serde_json (and as without a name): found by the
+/// differential fuzz target's owned-form rule.
+#[test]
+fn a_named_event_is_read_by_its_last_type() {
+    use ssekit::anthropic::MessageEvent;
+    use ssekit::responses::ResponseEvent;
+    let data = r#"{"type":0,"item_id":"m","output_index":0,"content_index":0,"delta":"x","type":"response.output_text.delta"}"#;
+    for event in [
+        ResponseEvent::parse(data).unwrap(),
+        ResponseEvent::parse_named("response.output_text.delta", data).unwrap(),
+    ] {
+        assert!(
+            matches!(event, ResponseEvent::OutputTextDelta(ref d) if d.delta == "x"),
+            "{event:?}"
+        );
+    }
+    let data = r#"{"type":0,"index":1,"type":"content_block_stop"}"#;
+    for event in [
+        MessageEvent::parse(data).unwrap(),
+        MessageEvent::parse_named("content_block_stop", data).unwrap(),
+    ] {
+        assert_eq!(event.index(), Some(1), "{event:?}");
+    }
+}
