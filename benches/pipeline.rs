@@ -356,14 +356,16 @@ fn run_ssekit_chat(chunks: Vec<Bytes>, unescape: bool) -> Seen {
                 _ => panic!("ssekit: an error chunk"),
             };
             seen.event(chunk.model.map_or(0, |m| m.len_hint()));
-            for choice in &chunk.choices {
-                let choice = choice.expect("ssekit: choice");
+            // Every choice read: the first, decoded with the chunk, lent
+            // rather than copied out of it (`head`), then the others.
+            let mut read = |choice: &ssekit::chat::ChoiceDelta<'_>| {
                 let Some(content) = choice
                     .delta
+                    .as_ref()
                     .and_then(|d| d.content)
                     .and_then(|c| c.as_text())
                 else {
-                    continue;
+                    return;
                 };
                 if unescape {
                     text.clear();
@@ -372,6 +374,12 @@ fn run_ssekit_chat(chunks: Vec<Bytes>, unescape: bool) -> Seen {
                 } else {
                     seen.delta(choice.index, content.len_hint(), content.has_escapes());
                 }
+            };
+            if let Some(choice) = chunk.choices.head() {
+                read(choice);
+            }
+            for choice in chunk.choices.rest() {
+                read(&choice.expect("ssekit: choice"));
             }
         }
     }

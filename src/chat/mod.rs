@@ -89,7 +89,7 @@ mod serde;
 
 pub use crate::views::{DecodeError, DecodeErrorKind};
 pub use crate::views::{
-    HeadList, HeadListIntoIter, HeadListIter, HeadListRefIter, List, ListIter, Owned, ViewFamily,
+    HeadList, HeadListIntoIter, HeadListIter, List, ListIter, Owned, ViewFamily,
 };
 pub use chunk::*;
 pub use content::{ChatContent, ContentPart, TextPart, ThinkingPart};

@@ -9,7 +9,6 @@
 //! lazily, as a `List` does. The elements and errors iterated are those of
 //! the `List` over the same text.
 
-use alloc::borrow::Cow;
 use core::fmt;
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
@@ -23,9 +22,9 @@ use crate::json::{ObjectScanner, RawJson, Value};
 ///
 /// The iteration API is the `List`'s: [`iter`](Self::iter),
 /// [`first`](Self::first), [`len`](Self::len), [`is_empty`](Self::is_empty),
-/// [`as_raw_json`](Self::as_raw_json), `for x in list`; and
-/// [`iter_ref`](Self::iter_ref), which lends the kept element instead of
-/// copying it (the fastest way to read every element). Iteration yields
+/// [`as_raw_json`](Self::as_raw_json), `for x in list`; and, to read every
+/// element without copying the kept one out, [`head`](Self::head) then
+/// [`rest`](Self::rest). Iteration yields
 /// `Result`s, exactly the elements and errors of [`as_list`](Self::as_list)
 /// iterated: an element that does not fit (the kept element included, which
 /// is then not kept but decoded again when iterated) is an error for that
@@ -75,10 +74,30 @@ impl<'a, T> HeadList<'a, T> {
         self.head.as_ref().map(|(head, _)| head)
     }
 
-    /// The lazy iterator over the elements after the kept one, or over
-    /// all of them.
+    /// The lazy iterator over the elements [`head`](Self::head) does not
+    /// hold: those after the kept one, or all of them when none is kept.
+    /// `head()` then `rest()` reads every element once, the kept one
+    /// borrowed where iterating the list copies it out (it is large: a Chat
+    /// choice is about 450 bytes):
+    ///
+    /// ```
+    /// use ssekit::chat::{ChatEvent, ChoiceDelta};
+    ///
+    /// let data = r#"{"choices":[{"index":0,"delta":{"content":"Hi"}},{"index":1,"delta":{}}]}"#;
+    /// let ChatEvent::Chunk(chunk) = ChatEvent::parse(data)? else { panic!() };
+    /// let mut indexes = Vec::new();
+    /// let mut read = |choice: &ChoiceDelta<'_>| indexes.push(choice.index);
+    /// if let Some(choice) = chunk.choices.head() {
+    ///     read(choice);
+    /// }
+    /// for choice in chunk.choices.rest() {
+    ///     read(&choice?);
+    /// }
+    /// assert_eq!(indexes, [0, 1]);
+    /// # Ok::<(), ssekit::chat::DecodeError>(())
+    /// ```
     #[inline]
-    fn rest(&self) -> ListIter<'a, T> {
+    pub fn rest(&self) -> ListIter<'a, T> {
         let mut rest = ListIter {
             elements: self.list.array.iter(),
             base: self.list.base,
@@ -97,31 +116,6 @@ impl<'a, T: Field<'a> + Clone> HeadList<'a, T> {
     #[inline]
     pub fn iter(&self) -> HeadListIter<'_, 'a, T> {
         HeadListIter {
-            head: self.head.as_ref().map(|(head, _)| head),
-            rest: self.rest(),
-        }
-    }
-
-    /// An iterator over the elements that lends the kept one
-    /// ([`Cow::Borrowed`]) instead of copying it, and decodes the others
-    /// ([`Cow::Owned`]) as [`iter`](Self::iter) does: the same elements
-    /// and errors, read through `Deref`. Nothing is allocated.
-    ///
-    /// ```
-    /// use ssekit::chat::ChatEvent;
-    ///
-    /// let data = r#"{"choices":[{"index":0,"delta":{"content":"Hi"}},{"index":1,"delta":{}}]}"#;
-    /// let ChatEvent::Chunk(chunk) = ChatEvent::parse(data)? else { panic!() };
-    /// let mut indexes = Vec::new();
-    /// for choice in chunk.choices.iter_ref() {
-    ///     indexes.push(choice?.index);
-    /// }
-    /// assert_eq!(indexes, [0, 1]);
-    /// # Ok::<(), ssekit::chat::DecodeError>(())
-    /// ```
-    #[inline]
-    pub fn iter_ref(&self) -> HeadListRefIter<'_, 'a, T> {
-        HeadListRefIter {
             head: self.head.as_ref().map(|(head, _)| head),
             rest: self.rest(),
         }
@@ -216,42 +210,6 @@ impl<'a, T: Field<'a> + Clone> Iterator for HeadListIter<'_, 'a, T> {
 }
 
 impl<'a, T: Field<'a> + Clone> FusedIterator for HeadListIter<'_, 'a, T> {}
-
-/// Iterator over the elements of a borrowed [`HeadList`] that lends the
-/// kept element: see [`HeadList::iter_ref`].
-pub struct HeadListRefIter<'l, 'a, T> {
-    head: Option<&'l T>,
-    rest: ListIter<'a, T>,
-}
-
-impl<T> fmt::Debug for HeadListRefIter<'_, '_, T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("HeadListRefIter").finish_non_exhaustive()
-    }
-}
-
-impl<T> Clone for HeadListRefIter<'_, '_, T> {
-    fn clone(&self) -> Self {
-        Self {
-            head: self.head,
-            rest: self.rest.clone(),
-        }
-    }
-}
-
-impl<'l, 'a, T: Field<'a> + Clone> Iterator for HeadListRefIter<'l, 'a, T> {
-    type Item = Result<Cow<'l, T>, DecodeError>;
-
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        match self.head.take() {
-            Some(head) => Some(Ok(Cow::Borrowed(head))),
-            None => self.rest.next().map(|e| e.map(Cow::Owned)),
-        }
-    }
-}
-
-impl<'a, T: Field<'a> + Clone> FusedIterator for HeadListRefIter<'_, 'a, T> {}
 
 /// Iterator over the decoded elements of a [`HeadList`] taken by value.
 pub struct HeadListIntoIter<'a, T> {

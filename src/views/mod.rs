@@ -22,7 +22,7 @@ mod owned;
 pub(crate) mod serde;
 
 pub use error::{DecodeError, DecodeErrorKind};
-pub use head_list::{HeadList, HeadListIntoIter, HeadListIter, HeadListRefIter};
+pub use head_list::{HeadList, HeadListIntoIter, HeadListIter};
 pub use lazy::Lazy;
 pub use owned::{Owned, ViewFamily};
 
