@@ -331,7 +331,11 @@ impl ChatAccumulator {
         if let Some(usage) = &chunk.usage {
             note(first, replace_owned(b, &mut c.usage, usage.to_owned()));
         }
-        for choice in &chunk.choices {
+        // The first choice lent (it is large), then the others decoded.
+        if let Some(choice) = chunk.choices.head() {
+            apply_choice(b, limits, &mut c.choices, choice, first);
+        }
+        for choice in chunk.choices.rest() {
             match choice {
                 Ok(choice) => apply_choice(b, limits, &mut c.choices, &choice, first),
                 Err(e) => note(first, Err(AccumulateErrorKind::Decode(e))),

@@ -147,24 +147,34 @@ impl ChatToResponses {
         if let Some(u) = &chunk.usage {
             self.core.usage = Some(usage(u));
         }
-        for choice in &chunk.choices {
+        // The first choice lent (it is large), then the others decoded.
+        if let Some(choice) = chunk.choices.head() {
+            self.choice(choice)?;
+        }
+        for choice in chunk.choices.rest() {
             let choice = choice.map_err(|e| self.core.error(BridgeErrorKind::Decode(e)))?;
-            if choice.index != 0 {
-                continue;
+            self.choice(&choice)?;
+        }
+        Ok(())
+    }
+
+    /// One choice of a chunk: only choice 0 is translated.
+    fn choice(&mut self, choice: &crate::chat::ChoiceDelta<'_>) -> Result<(), BridgeError> {
+        if choice.index != 0 {
+            return Ok(());
+        }
+        if let Some(delta) = &choice.delta {
+            if self.end.is_some() && has_content(delta) {
+                return Err(self.core.error(BridgeErrorKind::ContentAfterFinish));
             }
-            if let Some(delta) = &choice.delta {
-                if self.end.is_some() && has_content(delta) {
-                    return Err(self.core.error(BridgeErrorKind::ContentAfterFinish));
-                }
-                self.delta(delta)?;
-            }
-            if let Some(reason) = choice.finish_reason {
-                self.end = Some(match reason.as_str() {
-                    Some("length") => End::Incomplete("max_output_tokens"),
-                    Some("content_filter") => End::Incomplete("content_filter"),
-                    _ => End::Completed,
-                });
-            }
+            self.delta(delta)?;
+        }
+        if let Some(reason) = choice.finish_reason {
+            self.end = Some(match reason.as_str() {
+                Some("length") => End::Incomplete("max_output_tokens"),
+                Some("content_filter") => End::Incomplete("content_filter"),
+                _ => End::Completed,
+            });
         }
         Ok(())
     }
