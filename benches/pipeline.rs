@@ -353,7 +353,7 @@ fn run_ssekit_chat(chunks: Vec<Bytes>, unescape: bool) -> Seen {
             let chunk = match &event {
                 ChatEvent::Chunk(chunk) => chunk,
                 ChatEvent::Done => continue,
-                _ => panic!("ssekit: an error chunk"),
+                _ => panic!("ssekit: an error chunk or one that does not fit"),
             };
             seen.event(chunk.model.map_or(0, |m| m.len_hint()));
             // Every choice read: the first, decoded with the chunk, lent

@@ -159,7 +159,7 @@ let mut frames = body.sse_frames();
 block_on(async {
     while let Some(frame) = frames.next().await {
         let frame = frame?;
-        if let ResponseEvent::OutputTextDelta(d) = ResponseEvent::from_frame(&frame)? {
+        if let ResponseEvent::OutputTextDelta(d) = ResponseEvent::from_frame(&frame)?.strict()? {
             assert_eq!(d.delta, "Hi");
         }
     }
@@ -182,7 +182,7 @@ async fn print_text(url: &str) -> Result<(), Box<dyn std::error::Error>> {
     let mut frames = response.bytes_stream().sse_frames();
     while let Some(frame) = frames.next().await {
         let frame = frame?;
-        if let ResponseEvent::OutputTextDelta(d) = ResponseEvent::from_frame(&frame)? {
+        if let ResponseEvent::OutputTextDelta(d) = ResponseEvent::from_frame(&frame)?.strict()? {
             print!("{}", d.delta); // unescaped as it is printed
         }
     }

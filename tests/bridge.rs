@@ -1669,6 +1669,12 @@ fn decoded_events_that_do_not_fit_fail_the_bridge() {
     let mut bridge = ResponsesToChat::new();
     let err = bridge.push(&event).unwrap_err();
     assert_eq!(err.kind(), BridgeErrorKind::Decode(expected));
+    // A lazy payload that does not decode fails it too, as push_frame does.
+    let data = r#"{"type":"response.created","response":{"id":"r","usage":7}}"#;
+    let event = ResponseEvent::parse(data).unwrap();
+    let expected = event.validate().unwrap_err();
+    let err = ResponsesToChat::new().push(&event).unwrap_err();
+    assert_eq!(err.kind(), BridgeErrorKind::Decode(expected));
 
     let data = r#"{"type":"content_block_stop","index":"0"}"#;
     let event = MessageEvent::parse(data).unwrap();

@@ -606,7 +606,8 @@ impl ChatCompletion {
     }
     /// The number of chunks of an unexpected shape
     /// ([`ChatEvent::Unknown`]), skipped (each was reported as an
-    /// [`AccumulateErrorKind::Decode`] error).
+    /// [`AccumulateErrorKind::Decode`] error). Always 0 behind the
+    /// adapters' `accumulate`, which reads strictly and does not feed them.
     pub fn unknown_chunks(&self) -> u64 {
         self.unknown
     }

@@ -302,17 +302,45 @@ impl<'a> MessageEvent<'a> {
     /// # Ok::<(), ssekit::anthropic::DecodeError>(())
     /// ```
     pub fn parse(data: &'a str) -> Result<Self, DecodeError> {
-        Self::parse_typed(data).or_else(|e| Self::unfit(data, e))
+        Self::parse_typed(data).or_else(|e| Self::unfit(data, e, None))
     }
 
-    /// A decoder's failure on `data`, under the rule of [`DecodeError`]:
+    /// A decoder's failure on `data` (decoded as `named`, the known SSE
+    /// event name, if given), under the rule of [`DecodeError`]:
     /// [`Unknown`](Self::Unknown) with the error when `data` is a JSON
-    /// object, else the error.
+    /// object, else the error. When the decoder stopped before a later
+    /// `type` that disagrees, that `type` decides, as in serde_json: it is
+    /// decoded by it (or, with an event name, it is a type mismatch).
     #[cold]
-    fn unfit(data: &'a str, e: DecodeError) -> Result<Self, DecodeError> {
-        let (ty, raw, error) = crate::views::unfit(data, e)?;
+    fn unfit(
+        data: &'a str,
+        e: DecodeError,
+        named: Option<&'static str>,
+    ) -> Result<Self, DecodeError> {
+        let (last, raw, mut error) = crate::views::unfit(data, e)?;
+        let decoded = named.unwrap_or(error.event_type());
+        if let Some(ty) = crate::views::disputing_type(last, decoded) {
+            match (named, Self::known_json(ty)) {
+                (Some(name), _) => error = crate::views::name_mismatch(data, ty, name),
+                (None, Some(known)) => {
+                    let mut members = ObjectScanner::new(data);
+                    match Self::decode_known(known, &mut members, data, None) {
+                        Some(Ok(event)) => return Ok(event),
+                        Some(Err(again)) => error = again,
+                        None => {}
+                    }
+                }
+                (None, None) => {
+                    return Ok(Self::Unknown {
+                        ty,
+                        raw,
+                        error: None,
+                    })
+                }
+            }
+        }
         Ok(Self::Unknown {
-            ty,
+            ty: last.unwrap_or_default(),
             raw,
             error: Some(error),
         })
@@ -411,7 +439,7 @@ impl<'a> MessageEvent<'a> {
     /// differ, the event is [`Unknown`](Self::Unknown) with
     /// [`DecodeErrorKind::TypeMismatch`].
     pub fn parse_named(event: &str, data: &'a str) -> Result<Self, DecodeError> {
-        Self::parse_named_typed(event, data).or_else(|e| Self::unfit(data, e))
+        Self::parse_named_typed(event, data).or_else(|e| Self::unfit(data, e, Self::known(event)))
     }
 
     /// [`parse_named`](Self::parse_named), but a shape error may come

@@ -34,7 +34,9 @@ pub struct OwnedMessageEvent {
 
 impl OwnedMessageEvent {
     /// Decodes a frame (see [`MessageEvent::from_frame`]) and keeps a handle
-    /// to its data. Nothing is copied.
+    /// to its data. Nothing is copied. An object that does not fit its type
+    /// is kept (`get` gives its [`Unknown`](MessageEvent::Unknown)), as the
+    /// crate's rule has it (see [`DecodeError`]).
     ///
     /// # Errors
     ///
@@ -100,7 +102,9 @@ impl MessageEvent<'_> {
     /// Copies the event's JSON text into an [`OwnedMessageEvent`] that
     /// outlives the input. (To keep a frame's event without copying, use
     /// [`OwnedMessageEvent::from_frame`].) Its `get` gives this event
-    /// back, an [`Unknown`](Self::Unknown) with its error included.
+    /// back, an [`Unknown`](Self::Unknown) with its error included (the
+    /// text is kept without the whitespace around it, so an error's offset
+    /// counts from there).
     pub fn to_owned(&self) -> OwnedMessageEvent {
         // The type the event was decoded as: for an object that does not
         // fit, the one its error names (the SSE event name, if that decided).

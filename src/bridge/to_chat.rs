@@ -128,7 +128,13 @@ impl ResponsesToChat {
             }
             return Err(self.error(BridgeErrorKind::Finished));
         }
-        match self.event(event) {
+        // Strict, as `push_frame`: an event whose lazy payloads do not
+        // decode (or that does not fit its type) fails the response.
+        let r = match event.validate() {
+            Ok(()) => self.event(event),
+            Err(e) => Err(self.error(BridgeErrorKind::Decode(e))),
+        };
+        match r {
             Ok(()) => Ok(()),
             Err(e) => Err(self.fail(e)),
         }

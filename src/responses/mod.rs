@@ -634,17 +634,40 @@ impl<'a> ResponseEvent<'a> {
     /// # Ok::<(), ssekit::responses::DecodeError>(())
     /// ```
     pub fn parse(data: &'a str) -> Result<Self, DecodeError> {
-        Self::parse_typed(data).or_else(|e| Self::unfit(data, e))
+        Self::parse_typed(data).or_else(|e| Self::unfit(data, e, None))
     }
 
-    /// A decoder's failure on `data`, under the rule of [`DecodeError`]:
+    /// A decoder's failure on `data` (decoded as `named`, the SSE event
+    /// name's kind, if given), under the rule of [`DecodeError`]:
     /// [`Unknown`](Self::Unknown) with the error when `data` is a JSON
-    /// object, else the error.
+    /// object, else the error. When the decoder stopped before a later
+    /// `type` that disagrees, that `type` decides, as in serde_json: it is
+    /// decoded by it (or, with an event name, it is a type mismatch).
     #[cold]
-    fn unfit(data: &'a str, e: DecodeError) -> Result<Self, DecodeError> {
-        let (ty, raw, error) = crate::views::unfit(data, e)?;
+    fn unfit(data: &'a str, e: DecodeError, named: Option<Kind>) -> Result<Self, DecodeError> {
+        let (last, raw, mut error) = crate::views::unfit(data, e)?;
+        let decoded = named.map_or(error.event_type(), Kind::ty);
+        if let Some(ty) = crate::views::disputing_type(last, decoded) {
+            match (named, Self::kind_of_json(ty)) {
+                (Some(name), _) => error = crate::views::name_mismatch(data, ty, name.ty()),
+                (None, Some(kind)) => {
+                    let members = ObjectScanner::new(data);
+                    match Self::decode_kind(kind, members, data, raw.get(), false) {
+                        Ok(event) => return Ok(event),
+                        Err(again) => error = again,
+                    }
+                }
+                (None, None) => {
+                    return Ok(Self::Unknown {
+                        ty,
+                        raw,
+                        error: None,
+                    })
+                }
+            }
+        }
         Ok(Self::Unknown {
-            ty,
+            ty: last.unwrap_or_default(),
             raw,
             error: Some(error),
         })
@@ -707,7 +730,7 @@ impl<'a> ResponseEvent<'a> {
     /// `type` member must agree with it, or at least the last one (which
     /// is the one that counts, as in serde_json::Value).
     fn decode_named(kind: Kind, data: &'a str) -> Result<Self, DecodeError> {
-        Self::decode_named_typed(kind, data).or_else(|e| Self::unfit(data, e))
+        Self::decode_named_typed(kind, data).or_else(|e| Self::unfit(data, e, Some(kind)))
     }
 
     /// [`decode_named`](Self::decode_named), but a shape error may come

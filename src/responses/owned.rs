@@ -116,7 +116,9 @@ impl ResponseEvent<'_> {
     /// Copies the event's JSON text into an [`OwnedResponseEvent`] that
     /// outlives the input. (To keep a frame's event without copying, use
     /// [`OwnedResponseEvent::from_frame`].) Its `get` gives this event
-    /// back, an [`Unknown`](Self::Unknown) with its error included.
+    /// back, an [`Unknown`](Self::Unknown) with its error included (the
+    /// text is kept without the whitespace around it, so an error's offset
+    /// counts from there).
     pub fn to_owned(&self) -> OwnedResponseEvent {
         // The type the event was decoded as: for an object that does not
         // fit, the one its error names (the SSE event name, if that decided).

@@ -78,7 +78,9 @@ impl<'a, T> HeadList<'a, T> {
     /// hold: those after the kept one, or all of them when none is kept.
     /// `head()` then `rest()` reads every element once, the kept one
     /// borrowed where iterating the list copies it out (it is large: a Chat
-    /// choice is about 450 bytes):
+    /// choice is about 450 bytes). Pair it with `head()`, not with
+    /// [`first`](Self::first): when no element is kept, `rest()` starts at
+    /// element 0.
     ///
     /// ```
     /// use ssekit::chat::{ChatEvent, ChoiceDelta};

@@ -58,14 +58,14 @@ pub(crate) fn json_first(data: &str, e: DecodeError) -> DecodeError {
 /// not fit (see [`DecodeError`]): still an error when `data` is not a JSON
 /// object (the JSON error first, as [`json_first`] reports it); otherwise
 /// the parts of the dialect's `Unknown` variant: the data's last `type`
-/// (empty when there is none or it is not a string), its text without
+/// (`None` when there is none or it is not a string), its text without
 /// surrounding whitespace, and what did not fit.
 #[cold]
 #[inline(never)]
 pub(crate) fn unfit(
     data: &str,
     e: DecodeError,
-) -> Result<(JsonStr<'_>, RawJson<'_>, DecodeError), DecodeError> {
+) -> Result<(Option<JsonStr<'_>>, RawJson<'_>, DecodeError), DecodeError> {
     let e = json_first(data, e);
     if matches!(
         e.kind(),
@@ -73,8 +73,28 @@ pub(crate) fn unfit(
     ) {
         return Err(e);
     }
-    let ty = last_type(data).ok().flatten().unwrap_or_default();
+    let ty = last_type(data).ok().flatten();
     Ok((ty, RawJson::new(trim_json_ws(data)), e))
+}
+
+/// The `type` that counts in an object that did not fit (its last one),
+/// when it is a string other than `decoded`, the type it was decoded as (a
+/// decoder stops at the first field that does not fit, which may come
+/// before a later `type` that says otherwise).
+#[cold]
+pub(crate) fn disputing_type<'a>(last: Option<JsonStr<'a>>, decoded: &str) -> Option<JsonStr<'a>> {
+    last.filter(|ty| !decoded.is_empty() && *ty != decoded)
+}
+
+/// The [`DecodeErrorKind::TypeMismatch`] of an object whose `type` (`ty`, a
+/// span of `data`) is not the SSE event name `name`.
+#[cold]
+pub(crate) fn name_mismatch(data: &str, ty: JsonStr<'_>, name: &'static str) -> DecodeError {
+    DecodeError::new(
+        DecodeErrorKind::TypeMismatch,
+        offset_in(data, ty.as_raw_json().get()),
+    )
+    .with_event_type(name)
 }
 
 /// Whether the last `type` member of the object `raw` is a string (an
@@ -297,7 +317,8 @@ pub trait Fields<'a> {
     /// For a lazily decoded view ([`Lazy`]) whose text does not decode: the
     /// error (its visitor then reports no fields); for an event that is an
     /// object that does not fit its type (the dialect's `Unknown` with an
-    /// error), that error (its visitor reports its `type`, if a string).
+    /// error), that error (its visitor reports its `type` if it is a string,
+    /// for Responses and Anthropic, and nothing for Chat and Gemini).
     /// `None` for every other view.
     fn decode_error(&self) -> Option<DecodeError> {
         None

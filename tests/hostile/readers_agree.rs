@@ -283,4 +283,32 @@ fn a_named_event_is_read_by_its_last_type() {
     ] {
         assert_eq!(event.index(), Some(1), "{event:?}");
     }
+    // A field that does not fit the first `type` comes before a last one
+    // that says otherwise: the last one decides (found by a review).
+    let data = r#"{"type":"content_block_stop","index":"x","type":"message_stop"}"#;
+    let event = MessageEvent::parse(data).unwrap();
+    assert!(matches!(event, MessageEvent::MessageStop(_)), "{event:?}");
+    let data =
+        r#"{"type":"response.output_text.delta","output_index":"x","type":"response.future"}"#;
+    let event = ResponseEvent::parse(data).unwrap();
+    assert!(
+        matches!(event, ResponseEvent::Unknown { ty, error: None, .. } if ty == "response.future"),
+        "{event:?}"
+    );
+    // With an event name, a last `type` that disagrees with it is a type
+    // mismatch at that `type`, whatever came before it.
+    for data in [
+        r#"{"type":0,"type":"ping"}"#,
+        r#"{"type":"message_stop","x":1,"type":"ping"}"#,
+    ] {
+        let event = MessageEvent::parse_named("message_stop", data).unwrap();
+        let e = event.decode_error().unwrap();
+        assert_eq!(
+            e.kind(),
+            ssekit::anthropic::DecodeErrorKind::TypeMismatch,
+            "{data}"
+        );
+        assert_eq!(&data[e.offset()..], r#""ping"}"#, "{data}");
+        check(Dialect::Anthropic, Some("message_stop"), data).unwrap_or_else(|e| panic!("{e}"));
+    }
 }
