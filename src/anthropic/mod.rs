@@ -193,37 +193,7 @@ macro_rules! message_events {
                 }
             }
 
-            /// The strict reading: the event, or the error of
-            /// [`validate`](Self::validate). For code that stops at an
-            /// event that does not fit instead of passing it on:
-            ///
-            /// ```
-            /// use ssekit::anthropic::MessageEvent;
-            ///
-            /// let data = r#"{"type":"content_block_stop","index":"0"}"#;
-            /// assert!(MessageEvent::parse(data)?.decode_error().is_some());
-            /// assert!(MessageEvent::parse(data)?.strict().is_err());
-            /// # Ok::<(), ssekit::anthropic::DecodeError>(())
-            /// ```
-            ///
-            /// # Errors
-            ///
-            /// As [`validate`](Self::validate).
-            pub fn strict(self) -> Result<Self, DecodeError> {
-                self.validate().map(|()| self)
-            }
-
-            /// The strict reading: `parse` then `validate` fails, as
-            /// [`ResponseEvent::validate`](crate::responses::ResponseEvent::validate)
-            /// does, for an event whose type is known but whose members do
-            /// not fit it.
-            ///
-            /// # Errors
-            ///
-            /// The [`decode_error`](Self::decode_error), if there is one.
-            pub fn validate(&self) -> Result<(), DecodeError> {
-                self.decode_error().map_or(Ok(()), Err)
-            }
+            strict_reading!(MessageEvent, "anthropic", r#"{"type":"content_block_stop","index":"0"}"#, validate);
         }
 
         impl<'a> Fields<'a> for MessageEvent<'a> {

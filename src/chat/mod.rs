@@ -217,35 +217,12 @@ impl<'a> ChatEvent<'a> {
         }
     }
 
-    /// Fails for an [`Unknown`](Self::Unknown), with what did not fit: with
-    /// `parse`, the strict reading, as for the other dialects.
-    ///
-    /// # Errors
-    ///
-    /// The [`decode_error`](Self::decode_error), if there is one.
-    pub fn validate(&self) -> Result<(), DecodeError> {
-        self.decode_error().map_or(Ok(()), Err)
-    }
-
-    /// The strict reading: the event, or the error of
-    /// [`validate`](Self::validate). For code that stops at a chunk that
-    /// does not fit instead of passing it on:
-    ///
-    /// ```
-    /// use ssekit::chat::ChatEvent;
-    ///
-    /// let data = r#"{"id":"c","created":"x","choices":[]}"#;
-    /// assert!(ChatEvent::parse(data)?.decode_error().is_some());
-    /// assert!(ChatEvent::parse(data)?.strict().is_err());
-    /// # Ok::<(), ssekit::chat::DecodeError>(())
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// As [`validate`](Self::validate).
-    pub fn strict(self) -> Result<Self, DecodeError> {
-        self.validate().map(|()| self)
-    }
+    strict_reading!(
+        ChatEvent,
+        "chat",
+        r#"{"id":"c","created":"x","choices":[]}"#,
+        validate
+    );
 
     /// Whether this is the [`Done`](Self::Done) sentinel.
     pub fn is_done(&self) -> bool {

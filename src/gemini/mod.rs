@@ -199,35 +199,7 @@ impl<'a> GeminiEvent<'a> {
         }
     }
 
-    /// Fails for an [`Unknown`](Self::Unknown), with what did not fit: with
-    /// `parse`, the strict reading, as for the other dialects.
-    ///
-    /// # Errors
-    ///
-    /// The [`decode_error`](Self::decode_error), if there is one.
-    pub fn validate(&self) -> Result<(), DecodeError> {
-        self.decode_error().map_or(Ok(()), Err)
-    }
-
-    /// The strict reading: the event, or the error of
-    /// [`validate`](Self::validate). For code that stops at a chunk that
-    /// does not fit instead of passing it on:
-    ///
-    /// ```
-    /// use ssekit::gemini::GeminiEvent;
-    ///
-    /// let data = r#"{"candidates":{}}"#;
-    /// assert!(GeminiEvent::parse(data)?.decode_error().is_some());
-    /// assert!(GeminiEvent::parse(data)?.strict().is_err());
-    /// # Ok::<(), ssekit::gemini::DecodeError>(())
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// As [`validate`](Self::validate).
-    pub fn strict(self) -> Result<Self, DecodeError> {
-        self.validate().map(|()| self)
-    }
+    strict_reading!(GeminiEvent, "gemini", r#"{"candidates":{}}"#, validate);
 
     /// Whether this is an [`Error`](Self::Error).
     pub fn is_error(&self) -> bool {

@@ -383,25 +383,7 @@ macro_rules! response_events {
                 }
             }
 
-            /// The strict reading: the event, or the error of
-            /// [`validate`](Self::validate). For code that stops at an
-            /// event that does not fit instead of passing it on:
-            ///
-            /// ```
-            /// use ssekit::responses::ResponseEvent;
-            ///
-            /// let data = r#"{"type":"response.output_text.delta"}"#;
-            /// assert!(ResponseEvent::parse(data)?.decode_error().is_some());
-            /// assert!(ResponseEvent::parse(data)?.strict().is_err());
-            /// # Ok::<(), ssekit::responses::DecodeError>(())
-            /// ```
-            ///
-            /// # Errors
-            ///
-            /// As [`validate`](Self::validate).
-            pub fn strict(self) -> Result<Self, DecodeError> {
-                self.validate().map(|()| self)
-            }
+            strict_reading!(ResponseEvent, "responses", r#"{"type":"response.output_text.delta"}"#);
 
             /// The event's `sequence_number`, if it has one (streams from
             /// before mid-2025 do not). For an unknown event it is looked up

@@ -680,3 +680,46 @@ macro_rules! tagged {
         }
     };
 }
+
+/// The strict reading of an event enum (`strict`), given the module it is
+/// in and the JSON of an object that does not fit it, for the doc example;
+/// with `validate`, also the `validate` of an enum whose only failure is its
+/// `decode_error` (every dialect but Responses, which also reads its lazy
+/// payloads there).
+macro_rules! strict_reading {
+    ($event:ident, $module:literal, $unfit:literal, validate) => {
+        /// Fails for an [`Unknown`](Self::Unknown) that does not fit its
+        /// type, with what did not fit: with `parse`, the strict reading, as
+        /// in every dialect.
+        ///
+        /// # Errors
+        ///
+        /// The [`decode_error`](Self::decode_error), if there is one.
+        pub fn validate(&self) -> Result<(), $crate::views::DecodeError> {
+            self.decode_error().map_or(Ok(()), Err)
+        }
+
+        strict_reading!($event, $module, $unfit);
+    };
+    ($event:ident, $module:literal, $unfit:literal) => {
+        /// The strict reading: the event, or the error of
+        /// [`validate`](Self::validate). For code that stops at an event
+        /// that does not fit instead of passing it on:
+        ///
+        /// ```
+        #[doc = concat!("use ssekit::", $module, "::", stringify!($event), ";")]
+        ///
+        #[doc = concat!("let data = r#\"", $unfit, "\"#;")]
+        #[doc = concat!("assert!(", stringify!($event), "::parse(data)?.decode_error().is_some());")]
+        #[doc = concat!("assert!(", stringify!($event), "::parse(data)?.strict().is_err());")]
+        #[doc = concat!("# Ok::<(), ssekit::", $module, "::DecodeError>(())")]
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// As [`validate`](Self::validate).
+        pub fn strict(self) -> Result<Self, $crate::views::DecodeError> {
+            self.validate().map(|()| self)
+        }
+    };
+}
