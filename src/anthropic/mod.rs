@@ -287,32 +287,13 @@ impl<'a> MessageEvent<'a> {
         e: DecodeError,
         named: Option<&'static str>,
     ) -> Result<Self, DecodeError> {
-        let (last, raw, mut error) = crate::views::unfit(data, e)?;
-        let decoded = named.unwrap_or(error.event_type());
-        if let Some(ty) = crate::views::disputing_type(last, decoded) {
-            match (named, Self::known_json(ty)) {
-                (Some(name), _) => error = crate::views::name_mismatch(data, ty, name),
-                (None, Some(known)) => {
-                    let mut members = ObjectScanner::new(data);
-                    match Self::decode_known(known, &mut members, data, None) {
-                        Some(Ok(event)) => return Ok(event),
-                        Some(Err(again)) => error = again,
-                        None => {}
-                    }
-                }
-                (None, None) => {
-                    return Ok(Self::Unknown {
-                        ty,
-                        raw,
-                        error: None,
-                    })
-                }
-            }
-        }
-        Ok(Self::Unknown {
-            ty: last.unwrap_or_default(),
-            raw,
-            error: Some(error),
+        let decode_by = |ty| {
+            let known = Self::known_json(ty)?;
+            Self::decode_known(known, &mut ObjectScanner::new(data), data, None)
+        };
+        Ok(match crate::views::unfit(data, e, named, decode_by)? {
+            crate::views::Unfit::Event(event) => event,
+            crate::views::Unfit::Unknown { ty, raw, error } => Self::Unknown { ty, raw, error },
         })
     }
 

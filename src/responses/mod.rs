@@ -627,32 +627,23 @@ impl<'a> ResponseEvent<'a> {
     /// decoded by it (or, with an event name, it is a type mismatch).
     #[cold]
     fn unfit(data: &'a str, e: DecodeError, named: Option<Kind>) -> Result<Self, DecodeError> {
-        let (last, raw, mut error) = crate::views::unfit(data, e)?;
-        let decoded = named.map_or(error.event_type(), Kind::ty);
-        if let Some(ty) = crate::views::disputing_type(last, decoded) {
-            match (named, Self::kind_of_json(ty)) {
-                (Some(name), _) => error = crate::views::name_mismatch(data, ty, name.ty()),
-                (None, Some(kind)) => {
-                    let members = ObjectScanner::new(data);
-                    match Self::decode_kind(kind, members, data, raw.get(), false) {
-                        Ok(event) => return Ok(event),
-                        Err(again) => error = again,
-                    }
-                }
-                (None, None) => {
-                    return Ok(Self::Unknown {
-                        ty,
-                        raw,
-                        error: None,
-                    })
-                }
-            }
-        }
-        Ok(Self::Unknown {
-            ty: last.unwrap_or_default(),
-            raw,
-            error: Some(error),
-        })
+        let decode_by = |ty| {
+            let kind = Self::kind_of_json(ty)?;
+            let text = trim_json_ws(data);
+            Some(Self::decode_kind(
+                kind,
+                ObjectScanner::new(data),
+                data,
+                text,
+                false,
+            ))
+        };
+        Ok(
+            match crate::views::unfit(data, e, named.map(Kind::ty), decode_by)? {
+                crate::views::Unfit::Event(event) => event,
+                crate::views::Unfit::Unknown { ty, raw, error } => Self::Unknown { ty, raw, error },
+            },
+        )
     }
 
     /// [`parse`](Self::parse), but a shape error may come before a JSON

@@ -54,47 +54,75 @@ pub(crate) fn json_first(data: &str, e: DecodeError) -> DecodeError {
     }
 }
 
-/// A decoder's failure on `data` under the crate's rule for data that does
-/// not fit (see [`DecodeError`]): still an error when `data` is not a JSON
-/// object (the JSON error first, as [`json_first`] reports it); otherwise
-/// the parts of the dialect's `Unknown` variant: the data's last `type`
-/// (`None` when there is none or it is not a string), its text without
-/// surrounding whitespace, and what did not fit.
+/// What a decoder's failure on an event's `data` becomes under the crate's
+/// rule for data that does not fit (see [`DecodeError`]): see [`unfit`].
+pub(crate) enum Unfit<'a, E> {
+    /// The object read again by its last `type`, which the decoder had not
+    /// reached.
+    Event(E),
+    /// The parts of the dialect's `Unknown` variant.
+    Unknown {
+        ty: JsonStr<'a>,
+        raw: RawJson<'a>,
+        error: Option<DecodeError>,
+    },
+}
+
+/// A decoder's failure `e` on `data` (decoded by the SSE event name `named`,
+/// if given) under the crate's rule for data that does not fit (see
+/// [`DecodeError`]): still an error when `data` is not a JSON object (the
+/// JSON error first, as [`json_first`] reports it); otherwise the dialect's
+/// `Unknown`, with the data's last `type` (empty when there is none or it is
+/// not a string), its text without surrounding whitespace, and what did not
+/// fit.
+///
+/// A decoder stops at the first field that does not fit, which may come
+/// before a later `type` that says otherwise; that last `type` counts, as in
+/// serde_json. With an event name, it is then a type mismatch at that
+/// `type`; without one, the object is read again by it (`decode_by` gives
+/// `None` for a type the dialect does not model: an `Unknown` without an
+/// error).
 #[cold]
 #[inline(never)]
-pub(crate) fn unfit(
-    data: &str,
+pub(crate) fn unfit<'a, E>(
+    data: &'a str,
     e: DecodeError,
-) -> Result<(Option<JsonStr<'_>>, RawJson<'_>, DecodeError), DecodeError> {
-    let e = json_first(data, e);
+    named: Option<&'static str>,
+    decode_by: impl FnOnce(JsonStr<'a>) -> Option<Result<E, DecodeError>>,
+) -> Result<Unfit<'a, E>, DecodeError> {
+    let mut error = json_first(data, e);
     if matches!(
-        e.kind(),
+        error.kind(),
         DecodeErrorKind::Json(_) | DecodeErrorKind::NotAnObject
     ) {
-        return Err(e);
+        return Err(error);
     }
-    let ty = last_type(data).ok().flatten();
-    Ok((ty, RawJson::new(trim_json_ws(data)), e))
-}
-
-/// The `type` that counts in an object that did not fit (its last one),
-/// when it is a string other than `decoded`, the type it was decoded as (a
-/// decoder stops at the first field that does not fit, which may come
-/// before a later `type` that says otherwise).
-#[cold]
-pub(crate) fn disputing_type<'a>(last: Option<JsonStr<'a>>, decoded: &str) -> Option<JsonStr<'a>> {
-    last.filter(|ty| !decoded.is_empty() && *ty != decoded)
-}
-
-/// The [`DecodeErrorKind::TypeMismatch`] of an object whose `type` (`ty`, a
-/// span of `data`) is not the SSE event name `name`.
-#[cold]
-pub(crate) fn name_mismatch(data: &str, ty: JsonStr<'_>, name: &'static str) -> DecodeError {
-    DecodeError::new(
-        DecodeErrorKind::TypeMismatch,
-        offset_in(data, ty.as_raw_json().get()),
-    )
-    .with_event_type(name)
+    let last = last_type(data).ok().flatten();
+    let raw = RawJson::new(trim_json_ws(data));
+    let decoded = named.unwrap_or(error.event_type());
+    let disputing = last.filter(|ty| !decoded.is_empty() && *ty != decoded);
+    if let Some(ty) = disputing {
+        match (named, decode_by(ty)) {
+            (Some(name), _) => {
+                let at = offset_in(data, ty.as_raw_json().get());
+                error = DecodeError::new(DecodeErrorKind::TypeMismatch, at).with_event_type(name);
+            }
+            (None, Some(Ok(event))) => return Ok(Unfit::Event(event)),
+            (None, Some(Err(again))) => error = again,
+            (None, None) => {
+                return Ok(Unfit::Unknown {
+                    ty,
+                    raw,
+                    error: None,
+                })
+            }
+        }
+    }
+    Ok(Unfit::Unknown {
+        ty: last.unwrap_or_default(),
+        raw,
+        error: Some(error),
+    })
 }
 
 /// Whether the last `type` member of the object `raw` is a string (an
