@@ -242,11 +242,37 @@ fn check_value(v: &Value, cuts: &[usize], pairs: &[(usize, usize)]) {
 }
 
 /// Whether `text` is a number alone (whitespace around it allowed).
+/// Whether `text`, after leading whitespace, is one number by JSON's grammar
+/// that more digits could still extend (`-5e9` yes; `-5e9e`, which no suffix
+/// can mend, no; `5e9 `, which whitespace has ended, no).
 fn is_number(text: &str) -> bool {
-    let t = text.trim_matches(is_ws);
-    !t.is_empty()
-        && t.bytes()
-            .all(|c| c.is_ascii_digit() || b"-+.eE".contains(&c))
+    let t = text.trim_start_matches(is_ws).as_bytes();
+    let digits = |i: usize| i + t[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut i = usize::from(t.first() == Some(&b'-'));
+    let int_end = digits(i);
+    if int_end == i || (t[i] == b'0' && int_end > i + 1) {
+        return false;
+    }
+    i = int_end;
+    if t.get(i) == Some(&b'.') {
+        let end = digits(i + 1);
+        if end == i + 1 {
+            return false;
+        }
+        i = end;
+    }
+    if matches!(t.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(t.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let end = digits(i);
+        if end == i {
+            return false;
+        }
+        i = end;
+    }
+    i == t.len()
 }
 
 /// The repairer and the validator agree on every prefix of `text`: the same
@@ -403,4 +429,17 @@ fn approximates_is_what_it_says() {
     ));
     assert!(!approximates(&json!(1), &json!(12)));
     assert!(!approximates(&json!("ab"), &json!("b")));
+}
+
+/// Found by `agrees_with_the_validator_on_mutated_json` (CI, session 10): a
+/// number out of range followed by a byte that ends it is an error now, as
+/// serde_json says, not a number that may still grow.
+#[test]
+fn out_of_range_number_with_a_stray_byte_is_an_error() {
+    check_agrees_with_validator("-5.1e720368076456804e+241");
+    check_agrees_with_validator("1e999.");
+    check_agrees_with_validator(" 1e999 ");
+    assert!(is_number(" -0.5e+7") && is_number("10"));
+    assert!(!is_number("10 "));
+    assert!(!is_number("-5e9e") && !is_number("01") && !is_number("1.") && !is_number("-"));
 }
