@@ -8,10 +8,15 @@
 #
 #   tools/framing-ir.sh [cells...]     default: the issue-12 cells
 #   ENGINES="ssekit sse-core" tools/framing-ir.sh responses/4KiB
+#   BIN=/tmp/framing-before tools/framing-ir.sh   a bench binary built earlier
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo bench --bench framing --no-run >/dev/null 2>&1
-bin=$(ls -t target/release/deps/framing-* | grep -v '\.d$' | head -1)
+if [ -n "${BIN:-}" ]; then
+  bin=$BIN
+else
+  cargo bench --bench framing --no-run >/dev/null 2>&1
+  bin=$(ls -t target/release/deps/framing-* | grep -v '\.d$' | head -1)
+fi
 engines=${ENGINES:-"ssekit ssekit-ref sse-core sse-stream sseer sse-parse eventsource-stream memchr-scan"}
 cells=("$@")
 if [ ${#cells[@]} -eq 0 ]; then

@@ -137,7 +137,7 @@ impl Held {
         if self.first.is_none() {
             self.first = read.first().copied();
         }
-        self.buf.extend_from_slice(read);
+        super::text::append_small(&mut self.buf, read);
         true
     }
 

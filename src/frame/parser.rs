@@ -17,7 +17,6 @@
 
 use alloc::collections::VecDeque;
 use alloc::string::String;
-use alloc::vec::Vec;
 use bytes::{Bytes, BytesMut};
 
 use super::config::{ParserConfig, Utf8Mode};
@@ -25,7 +24,7 @@ use super::error::{FrameError, FrameErrorKind};
 use super::hold::{Held, SMALL_READ};
 use super::output::{Frame, FrameRef, Item};
 use super::tally::Tally;
-use super::text::{CheckedChunk, Utf8Bytes};
+use super::text::{reserve_within, CheckedChunk, LineBuf, Utf8Bytes};
 use crate::framing::{LineSplitter, Step};
 
 /// An incremental, sans-IO Server-Sent Events parser.
@@ -88,7 +87,7 @@ pub struct Parser {
     tail_checked: bool,
 
     // The current line, while it spans chunks.
-    line: BytesMut,
+    line: LineBuf,
     line_open: bool,
     line_offset: u64,
     skip: Skip,
@@ -210,7 +209,7 @@ impl Parser {
             items_mode: false,
             eof: false,
             tail_checked: false,
-            line: BytesMut::new(),
+            line: LineBuf::new(),
             line_open: false,
             line_offset: 0,
             skip: Skip::No,
@@ -332,10 +331,11 @@ impl Parser {
     /// goes on past the read. The read becomes the current chunk, parsed
     /// from the line end on (each byte is still searched once).
     fn feed_line_piece(&mut self, chunk: Bytes) {
-        let piece = crate::framing::find_line_end(&chunk).unwrap_or(chunk.len());
+        // The caller saw the whole read fit under the line limit.
+        let piece = self
+            .line
+            .append_to_line_end(&chunk, self.config.max_line_len);
         self.lines.take_line_piece(piece);
-        reserve_within(&mut self.line, piece, self.config.max_line_len);
-        self.line.extend_from_slice(&chunk[..piece]);
         self.cur_offset += self.cur.len() as u64;
         self.cur.replace(chunk);
         self.pos = piece;
@@ -919,9 +919,11 @@ impl Parser {
         self.pos = pos + 2;
         self.line_open = false;
         let line_end = self.cur_offset + self.pos as u64;
-        let value = self.take_value(Src::Buf, value, len);
         // The block's one data line, dispatched as the blank line would.
-        Some(self.dispatch_data(line_end, value, false))
+        Some(match self.line.take_text(value, len) {
+            Ok(text) => self.dispatch_text(line_end, text, false),
+            Err(value) => self.dispatch_data(line_end, value, false),
+        })
     }
 
     /// The fast path for the common case: a whole event (`event:`, `id:`
@@ -1099,7 +1101,8 @@ impl Parser {
                     self.line_open = true;
                     self.line_offset = 0;
                     self.note_line_start(0);
-                    reserve_within(&mut self.line, held.len(), self.config.max_line_len);
+                    self.line
+                        .reserve_within(held.len(), self.config.max_line_len);
                     self.line.extend_from_slice(held);
                 }
                 Step::Partial { start } => {
@@ -1270,7 +1273,7 @@ impl Parser {
                 // moved there once it outgrew the tail, a copy of most of
                 // every long line. Asking for one byte more than the tail
                 // holds is what makes `try_reclaim` go back to the front.
-                let _ = self.line.try_reclaim(self.line.capacity() + 1);
+                self.line.reclaim_front();
             }
         }
         if self.skip != Skip::No {
@@ -1294,7 +1297,8 @@ impl Parser {
                 self.line_offset,
             ));
         }
-        reserve_within(&mut self.line, end - start, self.config.max_line_len);
+        self.line
+            .reserve_within(end - start, self.config.max_line_len);
         self.line.extend_from_slice(&self.cur[start..end]);
         Ok(())
     }
@@ -1429,12 +1433,10 @@ impl Parser {
     fn take_value(&mut self, src: Src, start: usize, end: usize) -> Bytes {
         match src {
             Src::Chunk { start: s, .. } => self.cur.slice(s + start..s + end),
-            Src::Buf => {
-                let mut line = self.line.split();
-                line.truncate(end);
-                let _ = line.split_to(start);
-                line.freeze()
-            }
+            Src::Buf => match self.line.take_text(start, end) {
+                Ok(text) => text.into_bytes(),
+                Err(bytes) => bytes,
+            },
         }
     }
 
@@ -1456,6 +1458,18 @@ impl Parser {
     /// [`dispatch`](Self::dispatch) of a block whose data is `value`: the
     /// frame, with the block ended at `line_end`.
     fn dispatch_data(&mut self, line_end: u64, value: Bytes, zero_copy: bool) -> Frame {
+        // Strict mode checked every line already; either way the check is
+        // made here once, for the chunk from this data on (see `CheckedChunk`).
+        let (data, zero_copy) = match self.cur.utf8(value) {
+            Ok(data) => (data, zero_copy),
+            Err(data) => (lossy(&data), false),
+        };
+        self.dispatch_text(line_end, data, zero_copy)
+    }
+
+    /// [`dispatch_data`](Self::dispatch_data) of data already known to be
+    /// text.
+    fn dispatch_text(&mut self, line_end: u64, data: Utf8Bytes, zero_copy: bool) -> Frame {
         let retry = self.retry;
         let event = core::mem::take(&mut self.event);
         let raw = if !self.config.keep_raw || self.block_offset < self.cur_offset {
@@ -1467,12 +1481,6 @@ impl Parser {
         };
         self.frame_offset = self.block_offset;
         self.end_block(line_end, Settle::Dispatched);
-        // Strict mode checked every line already; either way the check is
-        // made here once, for the chunk from this data on (see `CheckedChunk`).
-        let (data, zero_copy) = match self.cur.utf8(value) {
-            Ok(data) => (data, zero_copy),
-            Err(data) => (lossy(&data), false),
-        };
         Frame {
             event,
             data,
@@ -1586,39 +1594,6 @@ impl Parser {
             start,
         ))
     }
-}
-
-/// Makes room for `additional` more bytes in `buf` without letting its
-/// capacity grow past `limit` (callers have checked that the content fits).
-///
-/// `BytesMut::reserve` doubles, which could leave a buffer holding nearly
-/// twice its limit. Reclaiming the space of frames already dropped comes
-/// first: it never allocates, and keeps the steady state allocation-free.
-fn reserve_within(buf: &mut BytesMut, additional: usize, limit: usize) {
-    if buf.try_reclaim(additional) {
-        return;
-    }
-    let needed = buf.len() + additional;
-    if needed <= limit / 4 {
-        // Far below the limit, `reserve` grows the buffer in place (a realloc
-        // that keeps its shared header, so no allocation follows). When it
-        // must grow, the allocation it doubles is smaller than twice `needed`
-        // (the view's capacity is under `needed`, and space before the view is
-        // reused unless it is shorter than the content), so the result stays
-        // under `4 * needed <= limit`.
-        buf.reserve(additional);
-        return;
-    }
-    let target = buf
-        .capacity()
-        .saturating_mul(2)
-        .max(needed)
-        .max(64)
-        .min(limit.max(needed));
-    let mut bytes = Vec::from(core::mem::take(buf));
-    // Grows in place where the allocator can (a realloc, not a second buffer).
-    bytes.reserve_exact(target - bytes.len());
-    *buf = BytesMut::from(Bytes::from(bytes));
 }
 
 /// The fewest bytes left in a chunk for the whole-event path to be tried.

@@ -20,7 +20,21 @@
 //!   is replaced; `Bytes` never changes its bytes while any handle to them
 //!   lives, and the chunk holds one, so the span stays checked. A range
 //!   inside a checked span is UTF-8 when both of its ends are character
-//!   boundaries, which is checked too.
+//!   boundaries, which is checked too;
+//! * from a range of a [`LineBuf`] ([`LineBuf::take_text`]) that lies inside
+//!   its `ascii` prefix: bytes this module saw below 0x80 (ASCII, which is
+//!   UTF-8, and any range of ASCII is too). Only `LineBuf`'s methods here
+//!   change its buffer, and each keeps `ascii` within bytes it saw:
+//!   appending leaves the prefix as it was, `clear` and `take_text` reset
+//!   it, and reserving room moves no byte of the content.
+//!
+//! The other `unsafe` uses write bytes into a `BytesMut`'s spare capacity
+//! and then count them in with `BytesMut::set_len`: the AVX2 copy of
+//! [`LineBuf::append_to_line_end`] (x86_64, detected at run time; raw
+//! vector loads and stores) and the two-word copy of [`append_small`]
+//! (safe writes). Each block says why every access stays in bounds and
+//! every byte counted in was written. The AVX2 copy's tests also run under
+//! Miri with AVX2 enabled (a second run in CI).
 //!
 //! Nothing else in the crate can make a `Utf8Bytes` or change its bytes.
 //! The module's tests run under Miri in CI (`cargo +nightly miri test --lib
@@ -29,7 +43,9 @@
 #![allow(unsafe_code)]
 
 use alloc::string::String;
-use bytes::Bytes;
+use alloc::vec::Vec;
+use bytes::{Bytes, BytesMut};
+use core::mem::MaybeUninit;
 use core::ops::Deref;
 
 /// A `Bytes` handle whose bytes are valid UTF-8.
@@ -234,6 +250,315 @@ impl Deref for CheckedChunk {
     }
 }
 
+/// The buffer of a line that spans reads (a long data line, say), and how
+/// much of it this module has seen to be ASCII: a line that is ASCII all
+/// through, as JSON nearly always is, becomes text without a check of its
+/// own (see [`take_text`](Self::take_text)). Read access is the buffer's;
+/// every change goes through the methods here, which keep the `ascii` prefix
+/// true (see the module docs).
+#[derive(Debug, Default)]
+pub(crate) struct LineBuf {
+    buf: BytesMut,
+    /// `buf[..ascii]` was seen to be ASCII here.
+    ascii: usize,
+    /// A byte that is not ASCII was seen at `buf[ascii]` or after: the
+    /// prefix stops there until the buffer is emptied.
+    not_ascii: bool,
+}
+
+impl LineBuf {
+    /// An empty buffer.
+    pub(crate) fn new() -> Self {
+        Self::default()
+    }
+
+    /// Empties the buffer, keeping its capacity.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.buf.clear();
+        self.ascii = 0;
+        self.not_ascii = false;
+    }
+
+    /// Appends `piece`, unchecked: the ASCII prefix stays as it was.
+    #[inline]
+    pub(crate) fn extend_from_slice(&mut self, piece: &[u8]) {
+        append_small(&mut self.buf, piece);
+    }
+
+    /// Makes room for `additional` more bytes without letting the capacity
+    /// grow past `limit`; moves no byte of the content (see
+    /// [`reserve_within`]).
+    #[inline]
+    pub(crate) fn reserve_within(&mut self, additional: usize, limit: usize) {
+        reserve_within(&mut self.buf, additional, limit);
+    }
+
+    /// When the buffer is empty, starts it again at the front of its
+    /// allocation if nothing else holds that (`BytesMut::try_reclaim`,
+    /// which keeps the content).
+    #[inline]
+    pub(crate) fn reclaim_front(&mut self) {
+        let _ = self.buf.try_reclaim(self.buf.capacity() + 1);
+    }
+
+    /// Appends `src` up to its first CR or LF (all of it when it has none),
+    /// and returns how many bytes that is; the capacity grows as
+    /// [`reserve_within`](Self::reserve_within) lets it, up to `limit` (the
+    /// caller has checked that the content fits).
+    ///
+    /// A line already [`FUSED_LINE`] bytes long (a long data line, most of
+    /// which is still to come) is appended by one pass on x86_64 with AVX2:
+    /// the line search, the copy and the ASCII check together, 64 bytes at a
+    /// time, as long as every byte is between 0x0e and 0x7f (JSON text nearly
+    /// always is); the rest, from the block where that ends, is searched by
+    /// `memchr2`, copied and checked apart. The ASCII prefix then covers the
+    /// line so far when it is ASCII (what came before is checked once, here),
+    /// so the line becomes text with no pass of its own: a 40 KB event
+    /// arriving in many reads costs little more than the copy it needs.
+    /// Shorter lines (the end of an event that straddles two reads) are
+    /// searched and appended as they are, unchecked.
+    #[inline]
+    pub(crate) fn append_to_line_end(&mut self, src: &[u8], limit: usize) -> usize {
+        if self.buf.len() < FUSED_LINE || src.len() < FUSED_MIN {
+            let end = memchr::memchr2(b'\n', b'\r', src).unwrap_or(src.len());
+            reserve_within(&mut self.buf, end, limit);
+            self.buf.extend_from_slice(&src[..end]);
+            return end;
+        }
+        self.append_long(src, limit)
+    }
+
+    /// [`append_to_line_end`](Self::append_to_line_end) of a long line.
+    fn append_long(&mut self, src: &[u8], limit: usize) -> usize {
+        // What came before the pass, checked once: each byte is looked at
+        // here at most once (a failed check ends the prefix for good).
+        if self.ascii < self.buf.len() && !self.not_ascii {
+            if is_ascii(&self.buf[self.ascii..]) {
+                self.ascii = self.buf.len();
+            } else {
+                self.not_ascii = true;
+            }
+        }
+        let all_ascii = !self.not_ascii;
+        // Into the room there is (a buffer that held a line this long before
+        // has it); what does not fit is appended below, as before.
+        let clean = self.copy_clean(src);
+        let rest = &src[clean..];
+        let end = memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
+        reserve_within(&mut self.buf, end, limit);
+        self.buf.extend_from_slice(&rest[..end]);
+        if all_ascii && is_ascii(&rest[..end]) {
+            self.ascii = self.buf.len();
+        } else {
+            self.not_ascii = true;
+        }
+        clean + end
+    }
+
+    /// Copies into the buffer's spare capacity (no more than that) a prefix
+    /// of `src` whose bytes are all in 0x0e..=0x7f (ASCII, neither CR nor
+    /// LF), and returns its length: 0 without AVX2; else all of `src` that
+    /// fits when it is clean, or up to the 32-byte block where the first
+    /// other byte is.
+    #[inline]
+    fn copy_clean(&mut self, src: &[u8]) -> usize {
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2 (just checked), which is all
+            // `copy_clean_avx2` asks of its caller.
+            #[cfg(all(target_arch = "x86_64", any(feature = "std", target_feature = "avx2")))]
+            return unsafe { copy_clean_avx2(src, &mut self.buf) };
+        }
+        let _ = src;
+        0
+    }
+
+    /// Takes the whole buffer out and returns its `start..end` (a range of
+    /// it) as text when the range lies in the ASCII prefix, else as bytes to
+    /// check (`Err`). The buffer is left empty.
+    pub(crate) fn take_text(&mut self, start: usize, end: usize) -> Result<Utf8Bytes, Bytes> {
+        let ascii = core::mem::take(&mut self.ascii);
+        self.not_ascii = false;
+        let mut line = self.buf.split();
+        line.truncate(end);
+        let _ = line.split_to(start.min(line.len()));
+        let value = line.freeze();
+        if start <= end && end <= ascii {
+            // `value` is `buf[start..end]`, inside `buf[..ascii]`, which this
+            // module saw to be ASCII: text.
+            Ok(Utf8Bytes(value))
+        } else {
+            Err(value)
+        }
+    }
+}
+
+impl Deref for LineBuf {
+    type Target = BytesMut;
+
+    #[inline]
+    fn deref(&self) -> &BytesMut {
+        &self.buf
+    }
+}
+
+/// Whether the CPU has AVX2: detected at run time with `std` (once; then a
+/// cached flag), else as the build's target features say.
+#[inline]
+fn has_avx2() -> bool {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(all(target_arch = "x86_64", feature = "std")))]
+    {
+        cfg!(all(target_arch = "x86_64", target_feature = "avx2"))
+    }
+}
+
+/// The shortest read that [`LineBuf::append_to_line_end`] copies by the
+/// fused AVX2 pass (one 64-byte step; below it, the plain search).
+const FUSED_MIN: usize = 64;
+
+/// The length a line must have reached for [`LineBuf::append_to_line_end`]
+/// to take the fused pass: below it, the line is most likely an ordinary
+/// event cut by a read boundary, whose end is near, and the plain search
+/// costs less than the pass and the ASCII bookkeeping.
+const FUSED_LINE: usize = 512;
+
+/// The AVX2 pass of [`LineBuf::copy_clean`]: appends to `dst` a prefix of
+/// `src` whose bytes are all in 0x0e..=0x7f, reading `src` and writing
+/// `dst`'s spare capacity 64 and then 32 bytes at a time, and the last
+/// bytes as one more 32-byte block that overlaps the copied ones; returns
+/// its length. At most the spare capacity is copied.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(all(target_arch = "x86_64", any(feature = "std", target_feature = "avx2")))]
+#[target_feature(enable = "avx2")]
+unsafe fn copy_clean_avx2(src: &[u8], dst: &mut BytesMut) -> usize {
+    use core::arch::x86_64::{
+        __m256i, _mm256_and_si256, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
+        _mm256_set1_epi8, _mm256_storeu_si256,
+    };
+    let spare = dst.spare_capacity_mut();
+    let n = src.len().min(spare.len());
+    let from = src.as_ptr();
+    let to = spare.as_mut_ptr().cast::<u8>();
+    // Signed compare: bytes 0x80..=0xff are negative and 0x00..=0x0d not
+    // above 0x0d, so a lane is all ones exactly for 0x0e..=0x7f.
+    let low = _mm256_set1_epi8(0x0d);
+    let mut i = 0;
+    // SAFETY (the loops and the last block): every load reads 32 bytes of
+    // `src` and every store writes the same 32 places of `spare`, at
+    // `[i, i + 32)` or `[i + 32, i + 64)` with `i + 64 <= n` (first loop),
+    // at `[i, i + 32)` with `i + 32 <= n` (second), or at `[n - 32, n)` with
+    // `n >= 32` (last block); `n` is at most both lengths, so all are in
+    // bounds. The loads and stores are unaligned ones (`loadu`, `storeu`),
+    // and `src` (borrowed shared) cannot overlap `spare` (borrowed mutably).
+    unsafe {
+        while i + 64 <= n {
+            let a = _mm256_loadu_si256(from.add(i).cast::<__m256i>());
+            let b = _mm256_loadu_si256(from.add(i + 32).cast::<__m256i>());
+            let clean = _mm256_and_si256(_mm256_cmpgt_epi8(a, low), _mm256_cmpgt_epi8(b, low));
+            if _mm256_movemask_epi8(clean) != -1 {
+                break;
+            }
+            _mm256_storeu_si256(to.add(i).cast::<__m256i>(), a);
+            _mm256_storeu_si256(to.add(i + 32).cast::<__m256i>(), b);
+            i += 64;
+        }
+        while i + 32 <= n {
+            let a = _mm256_loadu_si256(from.add(i).cast::<__m256i>());
+            if _mm256_movemask_epi8(_mm256_cmpgt_epi8(a, low)) != -1 {
+                break;
+            }
+            _mm256_storeu_si256(to.add(i).cast::<__m256i>(), a);
+            i += 32;
+        }
+        // Fewer than 32 bytes left after clean blocks: the last 32 bytes as
+        // one block, overlapping copied ones (written again, unchanged).
+        if i < n && i + 32 > n && n >= 32 {
+            let a = _mm256_loadu_si256(from.add(n - 32).cast::<__m256i>());
+            if _mm256_movemask_epi8(_mm256_cmpgt_epi8(a, low)) == -1 {
+                _mm256_storeu_si256(to.add(n - 32).cast::<__m256i>(), a);
+                i = n;
+            }
+        }
+    }
+    let len = dst.len();
+    // SAFETY: the stores above wrote `spare[..i]`, the `i` bytes right after
+    // the content, with `i <= n <= spare.len()`: initialized, and within
+    // the capacity.
+    unsafe { dst.set_len(len + i) };
+    i
+}
+
+/// Appends `piece` to `buf`, as `extend_from_slice` does; a piece of 8 to
+/// 32 bytes that fits the spare capacity is copied as two fixed-size,
+/// overlapping words, inline (a tiny read, the common case in small reads,
+/// otherwise costs a call to `memcpy` and its size dispatch).
+#[inline(always)]
+pub(crate) fn append_small(buf: &mut BytesMut, piece: &[u8]) {
+    let n = piece.len();
+    let spare = buf.spare_capacity_mut();
+    if !(8..=32).contains(&n) || spare.len() < n {
+        return buf.extend_from_slice(piece);
+    }
+    fn put<const W: usize>(to: &mut [MaybeUninit<u8>], from: &[u8]) {
+        let word: [u8; W] = from.try_into().unwrap_or([0; W]);
+        to.copy_from_slice(&word.map(MaybeUninit::new));
+    }
+    // The first and the last `w` bytes, `w <= n <= 2w`: together all `n`.
+    if n <= 16 {
+        put::<8>(&mut spare[..8], &piece[..8]);
+        put::<8>(&mut spare[n - 8..n], &piece[n - 8..]);
+    } else {
+        put::<16>(&mut spare[..16], &piece[..16]);
+        put::<16>(&mut spare[n - 16..n], &piece[n - 16..]);
+    }
+    let len = buf.len();
+    // SAFETY: `spare[..n]`, the `n` bytes right after the content, were all
+    // written just above (the two words cover `[0, n)`), and `n <=
+    // spare.len()`: initialized, within the capacity.
+    unsafe { buf.set_len(len + n) };
+}
+
+/// Makes room for `additional` more bytes in `buf` without letting its
+/// capacity grow past `limit` (callers have checked that the content fits).
+/// The content stays as it was (only its place in memory may change).
+///
+/// `BytesMut::reserve` doubles, which could leave a buffer holding nearly
+/// twice its limit. Reclaiming the space of frames already dropped comes
+/// first: it never allocates, and keeps the steady state allocation-free.
+pub(crate) fn reserve_within(buf: &mut BytesMut, additional: usize, limit: usize) {
+    if buf.try_reclaim(additional) {
+        return;
+    }
+    let needed = buf.len() + additional;
+    if needed <= limit / 4 {
+        // Far below the limit, `reserve` grows the buffer in place (a realloc
+        // that keeps its shared header, so no allocation follows). When it
+        // must grow, the allocation it doubles is smaller than twice `needed`
+        // (the view's capacity is under `needed`, and space before the view is
+        // reused unless it is shorter than the content), so the result stays
+        // under `4 * needed <= limit`.
+        buf.reserve(additional);
+        return;
+    }
+    let target = buf
+        .capacity()
+        .saturating_mul(2)
+        .max(needed)
+        .max(64)
+        .min(limit.max(needed));
+    let mut bytes = Vec::from(core::mem::take(buf));
+    // Grows in place where the allocator can (a realloc, not a second buffer).
+    bytes.reserve_exact(target - bytes.len());
+    *buf = BytesMut::from(Bytes::from(bytes));
+}
+
 /// The length of the longest prefix of `b` that is UTF-8 (all of it, when
 /// it is text).
 #[inline]
@@ -397,6 +722,136 @@ mod tests {
                 assert!(is_ascii(&b), "{len}");
                 b[at] = 0x80;
                 assert!(!is_ascii(&b), "{len} {at}");
+            }
+        }
+    }
+
+    /// `append_to_line_end` against the plain definition, for every length
+    /// around the 32- and 64-byte steps and every place of one byte that
+    /// ends the fused pass (a line end, a control below CR that is not one,
+    /// a byte that is not ASCII) or does not (0x0e, 0x7f), after a line
+    /// short enough for the plain path and after long ones (ASCII or not).
+    #[test]
+    fn appending_to_the_line_end_is_search_copy_and_check() {
+        let lens: Vec<usize> = if cfg!(miri) {
+            alloc::vec![0, 31, 32, 63, 64, 65, 96, 130]
+        } else {
+            (0..200).collect()
+        };
+        let long = b"data: ".repeat(FUSED_LINE / 6 + 1);
+        let mut long_utf8 = long.clone();
+        long_utf8[7..9].copy_from_slice("é".as_bytes());
+        for &len in &lens {
+            let places: Vec<usize> = if cfg!(miri) {
+                alloc::vec![0, len / 2, len.saturating_sub(1)]
+            } else {
+                (0..len).collect()
+            };
+            for at in places {
+                for special in [b'\n', b'\r', b'\t', 0x0d, 0x0e, 0x7f, 0x80, 0xc3] {
+                    let mut src: Vec<u8> =
+                        (0..len).map(|i| b"{\"a\": [1, 2.5e3]}"[i % 17]).collect();
+                    if at < len {
+                        src[at] = special;
+                    }
+                    for prefix in [&b"data: "[..], &long, &long_utf8] {
+                        let mut line = LineBuf::new();
+                        line.extend_from_slice(prefix);
+                        let n = line.append_to_line_end(&src, usize::MAX);
+                        let want = src.iter().position(|&b| b == b'\n' || b == b'\r');
+                        assert_eq!(n, want.unwrap_or(len), "{len} {at} {special}");
+                        let mut whole = prefix.to_vec();
+                        whole.extend_from_slice(&src[..n]);
+                        assert_eq!(&line[..], &whole[..], "{len} {at} {special}");
+                        let text = line.take_text(2, whole.len());
+                        // Text only when it is ASCII; and a long ASCII line
+                        // after a read long enough for the one pass is.
+                        assert!(text.is_err() || whole.is_ascii(), "{len} {at} {special}");
+                        let fused = prefix.len() >= FUSED_LINE && len >= FUSED_MIN;
+                        if fused && whole.is_ascii() {
+                            assert!(text.is_ok(), "{len} {at} {special}");
+                        }
+                        match text {
+                            Ok(t) => assert_eq!(t.as_str().as_bytes(), &whole[2..]),
+                            Err(b) => assert_eq!(b, &whole[2..]),
+                        }
+                        assert!(line.is_empty());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_ascii_prefix_covers_only_what_was_checked() {
+        let long = "a".repeat(FUSED_LINE);
+        let tail = "b".repeat(100) + "\n";
+        let mut line = LineBuf::new();
+        // A long line: checked once it goes on, then text.
+        line.extend_from_slice(long.as_bytes());
+        assert_eq!(line.append_to_line_end(tail.as_bytes(), usize::MAX), 100);
+        let whole = long.clone() + &tail[..100];
+        assert_eq!(line.take_text(0, whole.len()).unwrap().as_str(), whole);
+        // Not ASCII: bytes to check.
+        line.extend_from_slice("é".as_bytes());
+        line.extend_from_slice(long.as_bytes());
+        assert_eq!(line.append_to_line_end(tail.as_bytes(), usize::MAX), 100);
+        assert!(line.take_text(0, whole.len() + 2).is_err());
+        // A short line stays unchecked; clearing forgets the prefix.
+        line.extend_from_slice(long.as_bytes());
+        line.append_to_line_end(tail.as_bytes(), usize::MAX);
+        line.clear();
+        line.extend_from_slice(b"ok");
+        line.append_to_line_end(tail.as_bytes(), usize::MAX);
+        assert!(line.take_text(0, 2).is_err());
+        // Less room than the read: the one pass stops at the room, the rest
+        // is appended as usual.
+        for room in [0, 40, 100, 10_000] {
+            let mut line = LineBuf::new();
+            line.extend_from_slice(long.as_bytes());
+            line.reserve_within(room, usize::MAX);
+            let src = [b'c'; 300];
+            assert_eq!(line.append_to_line_end(&src, usize::MAX), 300);
+            let want = long.clone() + &"c".repeat(300);
+            assert_eq!(line.take_text(0, want.len()).unwrap().as_str(), want);
+        }
+    }
+
+    /// The one pass runs where AVX2 is (the tests above would pass without
+    /// it): under Miri, when the build enables AVX2 (`.ci/run`'s second Miri
+    /// run), and natively on a machine that has it.
+    #[test]
+    fn the_one_pass_runs_where_avx2_is() {
+        let mut line = LineBuf::new();
+        line.reserve_within(256, usize::MAX);
+        let copied = line.copy_clean(&[b'x'; 200]);
+        if has_avx2() {
+            assert_eq!(copied, 200);
+            assert_eq!(&line[..], &[b'x'; 200][..]);
+            // Up to the block with the first byte that is not clean.
+            line.clear();
+            let mut src = [b'x'; 200];
+            src[100] = b'\n';
+            assert_eq!(line.copy_clean(&src), 96);
+            return;
+        }
+        if cfg!(target_feature = "avx2") {
+            panic!("the build enables AVX2, but it is not detected");
+        }
+        std::eprintln!("note: no AVX2 here: the one pass of LineBuf is not tested");
+        assert_eq!(copied, 0);
+    }
+
+    #[test]
+    fn small_appends_copy_every_byte() {
+        for room in [0, 8, 20, 64] {
+            for n in 0..40 {
+                let mut buf = BytesMut::with_capacity(room);
+                buf.extend_from_slice(b"ab");
+                let piece: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(37)).collect();
+                append_small(&mut buf, &piece);
+                assert_eq!(&buf[..2], b"ab");
+                assert_eq!(&buf[2..], &piece[..], "{room} {n}");
             }
         }
     }

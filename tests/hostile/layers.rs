@@ -579,6 +579,12 @@ fn work_ratio_parser_and_views() {
 
 #[test]
 #[ignore = "valgrind: run in release by .ci/run"]
+fn work_ratio_long_lines() {
+    work_ratio::check("long-line", 5_000);
+}
+
+#[test]
+#[ignore = "valgrind: run in release by .ci/run"]
 fn work_ratio_partial_json() {
     work_ratio::check("partial", 5_000);
 }

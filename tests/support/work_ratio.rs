@@ -130,6 +130,7 @@ fn run(layer: &str, n: usize) -> usize {
         "lint" => lint(n),
         "writer" => writer(n),
         "views" => views(n),
+        "long-line" => long_line(n),
         "partial" => partial(n),
         "bridge-chat" => bridge_chat(n),
         "bridge-anthropic" => bridge_anthropic(n),
@@ -437,6 +438,30 @@ fn writer(n: usize) -> usize {
 /// Parser and views: events fed 7 bytes at a time; one event of n `data:`
 /// lines whose object has n unknown members before the known ones, decoded
 /// by each dialect's view.
+/// Long data lines that arrive in many reads (the parser's line buffer and
+/// its one-pass copy): one of 64n bytes that is not ASCII from its second
+/// byte on, and one that is ASCII, each fed in 64- and then 100-byte reads.
+fn long_line(n: usize) -> usize {
+    let mut seen = 0;
+    for first in ["é", "a"] {
+        for read in [64, 100] {
+            let mut line = format!("data: {first}");
+            line.extend(std::iter::repeat_n('x', 64 * n));
+            line.push_str("\n\n");
+            let bytes = Bytes::from(line);
+            let mut parser = Parser::new();
+            for at in (0..bytes.len()).step_by(read) {
+                parser.feed(bytes.slice(at..(at + read).min(bytes.len())));
+                while let Some(frame) = parser.next_frame().expect("frames") {
+                    seen += frame.data().len();
+                }
+            }
+        }
+    }
+    assert_eq!(seen, 4 * (64 * n + 1) + 2 * ("é".len() - 1));
+    seen
+}
+
 fn views(n: usize) -> usize {
     let mut body = String::new();
     let mut e = String::new();
