@@ -855,11 +855,12 @@ impl Parser {
         let Some(value) = value_start(line, b"data:") else {
             return Quick::Other;
         };
-        let Some(i) = memchr::memchr2(b'\n', b'\r', line.get(value..).unwrap_or_default()) else {
+        let Some(end) = self.cur.line_end(start + at + value) else {
             // The data line goes on in the next chunk.
             return Quick::Incomplete;
         };
-        let end = value + i;
+        let end = end - start - at;
+        let line = &self.cur[start + at..];
         if line[end] != b'\n'
             || line.get(end + 1) != Some(&b'\n')
             || end > self.config.max_line_len

@@ -1,10 +1,14 @@
 //! Text the parser has checked once as UTF-8, read as `&str` without a
 //! second check.
 //!
-//! BE ADVISED: this is the crate's one module with `unsafe` code: one
-//! `from_utf8_unchecked` in [`Utf8Bytes::as_str`]. It exists because
-//! `Frame::data()` is the hottest call of a client, and checking the data a
-//! second time there cost about a fifth of the framing time (see
+//! BE ADVISED: this is the crate's one module with `unsafe` code. It reads
+//! checked text without a second check (`from_utf8_unchecked`, in
+//! [`Utf8Bytes::as_str`] and [`CheckedChunk::str`]): `Frame::data()` is the
+//! hottest call of a client, and checking the data a second time there cost
+//! about a fifth of the framing time. And it makes the first check cheap:
+//! AVX2 passes that find a line's end and see its bytes are ASCII at once,
+//! one of them copying the bytes as it goes (a long line gathered across
+//! reads), and a copy of tiny reads without a `memcpy` call (see
 //! `benches/RESULTS-framing.md`).
 //!
 //! The soundness argument is local to this file. [`Utf8Bytes`] has one
@@ -16,7 +20,9 @@
 //! * from a slice of a [`CheckedChunk`] ([`CheckedChunk::utf8`],
 //!   [`CheckedChunk::utf8_range`]), whose `valid` span was checked (by
 //!   `simdutf8`, or found to be ASCII, which is UTF-8, by `is_ascii` here:
-//!   both in `utf8_prefix`) and is reset whenever the chunk
+//!   both in `utf8_prefix`; or by the AVX2 pass of
+//!   [`CheckedChunk::line_end`], which sets it to a line whose bytes it saw
+//!   all in 0x0e..=0x7f) and is reset whenever the chunk
 //!   is replaced; `Bytes` never changes its bytes while any handle to them
 //!   lives, and the chunk holds one, so the span stays checked. A range
 //!   inside a checked span is UTF-8 when both of its ends are character
@@ -28,13 +34,13 @@
 //!   appending leaves the prefix as it was, `clear` and `take_text` reset
 //!   it, and reserving room moves no byte of the content.
 //!
-//! The other `unsafe` uses write bytes into a `BytesMut`'s spare capacity
-//! and then count them in with `BytesMut::set_len`: the AVX2 copy of
-//! [`LineBuf::append_to_line_end`] (x86_64, detected at run time; raw
-//! vector loads and stores) and the two-word copy of [`append_small`]
-//! (safe writes). Each block says why every access stays in bounds and
-//! every byte counted in was written. The AVX2 copy's tests also run under
-//! Miri with AVX2 enabled (a second run in CI).
+//! The AVX2 passes (`first_unclean_avx2`, `copy_clean_avx2`; x86_64 only,
+//! run only where AVX2 is detected) are `unsafe` for their vector loads and
+//! stores. The copies (`copy_clean_avx2`, [`append_small`]) write bytes into
+//! a `BytesMut`'s spare capacity and then count them in with
+//! `BytesMut::set_len`. Each block says why every access stays in bounds
+//! and every byte counted in was written. The AVX2 passes' tests also run
+//! under Miri with AVX2 enabled (a second run in CI).
 //!
 //! Nothing else in the crate can make a `Utf8Bytes` or change its bytes.
 //! The module's tests run under Miri in CI (`cargo +nightly miri test --lib
@@ -204,6 +210,39 @@ impl CheckedChunk {
         // boundaries: UTF-8 (see `str`).
         self.check(start, end)
             .then(|| Utf8Bytes(self.bytes.slice(start..end)))
+    }
+
+    /// The end of the line that starts at `from`: the index of the first CR
+    /// or LF at or after it, as `memchr2` finds it. Where the chunk is not
+    /// checked at `from` yet (the first event of a read) and AVX2 is there,
+    /// one pass finds the first byte that is not in 0x0e..=0x7f: when that
+    /// is the line's LF, every byte before it is ASCII, and the line becomes
+    /// the checked span, so that its text needs no pass of its own (an
+    /// event read alone costs one pass, not a search and a check).
+    #[inline]
+    pub(crate) fn line_end(&mut self, from: usize) -> Option<usize> {
+        let rest = self.bytes.get(from..)?;
+        if (from < self.valid.0 || from >= self.valid.1) && rest.len() >= 32 && has_avx2() {
+            #[cfg(all(target_arch = "x86_64", any(feature = "std", target_feature = "avx2")))]
+            {
+                // SAFETY: the CPU has AVX2 (just checked), which is all
+                // `first_unclean_avx2` asks of its caller.
+                let i = unsafe { first_unclean_avx2(rest) };
+                match rest.get(i) {
+                    Some(b'\n') => {
+                        // `rest[..i]` is all in 0x0e..=0x7f: ASCII.
+                        self.valid = (from, from + i);
+                        return Some(from + i);
+                    }
+                    Some(b'\r') => return Some(from + i),
+                    // A byte that is not ASCII, or a control: search on.
+                    Some(_) => {}
+                    None => return None,
+                }
+                return memchr::memchr2(b'\n', b'\r', &rest[i..]).map(|j| from + i + j);
+            }
+        }
+        memchr::memchr2(b'\n', b'\r', rest).map(|i| from + i)
     }
 
     /// Checks the chunk from `start` (at most its length) to the end, or to
@@ -525,6 +564,57 @@ pub(crate) fn append_small(buf: &mut BytesMut, piece: &[u8]) {
     unsafe { buf.set_len(len + n) };
 }
 
+/// The index of the first byte of `b` that is not in 0x0e..=0x7f (`b.len()`
+/// if none), 32 bytes at a time with AVX2, the last bytes as one block
+/// that overlaps the ones before. `b` has at least 32 bytes.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(all(target_arch = "x86_64", any(feature = "std", target_feature = "avx2")))]
+#[target_feature(enable = "avx2")]
+unsafe fn first_unclean_avx2(b: &[u8]) -> usize {
+    use core::arch::x86_64::{
+        __m256i, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_set1_epi8,
+    };
+    let n = b.len();
+    if n < 32 {
+        return b
+            .iter()
+            .position(|&c| !(0x0e..=0x7f).contains(&c))
+            .unwrap_or(n);
+    }
+    let p = b.as_ptr();
+    // As in `copy_clean_avx2`: a lane is all ones exactly for 0x0e..=0x7f.
+    let low = _mm256_set1_epi8(0x0d);
+    // The lanes of the 32 bytes at `at` that are not clean, as bits.
+    // SAFETY: every call below has `at + 32 <= n`: the load is in bounds
+    // (and unaligned, `loadu`).
+    let unclean = |at: usize| unsafe {
+        !(_mm256_movemask_epi8(_mm256_cmpgt_epi8(
+            _mm256_loadu_si256(p.add(at).cast::<__m256i>()),
+            low,
+        )) as u32)
+    };
+    let mut i = 0;
+    while i + 32 <= n {
+        let m = unclean(i);
+        if m != 0 {
+            return i + m.trailing_zeros() as usize;
+        }
+        i += 32;
+    }
+    if i < n {
+        // `n >= 32`; the bytes before `i` are clean, so the first unclean
+        // one of the last block, if any, is at `i` or after.
+        let m = unclean(n - 32);
+        if m != 0 {
+            return n - 32 + m.trailing_zeros() as usize;
+        }
+    }
+    n
+}
+
 /// Makes room for `additional` more bytes in `buf` without letting its
 /// capacity grow past `limit` (callers have checked that the content fits).
 /// The content stays as it was (only its place in memory may change).
@@ -840,6 +930,61 @@ mod tests {
         }
         std::eprintln!("note: no AVX2 here: the one pass of LineBuf is not tested");
         assert_eq!(copied, 0);
+    }
+
+    /// `line_end` finds what `memchr2` finds, for every length around the
+    /// 32-byte steps, every place of a byte that ends the one pass, and
+    /// with or without an earlier check; the text it leaves checked is what
+    /// std reads.
+    #[test]
+    fn line_ends_are_the_first_cr_or_lf() {
+        let lens: Vec<usize> = if cfg!(miri) {
+            alloc::vec![0, 31, 32, 33, 64, 70]
+        } else {
+            (0..140).collect()
+        };
+        for &len in &lens {
+            let places: Vec<usize> = if cfg!(miri) {
+                alloc::vec![0, len / 2, len.saturating_sub(1)]
+            } else {
+                (0..len).collect()
+            };
+            for at in places {
+                for special in [b'\n', b'\r', b'\t', 0x0e, 0x80, 0xc3] {
+                    let mut bytes: Vec<u8> =
+                        (0..len).map(|i| b"data: {\"k\": 1}"[i % 14]).collect();
+                    if at < len {
+                        bytes[at] = special;
+                    }
+                    if len > 3 {
+                        bytes[len - 2] = b'\n';
+                    }
+                    let bytes = Bytes::from(bytes);
+                    for from in [0, 1, 5] {
+                        for pre_checked in [false, true] {
+                            let mut c = CheckedChunk::new();
+                            c.replace(bytes.clone());
+                            if pre_checked {
+                                let _ = c.check(0, bytes.len());
+                            }
+                            let want = bytes
+                                .get(from..)
+                                .and_then(|r| memchr::memchr2(b'\n', b'\r', r))
+                                .map(|i| from + i);
+                            let got = c.line_end(from);
+                            assert_eq!(got, want, "{len} {at} {special} {from}");
+                            let end = got.unwrap_or(len).max(from.min(len));
+                            let std = core::str::from_utf8(&bytes[from.min(len)..end]).ok();
+                            if c.check(from.min(len), end) {
+                                assert_eq!(c.str(from.min(len), end), std);
+                            } else {
+                                assert_eq!(std, None);
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
