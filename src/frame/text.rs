@@ -534,6 +534,39 @@ unsafe fn copy_clean_avx2(src: &[u8], dst: &mut BytesMut) -> usize {
     i
 }
 
+/// The first CR or LF in `b`, which has 16 to 32 bytes (a tiny read, a
+/// short line): its first and last 16 bytes, two SSE2 compares each (SSE2
+/// is part of every x86_64 CPU). `None` also for any other length.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+pub(crate) fn line_end_16_to_32(b: &[u8]) -> Option<usize> {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    let n = b.len();
+    if !(16..=32).contains(&n) {
+        return None;
+    }
+    let p = b.as_ptr();
+    // SAFETY: SSE2 is enabled for the whole build (the `cfg` above), which
+    // is what the intrinsics need; the two loads read `b[0..16]` and
+    // `b[n - 16..n]`, inside `b` since `16 <= n`, as unaligned loads.
+    let (first, last) = unsafe {
+        let (lf, cr) = (_mm_set1_epi8(b'\n' as i8), _mm_set1_epi8(b'\r' as i8));
+        let ends = |v: __m128i| {
+            _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr))) as u32
+        };
+        (
+            ends(_mm_loadu_si128(p.cast::<__m128i>())),
+            ends(_mm_loadu_si128(p.add(n - 16).cast::<__m128i>())),
+        )
+    };
+    if first != 0 {
+        return Some(first.trailing_zeros() as usize);
+    }
+    (last != 0).then(|| n - 16 + last.trailing_zeros() as usize)
+}
+
 /// Appends `piece` to `buf`, as `extend_from_slice` does; a piece of 8 to
 /// 32 bytes that fits the spare capacity is copied as two fixed-size,
 /// overlapping words, inline (a tiny read, the common case in small reads,
@@ -981,6 +1014,29 @@ mod tests {
                                 assert_eq!(std, None);
                             }
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[test]
+    fn short_line_ends_are_the_first_cr_or_lf() {
+        for n in 0..40 {
+            for at in 0..n {
+                for c in [b'\n', b'\r', b'\t', 0x8a] {
+                    let mut b = alloc::vec![b'x'; n];
+                    b[at] = c;
+                    if n > 2 && at + 1 < n {
+                        b[n - 1] = b'\r';
+                    }
+                    let want = b.iter().position(|&c| c == b'\n' || c == b'\r');
+                    let got = line_end_16_to_32(&b);
+                    if (16..=32).contains(&n) {
+                        assert_eq!(got, want, "{n} {at} {c}");
+                    } else {
+                        assert_eq!(got, None);
                     }
                 }
             }
