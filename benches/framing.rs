@@ -243,6 +243,40 @@ fn run_memchr<I: Iterator<Item = Bytes>, S: Sink>(chunks: I, sink: &mut S) {
     }
 }
 
+/// The least work a parser that hands out each line as checked text must do
+/// (single-engine mode only, `copy-floor`): per LF-only line, `memchr2` for
+/// its end, a copy of the pieces of a line that spans reads into one buffer,
+/// and `simdutf8` over the line; a blank line after a field line is a frame.
+fn run_copy_floor<I: Iterator<Item = Bytes>, S: Sink>(chunks: I, sink: &mut S) {
+    let mut buf: Vec<u8> = Vec::new();
+    let mut block = false;
+    for chunk in chunks {
+        let mut c = &chunk[..];
+        while let Some(end) = memchr::memchr2(b'\n', b'\r', c) {
+            let line: &[u8] = if buf.is_empty() {
+                &c[..end]
+            } else {
+                buf.extend_from_slice(&c[..end]);
+                &buf
+            };
+            if line.is_empty() {
+                if block {
+                    block = false;
+                    if !sink.frame(0) {
+                        return;
+                    }
+                }
+            } else {
+                assert!(simdutf8::basic::from_utf8(line).is_ok());
+                block |= line[0] != b':';
+            }
+            buf.clear();
+            c = &c[end + 1..];
+        }
+        buf.extend_from_slice(c);
+    }
+}
+
 fn run_sse_core<I: Iterator<Item = Bytes>, S: Sink>(chunks: I, sink: &mut S) {
     let limit = NonZeroUsize::new(32 << 20).expect("nonzero");
     let mut decoder = sse_core::SseDecoder::with_limit(limit);
@@ -680,7 +714,9 @@ fn cases_named(wanted: impl Fn(&str) -> bool) -> Vec<Case> {
 /// criterion prints, e.g. `responses/ssekit/4KiB/20`) runs that engine over
 /// that input `passes` times (default 10), asserting the frame count each
 /// time, and exits without criterion. `<engine>` may be `none` to measure
-/// only the setup (input generation and slicing), to subtract it.
+/// only the setup (input generation and slicing), to subtract it, or
+/// `copy-floor` (LF-only inputs): the least work of a parser that hands out
+/// checked text, the floor for the 40 KB targets (`run_copy_floor`).
 fn only(spec: &str, cases: &[Case]) {
     let parts: Vec<&str> = spec.split('/').collect();
     let [input, engine, chunking, rest @ ..] = parts.as_slice() else {
@@ -700,6 +736,15 @@ fn only(spec: &str, cases: &[Case]) {
     let chunks = chunking.split(&case.input.bytes);
     if *engine == "none" {
         black_box(&chunks);
+        return;
+    }
+    if *engine == "copy-floor" {
+        for _ in 0..passes {
+            let mut count = Count(0);
+            run_copy_floor(chunks.clone().into_iter(), &mut count);
+            assert_eq!(count.0, case.input.frames, "copy-floor frame count");
+        }
+        println!("{spec}: {passes} passes, {} frames each", case.input.frames);
         return;
     }
     let engine = Engine::ALL
