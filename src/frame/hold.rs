@@ -127,10 +127,7 @@ impl Held {
     /// state. `false`, changing nothing, otherwise.
     #[inline(always)]
     pub(super) fn push_line_piece(&mut self, read: &[u8]) -> bool {
-        if read.len() > 32
-            || self.needs_room(read.len())
-            || crate::framing::find_line_end(read).is_some()
-        {
+        if read.len() > 32 || self.needs_room(read.len()) || has_line_end(read) {
             return false;
         }
         self.scanned += read.len() as u64;
@@ -239,6 +236,17 @@ impl Cuts {
         }
         true
     }
+}
+
+/// Whether a read of at most 32 bytes has a CR or LF: two overlapping
+/// SSE2 compares from 16 bytes on (x86_64), the word search below that.
+#[inline(always)]
+fn has_line_end(read: &[u8]) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if read.len() >= 16 {
+        return super::text::line_end_16_to_32(read).is_some();
+    }
+    crate::framing::find_line_end(read).is_some()
 }
 
 #[cfg(test)]

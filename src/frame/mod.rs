@@ -8,7 +8,7 @@ mod output;
 mod parser;
 mod reconnect;
 mod tally;
-pub(crate) mod text;
+mod text;
 
 pub use config::{ParserConfig, Utf8Mode};
 pub use error::{FrameError, FrameErrorKind};

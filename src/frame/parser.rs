@@ -149,8 +149,13 @@ enum Settle {
 enum Data {
     /// No `data` field yet: the block dispatches nothing.
     None,
-    /// One `data` field, held as a handle to its value.
-    One { value: Bytes, zero_copy: bool },
+    /// One `data` field, held as a handle to its value: text already when
+    /// it was gathered across reads and seen to be ASCII (`Ok`), else bytes
+    /// to check at dispatch.
+    One {
+        value: Result<Utf8Bytes, Bytes>,
+        zero_copy: bool,
+    },
     /// Several `data` fields, joined with LF in `data_buf`.
     Joined,
 }
@@ -1242,7 +1247,7 @@ impl Parser {
             self.block_fields = true;
             self.data_len = end - value_start;
             self.data = Data::One {
-                value: self.cur.slice(value_start..end),
+                value: Err(self.cur.slice(value_start..end)),
                 zero_copy: true,
             };
             true
@@ -1374,13 +1379,17 @@ impl Parser {
                 match core::mem::replace(&mut self.data, Data::Joined) {
                     Data::None => {
                         let zero_copy = matches!(src, Src::Chunk { .. });
-                        let value = self.take_value(src, value_start, len);
+                        let value = self.take_text(src, value_start, len);
                         self.data = Data::One { value, zero_copy };
                     }
                     Data::One { value, .. } => {
                         self.data_buf.clear();
                         reserve_within(&mut self.data_buf, new_len, self.config.max_event_len);
-                        self.data_buf.extend_from_slice(&value);
+                        let value = match &value {
+                            Ok(text) => text.as_bytes(),
+                            Err(bytes) => bytes,
+                        };
+                        self.data_buf.extend_from_slice(value);
                         self.data_buf.extend_from_slice(b"\n");
                         self.data_buf.extend_from_slice(&line[value_start..]);
                     }
@@ -1399,13 +1408,13 @@ impl Parser {
             Field::Event => {
                 self.event = match known_name(&mut self.last_known, &line[value_start..]) {
                     Some(name) => Utf8Bytes::from_static(name),
-                    None => to_utf8(self.take_value(src, value_start, len)),
+                    None => text_of(self.take_text(src, value_start, len)),
                 };
                 None
             }
             Field::Id => {
                 if memchr::memchr(0, &line[value_start..]).is_none() {
-                    self.id_buf = to_utf8(self.take_value(src, value_start, len));
+                    self.id_buf = text_of(self.take_text(src, value_start, len));
                     self.id_in_block = true;
                     self.id_dirty = true;
                 }
@@ -1432,12 +1441,18 @@ impl Parser {
     /// The bytes `start..end` of the line as a handle: a slice of the chunk,
     /// or of the frozen line buffer (which leaves `line` empty).
     fn take_value(&mut self, src: Src, start: usize, end: usize) -> Bytes {
+        match self.take_text(src, start, end) {
+            Ok(text) => text.into_bytes(),
+            Err(bytes) => bytes,
+        }
+    }
+
+    /// [`take_value`](Self::take_value), as text when a gathered line was
+    /// seen to be ASCII (`LineBuf::take_text`), else as bytes to check.
+    fn take_text(&mut self, src: Src, start: usize, end: usize) -> Result<Utf8Bytes, Bytes> {
         match src {
-            Src::Chunk { start: s, .. } => self.cur.slice(s + start..s + end),
-            Src::Buf => match self.line.take_text(start, end) {
-                Ok(text) => text.into_bytes(),
-                Err(bytes) => bytes,
-            },
+            Src::Chunk { start: s, .. } => Err(self.cur.slice(s + start..s + end)),
+            Src::Buf => self.line.take_text(start, end),
         }
     }
 
@@ -1450,7 +1465,14 @@ impl Parser {
                 return (items && id_in_block)
                     .then(|| Item::LastEventId(self.last_event_id.as_bytes().clone()));
             }
-            Data::One { value, zero_copy } => (value, zero_copy),
+            Data::One {
+                value: Ok(text),
+                zero_copy,
+            } => return Some(Item::Frame(self.dispatch_text(line_end, text, zero_copy))),
+            Data::One {
+                value: Err(value),
+                zero_copy,
+            } => (value, zero_copy),
             Data::Joined => (self.data_buf.split().freeze(), false),
         };
         Some(Item::Frame(self.dispatch_data(line_end, value, zero_copy)))
@@ -1833,6 +1855,12 @@ fn known_name(last: &mut &'static str, name: &[u8]) -> Option<&'static str> {
 /// `bytes` if it is UTF-8, else its decoding with U+FFFD replacements.
 fn to_utf8(bytes: Bytes) -> Utf8Bytes {
     Utf8Bytes::from_bytes(bytes).unwrap_or_else(|bytes| lossy(&bytes))
+}
+
+/// A value [`Parser::take_text`] took: the text it is, or its bytes
+/// decoded as [`to_utf8`] does.
+fn text_of(value: Result<Utf8Bytes, Bytes>) -> Utf8Bytes {
+    value.unwrap_or_else(to_utf8)
 }
 
 #[cold]

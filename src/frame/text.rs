@@ -32,7 +32,8 @@
 //!   UTF-8, and any range of ASCII is too). Only `LineBuf`'s methods here
 //!   change its buffer, and each keeps `ascii` within bytes it saw:
 //!   appending leaves the prefix as it was, `clear` and `take_text` reset
-//!   it, and reserving room moves no byte of the content.
+//!   it, and reserving room keeps the content (the same bytes in the same
+//!   order, though they may move in memory).
 //!
 //! The AVX2 passes (`first_unclean_avx2`, `copy_clean_avx2`; x86_64 only,
 //! run only where AVX2 is detected) are `unsafe` for their vector loads and
@@ -222,7 +223,9 @@ impl CheckedChunk {
     #[inline]
     pub(crate) fn line_end(&mut self, from: usize) -> Option<usize> {
         let rest = self.bytes.get(from..)?;
-        if (from < self.valid.0 || from >= self.valid.1) && rest.len() >= 32 && has_avx2() {
+        // Past the checked span only: a span that starts after `from` is
+        // kept (the check that made it covers more than one line).
+        if from >= self.valid.1 && rest.len() >= 32 && has_avx2() {
             #[cfg(all(target_arch = "x86_64", any(feature = "std", target_feature = "avx2")))]
             {
                 // SAFETY: the CPU has AVX2 (just checked), which is all
@@ -272,7 +275,8 @@ impl CheckedChunk {
         }
         let text = chunk.get(start..end)?;
         // SAFETY: `chunk[lo..hi]` was checked as UTF-8 when `valid` was set
-        // (by `check` or `utf8`, for these very bytes: `replace` resets
+        // (by `check` or `utf8`, or found all in 0x0e..=0x7f, ASCII, by
+        // `line_end`'s AVX2 pass; for these very bytes: `replace` resets
         // `valid`, and `Bytes` never changes its bytes), `start..end` lies
         // inside it, and both ends are character boundaries, so the range
         // is UTF-8 too.
@@ -326,8 +330,7 @@ impl LineBuf {
     }
 
     /// Makes room for `additional` more bytes without letting the capacity
-    /// grow past `limit`; moves no byte of the content (see
-    /// [`reserve_within`]).
+    /// grow past `limit`; keeps the content (see [`reserve_within`]).
     #[inline]
     pub(crate) fn reserve_within(&mut self, additional: usize, limit: usize) {
         reserve_within(&mut self.buf, additional, limit);
@@ -599,7 +602,7 @@ pub(crate) fn append_small(buf: &mut BytesMut, piece: &[u8]) {
 
 /// The index of the first byte of `b` that is not in 0x0e..=0x7f (`b.len()`
 /// if none), 32 bytes at a time with AVX2, the last bytes as one block
-/// that overlaps the ones before. `b` has at least 32 bytes.
+/// that overlaps the ones before (below 32 bytes, one at a time).
 ///
 /// # Safety
 ///
@@ -877,9 +880,19 @@ mod tests {
                     if at < len {
                         src[at] = special;
                     }
-                    for prefix in [&b"data: "[..], &long, &long_utf8] {
+                    for (prefix, room) in [
+                        (&b"data: "[..], 0),
+                        (&long, 0),
+                        (&long, 33),
+                        (&long, 64),
+                        (&long, 1000),
+                        (&long_utf8, 1000),
+                    ] {
                         let mut line = LineBuf::new();
                         line.extend_from_slice(prefix);
+                        // Spare room for the one pass to copy into (`room`
+                        // 0: none, as after an exact reservation).
+                        line.reserve_within(room, usize::MAX);
                         let n = line.append_to_line_end(&src, usize::MAX);
                         let want = src.iter().position(|&b| b == b'\n' || b == b'\r');
                         assert_eq!(n, want.unwrap_or(len), "{len} {at} {special}");

@@ -67,11 +67,6 @@ pub(crate) fn find_line_end(b: &[u8]) -> Option<usize> {
 /// "has zero byte" word trick on `x ^ 0x0a…` and `x ^ 0x0d…`.
 #[inline(always)]
 fn find_line_end_short(b: &[u8]) -> Option<usize> {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    if b.len() >= 16 {
-        // Two overlapping 16-byte compares (see `frame::text`).
-        return crate::frame::text::line_end_16_to_32(b);
-    }
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
     const LF: u64 = u64::from_le_bytes([b'\n'; 8]);

@@ -241,10 +241,11 @@ fn check_value(v: &Value, cuts: &[usize], pairs: &[(usize, usize)]) {
     }
 }
 
-/// Whether `text` is a number alone (whitespace around it allowed).
-/// Whether `text`, after leading whitespace, is one number by JSON's grammar
-/// that more digits could still extend (`-5e9` yes; `-5e9e`, which no suffix
-/// can mend, no; `5e9 `, which whitespace has ended, no).
+/// Whether `text`, after leading whitespace, is one whole number by JSON's
+/// grammar with nothing after it, not even whitespace: a top-level number
+/// that the stream may still go on with (`-5e9` yes; `-5e9e`, which no
+/// suffix can mend, no; `5e9 `, which whitespace has ended, no; `1.` and
+/// `-`, not yet numbers, no).
 fn is_number(text: &str) -> bool {
     let t = text.trim_start_matches(is_ws).as_bytes();
     let digits = |i: usize| i + t[i..].iter().take_while(|c| c.is_ascii_digit()).count();

@@ -435,12 +435,10 @@ fn writer(n: usize) -> usize {
     written + w.take().len()
 }
 
-/// Parser and views: events fed 7 bytes at a time; one event of n `data:`
-/// lines whose object has n unknown members before the known ones, decoded
-/// by each dialect's view.
 /// Long data lines that arrive in many reads (the parser's line buffer and
-/// its one-pass copy): one of 64n bytes that is not ASCII from its second
-/// byte on, and one that is ASCII, each fed in 64- and then 100-byte reads.
+/// its one-pass copy): a value of 64n + 1 characters whose first is not
+/// ASCII (`é`), and one that is all ASCII, each fed in 64- and then
+/// 100-byte reads.
 fn long_line(n: usize) -> usize {
     let mut seen = 0;
     for first in ["é", "a"] {
@@ -462,6 +460,9 @@ fn long_line(n: usize) -> usize {
     seen
 }
 
+/// Parser and views: events fed 7 bytes at a time; one event of n `data:`
+/// lines whose object has n unknown members before the known ones, decoded
+/// by each dialect's view.
 fn views(n: usize) -> usize {
     let mut body = String::new();
     let mut e = String::new();
