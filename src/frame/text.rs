@@ -859,60 +859,47 @@ mod tests {
     /// short enough for the plain path and after long ones (ASCII or not).
     #[test]
     fn appending_to_the_line_end_is_search_copy_and_check() {
-        let lens: Vec<usize> = if cfg!(miri) {
-            alloc::vec![0, 31, 32, 63, 64, 65, 96, 130]
-        } else {
-            (0..200).collect()
-        };
         let long = b"data: ".repeat(FUSED_LINE / 6 + 1);
         let mut long_utf8 = long.clone();
         long_utf8[7..9].copy_from_slice("é".as_bytes());
-        for &len in &lens {
-            let places: Vec<usize> = if cfg!(miri) {
-                alloc::vec![0, len / 2, len.saturating_sub(1)]
-            } else {
-                (0..len).collect()
-            };
-            for at in places {
-                for special in [b'\n', b'\r', b'\t', 0x0d, 0x0e, 0x7f, 0x80, 0xc3] {
-                    let mut src: Vec<u8> =
-                        (0..len).map(|i| b"{\"a\": [1, 2.5e3]}"[i % 17]).collect();
-                    if at < len {
-                        src[at] = special;
+        for (len, at) in lens_and_places(&[0, 31, 32, 63, 64, 65, 96, 130], 200) {
+            for special in [b'\n', b'\r', b'\t', 0x0d, 0x0e, 0x7f, 0x80, 0xc3] {
+                let mut src: Vec<u8> = (0..len).map(|i| b"{\"a\": [1, 2.5e3]}"[i % 17]).collect();
+                if at < len {
+                    src[at] = special;
+                }
+                for (prefix, room) in [
+                    (&b"data: "[..], 0),
+                    (&long, 0),
+                    (&long, 33),
+                    (&long, 64),
+                    (&long, 1000),
+                    (&long_utf8, 1000),
+                ] {
+                    let mut line = LineBuf::new();
+                    line.extend_from_slice(prefix);
+                    // Spare room for the one pass to copy into (`room`
+                    // 0: none, as after an exact reservation).
+                    line.reserve_within(room, usize::MAX);
+                    let n = line.append_to_line_end(&src, usize::MAX);
+                    let want = src.iter().position(|&b| b == b'\n' || b == b'\r');
+                    assert_eq!(n, want.unwrap_or(len), "{len} {at} {special}");
+                    let mut whole = prefix.to_vec();
+                    whole.extend_from_slice(&src[..n]);
+                    assert_eq!(&line[..], &whole[..], "{len} {at} {special}");
+                    let text = line.take_text(2, whole.len());
+                    // Text only when it is ASCII; and a long ASCII line
+                    // after a read long enough for the one pass is.
+                    assert!(text.is_err() || whole.is_ascii(), "{len} {at} {special}");
+                    let fused = prefix.len() >= FUSED_LINE && len >= FUSED_MIN;
+                    if fused && whole.is_ascii() {
+                        assert!(text.is_ok(), "{len} {at} {special}");
                     }
-                    for (prefix, room) in [
-                        (&b"data: "[..], 0),
-                        (&long, 0),
-                        (&long, 33),
-                        (&long, 64),
-                        (&long, 1000),
-                        (&long_utf8, 1000),
-                    ] {
-                        let mut line = LineBuf::new();
-                        line.extend_from_slice(prefix);
-                        // Spare room for the one pass to copy into (`room`
-                        // 0: none, as after an exact reservation).
-                        line.reserve_within(room, usize::MAX);
-                        let n = line.append_to_line_end(&src, usize::MAX);
-                        let want = src.iter().position(|&b| b == b'\n' || b == b'\r');
-                        assert_eq!(n, want.unwrap_or(len), "{len} {at} {special}");
-                        let mut whole = prefix.to_vec();
-                        whole.extend_from_slice(&src[..n]);
-                        assert_eq!(&line[..], &whole[..], "{len} {at} {special}");
-                        let text = line.take_text(2, whole.len());
-                        // Text only when it is ASCII; and a long ASCII line
-                        // after a read long enough for the one pass is.
-                        assert!(text.is_err() || whole.is_ascii(), "{len} {at} {special}");
-                        let fused = prefix.len() >= FUSED_LINE && len >= FUSED_MIN;
-                        if fused && whole.is_ascii() {
-                            assert!(text.is_ok(), "{len} {at} {special}");
-                        }
-                        match text {
-                            Ok(t) => assert_eq!(t.as_str().as_bytes(), &whole[2..]),
-                            Err(b) => assert_eq!(b, &whole[2..]),
-                        }
-                        assert!(line.is_empty());
+                    match text {
+                        Ok(t) => assert_eq!(t.as_str().as_bytes(), &whole[2..]),
+                        Err(b) => assert_eq!(b, &whole[2..]),
                     }
+                    assert!(line.is_empty());
                 }
             }
         }
@@ -984,48 +971,35 @@ mod tests {
     /// std reads.
     #[test]
     fn line_ends_are_the_first_cr_or_lf() {
-        let lens: Vec<usize> = if cfg!(miri) {
-            alloc::vec![0, 31, 32, 33, 64, 70]
-        } else {
-            (0..140).collect()
-        };
-        for &len in &lens {
-            let places: Vec<usize> = if cfg!(miri) {
-                alloc::vec![0, len / 2, len.saturating_sub(1)]
-            } else {
-                (0..len).collect()
-            };
-            for at in places {
-                for special in [b'\n', b'\r', b'\t', 0x0e, 0x80, 0xc3] {
-                    let mut bytes: Vec<u8> =
-                        (0..len).map(|i| b"data: {\"k\": 1}"[i % 14]).collect();
-                    if at < len {
-                        bytes[at] = special;
-                    }
-                    if len > 3 {
-                        bytes[len - 2] = b'\n';
-                    }
-                    let bytes = Bytes::from(bytes);
-                    for from in [0, 1, 5] {
-                        for pre_checked in [false, true] {
-                            let mut c = CheckedChunk::new();
-                            c.replace(bytes.clone());
-                            if pre_checked {
-                                let _ = c.check(0, bytes.len());
-                            }
-                            let want = bytes
-                                .get(from..)
-                                .and_then(|r| memchr::memchr2(b'\n', b'\r', r))
-                                .map(|i| from + i);
-                            let got = c.line_end(from);
-                            assert_eq!(got, want, "{len} {at} {special} {from}");
-                            let end = got.unwrap_or(len).max(from.min(len));
-                            let std = core::str::from_utf8(&bytes[from.min(len)..end]).ok();
-                            if c.check(from.min(len), end) {
-                                assert_eq!(c.str(from.min(len), end), std);
-                            } else {
-                                assert_eq!(std, None);
-                            }
+        for (len, at) in lens_and_places(&[0, 31, 32, 33, 64, 70], 140) {
+            for special in [b'\n', b'\r', b'\t', 0x0e, 0x80, 0xc3] {
+                let mut bytes: Vec<u8> = (0..len).map(|i| b"data: {\"k\": 1}"[i % 14]).collect();
+                if at < len {
+                    bytes[at] = special;
+                }
+                if len > 3 {
+                    bytes[len - 2] = b'\n';
+                }
+                let bytes = Bytes::from(bytes);
+                for from in [0, 1, 5] {
+                    for pre_checked in [false, true] {
+                        let mut c = CheckedChunk::new();
+                        c.replace(bytes.clone());
+                        if pre_checked {
+                            let _ = c.check(0, bytes.len());
+                        }
+                        let want = bytes
+                            .get(from..)
+                            .and_then(|r| memchr::memchr2(b'\n', b'\r', r))
+                            .map(|i| from + i);
+                        let got = c.line_end(from);
+                        assert_eq!(got, want, "{len} {at} {special} {from}");
+                        let end = got.unwrap_or(len).max(from.min(len));
+                        let std = core::str::from_utf8(&bytes[from.min(len)..end]).ok();
+                        if c.check(from.min(len), end) {
+                            assert_eq!(c.str(from.min(len), end), std);
+                        } else {
+                            assert_eq!(std, None);
                         }
                     }
                 }
@@ -1054,6 +1028,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// (length, place) pairs to test: every place of every length below
+    /// `max`, or under Miri (slow) three places of each of `miri_lens`.
+    fn lens_and_places(miri_lens: &[usize], max: usize) -> Vec<(usize, usize)> {
+        let lens: Vec<usize> = if cfg!(miri) {
+            miri_lens.to_vec()
+        } else {
+            (0..max).collect()
+        };
+        lens.into_iter()
+            .flat_map(|len| {
+                let places: Vec<usize> = if cfg!(miri) {
+                    alloc::vec![0, len / 2, len.saturating_sub(1)]
+                } else {
+                    (0..len).collect()
+                };
+                places.into_iter().map(move |at| (len, at))
+            })
+            .collect()
     }
 
     #[test]
