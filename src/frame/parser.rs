@@ -926,10 +926,8 @@ impl Parser {
         self.line_open = false;
         let line_end = self.cur_offset + self.pos as u64;
         // The block's one data line, dispatched as the blank line would.
-        Some(match self.line.take_text(value, len) {
-            Ok(text) => self.dispatch_text(line_end, text, false),
-            Err(value) => self.dispatch_data(line_end, value, false),
-        })
+        let value = self.line.take_text(value, len);
+        Some(self.dispatch_data(line_end, value, false))
     }
 
     /// The fast path for the common case: a whole event (`event:`, `id:`
@@ -1465,34 +1463,27 @@ impl Parser {
                 return (items && id_in_block)
                     .then(|| Item::LastEventId(self.last_event_id.as_bytes().clone()));
             }
-            Data::One {
-                value: Ok(text),
-                zero_copy,
-            } => return Some(Item::Frame(self.dispatch_text(line_end, text, zero_copy))),
-            Data::One {
-                value: Err(value),
-                zero_copy,
-            } => (value, zero_copy),
-            Data::Joined => (self.data_buf.split().freeze(), false),
+            Data::One { value, zero_copy } => (value, zero_copy),
+            Data::Joined => (Err(self.data_buf.split().freeze()), false),
         };
         Some(Item::Frame(self.dispatch_data(line_end, value, zero_copy)))
     }
 
-    /// [`dispatch`](Self::dispatch) of a block whose data is `value`: the
-    /// frame, with the block ended at `line_end`.
-    fn dispatch_data(&mut self, line_end: u64, value: Bytes, zero_copy: bool) -> Frame {
+    /// [`dispatch`](Self::dispatch) of a block whose data is `value` (text
+    /// already, or bytes to check): the frame, with the block ended at
+    /// `line_end`.
+    fn dispatch_data(
+        &mut self,
+        line_end: u64,
+        value: Result<Utf8Bytes, Bytes>,
+        zero_copy: bool,
+    ) -> Frame {
         // Strict mode checked every line already; either way the check is
         // made here once, for the chunk from this data on (see `CheckedChunk`).
-        let (data, zero_copy) = match self.cur.utf8(value) {
+        let (data, zero_copy) = match value.or_else(|value| self.cur.utf8(value)) {
             Ok(data) => (data, zero_copy),
             Err(data) => (lossy(&data), false),
         };
-        self.dispatch_text(line_end, data, zero_copy)
-    }
-
-    /// [`dispatch_data`](Self::dispatch_data) of data already known to be
-    /// text.
-    fn dispatch_text(&mut self, line_end: u64, data: Utf8Bytes, zero_copy: bool) -> Frame {
         let retry = self.retry;
         let event = core::mem::take(&mut self.event);
         let raw = if !self.config.keep_raw || self.block_offset < self.cur_offset {
