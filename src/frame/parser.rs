@@ -468,6 +468,7 @@ impl Parser {
     /// [`next_frame`](Self::next_frame) with input to parse.
     fn parse_frame(&mut self) -> Result<Option<Frame>, FrameError> {
         loop {
+            self.skip_keep_alives();
             let quick = self.quick_event();
             if let Quick::Taken(q) = quick {
                 return Ok(Some(self.frame_of(q, q.data.unwrap_or_default())));
@@ -535,6 +536,7 @@ impl Parser {
     fn parse_frame_ref(&mut self) -> Result<Option<FrameRef<'_>>, FrameError> {
         self.held = None;
         loop {
+            self.skip_keep_alives();
             let quick = self.quick_event();
             if let Quick::Taken(q) = quick {
                 let (a, b) = q.data.unwrap_or_default();
@@ -894,6 +896,58 @@ impl Parser {
             data: Some((start + at + value, start + at + end)),
             block: (start, start + len),
         })
+    }
+
+    /// Skips the blocks at `pos` that are one comment line each, a blank
+    /// line after it (keep-alives: `: ping` LF LF), all in the current
+    /// chunk, in the plain state: they dispatch nothing, so all that is left
+    /// of them is their accounting, summed here and done once, with the
+    /// effect that [`commit_whole`](Self::commit_whole) would have for each.
+    /// A stream of keep-alives costs a short search per block, not a visit
+    /// of the event paths. Stops, changing nothing more, at anything else.
+    #[inline]
+    fn skip_keep_alives(&mut self) {
+        let start = self.pos;
+        if self.cur.get(start) != Some(&b':')
+            || self.block_started
+            || self.line_open
+            || self.skip != Skip::No
+            || self.id_dirty
+            || self.config.utf8 == Utf8Mode::Strict
+            || !self.lines.plain()
+        {
+            return;
+        }
+        let b = &self.cur[start..];
+        let max_line = self.config.max_line_len;
+        // Past the blocks taken: `at`; their comment bytes, LFs included.
+        let (mut at, mut comments) = (0, 0);
+        while b.get(at) == Some(&b':') {
+            let Some(end) = short_line_end(&b[at..]) else {
+                break;
+            };
+            if end > max_line || b.get(at + end + 1) != Some(&b'\n') {
+                break;
+            }
+            comments += end + 1;
+            at += end + 2;
+        }
+        if at == 0 {
+            return;
+        }
+        // What `commit_whole` does for each block, summed: the bytes from
+        // `settled` on, less the comments, are ignored (blank lines), and
+        // the last comment line ends just before the last blank line.
+        let line_end = self.cur_offset + (start + at) as u64;
+        self.lines.take_lf_lines(at);
+        self.pos = start + at;
+        self.counts[Settle::Ignored as usize] += line_end - self.settled - comments as u64;
+        self.counts[Settle::Comments as usize] += comments as u64;
+        self.last_comment_end = line_end - 1;
+        self.settled = line_end;
+        self.last_settle = Settle::Ignored;
+        self.block_offset = line_end;
+        self.fast_misses = 0;
     }
 
     /// The event that straddles two reads (one in every 4 KiB read of a

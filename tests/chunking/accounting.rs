@@ -154,6 +154,52 @@ fn oracle_by_hand() {
     );
 }
 
+/// Runs of keep-alive blocks (`: x` LF LF), which the parser skips in one
+/// go when they lie in one read, against the oracle and against the
+/// line-by-line path (`next_item`, which reports each comment): the same
+/// tally, frames (raw bytes included) and errors at every single cut, under
+/// the default limits and under a line limit the longer comments break.
+#[test]
+fn keep_alive_runs_are_accounted_as_single_blocks_are() {
+    let inputs: [&[u8]; 5] = [
+        b": ping\n\n: p\n\n:\n\ndata: a\n\n:x\n\n: c\n\nevent: e\ndata: b\n\n: tail\n\n",
+        b"id: 3\n\n: a\n\n: b\n\ndata: c\n\n",
+        b": a\n\n: b\r\n\n: c\n\r\n: d\n\n",
+        b": a\n\n: b\n: c\n\ndata: x\n: d\n\n: e\n",
+        b": a long comment line\n\n: b\n\ndata: x\n\n: another long one\n\n",
+    ];
+    let short_lines = ParserConfig::DEFAULT.with_raw(true).with_max_line_len(8);
+    for input in inputs {
+        let text = String::from_utf8_lossy(input);
+        for config in [RAW, short_lines] {
+            let line_path = drive(config, input, &[], true);
+            if config.max_line_len == RAW.max_line_len {
+                assert_eq!(expected(line_path.tally), oracle(input), "{text}");
+            }
+            for cut in 0..=input.len() {
+                let by_line = drive(config, input, &[cut], true);
+                let run = drive(config, input, &[cut], false);
+                let why = format!("{text:?} cut at {cut}");
+                assert_eq!(by_line.tally, line_path.tally, "{why}");
+                assert_eq!(by_line.frames, line_path.frames, "{why}");
+                assert_eq!(by_line.errors, line_path.errors, "{why}");
+                assert_eq!(run.tally, by_line.tally, "{why}");
+                assert_eq!(run.frames, by_line.frames, "{why}");
+                // Raw bytes depend on the cut (a block that spans reads has
+                // none): compared at the same cut.
+                let raw = |d: &Driven| {
+                    d.frames
+                        .iter()
+                        .map(|f| f.raw().cloned())
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(raw(&run), raw(&by_line), "{why}");
+                assert_eq!(run.errors, by_line.errors, "{why}");
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Driving the parser.
 
