@@ -120,20 +120,66 @@ impl Held {
         Some(cuts.split)
     }
 
-    /// Holds `read` at once when it is a short piece of the line in
-    /// progress (at most 32 bytes, no CR or LF: the common tiny read) and
-    /// the buffer has room for it: what [`split_point`](Self::split_point)
-    /// (no cut) and [`push`](Self::push) would do, without walking the cut
-    /// state. `false`, changing nothing, otherwise.
+    /// Holds `read` at once when it is a small read (at most 32 bytes) with
+    /// no cut in it and the buffer has room for it: what
+    /// [`split_point`](Self::split_point) (no cut) and [`push`](Self::push)
+    /// would do, without walking the cut state. A read of 16 to 32 bytes may
+    /// end lines (an `event:` line, say) as long as none is blank or a
+    /// `retry` line; a shorter one must end none. `false`, changing nothing,
+    /// otherwise.
     #[inline(always)]
     pub(super) fn push_line_piece(&mut self, read: &[u8]) -> bool {
-        if read.len() > 32 || self.needs_room(read.len()) || has_line_end(read) {
+        if read.len() > 32 || self.needs_room(read.len()) {
             return false;
+        }
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        let ends = super::text::has_line_end_16_to_32(read);
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        let ends = None;
+        match ends {
+            Some(false) => {}
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Some(true) => return self.push_uncut(read),
+            _ if crate::framing::find_line_end(read).is_some() => return false,
+            _ => {}
         }
         self.scanned += read.len() as u64;
         if self.first.is_none() {
             self.first = read.first().copied();
         }
+        super::text::append_small(&mut self.buf, read);
+        true
+    }
+
+    /// [`push_line_piece`](Self::push_line_piece) for a read of 16 to 32
+    /// bytes that ends a line, from the masks of its LFs, CRs and `r`s: the cuts that
+    /// [`Cuts::visit`] finds one line end at a time are found here for all
+    /// the read's line ends at once. A line starts at bit 0 when no line is
+    /// in progress, and after each LF; a cut is an LF where a line starts (a
+    /// blank line) or the end of a line that starts with `r`.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn push_uncut(&mut self, read: &[u8]) -> bool {
+        let Some(m) = super::text::byte_masks_16_to_32(read) else {
+            return false;
+        };
+        let n = read.len();
+        let all = u32::MAX >> (32 - n);
+        let starts = ((m.lf << 1) | u32::from(self.first.is_none())) & all;
+        if m.cr != 0
+            || m.lf & starts != 0
+            || m.r & starts != 0
+            || (self.first == Some(b'r') && m.lf != 0)
+        {
+            return false;
+        }
+        self.scanned += n as u64;
+        self.first = if m.lf == 0 {
+            self.first.or(read.first().copied())
+        } else {
+            // The line after the last LF, if it has begun.
+            read.get(32 - m.lf.leading_zeros() as usize).copied()
+        };
         super::text::append_small(&mut self.buf, read);
         true
     }
@@ -236,17 +282,6 @@ impl Cuts {
         }
         true
     }
-}
-
-/// Whether a read of at most 32 bytes has a CR or LF: two overlapping
-/// SSE2 compares from 16 bytes on (x86_64), the word search below that.
-#[inline(always)]
-fn has_line_end(read: &[u8]) -> bool {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    if read.len() >= 16 {
-        return super::text::line_end_16_to_32(read).is_some();
-    }
-    crate::framing::find_line_end(read).is_some()
 }
 
 #[cfg(test)]

@@ -537,14 +537,27 @@ unsafe fn copy_clean_avx2(src: &[u8], dst: &mut BytesMut) -> usize {
     i
 }
 
-/// The first CR or LF in `b`, which has 16 to 32 bytes (a tiny read, a
-/// short line): its first and last 16 bytes, two SSE2 compares each (SSE2
-/// is part of every x86_64 CPU). `None` also for any other length.
+/// Where the bytes of a tiny read that matter to line splitting are: bit
+/// `i` of each mask is set when byte `i` is an LF, a CR, or `r` (the first
+/// letter of `retry`, a field that must be parsed at once).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ByteMasks {
+    pub(crate) lf: u32,
+    pub(crate) cr: u32,
+    pub(crate) r: u32,
+}
+
+/// The [`ByteMasks`] of `b`, which has 16 to 32 bytes (a tiny read, a short
+/// line): its first and its last 16 bytes, three SSE2 compares each (SSE2
+/// is part of every x86_64 CPU); the two overlap below 32 bytes, where they
+/// agree. `None` for any other length. The common question, whether there
+/// is any line end at all, costs less as [`has_line_end_16_to_32`].
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
-pub(crate) fn line_end_16_to_32(b: &[u8]) -> Option<usize> {
+pub(crate) fn byte_masks_16_to_32(b: &[u8]) -> Option<ByteMasks> {
     use core::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
     };
     let n = b.len();
     if !(16..=32).contains(&n) {
@@ -554,20 +567,48 @@ pub(crate) fn line_end_16_to_32(b: &[u8]) -> Option<usize> {
     // SAFETY: SSE2 is enabled for the whole build (the `cfg` above), which
     // is what the intrinsics need; the two loads read `b[0..16]` and
     // `b[n - 16..n]`, inside `b` since `16 <= n`, as unaligned loads.
-    let (first, last) = unsafe {
-        let (lf, cr) = (_mm_set1_epi8(b'\n' as i8), _mm_set1_epi8(b'\r' as i8));
-        let ends = |v: __m128i| {
-            _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr))) as u32
+    unsafe {
+        let (head, tail) = (
+            _mm_loadu_si128(p.cast::<__m128i>()),
+            _mm_loadu_si128(p.add(n - 16).cast::<__m128i>()),
+        );
+        let mask = |byte: u8| {
+            let c = _mm_set1_epi8(byte as i8);
+            let bits = |v: __m128i| _mm_movemask_epi8(_mm_cmpeq_epi8(v, c)) as u32;
+            bits(head) | (bits(tail) << (n - 16))
         };
-        (
+        Some(ByteMasks {
+            lf: mask(b'\n'),
+            cr: mask(b'\r'),
+            r: mask(b'r'),
+        })
+    }
+}
+
+/// Whether `b`, which has 16 to 32 bytes, has a CR or LF: two SSE2 compares
+/// of its first and of its last 16 bytes. `None` for any other length.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+pub(crate) fn has_line_end_16_to_32(b: &[u8]) -> Option<bool> {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    let n = b.len();
+    if !(16..=32).contains(&n) {
+        return None;
+    }
+    let p = b.as_ptr();
+    // SAFETY: as in `byte_masks_16_to_32`: SSE2 is enabled for the build,
+    // and the loads read `b[0..16]` and `b[n - 16..n]`, inside `b`.
+    let ends = unsafe {
+        let (lf, cr) = (_mm_set1_epi8(b'\n' as i8), _mm_set1_epi8(b'\r' as i8));
+        let ends = |v: __m128i| _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr));
+        _mm_movemask_epi8(_mm_or_si128(
             ends(_mm_loadu_si128(p.cast::<__m128i>())),
             ends(_mm_loadu_si128(p.add(n - 16).cast::<__m128i>())),
-        )
+        ))
     };
-    if first != 0 {
-        return Some(first.trailing_zeros() as usize);
-    }
-    (last != 0).then(|| n - 16 + last.trailing_zeros() as usize)
+    Some(ends != 0)
 }
 
 /// Appends `piece` to `buf`, as `extend_from_slice` does; a piece of 8 to
@@ -1009,21 +1050,35 @@ mod tests {
 
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     #[test]
-    fn short_line_ends_are_the_first_cr_or_lf() {
+    fn tiny_read_masks_mark_every_lf_cr_and_r() {
         for n in 0..40 {
             for at in 0..n {
-                for c in [b'\n', b'\r', b'\t', 0x8a] {
+                for c in [b'\n', b'\r', b'r', b'\t', 0x8a] {
                     let mut b = alloc::vec![b'x'; n];
                     b[at] = c;
                     if n > 2 && at + 1 < n {
                         b[n - 1] = b'\r';
+                        b[0] = b'\n';
                     }
-                    let want = b.iter().position(|&c| c == b'\n' || c == b'\r');
-                    let got = line_end_16_to_32(&b);
+                    let bits = |want: u8| {
+                        b.iter()
+                            .enumerate()
+                            .filter(|&(_, &c)| c == want)
+                            .fold(0u32, |m, (i, _)| m | 1 << i)
+                    };
+                    let got = byte_masks_16_to_32(&b);
                     if (16..=32).contains(&n) {
-                        assert_eq!(got, want, "{n} {at} {c}");
+                        let want = ByteMasks {
+                            lf: bits(b'\n'),
+                            cr: bits(b'\r'),
+                            r: bits(b'r'),
+                        };
+                        assert_eq!(got, Some(want), "{n} {at} {c}");
+                        let any = b.iter().any(|&c| c == b'\n' || c == b'\r');
+                        assert_eq!(has_line_end_16_to_32(&b), Some(any), "{n} {at} {c}");
                     } else {
                         assert_eq!(got, None);
+                        assert_eq!(has_line_end_16_to_32(&b), None);
                     }
                 }
             }

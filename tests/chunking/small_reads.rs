@@ -126,3 +126,48 @@ fn held_bytes_are_bounded() {
     let f = p.next_frame().unwrap().unwrap();
     assert_eq!(f.data().len(), 20_000);
 }
+
+/// Reads of 16 to 32 bytes that end lines are held when none of those lines
+/// is blank or a `retry` line (the held path finds the cuts of such a read
+/// all at once): after every read, what the parser reports (frames, the
+/// reconnection time, the last event ID) is what a parser that holds
+/// nothing reports (`next_item` turns holding off), for every read size
+/// from 16 to 32 bytes and every offset of the first cut.
+#[test]
+fn tiny_reads_that_end_lines_report_what_unheld_reads_do() {
+    let stream: &[u8] =
+        b"data: a\n\nevent: delta\ndata: {\"t\":\"bcd\"}\n\nid: 7\nretry: 150\ndata: e\n\n\
+        event: x\nretry: 9\n\ndata: fghijklmnopqrstu\nretry: 12345\ndata: v\n\n: c\nevent: y\n\
+        data: w\n\nretry: 3\ndata: z\n\n";
+    let observe =
+        |p: &Parser, frames: usize| (frames, p.reconnection_time(), p.last_event_id().to_owned());
+    for size in 16..=32 {
+        for first in 0..size {
+            let mut held = started(ParserConfig::default());
+            let mut unheld = started(ParserConfig::default());
+            let (mut a, mut b) = (0, 0);
+            let mut at = 0;
+            let mut cut = first.max(1);
+            while at < stream.len() {
+                let end = cut.min(stream.len());
+                let read = Bytes::copy_from_slice(&stream[at..end]);
+                held.feed(read.clone());
+                while held.next_frame().unwrap().is_some() {
+                    a += 1;
+                }
+                unheld.feed(read);
+                while let Some(item) = unheld.next_item().unwrap() {
+                    b += usize::from(matches!(item, Item::Frame(_)));
+                }
+                assert_eq!(
+                    observe(&held, a),
+                    observe(&unheld, b),
+                    "reads of {size} B, first cut at {first}, after byte {end}"
+                );
+                at = end;
+                cut = end + size;
+            }
+            assert_eq!(a, 6, "reads of {size} B, first cut at {first}");
+        }
+    }
+}
