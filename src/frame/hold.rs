@@ -86,6 +86,20 @@ impl Held {
     /// now. Updates the line state as if `read` were appended.
     #[inline]
     pub(super) fn split_point(&mut self, read: &[u8]) -> Option<Split> {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        if let Some((cuts, first)) =
+            super::text::byte_masks_16_to_32(read).and_then(|m| self.mask_cuts(read, m))
+        {
+            self.scanned += read.len() as u64;
+            self.first = first;
+            return Some(match cuts {
+                0 => Split { first: 0, last: 0 },
+                _ => Split {
+                    first: cuts.trailing_zeros() as usize + 1,
+                    last: 32 - cuts.leading_zeros() as usize,
+                },
+            });
+        }
         self.scanned += read.len() as u64;
         let mut cuts = Cuts {
             split: Split { first: 0, last: 0 },
@@ -152,36 +166,46 @@ impl Held {
     }
 
     /// [`push_line_piece`](Self::push_line_piece) for a read of 16 to 32
-    /// bytes that ends a line, from the masks of its LFs, CRs and `r`s: the cuts that
-    /// [`Cuts::visit`] finds one line end at a time are found here for all
-    /// the read's line ends at once. A line starts at bit 0 when no line is
-    /// in progress, and after each LF; a cut is an LF where a line starts (a
-    /// blank line) or the end of a line that starts with `r`.
+    /// bytes that ends a line: held if [`mask_cuts`](Self::mask_cuts) finds
+    /// no cut in it.
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     #[inline(always)]
     fn push_uncut(&mut self, read: &[u8]) -> bool {
-        let Some(m) = super::text::byte_masks_16_to_32(read) else {
-            return false;
-        };
-        let n = read.len();
-        let all = u32::MAX >> (32 - n);
-        let starts = ((m.lf << 1) | u32::from(self.first.is_none())) & all;
-        if m.cr != 0
-            || m.lf & starts != 0
-            || m.r & starts != 0
-            || (self.first == Some(b'r') && m.lf != 0)
-        {
-            return false;
+        match super::text::byte_masks_16_to_32(read).and_then(|m| self.mask_cuts(read, m)) {
+            Some((0, first)) => {
+                self.scanned += read.len() as u64;
+                self.first = first;
+                super::text::append_small(&mut self.buf, read);
+                true
+            }
+            _ => false,
         }
-        self.scanned += n as u64;
-        self.first = if m.lf == 0 {
+    }
+
+    /// The cuts of a read of 16 to 32 bytes without CR, from the masks of its
+    /// LFs and `r`s, found for all its line ends at once (where
+    /// [`Cuts::visit`] takes one line end at a time): as bits (bit `i`: a cut
+    /// after byte `i`), with the first byte of the line in progress after the
+    /// read. A line starts at bit 0 when none is in progress, and after each
+    /// LF; a cut is an LF where a line starts, a blank line. `None` when a
+    /// line that starts with `r` (a `retry` field, cut where it ends) begins
+    /// in the read or ends in it, and when the read has a CR: the word walk of
+    /// [`split_point`](Self::split_point) takes those.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn mask_cuts(&self, read: &[u8], m: super::text::ByteMasks) -> Option<(u32, Option<u8>)> {
+        let all = u32::MAX >> (32 - read.len());
+        let starts = ((m.lf << 1) | u32::from(self.first.is_none())) & all;
+        if m.cr != 0 || m.r & starts != 0 || (self.first == Some(b'r') && m.lf != 0) {
+            return None;
+        }
+        let first = if m.lf == 0 {
             self.first.or(read.first().copied())
         } else {
             // The line after the last LF, if it has begun.
             read.get(32 - m.lf.leading_zeros() as usize).copied()
         };
-        super::text::append_small(&mut self.buf, read);
-        true
+        Some((m.lf & starts, first))
     }
 
     /// Whether appending `len` bytes needs more room than the buffer has.
