@@ -905,11 +905,18 @@ impl Parser {
     /// effect that [`commit_whole`](Self::commit_whole) would have for each.
     /// A stream of keep-alives costs a short search per block, not a visit
     /// of the event paths. Stops, changing nothing more, at anything else.
-    #[inline]
+    #[inline(always)]
     fn skip_keep_alives(&mut self) {
+        if self.cur.get(self.pos) == Some(&b':') {
+            self.skip_keep_alive_run();
+        }
+    }
+
+    /// [`skip_keep_alives`](Self::skip_keep_alives) at a `:`.
+    #[inline(never)]
+    fn skip_keep_alive_run(&mut self) {
         let start = self.pos;
-        if self.cur.get(start) != Some(&b':')
-            || self.block_started
+        if self.block_started
             || self.line_open
             || self.skip != Skip::No
             || self.id_dirty
