@@ -154,20 +154,7 @@ impl CheckedChunk {
         // faster, a Responses event per read 6%; 4 KiB reads level (asking
         // for all of a 4 KiB read made them 8-13% slower: the requests crowd
         // out the loads that need their lines first).
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse", not(miri)))]
-        {
-            use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p = bytes.as_ptr();
-            let mut at = 0;
-            while at < bytes.len().min(512) {
-                // SAFETY: SSE is enabled for the build (the `cfg` above);
-                // a prefetch reads nothing the program sees and never faults,
-                // and its address is inside the chunk (`at < len`). (Not
-                // under Miri, which has nothing to check in it.)
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(at).cast::<i8>()) };
-                at += 64;
-            }
-        }
+        prefetch(bytes.as_ptr(), bytes.len().min(512));
         self.bytes = bytes;
         self.valid = (0, 0);
     }
@@ -431,7 +418,15 @@ impl LineBuf {
             // SAFETY: the CPU has AVX2 (just checked), which is all
             // `copy_clean_avx2` asks of its caller.
             #[cfg(all(target_arch = "x86_64", any(feature = "std", target_feature = "avx2")))]
-            return unsafe { copy_clean_avx2(src, &mut self.buf) };
+            {
+                // The lines the copy will store to are asked for first, so
+                // that the stores can retire sooner: the atomic decrement
+                // that drops the read after the copy waits for all of them
+                // (40 KB events in 1,460 B reads: 3-5% faster, alternated).
+                let spare = self.buf.spare_capacity_mut();
+                prefetch(spare.as_ptr().cast::<u8>(), src.len().min(spare.len()));
+                return unsafe { copy_clean_avx2(src, &mut self.buf) };
+            }
         }
         let _ = src;
         0
@@ -712,6 +707,30 @@ unsafe fn first_unclean_avx2(b: &[u8]) -> usize {
         }
     }
     n
+}
+
+/// Asks the CPU to bring the cache lines of `p[..len]` (at most 4 KiB of
+/// them) closer, without waiting for them: a hint, with no effect on what the
+/// program computes (x86_64; nothing elsewhere, and nothing under Miri,
+/// which has nothing to check in it).
+#[inline(always)]
+fn prefetch(p: *const u8, len: usize) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse", not(miri)))]
+    {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let mut at = 0;
+        while at < len.min(4096) {
+            // SAFETY: SSE is enabled for the build (the `cfg` above), which
+            // is all `_mm_prefetch` needs; a prefetch reads nothing the
+            // program sees and never faults, whatever the address (which is
+            // formed with `wrapping_add`, so no pointer arithmetic can go
+            // wrong either).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(at).cast::<i8>()) };
+            at += 64;
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse", not(miri))))]
+    let _ = (p, len);
 }
 
 /// Makes room for `additional` more bytes in `buf` without letting its
