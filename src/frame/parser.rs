@@ -116,6 +116,9 @@ pub struct Parser {
 
     /// The last frame handed out by `next_frame_ref` from the line path.
     held: Option<Frame>,
+    /// The event type of the last frame `next_frame_ref` lent from `line`
+    /// (see `straddling_event_ref`).
+    lent_event: Utf8Bytes,
     /// Consecutive times the whole-event path found an event it does not
     /// handle (it stops trying past `MAX_FAST_MISSES`).
     fast_misses: u8,
@@ -234,6 +237,7 @@ impl Parser {
             last_event_id: Utf8Bytes::new(),
             reconnection: None,
             held: None,
+            lent_event: Utf8Bytes::new(),
             fast_misses: 0,
             counts: [0; 4],
             settled: 0,
@@ -467,6 +471,7 @@ impl Parser {
 
     /// [`next_frame`](Self::next_frame) with input to parse.
     fn parse_frame(&mut self) -> Result<Option<Frame>, FrameError> {
+        self.release_line();
         loop {
             self.skip_keep_alives();
             let quick = self.quick_event();
@@ -535,6 +540,7 @@ impl Parser {
     /// [`next_frame_ref`](Self::next_frame_ref) with input to parse.
     fn parse_frame_ref(&mut self) -> Result<Option<FrameRef<'_>>, FrameError> {
         self.held = None;
+        self.release_line();
         loop {
             self.skip_keep_alives();
             let quick = self.quick_event();
@@ -558,6 +564,14 @@ impl Parser {
             if quick == Quick::Incomplete {
                 // The whole-event path would search the same line in vain.
             } else if self.line_open {
+                if let Some(retry) = self.straddling_event_ref() {
+                    return Ok(Some(FrameRef {
+                        event: self.lent_event.as_str(),
+                        data: self.line.lent(),
+                        id: self.id_buf.as_str(),
+                        retry,
+                    }));
+                }
                 if let Some(frame) = self.straddling_event() {
                     return Ok(Some(FrameRef::of(self.held.insert(frame))));
                 }
@@ -600,6 +614,7 @@ impl Parser {
     /// # Ok::<(), ssekit::FrameError>(())
     /// ```
     pub fn next_item(&mut self) -> Result<Option<Item>, FrameError> {
+        self.release_line();
         if !self.items_mode {
             // Comments are reported as they are parsed: small reads are
             // parsed as they come from now on.
@@ -629,6 +644,7 @@ impl Parser {
     /// [`next_frame`](Self::next_frame) call that reaches the end of it
     /// (see [`has_pending_input`](Self::has_pending_input)). It is reported once.
     pub fn finish(&mut self) -> Result<(), FrameError> {
+        self.release_line();
         self.eof = true;
         if !self.small.is_empty() {
             return self.finish_held();
@@ -989,6 +1005,56 @@ impl Parser {
         // The block's one data line, dispatched as the blank line would.
         let value = self.line.take_text(value, len);
         Some(self.dispatch_data(line_end, value, false))
+    }
+
+    /// [`straddling_event`](Self::straddling_event) for a borrowed frame:
+    /// the same event, with the same effect, but its data stays in `line`,
+    /// lent (`LineBuf::lend_text`) until the next call, and its event type
+    /// in `lent_event`: no handle is split off the line buffer, and the
+    /// buffer is reused as it is. Returns the frame's `retry` (the frame is
+    /// `lent_event`, `line.lent()` and the last event ID); `None` (nothing
+    /// changed) when `straddling_event` would not take the event, or its
+    /// data is not UTF-8 (which the owned frame decodes).
+    #[inline]
+    fn straddling_event_ref(&mut self) -> Option<Option<u64>> {
+        let pos = self.pos;
+        if self.skip != Skip::No
+            || self.config.utf8 == Utf8Mode::Strict
+            || !self.lines.plain()
+            || !matches!(self.data, Data::None)
+            || self.cur.get(pos..pos + 2) != Some(b"\n\n".as_slice())
+        {
+            return None;
+        }
+        let len = self.line.len();
+        let value = value_start(&self.line, b"data:")?;
+        if len > self.config.max_line_len
+            || len - value > self.config.max_event_len
+            || !self.line.lend_text(value, len)
+        {
+            return None;
+        }
+        // As `straddling_event`, then `dispatch_data` without the frame.
+        self.lines.take_lf_lines(2);
+        self.pos = pos + 2;
+        self.line_open = false;
+        let line_end = self.cur_offset + self.pos as u64;
+        let retry = self.retry;
+        self.lent_event = core::mem::take(&mut self.event);
+        self.frame_offset = self.block_offset;
+        self.end_block(line_end, Settle::Dispatched);
+        Some(retry)
+    }
+
+    /// Empties `line` if it holds a frame's data lent by
+    /// [`straddling_event_ref`](Self::straddling_event_ref): the frame's
+    /// borrow has ended when the parser is called again.
+    #[inline(always)]
+    fn release_line(&mut self) {
+        if self.line.is_lent() {
+            self.line.clear();
+            self.lent_event = Utf8Bytes::new();
+        }
     }
 
     /// The fast path for the common case: a whole event (`event:`, `id:`

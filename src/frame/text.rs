@@ -316,6 +316,10 @@ pub(crate) struct LineBuf {
     /// A byte that is not ASCII was seen at `buf[ascii]` or after: the
     /// prefix stops there until the buffer is emptied.
     not_ascii: bool,
+    /// `buf[lent.0..lent.1]` was checked as text by
+    /// [`lend_text`](Self::lend_text), and the buffer has not changed since:
+    /// every method that changes it sets this to `None` first.
+    lent: Option<(usize, usize)>,
 }
 
 impl LineBuf {
@@ -327,6 +331,7 @@ impl LineBuf {
     /// Empties the buffer, keeping its capacity.
     #[inline]
     pub(crate) fn clear(&mut self) {
+        self.lent = None;
         self.buf.clear();
         self.ascii = 0;
         self.not_ascii = false;
@@ -335,6 +340,7 @@ impl LineBuf {
     /// Appends `piece`, unchecked: the ASCII prefix stays as it was.
     #[inline]
     pub(crate) fn extend_from_slice(&mut self, piece: &[u8]) {
+        self.lent = None;
         append_small(&mut self.buf, piece);
     }
 
@@ -342,6 +348,7 @@ impl LineBuf {
     /// grow past `limit`; keeps the content (see [`reserve_within`]).
     #[inline]
     pub(crate) fn reserve_within(&mut self, additional: usize, limit: usize) {
+        self.lent = None;
         reserve_within(&mut self.buf, additional, limit);
     }
 
@@ -350,6 +357,7 @@ impl LineBuf {
     /// which keeps the content).
     #[inline]
     pub(crate) fn reclaim_front(&mut self) {
+        self.lent = None;
         let _ = self.buf.try_reclaim(self.buf.capacity() + 1);
     }
 
@@ -371,6 +379,7 @@ impl LineBuf {
     /// searched and appended as they are, unchecked.
     #[inline]
     pub(crate) fn append_to_line_end(&mut self, src: &[u8], limit: usize) -> usize {
+        self.lent = None;
         if self.buf.len() < FUSED_LINE || src.len() < FUSED_MIN {
             let end = memchr::memchr2(b'\n', b'\r', src).unwrap_or(src.len());
             reserve_within(&mut self.buf, end, limit);
@@ -432,10 +441,48 @@ impl LineBuf {
         0
     }
 
+    /// Checks `buf[start..end]` as text (no pass within the ASCII prefix, a
+    /// UTF-8 check otherwise) and, if it is, lends it: [`lent`](Self::lent)
+    /// returns it, without a handle split off the buffer, until the buffer
+    /// next changes. `false` (nothing lent) when it is not text or out of
+    /// range.
+    pub(crate) fn lend_text(&mut self, start: usize, end: usize) -> bool {
+        let ok = self
+            .buf
+            .get(start..end)
+            .is_some_and(|text| end <= self.ascii || utf8_prefix(text) == text.len());
+        self.lent = ok.then_some((start, end));
+        ok
+    }
+
+    /// The text lent by [`lend_text`](Self::lend_text), or `""` when
+    /// nothing is lent.
+    #[inline]
+    pub(crate) fn lent(&self) -> &str {
+        let Some((start, end)) = self.lent else {
+            return "";
+        };
+        // `lend_text` checked the range (`get` found it in bounds).
+        let text = &self.buf[start..end];
+        // SAFETY: `lend_text` saw `buf[start..end]` to be UTF-8 (all of
+        // it, or inside `buf[..ascii]`, which is ASCII), and set `lent`;
+        // every method that changes `buf` clears `lent` first, and no other
+        // code can change `buf` (read access only, through `Deref`). So
+        // these are the same bytes, still UTF-8.
+        unsafe { core::str::from_utf8_unchecked(text) }
+    }
+
+    /// Whether a text is lent (see [`lend_text`](Self::lend_text)).
+    #[inline]
+    pub(crate) fn is_lent(&self) -> bool {
+        self.lent.is_some()
+    }
+
     /// Takes the whole buffer out and returns its `start..end` (a range of
     /// it) as text when the range lies in the ASCII prefix, else as bytes to
     /// check (`Err`). The buffer is left empty.
     pub(crate) fn take_text(&mut self, start: usize, end: usize) -> Result<Utf8Bytes, Bytes> {
+        self.lent = None;
         let ascii = core::mem::take(&mut self.ascii);
         self.not_ascii = false;
         let mut line = self.buf.split();

@@ -582,3 +582,94 @@ fn an_event_whose_data_line_straddles_two_reads_is_the_same() {
         }
     }
 }
+
+/// Borrowed frames of events that straddle reads lend the parser's line
+/// buffer until the next call; owned frames, items and `finish` must find
+/// it empty. Calls go through `next_frame_ref`, `next_frame` and
+/// `next_item` (one frame each) in an order where each follows each, over
+/// events that straddle the cuts, and each frame must be the one the whole
+/// stream gives.
+#[test]
+fn borrowed_owned_and_item_calls_mix_over_straddling_events() {
+    let input: &[u8] = b"data: first\n\nevent: e\ndata: second line\n\nretry: 9\ndata: third\n\n\
+        data: fourth\n\ndata: fifth\n\ndata: sixth, the last\n\n";
+    let want: Vec<(String, String, Option<u64>)> = {
+        let mut p = Parser::new();
+        p.feed(Bytes::copy_from_slice(input));
+        let mut all = Vec::new();
+        while let Some(f) = p.next_frame().unwrap() {
+            all.push((f.event().to_owned(), f.data().to_owned(), f.retry()));
+        }
+        all
+    };
+    assert_eq!(want.len(), 6);
+    // Every ordered pair of the three calls occurs in this cycle.
+    const ORDER: [usize; 9] = [0, 0, 1, 1, 2, 2, 0, 2, 1];
+    for first in 0..ORDER.len() {
+        for size in [3, 5, 7, 11, 16, 23] {
+            let mut p = Parser::new();
+            let mut seen = Vec::new();
+            let mut turn = first;
+            for piece in input.chunks(size) {
+                p.feed(Bytes::copy_from_slice(piece));
+                loop {
+                    let got = match ORDER[turn % ORDER.len()] {
+                        0 => p
+                            .next_frame_ref()
+                            .unwrap()
+                            .map(|f| (f.event().to_owned(), f.data().to_owned(), f.retry())),
+                        1 => p
+                            .next_frame()
+                            .unwrap()
+                            .map(|f| (f.event().to_owned(), f.data().to_owned(), f.retry())),
+                        _ => match p.next_item().unwrap() {
+                            Some(Item::Frame(f)) => {
+                                Some((f.event().to_owned(), f.data().to_owned(), f.retry()))
+                            }
+                            Some(_) => continue,
+                            None => None,
+                        },
+                    };
+                    let Some(got) = got else { break };
+                    seen.push(got);
+                    turn += 1;
+                }
+            }
+            p.finish().unwrap();
+            assert_eq!(seen, want, "reads of {size} B, first call {first}");
+        }
+    }
+}
+
+/// `finish` after a borrowed frame that lent the line buffer: the tail is
+/// the bytes after that event alone.
+#[test]
+fn finish_after_a_lent_frame_reports_only_the_tail() {
+    for tail in [
+        &b"data: x"[..],
+        b"data: a longer tail that is not held at all, being long",
+    ] {
+        let mut p = Parser::new();
+        p.feed(Bytes::from_static(b"data: a\n\ndata: ab"));
+        assert_eq!(
+            p.next_frame_ref().unwrap().map(|f| f.data().to_owned()),
+            Some("a".into())
+        );
+        assert!(p.next_frame_ref().unwrap().is_none());
+        p.feed(Bytes::from_static(b"cd\n\n"));
+        assert_eq!(
+            p.next_frame_ref().unwrap().map(|f| f.data().to_owned()),
+            Some("abcd".into())
+        );
+        p.feed(Bytes::copy_from_slice(tail));
+        assert!(p.next_frame_ref().unwrap().is_none());
+        let e = p.finish().unwrap_err();
+        assert_eq!(
+            e.kind(),
+            FrameErrorKind::TruncatedTail {
+                len: tail.len() as u64
+            }
+        );
+        assert_eq!(p.tally().truncated, tail.len() as u64);
+    }
+}
