@@ -402,6 +402,102 @@ mod tests {
         }
     }
 
+    /// `split_point` written another way, one byte at a time: the cuts of
+    /// `read` after a line whose first byte is `first` (`None` at a line
+    /// start), and the first byte of the line in progress after it; no
+    /// split at all for a read with a CR.
+    fn model(first: Option<u8>, read: &[u8]) -> (Option<Split>, Option<u8>) {
+        if read.contains(&b'\r') {
+            return (None, None);
+        }
+        let (mut lead, mut cut) = (first, Split { first: 0, last: 0 });
+        for (i, &c) in read.iter().enumerate() {
+            if c != b'\n' {
+                lead = lead.or(Some(c));
+                continue;
+            }
+            if matches!(lead, None | Some(b'r')) {
+                if cut.first == 0 {
+                    cut.first = i + 1;
+                }
+                cut.last = i + 1;
+            }
+            lead = None;
+        }
+        (Some(cut), lead)
+    }
+
+    /// Reads of every length to 40 bytes (the SSE2 masks take 16 to 32)
+    /// over the bytes that matter (LF, CR, `r`, others), after each line
+    /// state: `split_point` and `push_line_piece` agree with the model,
+    /// `first` and the bytes searched included.
+    #[test]
+    fn cuts_agree_with_a_byte_by_byte_model() {
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let cases = if cfg!(miri) { 300 } else { 30_000 };
+        for case in 0..cases {
+            let n = 1 + case % 40;
+            let read: Vec<u8> = (0..n)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    // LF often, CR rarely (it hands everything over).
+                    match x % 23 {
+                        0..=5 => b'\n',
+                        6..=8 => b'r',
+                        9 => b'\r',
+                        10 => b'\xc3',
+                        _ => b'a',
+                    }
+                })
+                .collect();
+            for first in [None, Some(b'a'), Some(b'r')] {
+                let (want, lead) = model(first, &read);
+                let mut held = Held {
+                    first,
+                    ..Held::default()
+                };
+                assert_eq!(held.split_point(&read), want, "{read:?} after {first:?}");
+                if want.is_some() {
+                    assert_eq!(held.first, lead, "{read:?} after {first:?}");
+                }
+                assert_eq!(held.scanned, n as u64);
+                // Held at once when it has no cut (16 to 32 bytes, where
+                // the SSE2 masks find the cuts), or no line end at all.
+                let mut quick = Held::default();
+                quick.push(b"data: ");
+                quick.first = first;
+                let taken = quick.push_line_piece(&read);
+                let masks = cfg!(all(target_arch = "x86_64", target_feature = "sse2"))
+                    && (16..=32).contains(&n);
+                // (A line that starts with `r` in the read is left to
+                // `split_point`, which cuts where it ends.)
+                let r_line = (0..n).any(|i| {
+                    read[i] == b'r'
+                        && if i == 0 {
+                            first.is_none()
+                        } else {
+                            read[i - 1] == b'\n'
+                        }
+                });
+                let expect = if masks {
+                    want == Some(Split { first: 0, last: 0 }) && !r_line
+                } else {
+                    n <= 32 && !read.iter().any(|&b| b == b'\n' || b == b'\r')
+                };
+                assert_eq!(taken, expect, "{read:?} after {first:?}");
+                if taken {
+                    assert_eq!(quick.first, lead);
+                    assert_eq!(quick.scanned, n as u64);
+                    assert_eq!(&quick.buf[6..], &read[..]);
+                } else {
+                    assert_eq!((quick.first, quick.scanned, quick.buf.len()), (first, 0, 6));
+                }
+            }
+        }
+    }
+
     #[test]
     fn take_hands_over_what_is_held() {
         let mut held = Held::default();

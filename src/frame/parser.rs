@@ -918,7 +918,8 @@ impl Parser {
     /// line after it (keep-alives: `: ping` LF LF), all in the current
     /// chunk, in the plain state: they dispatch nothing, so all that is left
     /// of them is their accounting, summed here and done once, with the
-    /// effect that [`commit_whole`](Self::commit_whole) would have for each.
+    /// effect that [`whole_event`](Self::whole_event) (and its
+    /// [`commit_whole`](Self::commit_whole)) would have for each.
     /// A stream of keep-alives costs a short search per block, not a visit
     /// of the event paths. Stops, changing nothing more, at anything else.
     #[inline(always)]

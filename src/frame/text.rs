@@ -3,7 +3,7 @@
 //!
 //! BE ADVISED: this is the crate's one module with `unsafe` code. It reads
 //! checked text without a second check (`from_utf8_unchecked`, in
-//! [`Utf8Bytes::as_str`] and [`CheckedChunk::str`]): `Frame::data()` is the
+//! [`Utf8Bytes::as_str`], [`CheckedChunk::str`] and [`LineBuf::lent`]): `Frame::data()` is the
 //! hottest call of a client, and checking the data a second time there cost
 //! about a fifth of the framing time. And it makes the first check cheap:
 //! AVX2 passes that find a line's end and see its bytes are ASCII at once,
@@ -34,6 +34,15 @@
 //!   appending leaves the prefix as it was, `clear` and `take_text` reset
 //!   it, and reserving room keeps the content (the same bytes in the same
 //!   order, though they may move in memory).
+//!
+//! [`LineBuf::lent`] reads the range that [`LineBuf::lend_text`] checked (a
+//! UTF-8 check, or the `ascii` prefix) without a second check: `lend_text`
+//! records the range in `lent`, and every method that changes the buffer
+//! clears `lent` first, so a lent range is always bytes checked since the
+//! last change.
+//!
+//! [`prefetch`] calls `_mm_prefetch`, a hint that reads nothing the program
+//! sees and cannot fault at any address; it is left out under Miri.
 //!
 //! The AVX2 passes (`first_unclean_avx2`, `copy_clean_avx2`; x86_64 only,
 //! run only where AVX2 is detected) are `unsafe` for their vector loads and
@@ -318,7 +327,9 @@ pub(crate) struct LineBuf {
     not_ascii: bool,
     /// `buf[lent.0..lent.1]` was checked as text by
     /// [`lend_text`](Self::lend_text), and the buffer has not changed since:
-    /// every method that changes it sets this to `None` first.
+    /// every public method that changes it sets this to `None` first (the
+    /// private ones, `append_long` and `copy_clean`, are called only from
+    /// `append_to_line_end`, after it has).
     lent: Option<(usize, usize)>,
 }
 
@@ -424,18 +435,10 @@ impl LineBuf {
     #[inline]
     fn copy_clean(&mut self, src: &[u8]) -> usize {
         if has_avx2() {
+            #[cfg(all(target_arch = "x86_64", any(feature = "std", target_feature = "avx2")))]
             // SAFETY: the CPU has AVX2 (just checked), which is all
             // `copy_clean_avx2` asks of its caller.
-            #[cfg(all(target_arch = "x86_64", any(feature = "std", target_feature = "avx2")))]
-            {
-                // The lines the copy will store to are asked for first, so
-                // that the stores can retire sooner: the atomic decrement
-                // that drops the read after the copy waits for all of them
-                // (40 KB events in 1,460 B reads: 3-5% faster, alternated).
-                let spare = self.buf.spare_capacity_mut();
-                prefetch(spare.as_ptr().cast::<u8>(), src.len().min(spare.len()));
-                return unsafe { copy_clean_avx2(src, &mut self.buf) };
-            }
+            return unsafe { copy_clean_avx2(src, &mut self.buf) };
         }
         let _ = src;
         0
@@ -1136,6 +1139,63 @@ mod tests {
         }
     }
 
+    #[test]
+    fn lent_text_is_the_checked_range_until_the_buffer_changes() {
+        let fresh = || {
+            let mut line = LineBuf::new();
+            line.extend_from_slice("data: h\u{e9}llo".as_bytes());
+            line
+        };
+        let mut line = fresh();
+        assert!(!line.is_lent());
+        assert_eq!(line.lent(), "");
+        assert!(line.lend_text(6, 12));
+        assert_eq!(line.lent(), "h\u{e9}llo");
+        // Out of range, cutting a character, reversed: refused, nothing lent.
+        for (a, b) in [(6, 13), (8, 12), (6, 8), (7, 6)] {
+            assert!(!line.lend_text(a, b), "{a}..{b}");
+            assert!(!line.is_lent());
+            assert_eq!(line.lent(), "");
+        }
+        let mut bad = LineBuf::new();
+        bad.extend_from_slice(b"data: a\xffb");
+        assert!(!bad.lend_text(6, 9));
+        assert!(bad.lend_text(6, 7));
+        assert_eq!(bad.lent(), "a");
+        // A long ASCII line, gathered by `append_to_line_end`, lends from
+        // its ASCII prefix; a byte after it that is not ASCII is checked.
+        let mut long = LineBuf::new();
+        long.extend_from_slice(&[b'a'; 600]);
+        let mut piece = alloc::vec![b'b'; 700];
+        piece.extend_from_slice("\u{e9}\n".as_bytes());
+        assert_eq!(long.append_to_line_end(&piece, 1 << 20), 702);
+        assert!(long.lend_text(0, 1300));
+        assert_eq!(long.lent().len(), 1300);
+        assert!(long.lend_text(1, 1302));
+        assert!(long.lent().ends_with('\u{e9}'));
+        assert!(!long.lend_text(1, 1301));
+        // Every change ends the loan.
+        let changes: [fn(&mut LineBuf); 6] = [
+            |l| l.clear(),
+            |l| l.extend_from_slice(b"x"),
+            |l| l.reserve_within(64, 1 << 20),
+            |l| l.reclaim_front(),
+            |l| {
+                l.append_to_line_end(b"y", 1 << 20);
+            },
+            |l| {
+                let _ = l.take_text(0, 1);
+            },
+        ];
+        for change in changes {
+            let mut line = fresh();
+            assert!(line.lend_text(6, 12));
+            change(&mut line);
+            assert!(!line.is_lent());
+            assert_eq!(line.lent(), "");
+        }
+    }
+
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     #[test]
     fn tiny_read_masks_mark_every_lf_cr_and_r() {
@@ -1144,7 +1204,9 @@ mod tests {
                 for c in [b'\n', b'\r', b'r', b'\t', 0x8a] {
                     let mut b = alloc::vec![b'x'; n];
                     b[at] = c;
-                    if n > 2 && at + 1 < n {
+                    // A CR and an LF at the two ends too (bits in both
+                    // halves), unless the byte under test is there.
+                    if n > 2 && at > 0 && at + 1 < n {
                         b[n - 1] = b'\r';
                         b[0] = b'\n';
                     }
