@@ -984,6 +984,18 @@ impl Parser {
     /// takes.
     #[inline]
     fn straddling_event(&mut self) -> Option<Frame> {
+        let (value, len) = self.straddling_value()?;
+        let line_end = self.take_straddling_end();
+        // The block's one data line, dispatched as the blank line would.
+        let value = self.line.take_text(value, len);
+        Some(self.dispatch_data(line_end, value, false))
+    }
+
+    /// Where the value of the straddling event's data line lies in `line`,
+    /// and the line's length, when [`straddling_event`](Self::straddling_event)
+    /// takes the event (nothing changed).
+    #[inline(always)]
+    fn straddling_value(&self) -> Option<(usize, usize)> {
         let pos = self.pos;
         if self.skip != Skip::No
             || self.config.utf8 == Utf8Mode::Strict
@@ -995,17 +1007,18 @@ impl Parser {
         }
         let len = self.line.len();
         let value = value_start(&self.line, b"data:")?;
-        if len > self.config.max_line_len || len - value > self.config.max_event_len {
-            return None;
-        }
-        // The line's LF and the blank line, as the line search counts them.
+        (len <= self.config.max_line_len && len - value <= self.config.max_event_len)
+            .then_some((value, len))
+    }
+
+    /// Moves past the straddling event's LF and blank line, as the line
+    /// search counts them; the stream offset where its block ends.
+    #[inline(always)]
+    fn take_straddling_end(&mut self) -> u64 {
         self.lines.take_lf_lines(2);
-        self.pos = pos + 2;
+        self.pos += 2;
         self.line_open = false;
-        let line_end = self.cur_offset + self.pos as u64;
-        // The block's one data line, dispatched as the blank line would.
-        let value = self.line.take_text(value, len);
-        Some(self.dispatch_data(line_end, value, false))
+        self.cur_offset + self.pos as u64
     }
 
     /// [`straddling_event`](Self::straddling_event) for a borrowed frame:
@@ -1018,28 +1031,12 @@ impl Parser {
     /// data is not UTF-8 (which the owned frame decodes).
     #[inline]
     fn straddling_event_ref(&mut self) -> Option<Option<u64>> {
-        let pos = self.pos;
-        if self.skip != Skip::No
-            || self.config.utf8 == Utf8Mode::Strict
-            || !self.lines.plain()
-            || !matches!(self.data, Data::None)
-            || self.cur.get(pos..pos + 2) != Some(b"\n\n".as_slice())
-        {
-            return None;
-        }
-        let len = self.line.len();
-        let value = value_start(&self.line, b"data:")?;
-        if len > self.config.max_line_len
-            || len - value > self.config.max_event_len
-            || !self.line.lend_text(value, len)
-        {
+        let (value, len) = self.straddling_value()?;
+        if !self.line.lend_text(value, len) {
             return None;
         }
         // As `straddling_event`, then `dispatch_data` without the frame.
-        self.lines.take_lf_lines(2);
-        self.pos = pos + 2;
-        self.line_open = false;
-        let line_end = self.cur_offset + self.pos as u64;
+        let line_end = self.take_straddling_end();
         let retry = self.retry;
         self.lent_event = core::mem::take(&mut self.event);
         self.frame_offset = self.block_offset;
