@@ -845,6 +845,18 @@ impl Parser {
         self.pos >= self.cur.len() && self.queue.is_empty() && !self.eof
     }
 
+    /// Whether the parser is where its fast paths may take a block whole: at
+    /// a block's start, between lines, skipping nothing, in lenient UTF-8
+    /// mode, with no byte order mark or CR pending.
+    #[inline(always)]
+    fn at_plain_block_start(&self) -> bool {
+        !self.block_started
+            && !self.line_open
+            && self.skip == Skip::No
+            && self.config.utf8 != Utf8Mode::Strict
+            && self.lines.plain()
+    }
+
     /// The quickest path, for the most common event of all: `data: <value>`
     /// LF LF, alone or after `event: <the last known name>` LF, at the start
     /// of a block inside the current chunk, in the plain state. It does what
@@ -859,12 +871,7 @@ impl Parser {
         let Some(b) = self.cur.get(start..) else {
             return Quick::Other;
         };
-        if self.block_started
-            || self.line_open
-            || self.skip != Skip::No
-            || self.config.utf8 == Utf8Mode::Strict
-            || !self.lines.plain()
-        {
+        if !self.at_plain_block_start() {
             return Quick::Other;
         }
         let (name, at) = match repeated_event_line(b, self.last_known) {
@@ -933,13 +940,7 @@ impl Parser {
     #[inline(never)]
     fn skip_keep_alive_run(&mut self) {
         let start = self.pos;
-        if self.block_started
-            || self.line_open
-            || self.skip != Skip::No
-            || self.id_dirty
-            || self.config.utf8 == Utf8Mode::Strict
-            || !self.lines.plain()
-        {
+        if !self.at_plain_block_start() || self.id_dirty {
             return;
         }
         let b = &self.cur[start..];
@@ -1037,11 +1038,20 @@ impl Parser {
         }
         // As `straddling_event`, then `dispatch_data` without the frame.
         let line_end = self.take_straddling_end();
+        let (event, retry) = self.end_dispatched_block(line_end);
+        self.lent_event = event;
+        Some(retry)
+    }
+
+    /// Ends a block that dispatches at `line_end` (see `end_block`),
+    /// taking its event type and `retry` for the frame.
+    #[inline]
+    fn end_dispatched_block(&mut self, line_end: u64) -> (Utf8Bytes, Option<u64>) {
         let retry = self.retry;
-        self.lent_event = core::mem::take(&mut self.event);
+        let event = core::mem::take(&mut self.event);
         self.frame_offset = self.block_offset;
         self.end_block(line_end, Settle::Dispatched);
-        Some(retry)
+        (event, retry)
     }
 
     /// Empties `line` if it holds a frame's data lent by
@@ -1068,12 +1078,8 @@ impl Parser {
         let start = self.pos;
         let rest = self.cur.get(start..)?;
         if rest.len() < FAST_MIN_BYTES
-            || self.block_started
-            || self.line_open
-            || self.skip != Skip::No
             || self.fast_misses >= MAX_FAST_MISSES
-            || self.config.utf8 == Utf8Mode::Strict
-            || !self.lines.plain()
+            || !self.at_plain_block_start()
         {
             return None;
         }
@@ -1609,8 +1615,6 @@ impl Parser {
             Ok(data) => (data, zero_copy),
             Err(data) => (lossy(&data), false),
         };
-        let retry = self.retry;
-        let event = core::mem::take(&mut self.event);
         let raw = if !self.config.keep_raw || self.block_offset < self.cur_offset {
             None
         } else {
@@ -1618,8 +1622,7 @@ impl Parser {
             let from = (self.block_offset - self.cur_offset) as usize;
             Some(self.cur.slice(from..(line_end - self.cur_offset) as usize))
         };
-        self.frame_offset = self.block_offset;
-        self.end_block(line_end, Settle::Dispatched);
+        let (event, retry) = self.end_dispatched_block(line_end);
         Frame {
             event,
             data,
