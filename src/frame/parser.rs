@@ -119,6 +119,11 @@ pub struct Parser {
     /// The event type of the last frame `next_frame_ref` lent from `line`
     /// (see `straddling_event_ref`).
     lent_event: Utf8Bytes,
+    /// The most bytes `feed` may hold without asking `hold_limit`, never
+    /// more than it: its value when `feed_held` last ran, and `0` from
+    /// where anything lowers it (a `data` line taken into the block, lines
+    /// skipped after an error, items mode) until `feed_held` runs again.
+    hold_max: usize,
     /// Consecutive times the whole-event path found an event it does not
     /// handle (it stops trying past `MAX_FAST_MISSES`).
     fast_misses: u8,
@@ -238,6 +243,7 @@ impl Parser {
             reconnection: None,
             held: None,
             lent_event: Utf8Bytes::new(),
+            hold_max: 0,
             fast_misses: 0,
             counts: [0; 4],
             settled: 0,
@@ -279,21 +285,30 @@ impl Parser {
     /// once), not of an input chunk, and [`offset`](Self::offset) stays at
     /// the start of the held bytes until they are parsed. At most 8 KiB are
     /// held.
-    #[inline]
+    #[inline(always)]
     pub fn feed(&mut self, chunk: Bytes) {
+        let held = self.small.len();
+        if held != 0 && held + chunk.len() <= self.hold_max && self.small.push_line_piece(&chunk) {
+            // A tiny read in the middle of a held line (most tiny reads),
+            // taken inline. Bytes are held only after a non-empty read and
+            // are handed over by `finish`, so the stream is not finished
+            // (`eof` and `tail_checked` are already false).
+            debug_assert!(!self.eof && !self.tail_checked);
+            debug_assert!(held + chunk.len() <= self.hold_limit());
+            return;
+        }
+        self.feed_read(chunk);
+    }
+
+    /// [`feed`](Self::feed) for every read but a tiny one in a held line.
+    #[inline(never)]
+    fn feed_read(&mut self, chunk: Bytes) {
         if chunk.is_empty() {
             return;
         }
         self.eof = false;
         self.tail_checked = false;
         if !self.small.is_empty() {
-            if chunk.len() <= SMALL_READ
-                && self.may_hold(self.small.len() + chunk.len())
-                && self.small.push_line_piece(&chunk)
-            {
-                // A tiny read in the middle of a held line (most tiny reads).
-                return;
-            }
             return self.feed_held(chunk);
         }
         self.feed_at_rest(chunk);
@@ -364,18 +379,19 @@ impl Parser {
         }
     }
 
-    /// Whether `len` bytes of small reads may be held now: holding must not
-    /// delay anything the parser reports (see `hold`), so not when items are
-    /// reported line by line, in strict UTF-8 mode, after an error (lines
-    /// are being skipped), or when the held bytes could reach a limit.
+    /// The most bytes of small reads that may be held now (`0`: none).
+    /// Holding must not delay anything the parser reports (see `hold`), so
+    /// nothing is held when items are reported line by line, in strict
+    /// UTF-8 mode, or after an error (lines are being skipped), and never
+    /// as many bytes as could reach a limit.
     #[inline]
-    fn may_hold(&self, len: usize) -> bool {
-        len <= super::hold::MAX_HELD
-            && len <= self.config.max_line_len
-            && self.data_len + len <= self.config.max_event_len
-            && !self.items_mode
-            && self.skip == Skip::No
-            && self.config.utf8 == Utf8Mode::Replace
+    fn hold_limit(&self) -> usize {
+        if self.items_mode || self.skip != Skip::No || self.config.utf8 != Utf8Mode::Replace {
+            return 0;
+        }
+        super::hold::MAX_HELD
+            .min(self.config.max_line_len)
+            .min(self.config.max_event_len.saturating_sub(self.data_len))
     }
 
     /// `feed` for a read that follows held bytes, or a small read at a line
@@ -386,7 +402,9 @@ impl Parser {
             // A read that ends a block: parsed where it lies, unsearched.
             return self.hand_over(chunk);
         }
-        let split = if chunk.len() <= SMALL_READ && self.may_hold(self.small.len() + chunk.len()) {
+        self.hold_max = self.hold_limit();
+        let split = if chunk.len() <= SMALL_READ && self.small.len() + chunk.len() <= self.hold_max
+        {
             self.small.split_point(&chunk)
         } else {
             None
@@ -619,6 +637,7 @@ impl Parser {
             // Comments are reported as they are parsed: small reads are
             // parsed as they come from now on.
             self.items_mode = true;
+            self.hold_max = 0;
             if !self.small.is_empty() {
                 self.hand_over_held();
             }
@@ -1296,6 +1315,7 @@ impl Parser {
                     self.line_open = false;
                     if let Err(e) = appended {
                         self.skip = Skip::Block;
+                        self.hold_max = 0;
                         return Err(e);
                     }
                     if self.skip != Skip::No {
@@ -1304,6 +1324,7 @@ impl Parser {
                             self.end_block(line_end, Settle::Dropped);
                         } else {
                             self.skip = Skip::Block;
+                            self.hold_max = 0;
                         }
                         continue;
                     }
@@ -1375,6 +1396,7 @@ impl Parser {
             self.note_line_start(self.cur_offset + start as u64);
             self.block_fields = true;
             self.data_len = end - value_start;
+            self.hold_max = 0;
             self.data = Data::One {
                 value: Err(self.cur.slice(value_start..end)),
                 zero_copy: true,
@@ -1505,6 +1527,7 @@ impl Parser {
                     ));
                 }
                 self.data_len = new_len;
+                self.hold_max = 0;
                 match core::mem::replace(&mut self.data, Data::Joined) {
                     Data::None => {
                         let zero_copy = matches!(src, Src::Chunk { .. });
@@ -1703,6 +1726,9 @@ impl Parser {
         self.block_comments = 0;
         self.data_buf.clear();
         self.skip = skip;
+        if skip != Skip::No {
+            self.hold_max = 0;
+        }
     }
 
     /// Whether a truncated tail is the whole open block.

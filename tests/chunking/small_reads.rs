@@ -171,3 +171,74 @@ fn tiny_reads_that_end_lines_report_what_unheld_reads_do() {
         }
     }
 }
+
+/// What a parser reports after a read: each frame's data, or the error's
+/// kind and offset.
+fn reports(p: &mut Parser, items: bool) -> Vec<Result<String, (FrameErrorKind, u64)>> {
+    let mut out = Vec::new();
+    loop {
+        let next = if items {
+            p.next_item().map(|i| match i {
+                Some(Item::Frame(f)) => Some(Some(f.data().to_owned())),
+                Some(_) => Some(None),
+                None => None,
+            })
+        } else {
+            p.next_frame().map(|f| f.map(|f| Some(f.data().to_owned())))
+        };
+        match next {
+            Ok(Some(Some(data))) => out.push(Ok(data)),
+            Ok(Some(None)) => {}
+            Ok(None) => return out,
+            Err(e) => out.push(Err((e.kind(), e.offset()))),
+        }
+    }
+}
+
+/// The data of a block parsed after a cut (here a `retry` line) leaves less
+/// room under `max_event_len` for what is held after it: a tiny read that
+/// would take the held bytes past that room is handed over, so the event's
+/// limit is reported at the read that crosses it, as without holding. With
+/// one data line before the cut, with two, and with two parsed at two cuts.
+/// (In a debug build, `feed` also asserts that it never holds more than the
+/// room left.)
+#[test]
+fn data_parsed_before_a_cut_lowers_what_may_be_held_after_it() {
+    let cases: [&[&'static [u8]]; 3] = [
+        &[
+            b"data: 0123456789\n",
+            b"retry: 1\ndata: ab",
+            b"cdefghijklmnopqrstuvwxyz",
+            b"\n\n",
+        ],
+        &[
+            b"data: 01234\ndata: 5678\n",
+            b"retry: 1\ndata: ab",
+            b"cdefghijklmnopqrstuvwxyz",
+            b"\n\n",
+        ],
+        // The second data line is parsed at a later cut than the first.
+        &[
+            b"data: 01234\n",
+            b"retry: 1\ndata: 5",
+            b"678\nretry: 2\ndata: a",
+            b"bcdefghijklmnopqrstu",
+            b"vwxyz\n\n",
+        ],
+    ];
+    for reads in cases {
+        let mut config = ParserConfig::default();
+        config.max_event_len = 36;
+        let mut held = started(config);
+        let mut unheld = started(config);
+        let mut errors = 0;
+        for (i, read) in reads.iter().enumerate() {
+            held.feed(Bytes::from_static(read));
+            unheld.feed(Bytes::from_static(read));
+            let (a, b) = (reports(&mut held, false), reports(&mut unheld, true));
+            assert_eq!(a, b, "after read {i} of {reads:?}");
+            errors += a.iter().filter(|r| r.is_err()).count();
+        }
+        assert_eq!(errors, 1, "{reads:?}: the event crosses its limit once");
+    }
+}
