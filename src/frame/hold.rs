@@ -23,6 +23,16 @@
 //!
 //! Each held byte is searched once here (for LF and CR) and once more by the
 //! parser when handed over; [`Held::scanned`] counts the first search.
+//!
+//! A block is handed over as the buffer itself ([`Held::swap_out`]) when the
+//! parser is at rest: the bytes held after it go to a second buffer, the one
+//! the block before was parsed from, which the parser gives back
+//! ([`Held::give_back`]) once nothing points into it. Two buffers take
+//! turns, and no handle is split off (splitting one off and dropping it
+//! changes a shared count twice, atomically: an Anthropic stream in 16-byte
+//! reads takes about 6% longer that way). When a buffer cannot come back (a frame or the last
+//! event ID keeps it), blocks are split off the buffer instead
+//! ([`Held::take`]).
 
 use bytes::{Bytes, BytesMut};
 
@@ -53,6 +63,8 @@ pub(super) struct Split {
 #[derive(Debug, Default)]
 pub(super) struct Held {
     buf: BytesMut,
+    /// A second buffer for [`swap_out`](Self::swap_out), cleared.
+    spare: BytesMut,
     /// The first byte of the line in progress at the end of `buf` (`None` at
     /// a line start).
     first: Option<u8>,
@@ -222,8 +234,31 @@ impl Held {
             // else points into it; allocates a new one otherwise (a frame or
             // the last event ID kept by the caller still shares it).
             self.buf.reserve(CAPACITY.max(read.len()));
+            // A new buffer is one handle to a vector; freezing it (see
+            // `swap_out`) would then allocate a shared header each time.
+            // Splitting nothing off makes it shared once, so that freezing
+            // it, and taking it back as `BytesMut`, allocate nothing.
+            drop(self.buf.split_to(0));
         }
         self.buf.extend_from_slice(read);
+    }
+
+    /// Everything held, to be parsed, as the buffer itself: the buffer
+    /// given back last (see [`give_back`](Self::give_back)) takes its
+    /// place, or a new one is made when bytes are next held. No handle is
+    /// split off, so nothing is counted.
+    #[inline]
+    pub(super) fn swap_out(&mut self) -> Bytes {
+        let next = core::mem::take(&mut self.spare);
+        core::mem::replace(&mut self.buf, next).freeze()
+    }
+
+    /// Takes back a buffer given out by [`swap_out`](Self::swap_out), once
+    /// parsed, to hold the bytes after the next one.
+    #[inline]
+    pub(super) fn give_back(&mut self, mut buf: BytesMut) {
+        buf.clear();
+        self.spare = buf;
     }
 
     /// Everything held, to be parsed, when what comes next is held too: the

@@ -124,6 +124,12 @@ pub struct Parser {
     /// where anything lowers it (a `data` line taken into the block, lines
     /// skipped after an error, items mode) until `feed_held` runs again.
     hold_max: usize,
+    /// `cur` is a block swapped out of `small`'s buffer (see
+    /// `hand_over_block`), whose buffer goes back to `small` after it.
+    cur_is_block: bool,
+    /// Blocks are swapped out of `small` (until a buffer cannot be taken
+    /// back: then they are split off it).
+    swap_blocks: bool,
     /// Consecutive times the whole-event path found an event it does not
     /// handle (it stops trying past `MAX_FAST_MISSES`).
     fast_misses: u8,
@@ -244,6 +250,8 @@ impl Parser {
             held: None,
             lent_event: Utf8Bytes::new(),
             hold_max: 0,
+            cur_is_block: false,
+            swap_blocks: true,
             fast_misses: 0,
             counts: [0; 4],
             settled: 0,
@@ -284,7 +292,9 @@ impl Parser {
     /// event gathered from small reads is a slice of that buffer (copied
     /// once), not of an input chunk, and [`offset`](Self::offset) stays at
     /// the start of the held bytes until they are parsed. At most 8 KiB are
-    /// held.
+    /// held, in one of two buffers of 16 KiB that take turns while the
+    /// frames of one do not outlive the next read (else in one, shared with
+    /// the frames).
     #[inline(always)]
     pub fn feed(&mut self, chunk: Bytes) {
         let held = self.small.len();
@@ -328,8 +338,7 @@ impl Parser {
                     // it, appending it to the line, done here at once. O(1):
                     // at most 32 bytes.
                     self.line.extend_from_slice(&chunk);
-                    self.cur_offset += self.cur.len() as u64;
-                    self.cur.replace(chunk);
+                    self.next_chunk(chunk);
                     self.pos = self.cur.len();
                     return;
                 }
@@ -360,8 +369,7 @@ impl Parser {
             .line
             .append_to_line_end(&chunk, self.config.max_line_len);
         self.lines.take_line_piece(piece);
-        self.cur_offset += self.cur.len() as u64;
-        self.cur.replace(chunk);
+        self.next_chunk(chunk);
         self.pos = piece;
     }
 
@@ -370,13 +378,78 @@ impl Parser {
     #[inline]
     fn hand_over(&mut self, chunk: Bytes) {
         if self.pos >= self.cur.len() && self.queue.is_empty() {
-            self.cur_offset += self.cur.len() as u64;
-            self.cur.replace(chunk);
+            self.next_chunk(chunk);
             self.pos = 0;
             self.check_split_crlf();
         } else {
             self.queue.push_back(chunk);
         }
+    }
+
+    /// Makes `chunk` the current chunk, past the one parsed. A current
+    /// chunk that is a block swapped out of the held buffer (see
+    /// [`hand_over_block`](Self::hand_over_block)) gives its buffer back to
+    /// be held in again, if nothing else points into it (a frame, the last
+    /// event ID); if something does, blocks are split off the held buffer
+    /// from then on, as handles that share it.
+    #[inline]
+    fn next_chunk(&mut self, chunk: Bytes) {
+        if self.cur_is_block {
+            self.let_go_of_block_aside();
+        }
+        self.cur_offset += self.cur.len() as u64;
+        self.cur.replace(chunk);
+    }
+
+    /// [`let_go_of_block`](Self::let_go_of_block) off the paths that hand
+    /// over blocks (a read that is not held follows a block), out of line.
+    #[cold]
+    #[inline(never)]
+    fn let_go_of_block_aside(&mut self) {
+        self.let_go_of_block();
+    }
+
+    /// Takes the current chunk, a parsed block swapped out of the held
+    /// buffer, out of `cur` (leaving it empty, its bytes counted), and
+    /// gives its buffer back to `small` if nothing else points into it.
+    #[inline]
+    fn let_go_of_block(&mut self) {
+        self.cur_is_block = false;
+        // A frame lent by `next_frame_ref` no longer lives when input is
+        // fed; the owned one it may have been made from lets go here.
+        self.held = None;
+        self.cur_offset += self.cur.len() as u64;
+        match self.cur.take().try_into_mut() {
+            Ok(buf) => self.small.give_back(buf),
+            Err(_) => self.swap_blocks = false,
+        }
+    }
+
+    /// Hands the held bytes, a block that ends here, to the parse path. At
+    /// rest, their buffer itself becomes the current chunk and the held
+    /// bytes that follow go to a second buffer (the one the last block was
+    /// parsed from): no handle is split off, so no reference count changes.
+    /// Otherwise they are split off the buffer as a handle that shares it.
+    #[inline]
+    fn hand_over_block(&mut self) {
+        if self.swap_blocks && self.pos >= self.cur.len() && self.queue.is_empty() {
+            // The last block's buffer first, so that it can take the bytes
+            // held next.
+            if self.cur_is_block {
+                self.let_go_of_block();
+            }
+            if self.swap_blocks {
+                // Its bytes were just written: nothing to ask the CPU for.
+                self.cur_offset += self.cur.len() as u64;
+                self.cur.set(self.small.swap_out());
+                self.cur_is_block = true;
+                self.pos = 0;
+                self.check_split_crlf();
+                return;
+            }
+        }
+        let held = self.small.take();
+        self.hand_over(held);
     }
 
     /// The most bytes of small reads that may be held now (`0`: none).
@@ -424,8 +497,7 @@ impl Parser {
             // The held block ends in this read: it is parsed with the bytes
             // that complete it (a copy); what follows is parsed in place.
             self.hold(&chunk[..split.first]);
-            let held = self.small.take();
-            self.hand_over(held);
+            self.hand_over_block();
             at = split.first;
         }
         if split.last > at {
@@ -448,10 +520,9 @@ impl Parser {
         {
             // Let go of the parsed chunk and frame (they may share the held
             // bytes' buffer), so that the buffer can be reused in place.
-            self.cur_offset += self.cur.len() as u64;
-            self.cur.replace(Bytes::new());
-            self.pos = 0;
             self.held = None;
+            self.next_chunk(Bytes::new());
+            self.pos = 0;
         }
         self.small.push(bytes);
     }
@@ -1230,8 +1301,7 @@ impl Parser {
             if self.pos >= self.cur.len() {
                 match self.queue.pop_front() {
                     Some(chunk) => {
-                        self.cur_offset += self.cur.len() as u64;
-                        self.cur.replace(chunk);
+                        self.next_chunk(chunk);
                         self.pos = 0;
                         self.check_split_crlf();
                     }
@@ -2011,4 +2081,91 @@ fn text_of(value: Result<Utf8Bytes, Bytes>) -> Utf8Bytes {
 #[cold]
 fn lossy(bytes: &[u8]) -> Utf8Bytes {
     Utf8Bytes::from_string(String::from_utf8_lossy(bytes).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::format;
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+
+    /// A stream of `n` short events (with an `id` line each when `ids`), in
+    /// 16-byte reads, and the data each event carries.
+    fn tiny_reads(n: usize, ids: bool) -> (Vec<Bytes>, Vec<String>) {
+        let mut stream = String::new();
+        let mut data = Vec::new();
+        for i in 0..n {
+            let value = format!("{{\"i\":{i}}}");
+            if ids {
+                stream += &format!("id: {i}\n");
+            }
+            stream += &format!("event: delta\ndata: {value}\n\n");
+            data.push(value);
+        }
+        let bytes = Bytes::from(stream);
+        let reads = (0..bytes.len())
+            .step_by(16)
+            .map(|at| bytes.slice(at..(at + 16).min(bytes.len())))
+            .collect();
+        (reads, data)
+    }
+
+    /// Borrowed frames in tiny reads: each held block's buffer becomes the
+    /// current chunk and comes back for the bytes after the next one
+    /// (`hand_over_block`), block after block, and every frame is right.
+    #[test]
+    fn held_blocks_are_swapped_while_nothing_keeps_them() {
+        let (reads, want) = tiny_reads(300, false);
+        let mut p = Parser::new();
+        let (mut got, mut swapped) = (Vec::new(), 0);
+        for read in reads {
+            p.feed(read);
+            swapped += usize::from(p.cur_is_block);
+            while let Some(f) = p.next_frame_ref().unwrap() {
+                got.push(f.data.to_string());
+            }
+        }
+        assert_eq!(got, want);
+        assert!(p.swap_blocks, "no buffer was kept");
+        assert!(swapped > 250, "blocks swapped after {swapped} reads");
+    }
+
+    /// Owned frames kept past the next read keep their block's buffer: it
+    /// cannot come back, so blocks are split off the held buffer from then
+    /// on, and every kept frame still reads its own bytes. The same for an
+    /// `id` (the last event ID shares the block).
+    #[test]
+    fn a_kept_frame_or_id_stops_the_swap_and_keeps_its_bytes() {
+        for ids in [false, true] {
+            let (reads, want) = tiny_reads(300, ids);
+            let mut p = Parser::new();
+            let mut kept = Vec::new();
+            for read in reads {
+                p.feed(read);
+                while let Some(f) = p.next_frame().unwrap() {
+                    kept.push(f);
+                }
+            }
+            let got: Vec<&str> = kept.iter().map(Frame::data).collect();
+            assert_eq!(got, want, "ids: {ids}");
+            assert!(!p.swap_blocks, "ids: {ids}: a kept buffer came back");
+            if ids {
+                assert_eq!(p.last_event_id(), "299");
+                assert_eq!(kept[7].id(), "7");
+            }
+        }
+        // Frames dropped before the next read: the swap goes on.
+        let (reads, want) = tiny_reads(300, false);
+        let mut p = Parser::new();
+        let mut got = Vec::new();
+        for read in reads {
+            p.feed(read);
+            while let Some(f) = p.next_frame().unwrap() {
+                got.push(f.data().to_string());
+            }
+        }
+        assert_eq!(got, want);
+        assert!(p.swap_blocks);
+    }
 }

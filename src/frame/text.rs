@@ -168,6 +168,21 @@ impl CheckedChunk {
         self.valid = (0, 0);
     }
 
+    /// [`replace`](Self::replace) without asking for the new chunk's bytes
+    /// (for bytes just written, still in the cache).
+    #[inline]
+    pub(crate) fn set(&mut self, bytes: Bytes) {
+        self.bytes = bytes;
+        self.valid = (0, 0);
+    }
+
+    /// Takes the chunk out, leaving an empty one.
+    #[inline]
+    pub(crate) fn take(&mut self) -> Bytes {
+        self.valid = (0, 0);
+        core::mem::take(&mut self.bytes)
+    }
+
     /// `value`, if it is UTF-8, as text; `Err(value)` if not.
     ///
     /// When `value` lies inside this chunk, the chunk is checked from the
