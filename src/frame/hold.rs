@@ -57,6 +57,39 @@ pub(super) struct Split {
     pub(super) last: usize,
 }
 
+/// What [`Held::push_line_piece`] did with a read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Piece {
+    /// Held.
+    Held,
+    /// Not held: it has cuts, found as [`Held::split_point`] finds them (its
+    /// line state and count updated as by `split_point`). Only where the
+    /// SSE2 masks find cuts (x86_64).
+    #[cfg_attr(
+        not(all(target_arch = "x86_64", target_feature = "sse2")),
+        allow(dead_code)
+    )]
+    Cut(Split),
+    /// Not held, nothing changed: `split_point` must look at it.
+    Other,
+}
+
+impl Split {
+    /// The cuts of a read of at most 32 bytes, from their bits (bit `i`: a
+    /// cut after byte `i`).
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn of_bits(cuts: u32) -> Self {
+        match cuts {
+            0 => Split { first: 0, last: 0 },
+            _ => Split {
+                first: cuts.trailing_zeros() as usize + 1,
+                last: 32 - cuts.leading_zeros() as usize,
+            },
+        }
+    }
+}
+
 /// Small reads copied into one buffer, up to the point where they must be
 /// parsed. The held bytes always start at a line start and follow every byte
 /// the parser was handed.
@@ -104,13 +137,7 @@ impl Held {
         {
             self.scanned += read.len() as u64;
             self.first = first;
-            return Some(match cuts {
-                0 => Split { first: 0, last: 0 },
-                _ => Split {
-                    first: cuts.trailing_zeros() as usize + 1,
-                    last: 32 - cuts.leading_zeros() as usize,
-                },
-            });
+            return Some(Split::of_bits(cuts));
         }
         self.scanned += read.len() as u64;
         let mut cuts = Cuts {
@@ -151,12 +178,14 @@ impl Held {
     /// [`split_point`](Self::split_point) (no cut) and [`push`](Self::push)
     /// would do, without walking the cut state. A read of 16 to 32 bytes may
     /// end lines (an `event:` line, say) as long as none is blank or a
-    /// `retry` line; a shorter one must end none. `false`, changing nothing,
-    /// otherwise.
+    /// `retry` line; a shorter one must end none. When a read of 16 to 32
+    /// bytes has cuts, they are returned, as `split_point` would find them
+    /// (and with its effect); [`Piece::Other`], changing nothing, for any
+    /// other read that is not held.
     #[inline(always)]
-    pub(super) fn push_line_piece(&mut self, read: &[u8]) -> bool {
+    pub(super) fn push_line_piece(&mut self, read: &[u8]) -> Piece {
         if read.len() > 32 || self.needs_room(read.len()) {
-            return false;
+            return Piece::Other;
         }
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         let ends = super::text::has_line_end_16_to_32(read);
@@ -166,7 +195,7 @@ impl Held {
             Some(false) => {}
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Some(true) => return self.push_uncut(read),
-            _ if crate::framing::find_line_end(read).is_some() => return false,
+            _ if crate::framing::find_line_end(read).is_some() => return Piece::Other,
             _ => {}
         }
         self.scanned += read.len() as u64;
@@ -174,24 +203,27 @@ impl Held {
             self.first = read.first().copied();
         }
         super::text::append_small(&mut self.buf, read);
-        true
+        Piece::Held
     }
 
     /// [`push_line_piece`](Self::push_line_piece) for a read of 16 to 32
     /// bytes that ends a line: held if [`mask_cuts`](Self::mask_cuts) finds
-    /// no cut in it.
+    /// no cut in it, else its cuts.
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     #[inline(always)]
-    fn push_uncut(&mut self, read: &[u8]) -> bool {
-        match super::text::byte_masks_16_to_32(read).and_then(|m| self.mask_cuts(read, m)) {
-            Some((0, first)) => {
-                self.scanned += read.len() as u64;
-                self.first = first;
-                super::text::append_small(&mut self.buf, read);
-                true
-            }
-            _ => false,
+    fn push_uncut(&mut self, read: &[u8]) -> Piece {
+        let Some((cuts, first)) =
+            super::text::byte_masks_16_to_32(read).and_then(|m| self.mask_cuts(read, m))
+        else {
+            return Piece::Other;
+        };
+        self.scanned += read.len() as u64;
+        self.first = first;
+        if cuts != 0 {
+            return Piece::Cut(Split::of_bits(cuts));
         }
+        super::text::append_small(&mut self.buf, read);
+        Piece::Held
     }
 
     /// The cuts of a read of 16 to 32 bytes without CR, from the masks of its
@@ -420,7 +452,7 @@ mod tests {
         let (mut quick, mut slow) = (Held::default(), Held::default());
         for read in reads {
             let room = !quick.needs_room(read.len());
-            let taken = quick.push_line_piece(read);
+            let taken = quick.push_line_piece(read) == Piece::Held;
             slow.split_point(read);
             // Taken exactly when the read holds no line end and fits.
             let ends = read.iter().any(|&b| b == b'\n' || b == b'\r');
@@ -499,11 +531,13 @@ mod tests {
                 }
                 assert_eq!(held.scanned, n as u64);
                 // Held at once when it has no cut (16 to 32 bytes, where
-                // the SSE2 masks find the cuts), or no line end at all.
+                // the SSE2 masks find the cuts), or no line end at all; its
+                // cuts returned when it has some (16 to 32 bytes).
                 let mut quick = Held::default();
                 quick.push(b"data: ");
                 quick.first = first;
-                let taken = quick.push_line_piece(&read);
+                let piece = quick.push_line_piece(&read);
+                let taken = piece == Piece::Held;
                 let masks = cfg!(all(target_arch = "x86_64", target_feature = "sse2"))
                     && (16..=32).contains(&n);
                 // (A line that starts with `r` in the read is left to
@@ -522,12 +556,28 @@ mod tests {
                     n <= 32 && !read.iter().any(|&b| b == b'\n' || b == b'\r')
                 };
                 assert_eq!(taken, expect, "{read:?} after {first:?}");
-                if taken {
-                    assert_eq!(quick.first, lead);
-                    assert_eq!(quick.scanned, n as u64);
-                    assert_eq!(&quick.buf[6..], &read[..]);
-                } else {
-                    assert_eq!((quick.first, quick.scanned, quick.buf.len()), (first, 0, 6));
+                // The end of a `retry` line in progress is left to
+                // `split_point` too.
+                let r_end = first == Some(b'r') && read.contains(&b'\n');
+                let cut = match want {
+                    Some(split) if masks && !r_line && !r_end && split.last > 0 => Some(split),
+                    _ => None,
+                };
+                match piece {
+                    Piece::Held => {
+                        assert_eq!(quick.first, lead);
+                        assert_eq!(quick.scanned, n as u64);
+                        assert_eq!(&quick.buf[6..], &read[..]);
+                    }
+                    Piece::Cut(split) => {
+                        assert_eq!(Some(split), cut, "{read:?} after {first:?}");
+                        assert_eq!((quick.first, quick.scanned), (lead, n as u64));
+                        assert_eq!(quick.buf.len(), 6, "a read with cuts is not held");
+                    }
+                    Piece::Other => {
+                        assert_eq!(cut, None, "{read:?} after {first:?}");
+                        assert_eq!((quick.first, quick.scanned, quick.buf.len()), (first, 0, 6));
+                    }
                 }
             }
         }

@@ -21,7 +21,7 @@ use bytes::{Bytes, BytesMut};
 
 use super::config::{ParserConfig, Utf8Mode};
 use super::error::{FrameError, FrameErrorKind};
-use super::hold::{Held, SMALL_READ};
+use super::hold::{Held, Piece, Split, SMALL_READ};
 use super::output::{Frame, FrameRef, Item};
 use super::tally::Tally;
 use super::text::{reserve_within, CheckedChunk, LineBuf, Utf8Bytes};
@@ -298,14 +298,19 @@ impl Parser {
     #[inline(always)]
     pub fn feed(&mut self, chunk: Bytes) {
         let held = self.small.len();
-        if held != 0 && held + chunk.len() <= self.hold_max && self.small.push_line_piece(&chunk) {
-            // A tiny read in the middle of a held line (most tiny reads),
-            // taken inline. Bytes are held only after a non-empty read and
-            // are handed over by `finish`, so the stream is not finished
+        if held != 0 && held + chunk.len() <= self.hold_max {
+            // A tiny read after held bytes (most tiny reads), taken inline
+            // when it is held. Bytes are held only after a non-empty read
+            // and are handed over by `finish`, so the stream is not finished
             // (`eof` and `tail_checked` are already false).
             debug_assert!(!self.eof && !self.tail_checked);
             debug_assert!(held + chunk.len() <= self.hold_limit());
-            return;
+            match self.small.push_line_piece(&chunk) {
+                Piece::Held => return,
+                // One that ends a block, with its cuts found.
+                Piece::Cut(split) => return self.feed_cut(chunk, split),
+                Piece::Other => {}
+            }
         }
         self.feed_read(chunk);
     }
@@ -489,6 +494,13 @@ impl Parser {
             }
             return self.hand_over(chunk);
         };
+        self.feed_cut(chunk, split);
+    }
+
+    /// [`feed_held`](Self::feed_held) for a read that may be held in part,
+    /// with the cuts `split_point` found in it.
+    #[inline(never)]
+    fn feed_cut(&mut self, chunk: Bytes, split: Split) {
         let mut at = 0;
         if !self.small.is_empty() {
             if split.first == 0 {
