@@ -380,7 +380,7 @@ impl Parser {
 
     /// Gives `chunk` to the parse path: it becomes the current chunk when all
     /// before it is parsed, else it is queued.
-    #[inline]
+    #[inline(always)]
     fn hand_over(&mut self, chunk: Bytes) {
         if self.pos >= self.cur.len() && self.queue.is_empty() {
             self.next_chunk(chunk);
