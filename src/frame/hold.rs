@@ -178,10 +178,11 @@ impl Held {
     /// [`split_point`](Self::split_point) (no cut) and [`push`](Self::push)
     /// would do, without walking the cut state. A read of 16 to 32 bytes may
     /// end lines (an `event:` line, say) as long as none is blank or a
-    /// `retry` line; a shorter one must end none. When a read of 16 to 32
-    /// bytes has cuts, they are returned, as `split_point` would find them
-    /// (and with its effect); [`Piece::Other`], changing nothing, for any
-    /// other read that is not held.
+    /// `retry` line; a shorter one must end none. When the SSE2 masks of a
+    /// read of 16 to 32 bytes find cuts, they are returned, as `split_point`
+    /// would find them (and with its effect); [`Piece::Other`], changing
+    /// nothing, for any other read that is not held (one with a CR, or a
+    /// `retry` line that starts or ends in it, among them).
     #[inline(always)]
     pub(super) fn push_line_piece(&mut self, read: &[u8]) -> Piece {
         if read.len() > 32 || self.needs_room(read.len()) {

@@ -292,9 +292,14 @@ impl Parser {
     /// event gathered from small reads is a slice of that buffer (copied
     /// once), not of an input chunk, and [`offset`](Self::offset) stays at
     /// the start of the held bytes until they are parsed. At most 8 KiB are
-    /// held, in one of two buffers of 16 KiB that take turns while the
-    /// frames of one do not outlive the next read (else in one, shared with
-    /// the frames).
+    /// held, in one of two buffers of 16 KiB that take turns (a block is
+    /// parsed from one while the bytes after it are held in the other). If
+    /// something still shares a block's buffer when the next block is
+    /// handed over (a frame kept past the next read, an `id` field, whose
+    /// value the last event ID keeps, or a block cut at a `retry` line and
+    /// not yet dispatched), the buffers stop taking turns for the rest of
+    /// the stream (until [`reset`](Self::reset)): blocks are then split off
+    /// one buffer as handles that share it.
     #[inline(always)]
     pub fn feed(&mut self, chunk: Bytes) {
         let held = self.small.len();
@@ -2131,9 +2136,18 @@ mod tests {
         let (reads, want) = tiny_reads(300, false);
         let mut p = Parser::new();
         let (mut got, mut swapped) = (Vec::new(), 0);
+        // Where the blocks lie: at the start of one of two buffers, which
+        // take turns (a buffer dropped instead of given back, or frozen as
+        // a plain vector, would show as a new address).
+        let mut buffers = Vec::new();
         for read in reads {
             p.feed(read);
-            swapped += usize::from(p.cur_is_block);
+            if p.cur_is_block {
+                swapped += 1;
+                if !buffers.contains(&p.cur.as_ptr()) {
+                    buffers.push(p.cur.as_ptr());
+                }
+            }
             while let Some(f) = p.next_frame_ref().unwrap() {
                 got.push(f.data.to_string());
             }
@@ -2141,6 +2155,7 @@ mod tests {
         assert_eq!(got, want);
         assert!(p.swap_blocks, "no buffer was kept");
         assert!(swapped > 250, "blocks swapped after {swapped} reads");
+        assert_eq!(buffers.len(), 2, "blocks lay in {} buffers", buffers.len());
     }
 
     /// Owned frames kept past the next read keep their block's buffer: it
