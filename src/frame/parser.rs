@@ -2128,6 +2128,19 @@ mod tests {
         (reads, data)
     }
 
+    /// Feeds `reads` to a new parser, giving each owned frame to `each` as
+    /// it comes; the parser after the last read.
+    fn owned_frames(reads: Vec<Bytes>, mut each: impl FnMut(Frame)) -> Parser {
+        let mut p = Parser::new();
+        for read in reads {
+            p.feed(read);
+            while let Some(f) = p.next_frame().unwrap() {
+                each(f);
+            }
+        }
+        p
+    }
+
     /// Borrowed frames in tiny reads: each held block's buffer becomes the
     /// current chunk and comes back for the bytes after the next one
     /// (`hand_over_block`), block after block, and every frame is right.
@@ -2166,14 +2179,8 @@ mod tests {
     fn a_kept_frame_or_id_stops_the_swap_and_keeps_its_bytes() {
         for ids in [false, true] {
             let (reads, want) = tiny_reads(300, ids);
-            let mut p = Parser::new();
             let mut kept = Vec::new();
-            for read in reads {
-                p.feed(read);
-                while let Some(f) = p.next_frame().unwrap() {
-                    kept.push(f);
-                }
-            }
+            let p = owned_frames(reads, |f| kept.push(f));
             let got: Vec<&str> = kept.iter().map(Frame::data).collect();
             assert_eq!(got, want, "ids: {ids}");
             assert!(!p.swap_blocks, "ids: {ids}: a kept buffer came back");
@@ -2184,14 +2191,8 @@ mod tests {
         }
         // Frames dropped before the next read: the swap goes on.
         let (reads, want) = tiny_reads(300, false);
-        let mut p = Parser::new();
         let mut got = Vec::new();
-        for read in reads {
-            p.feed(read);
-            while let Some(f) = p.next_frame().unwrap() {
-                got.push(f.data().to_string());
-            }
-        }
+        let p = owned_frames(reads, |f| got.push(f.data().to_string()));
         assert_eq!(got, want);
         assert!(p.swap_blocks);
     }
