@@ -775,6 +775,164 @@ fn only(spec: &str, cases: &[Case]) {
     );
 }
 
+/// The cells issue 12 states targets for: `(input, chunking)`.
+const TARGET_CELLS: [(&str, &str); 11] = [
+    ("responses", "4KiB"),
+    ("responses", "event"),
+    ("responses", "16B"),
+    ("chat", "4KiB"),
+    ("chat", "event"),
+    ("chat", "16B"),
+    ("anthropic", "4KiB"),
+    ("anthropic", "event"),
+    ("anthropic", "16B"),
+    ("data40k", "1460B"),
+    ("data40k", "4KiB"),
+];
+
+/// The median of `v` (sorted here; the mean of the two middle values when
+/// their number is even).
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Paired mode, for ratios that the load moves less:
+/// `SSEKIT_FRAMING_PAIRED=<rounds>` times the issue-12 cells without
+/// criterion. In each round every engine but eventsource-stream (8–140×
+/// behind in every such cell, and seconds per pass at 16 B) runs in turn,
+/// starting one engine later each round, over the same chunk list (cloned
+/// outside the clock, as criterion's `iter_batched` has it); a measurement
+/// is as many passes as take `ssekit-ref` about 20 ms. A round's ratio is
+/// taken between measurements of that round only, so a change of load
+/// between rounds cancels out; the table gives the median of the rounds'
+/// ratios, and the target verdicts from them (the rule of the criterion
+/// summary: 2× the fastest peer, or 60% of the memchr scan where that is
+/// lower; 1.5× sse-core and ahead of every peer on 40 KB events).
+fn paired(rounds: usize) {
+    let engines: Vec<Engine> = Engine::ALL
+        .into_iter()
+        .filter(|e| *e != Engine::EventsourceStream)
+        .collect();
+    let pos = |e: Engine| engines.iter().position(|x| *x == e).expect("engine");
+    let peers: Vec<Engine> = Engine::PEERS
+        .into_iter()
+        .filter(|e| engines.contains(e))
+        .collect();
+    let load = || std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "paired mode: {rounds} rounds per cell, engines in turn; load average at start: {}",
+        load().split_whitespace().next().unwrap_or("?")
+    );
+    let mut md = String::from(
+        "| cell | ssekit-ref MiB/s | ÷ sse-core | ÷ sse-stream | ÷ sseer | ÷ sse-parse | ÷ memchr scan | target | ssekit-ref (ssekit) | verdict |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |\n",
+    );
+    for (input, chunking) in TARGET_CELLS {
+        let cases = cases_named(|name| name == input);
+        let case = &cases[0];
+        let chunks = case
+            .chunkings
+            .iter()
+            .copied()
+            .find(|c| c.label() == chunking)
+            .expect("target chunking")
+            .split(&case.input.bytes);
+        let run = |e: Engine, passes: usize| {
+            let mut total = Duration::ZERO;
+            for _ in 0..passes {
+                let mut count = Count(0);
+                let list = chunks.clone();
+                let t = Instant::now();
+                e.run(list.into_iter(), &mut count);
+                total += t.elapsed();
+                assert_eq!(
+                    count.0,
+                    case.input.frames,
+                    "{input}/{}/{chunking}",
+                    e.name()
+                );
+            }
+            total.as_secs_f64() / passes as f64
+        };
+        let one = run(Engine::SsekitRef, 3);
+        let passes = ((0.02 / one).ceil() as usize).max(1);
+        // times[round][engine], seconds per pass
+        let mut times = vec![vec![0.0; engines.len()]; rounds];
+        for (r, row) in times.iter_mut().enumerate() {
+            for k in 0..engines.len() {
+                let i = (r + k) % engines.len();
+                row[i] = run(engines[i], passes);
+            }
+        }
+        let mib = case.input.bytes.len() as f64 / MIB;
+        let rate = |e: Engine| {
+            let mut v: Vec<f64> = times.iter().map(|t| mib / t[pos(e)]).collect();
+            median(&mut v)
+        };
+        // The median over rounds of `by`'s time ÷ `e`'s time.
+        let ratio = |e: Engine, by: Engine| {
+            let mut v: Vec<f64> = times.iter().map(|t| t[pos(by)] / t[pos(e)]).collect();
+            median(&mut v)
+        };
+        let best_peer = peers
+            .iter()
+            .copied()
+            .max_by(|a, b| rate(*a).total_cmp(&rate(*b)))
+            .expect("a peer");
+        let (target, want) = if input == "data40k" {
+            ("≥ 1.5× sse-core".to_owned(), (Engine::SseCore, 1.5))
+        } else if 2.0 * rate(best_peer) > 0.6 * rate(Engine::Memchr) {
+            ("≥ 0.60× memchr scan".to_owned(), (Engine::Memchr, 0.6))
+        } else {
+            (format!("≥ 2× {}", best_peer.name()), (best_peer, 2.0))
+        };
+        let got_ref = ratio(Engine::SsekitRef, want.0);
+        let got_owned = ratio(Engine::Ssekit, want.0);
+        let mut verdict = if got_ref.max(got_owned) >= want.1 {
+            "met"
+        } else {
+            "MISSED"
+        }
+        .to_owned();
+        if input == "data40k" {
+            // Also ahead of every peer, by the better of the two engines.
+            let behind: Vec<&str> = peers
+                .iter()
+                .filter(|p| ratio(Engine::SsekitRef, **p).max(ratio(Engine::Ssekit, **p)) < 1.0)
+                .map(|p| p.name())
+                .collect();
+            if !behind.is_empty() {
+                verdict = format!("{verdict}; behind {}", behind.join(", "));
+            }
+        }
+        let f = |r: f64| format!("{r:.2}×");
+        let line = format!(
+            "| {input}/{chunking} | {} | {} | {} | {} | {} | {} | {target} | {} ({}) | {verdict} |",
+            fmt_rate(rate(Engine::SsekitRef)),
+            f(ratio(Engine::SsekitRef, Engine::SseCore)),
+            f(ratio(Engine::SsekitRef, Engine::SseStream)),
+            f(ratio(Engine::SsekitRef, Engine::Sseer)),
+            f(ratio(Engine::SsekitRef, Engine::SseParse)),
+            f(ratio(Engine::SsekitRef, Engine::Memchr)),
+            f(got_ref),
+            f(got_owned),
+        );
+        println!("{line}");
+        md.push_str(&line);
+        md.push('\n');
+    }
+    println!(
+        "\nload average at end: {}\n\n{md}",
+        load().split_whitespace().next().unwrap_or("?")
+    );
+}
+
 fn main() {
     let started = SystemTime::now();
     let filter = Filter::from_args();
@@ -784,6 +942,14 @@ fn main() {
             .and_then(|s| s.parse().ok())
             .unwrap_or(2.0),
     );
+    if let Ok(rounds) = std::env::var("SSEKIT_FRAMING_PAIRED") {
+        paired(
+            rounds
+                .parse()
+                .expect("SSEKIT_FRAMING_PAIRED: a number of rounds"),
+        );
+        return;
+    }
     if let Ok(spec) = std::env::var("SSEKIT_FRAMING_ONLY") {
         let input = spec.split('/').next().unwrap_or_default();
         only(&spec, &cases_named(|name| name == input));

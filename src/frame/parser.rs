@@ -586,6 +586,8 @@ impl Parser {
             }
             if quick == Quick::Incomplete {
                 // The whole-event path would search the same line in vain.
+            } else if quick == Quick::OpenLine {
+                self.open_line_rest()?;
             } else if self.line_open {
                 if let Some(frame) = self.straddling_event() {
                     return Ok(Some(frame));
@@ -669,6 +671,8 @@ impl Parser {
             }
             if quick == Quick::Incomplete {
                 // The whole-event path would search the same line in vain.
+            } else if quick == Quick::OpenLine {
+                self.open_line_rest()?;
             } else if self.line_open {
                 if let Some(retry) = self.straddling_event_ref() {
                     return Ok(Some(FrameRef {
@@ -994,7 +998,11 @@ impl Parser {
         };
         let Some(end) = self.cur.line_end(start + at + value) else {
             // The data line goes on in the next chunk.
-            return Quick::Incomplete;
+            return if at == 0 {
+                Quick::OpenLine
+            } else {
+                Quick::Incomplete
+            };
         };
         let end = end - start - at;
         let line = &self.cur[start + at..];
@@ -1026,6 +1034,22 @@ impl Parser {
             data: Some((start + at + value, start + at + end)),
             block: (start, start + len),
         })
+    }
+
+    /// After [`Quick::OpenLine`]: the rest of the chunk, from `pos` (a block
+    /// start in the plain state) on, is the first part of a data line that
+    /// goes on in the next chunk, with no CR or LF in it (the quick path
+    /// searched it). Taken as [`advance`](Self::advance) would take it (the
+    /// line splitter's partial line, then `append_partial`), without a
+    /// second search of the same bytes; `advance` goes on from the end of
+    /// the chunk. (In 4 KiB reads of short events, one event per read
+    /// straddles two reads.)
+    #[inline(never)]
+    fn open_line_rest(&mut self) -> Result<(), FrameError> {
+        let (start, end) = (self.pos, self.cur.len());
+        self.lines.take_partial(end - start);
+        self.pos = end;
+        self.append_partial(start, end)
     }
 
     /// Skips the blocks at `pos` that are one comment line each, a blank
@@ -1887,6 +1911,10 @@ enum Quick {
     Other,
     /// Its shape, but its data line does not end in this chunk.
     Incomplete,
+    /// A block that starts with a data line which does not end in this
+    /// chunk: the rest of the chunk, searched and found to hold no CR or
+    /// LF, is that line's first part (see [`Parser::open_line_rest`]).
+    OpenLine,
 }
 
 /// A whole event taken by `commit_whole`: where its name, data and block

@@ -258,6 +258,16 @@ impl LineSplitter {
         self.scanned += len as u64;
     }
 
+    /// Consumes `len` bytes as [`next_line`](Self::next_line) would when
+    /// they are the start of a line that goes on past them (it returns
+    /// [`Step::Partial`]), for a caller that searched them itself and found
+    /// no CR or LF, in a [`plain`](Self::plain) state.
+    #[inline]
+    pub(crate) fn take_partial(&mut self, len: usize) {
+        debug_assert!(self.plain());
+        self.scanned += len as u64;
+    }
+
     /// Consumes the next line as [`next_line`](Self::next_line) would, for
     /// a caller that has seen it: `len` bytes without CR or LF, then an LF.
     /// Returns `false`, changing nothing, when the splitter is at the start
