@@ -40,6 +40,9 @@
 //! Environment: `SSEKIT_BENCH_PROBE_SECS` (probe budget per pass, default 2);
 //! `SSEKIT_FRAMING_ONLY=<input>/<engine>/<chunking>[/<passes>]` runs one
 //! engine alone, without criterion, for a profiler (see `only`);
+//! `SSEKIT_FRAMING_PAIRED=<rounds>` times the cells issue 12 states targets
+//! for with the engines taking turns, and prints the median of each round's
+//! ratios with the verdicts (see `paired`; about a minute for 15 rounds);
 //! `SSEKIT_BENCH_DUMP_DIR=<dir>` writes every generated input there as
 //! `<name>.sse` for inspection.
 
