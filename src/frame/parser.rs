@@ -580,8 +580,8 @@ impl Parser {
         self.release_line();
         loop {
             self.skip_keep_alives();
-            let quick = self.quick_event();
-            if let Quick::Taken(q) = quick {
+            let quick = self.quick_event::<false>();
+            if let Some(q) = self.quick_whole(quick) {
                 return Ok(Some(self.frame_of(q, q.data.unwrap_or_default())));
             }
             if quick == Quick::Incomplete {
@@ -642,32 +642,42 @@ impl Parser {
             // The quick answer after a small read, without a call.
             return Ok(None);
         }
-        self.parse_frame_ref()
+        // The most common event, taken by a call of its own that returns in
+        // registers; everything else goes to `parse_frame_ref`, with what
+        // the quick path found.
+        let (event, value) = match self.quick_event::<true>() {
+            Quick::Plain(value) => ("", value),
+            Quick::Named(value) => (self.last_known, value),
+            quick => return self.parse_frame_ref(quick),
+        };
+        Ok(Some(FrameRef {
+            event,
+            // `quick_event` saw the data (which ends before the blank line's
+            // two LFs) read as text.
+            data: self.cur.str(value, self.pos - 2).unwrap_or_default(),
+            id: self.id_buf.as_str(),
+            retry: None,
+        }))
     }
 
-    /// [`next_frame_ref`](Self::next_frame_ref) with input to parse.
-    fn parse_frame_ref(&mut self) -> Result<Option<FrameRef<'_>>, FrameError> {
+    /// [`next_frame_ref`](Self::next_frame_ref) for everything but the
+    /// event `quick_event` takes; `first` is what it found (`Other` when it
+    /// did not look: see `quick_event`).
+    fn parse_frame_ref(&mut self, first: Quick) -> Result<Option<FrameRef<'_>>, FrameError> {
         self.held = None;
         self.release_line();
+        let mut first = Some(first).filter(|&q| q != Quick::Other);
         loop {
-            self.skip_keep_alives();
-            let quick = self.quick_event();
-            if let Quick::Taken(q) = quick {
-                let (a, b) = q.data.unwrap_or_default();
-                if !self.cur.check(a, b) {
-                    // Not text: the owned frame decodes it with replacements.
-                    let frame = self.frame_of(q, (a, b));
-                    return Ok(Some(FrameRef::of(self.held.insert(frame))));
+            let quick = match first.take() {
+                Some(quick) => quick,
+                None => {
+                    self.skip_keep_alives();
+                    self.quick_event::<true>()
                 }
-                return Ok(Some(FrameRef {
-                    event: match q.name {
-                        Name::Known(name) => name,
-                        _ => "",
-                    },
-                    data: self.cur.str(a, b).unwrap_or_default(),
-                    id: self.id_buf.as_str(),
-                    retry: None,
-                }));
+            };
+            if let Some(q) = self.quick_whole(quick) {
+                let data = q.data.unwrap_or_default();
+                return Ok(Some(self.frame_ref_of(q, data)));
             }
             if quick == Quick::Incomplete {
                 // The whole-event path would search the same line in vain.
@@ -975,20 +985,27 @@ impl Parser {
     /// [`commit_whole`](Self::commit_whole) do for that shape, with one line
     /// search and the least bookkeeping: no id, no comments, so the block's
     /// bytes are all dispatched. [`Quick::Other`] or [`Quick::Incomplete`]
-    /// (nothing changed) for anything else.
-    #[inline(always)]
-    fn quick_event(&mut self) -> Quick {
+    /// (nothing changed) for anything else; with `TEXT` (for a borrowed
+    /// frame), also when the data is not UTF-8, and without looking when a
+    /// borrowed frame is still held by the last call. Without looking, too,
+    /// while the line buffer is lent (the caller releases it first).
+    ///
+    /// A call of its own, small, with a result that fits in two registers:
+    /// one event per read (how LLM servers flush) is a call of it and little
+    /// else.
+    #[inline(never)]
+    fn quick_event<const TEXT: bool>(&mut self) -> Quick {
         let start = self.pos;
         let Some(b) = self.cur.get(start..) else {
             return Quick::Other;
         };
-        if !self.at_plain_block_start() {
+        if !self.at_plain_block_start() || (TEXT && self.held.is_some()) || self.line.is_lent() {
             return Quick::Other;
         }
-        let (name, at) = match repeated_event_line(b, self.last_known) {
-            Some(len) if len <= self.config.max_line_len => (Name::Known(self.last_known), len + 1),
+        let (named, at) = match repeated_event_line(b, self.last_known) {
+            Some(len) if len <= self.config.max_line_len => (true, len + 1),
             Some(_) => return Quick::Other,
-            None => (Name::None, 0),
+            None => (false, 0),
         };
         let Some(line) = b.get(at..) else {
             return Quick::Other;
@@ -1014,6 +1031,11 @@ impl Parser {
             return Quick::Other;
         }
         let len = at + end + 2;
+        let value = start + at + value;
+        if TEXT && !self.cur.check(value, start + at + end) {
+            // Not text: the owned frame decodes it with replacements.
+            return Quick::Other;
+        }
         // What `commit_whole` does for this shape.
         let block_offset = self.cur_offset + start as u64;
         let line_end = block_offset + len as u64;
@@ -1029,10 +1051,28 @@ impl Parser {
         self.frame_offset = block_offset;
         self.block_offset = line_end;
         self.fast_misses = 0;
-        Quick::Taken(Whole {
+        if named {
+            Quick::Named(value)
+        } else {
+            Quick::Plain(value)
+        }
+    }
+
+    /// The event `quick_event` took (`None` for anything else), as
+    /// `commit_whole` would give it: its data ends before the blank line's
+    /// two LFs at `pos`, and its block starts at `frame_offset`.
+    #[inline(always)]
+    fn quick_whole(&self, quick: Quick) -> Option<Whole> {
+        let (name, value) = match quick {
+            Quick::Plain(value) => (Name::None, value),
+            Quick::Named(value) => (Name::Known(self.last_known), value),
+            _ => return None,
+        };
+        let start = (self.frame_offset - self.cur_offset) as usize;
+        Some(Whole {
             name,
-            data: Some((start + at + value, start + at + end)),
-            block: (start, start + len),
+            data: Some((value, self.pos - 2)),
+            block: (start, self.pos),
         })
     }
 
@@ -1905,8 +1945,11 @@ enum Name {
 /// What `Parser::quick_event` found.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Quick {
-    /// The event, taken.
-    Taken(Whole),
+    /// The event, taken, without an event type: where its data starts (see
+    /// [`Parser::quick_whole`]).
+    Plain(usize),
+    /// The event, taken, of the last known event type.
+    Named(usize),
     /// Another shape of block, or the parser is not in the plain state.
     Other,
     /// Its shape, but its data line does not end in this chunk.

@@ -227,6 +227,11 @@ impl CheckedChunk {
     /// needs no check).
     #[inline(always)]
     pub(crate) fn check(&mut self, start: usize, end: usize) -> bool {
+        if (start, end) == self.valid {
+            // The checked span itself (a line that `line_end` found ASCII):
+            // text, and its ends are boundaries.
+            return true;
+        }
         if start < self.valid.0 || end > self.valid.1 {
             if start > end || end > self.bytes.len() {
                 return false;
@@ -253,7 +258,7 @@ impl CheckedChunk {
     /// is the line's LF, every byte before it is ASCII, and the line becomes
     /// the checked span, so that its text needs no pass of its own (an
     /// event read alone costs one pass, not a search and a check).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn line_end(&mut self, from: usize) -> Option<usize> {
         let rest = self.bytes.get(from..)?;
         // Past the checked span only: a span that starts after `from` is
@@ -302,7 +307,10 @@ impl CheckedChunk {
             return Some("");
         }
         let chunk: &[u8] = &self.bytes;
-        let boundary = |i: usize| i == hi || chunk.get(i).is_some_and(|&b| !is_continuation(b));
+        // The span's own ends are boundaries (the span is text); no load
+        // for them (a line found ASCII is the span, end to end).
+        let boundary =
+            |i: usize| i == lo || i == hi || chunk.get(i).is_some_and(|&b| !is_continuation(b));
         if !(boundary(start) && boundary(end)) {
             return None;
         }

@@ -637,3 +637,68 @@ fn borrowed_frames_keep_a_name_after_their_data() {
         );
     }
 }
+
+/// The borrowed frames' quick path (one `data` line and a blank line, after
+/// an optional repeated `event` line) hands everything it does not take to
+/// the general path: data that is not UTF-8 (decoded with replacements), a
+/// frame still held or lent by the call before (released first), a data
+/// line that spans reads. Expected frames written by hand; the owned frames
+/// must be the same.
+#[test]
+fn borrowed_frames_leave_the_quick_path_where_they_must() {
+    // (reads, frames as (event type, data, id)).
+    type Case<'a> = (&'a [&'a [u8]], &'a [(&'a str, &'a str, &'a str)]);
+    let cases: [Case<'_>; 5] = [
+        // Not UTF-8, then text, in one read.
+        (
+            &[b"data: \xff\n\ndata: ok\n\n"],
+            &[("message", "\u{fffd}", ""), ("message", "ok", "")],
+        ),
+        // A repeated event type: text, text, a cut character, text.
+        (
+            &[
+                b"event: a\ndata: 1\n\n",
+                b"event: a\ndata: \xe2\x82\xac\n\nevent: a\ndata: \xe2\x82\n\nevent: a\ndata: z\n\n",
+            ],
+            &[("a", "1", ""), ("a", "\u{20ac}", ""), ("a", "\u{fffd}", ""), ("a", "z", "")],
+        ),
+        // A frame lent from the line buffer (its line spans reads), then a
+        // quick one in the same read.
+        (
+            &[b"data: abc", b"def\n\ndata: x\n\n"],
+            &[("message", "abcdef", ""), ("message", "x", "")],
+        ),
+        // A frame held by the parser (two data lines), then a quick one.
+        (
+            &[b"data: a\ndata: b\n\ndata: c\n\n"],
+            &[("message", "a\nb", ""), ("message", "c", "")],
+        ),
+        // An id set by the general path, kept by the quick one.
+        (
+            &[b"id: 7\ndata: x\n\ndata: y\n\n"],
+            &[("message", "x", "7"), ("message", "y", "7")],
+        ),
+    ];
+    for (reads, expected) in cases {
+        let mut owned = Parser::new();
+        let mut borrowed = Parser::new();
+        let (mut from_owned, mut from_borrowed) = (Vec::new(), Vec::new());
+        for read in reads {
+            owned.feed(Bytes::copy_from_slice(read));
+            borrowed.feed(Bytes::copy_from_slice(read));
+            while let Some(f) = owned.next_frame().unwrap() {
+                from_owned.push((f.event().to_owned(), f.data().to_owned(), f.id().to_owned()));
+            }
+            while let Some(f) = borrowed.next_frame_ref().unwrap() {
+                from_borrowed.push((f.event().to_owned(), f.data().to_owned(), f.id().to_owned()));
+            }
+        }
+        let expected: Vec<_> = expected
+            .iter()
+            .map(|&(e, d, i)| (e.to_owned(), d.to_owned(), i.to_owned()))
+            .collect();
+        assert_eq!(from_borrowed, expected, "{reads:?}");
+        assert_eq!(from_owned, expected, "{reads:?}");
+        assert_eq!(borrowed.tally(), owned.tally(), "{reads:?}");
+    }
+}
