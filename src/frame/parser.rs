@@ -358,10 +358,20 @@ impl Parser {
                 {
                     return self.feed_line_piece(chunk);
                 }
-            } else if chunk.len() <= SMALL_READ && self.lines.plain() {
+            } else if chunk.len() <= SMALL_READ && self.lines.plain() && !chunk.ends_with(b"\n\n") {
                 // At a line start with nothing left to parse: a small read
-                // may be held.
+                // may be held (but not one that ends a block, which
+                // `feed_held` would hand over at once: it is parsed where
+                // it lies).
                 return self.feed_held(chunk);
+            } else {
+                // A read at rest that is not held (one event per read):
+                // `hand_over`, which would ask again whether the parser is
+                // at rest.
+                self.next_chunk(chunk);
+                self.pos = 0;
+                self.check_split_crlf();
+                return;
             }
         }
         self.hand_over(chunk);

@@ -302,6 +302,14 @@ impl CheckedChunk {
     #[inline]
     pub(crate) fn str(&self, start: usize, end: usize) -> Option<&str> {
         let (lo, hi) = self.valid;
+        if (start, end) == (lo, hi) {
+            // The checked span itself (a line `line_end` found ASCII): text,
+            // from end to end.
+            let text = self.bytes.get(lo..hi)?;
+            // SAFETY: `chunk[lo..hi]` was checked as UTF-8 when `valid` was
+            // set (as below).
+            return Some(unsafe { core::str::from_utf8_unchecked(text) });
+        }
         if start < lo || end > hi || start > end {
             return None;
         }
