@@ -164,7 +164,7 @@ impl CheckedChunk {
         // for all of a 4 KiB read made them 8-13% slower: the requests crowd
         // out the loads that need their lines first). 256 bytes rather than
         // 512: fewer instructions, and a Chat / Responses / Anthropic event
-        // per read 1.3% / 2.6% / 3.5% faster; 128 bytes: Responses 1% slower.
+        // per read 1.3% / 2.6% / 0.9% faster; 128 bytes: Responses 1% slower.
         prefetch(bytes.as_ptr(), bytes.len().min(256));
         self.bytes = bytes;
         self.valid = (0, 0);
