@@ -114,7 +114,8 @@ pub struct Parser {
     last_event_id: Utf8Bytes,
     reconnection: Option<u64>,
 
-    /// The last frame handed out by `next_frame_ref` from the line path.
+    /// The last frame handed out by `next_frame_ref` from the line path, or
+    /// decoded with replacements because its data is not UTF-8.
     held: Option<Frame>,
     /// The event type of the last frame `next_frame_ref` lent from `line`
     /// (see `straddling_event_ref`).
@@ -360,14 +361,12 @@ impl Parser {
                 }
             } else if chunk.len() <= SMALL_READ && self.lines.plain() && !chunk.ends_with(b"\n\n") {
                 // At a line start with nothing left to parse: a small read
-                // may be held (but not one that ends a block, which
-                // `feed_held` would hand over at once: it is parsed where
-                // it lies).
+                // may be held (but not one that ends a block: it is parsed
+                // where it lies, below).
                 return self.feed_held(chunk);
             } else {
-                // A read at rest that is not held (one event per read):
-                // `hand_over`, which would ask again whether the parser is
-                // at rest.
+                // A read at rest that is not held (one event per read): what
+                // `hand_over` does at rest, without its second rest check.
                 self.next_chunk(chunk);
                 self.pos = 0;
                 self.check_split_crlf();
@@ -491,10 +490,9 @@ impl Parser {
     /// start with nothing left to parse: it is held, or handed over with
     /// what is held, up to the last point that must be parsed now.
     fn feed_held(&mut self, chunk: Bytes) {
-        if self.small.is_empty() && chunk.ends_with(b"\n\n") {
-            // A read that ends a block: parsed where it lies, unsearched.
-            return self.hand_over(chunk);
-        }
+        // A read at rest that ends a block never comes here: `feed_at_rest`
+        // parses it where it lies, unsearched.
+        debug_assert!(!(self.small.is_empty() && chunk.ends_with(b"\n\n")));
         self.hold_max = self.hold_limit();
         let split = if chunk.len() <= SMALL_READ && self.small.len() + chunk.len() <= self.hold_max
         {
@@ -664,15 +662,19 @@ impl Parser {
             event,
             // `quick_event` saw the data (which ends before the blank line's
             // two LFs) read as text.
-            data: self.cur.str(value, self.pos - 2).unwrap_or_default(),
+            data: {
+                debug_assert!(self.cur.str(value, self.pos - 2).is_some());
+                self.cur.str(value, self.pos - 2).unwrap_or_default()
+            },
             id: self.id_buf.as_str(),
             retry: None,
         }))
     }
 
     /// [`next_frame_ref`](Self::next_frame_ref) for everything but the
-    /// event `quick_event` takes; `first` is what it found (`Other` when it
-    /// did not look: see `quick_event`).
+    /// event `quick_event` takes; `first` is what it found. `Other` may mean
+    /// that it did not look (a frame still held or lent: see
+    /// `quick_event`), so the quick path is tried again after the release.
     fn parse_frame_ref(&mut self, first: Quick) -> Result<Option<FrameRef<'_>>, FrameError> {
         self.held = None;
         self.release_line();
@@ -994,11 +996,12 @@ impl Parser {
     /// [`whole_event`](Self::whole_event) and
     /// [`commit_whole`](Self::commit_whole) do for that shape, with one line
     /// search and the least bookkeeping: no id, no comments, so the block's
-    /// bytes are all dispatched. [`Quick::Other`] or [`Quick::Incomplete`]
-    /// (nothing changed) for anything else; with `TEXT` (for a borrowed
-    /// frame), also when the data is not UTF-8, and without looking when a
-    /// borrowed frame is still held by the last call. Without looking, too,
-    /// while the line buffer is lent (the caller releases it first).
+    /// bytes are all dispatched. [`Quick::Other`], [`Quick::Incomplete`] or
+    /// [`Quick::OpenLine`] (nothing changed) for anything else; with `TEXT`
+    /// (for a borrowed frame), [`Quick::NotText`] when the data is not
+    /// UTF-8, and `Other` without looking when a borrowed frame is still
+    /// held by the last call. `Other` without looking, too, while the line
+    /// buffer is lent (the caller releases it first).
     ///
     /// A call of its own, small, with a result that fits in two registers:
     /// one event per read (how LLM servers flush) is a call of it and little
@@ -1044,7 +1047,7 @@ impl Parser {
         let value = start + at + value;
         if TEXT && !self.cur.check(value, start + at + end) {
             // Not text: the owned frame decodes it with replacements.
-            return Quick::Other;
+            return Quick::NotText;
         }
         // What `commit_whole` does for this shape.
         let block_offset = self.cur_offset + start as u64;
@@ -1960,7 +1963,13 @@ enum Quick {
     Plain(usize),
     /// The event, taken, of the last known event type.
     Named(usize),
-    /// Another shape of block, or the parser is not in the plain state.
+    /// Its shape, but its data is not UTF-8 (borrowed frames only): not
+    /// taken, nothing changed; the general path decodes it with
+    /// replacements.
+    NotText,
+    /// Another shape of block, or the parser is not in the plain state,
+    /// or (borrowed frames) not looked at because the last call's frame is
+    /// still held or lent: nothing changed.
     Other,
     /// Its shape, but its data line does not end in this chunk.
     Incomplete,

@@ -643,47 +643,80 @@ fn borrowed_frames_keep_a_name_after_their_data() {
 /// the general path: data that is not UTF-8 (decoded with replacements), a
 /// frame still held or lent by the call before (released first), a data
 /// line that spans reads. Expected frames written by hand; the owned frames
-/// must be the same.
+/// must be the same, and so must the byte accounting.
 #[test]
 fn borrowed_frames_leave_the_quick_path_where_they_must() {
+    let long_a = "a".repeat(300);
+    let long_b = "b".repeat(40);
+    let long_c = "c".repeat(40);
     // (reads, frames as (event type, data, id)).
-    type Case<'a> = (&'a [&'a [u8]], &'a [(&'a str, &'a str, &'a str)]);
-    let cases: [Case<'_>; 5] = [
+    type Case<'a> = (Vec<Vec<u8>>, Vec<(&'a str, String, &'a str)>);
+    let cases: Vec<Case<'_>> = vec![
         // Not UTF-8, then text, in one read.
         (
-            &[b"data: \xff\n\ndata: ok\n\n"],
-            &[("message", "\u{fffd}", ""), ("message", "ok", "")],
+            vec![b"data: \xff\n\ndata: ok\n\n".to_vec()],
+            vec![
+                ("message", "\u{fffd}".into(), ""),
+                ("message", "ok".into(), ""),
+            ],
         ),
         // A repeated event type: text, text, a cut character, text.
         (
-            &[
-                b"event: a\ndata: 1\n\n",
-                b"event: a\ndata: \xe2\x82\xac\n\nevent: a\ndata: \xe2\x82\n\nevent: a\ndata: z\n\n",
+            vec![
+                b"event: a\ndata: 1\n\n".to_vec(),
+                b"event: a\ndata: \xe2\x82\xac\n\nevent: a\ndata: \xe2\x82\n\nevent: a\ndata: z\n\n"
+                    .to_vec(),
             ],
-            &[("a", "1", ""), ("a", "\u{20ac}", ""), ("a", "\u{fffd}", ""), ("a", "z", "")],
+            vec![
+                ("a", "1".into(), ""),
+                ("a", "\u{20ac}".into(), ""),
+                ("a", "\u{fffd}".into(), ""),
+                ("a", "z".into(), ""),
+            ],
         ),
-        // A frame lent from the line buffer (its line spans reads), then a
-        // quick one in the same read.
+        // A data line that spans reads (the first too long to be held),
+        // whose frame is lent from the line buffer; then a quick one in the
+        // same read.
         (
-            &[b"data: abc", b"def\n\ndata: x\n\n"],
-            &[("message", "abcdef", ""), ("message", "x", "")],
+            vec![
+                format!("data: {long_a}").into_bytes(),
+                b"def\n\ndata: x\n\n".to_vec(),
+            ],
+            vec![
+                ("message", format!("{long_a}def"), ""),
+                ("message", "x".into(), ""),
+            ],
         ),
         // A frame held by the parser (two data lines), then a quick one.
         (
-            &[b"data: a\ndata: b\n\ndata: c\n\n"],
-            &[("message", "a\nb", ""), ("message", "c", "")],
+            vec![b"data: a\ndata: b\n\ndata: c\n\n".to_vec()],
+            vec![("message", "a\nb".into(), ""), ("message", "c".into(), "")],
         ),
         // An id set by the general path, kept by the quick one.
         (
-            &[b"id: 7\ndata: x\n\ndata: y\n\n"],
-            &[("message", "x", "7"), ("message", "y", "7")],
+            vec![b"id: 7\ndata: x\n\ndata: y\n\n".to_vec()],
+            vec![("message", "x".into(), "7"), ("message", "y".into(), "7")],
+        ),
+        // Data lines long enough for the vector pass over the line: all
+        // ASCII (the line is the checked span itself), then a byte that is
+        // not UTF-8 after 40 ASCII ones.
+        (
+            vec![format!("data: {long_b}\n\n").into_bytes(), {
+                let mut read = format!("data: {long_c}").into_bytes();
+                read.extend_from_slice(b"\xff\n\n");
+                read
+            }],
+            vec![
+                ("message", long_b.clone(), ""),
+                ("message", format!("{long_c}\u{fffd}"), ""),
+            ],
         ),
     ];
     for (reads, expected) in cases {
         let mut owned = Parser::new();
         let mut borrowed = Parser::new();
         let (mut from_owned, mut from_borrowed) = (Vec::new(), Vec::new());
-        for read in reads {
+        for read in &reads {
             owned.feed(Bytes::copy_from_slice(read));
             borrowed.feed(Bytes::copy_from_slice(read));
             while let Some(f) = owned.next_frame().unwrap() {
@@ -694,8 +727,8 @@ fn borrowed_frames_leave_the_quick_path_where_they_must() {
             }
         }
         let expected: Vec<_> = expected
-            .iter()
-            .map(|&(e, d, i)| (e.to_owned(), d.to_owned(), i.to_owned()))
+            .into_iter()
+            .map(|(e, d, i)| (e.to_owned(), d, i.to_owned()))
             .collect();
         assert_eq!(from_borrowed, expected, "{reads:?}");
         assert_eq!(from_owned, expected, "{reads:?}");
