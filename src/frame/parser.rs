@@ -365,12 +365,9 @@ impl Parser {
                 // where it lies, below).
                 return self.feed_held(chunk);
             } else {
-                // A read at rest that is not held (one event per read): what
-                // `hand_over` does at rest, without its second rest check.
-                self.next_chunk(chunk);
-                self.pos = 0;
-                self.check_split_crlf();
-                return;
+                // A read at rest that is not held (one event per read):
+                // `hand_over` without its second rest check.
+                return self.take_at_rest(chunk);
             }
         }
         self.hand_over(chunk);
@@ -397,12 +394,19 @@ impl Parser {
     #[inline(always)]
     fn hand_over(&mut self, chunk: Bytes) {
         if self.pos >= self.cur.len() && self.queue.is_empty() {
-            self.next_chunk(chunk);
-            self.pos = 0;
-            self.check_split_crlf();
+            self.take_at_rest(chunk);
         } else {
             self.queue.push_back(chunk);
         }
+    }
+
+    /// [`hand_over`](Self::hand_over) when all before `chunk` is parsed: it
+    /// becomes the current chunk, parsed from its start.
+    #[inline(always)]
+    fn take_at_rest(&mut self, chunk: Bytes) {
+        self.next_chunk(chunk);
+        self.pos = 0;
+        self.check_split_crlf();
     }
 
     /// Makes `chunk` the current chunk, past the one parsed. A current
@@ -663,8 +667,9 @@ impl Parser {
             // `quick_event` saw the data (which ends before the blank line's
             // two LFs) read as text.
             data: {
-                debug_assert!(self.cur.str(value, self.pos - 2).is_some());
-                self.cur.str(value, self.pos - 2).unwrap_or_default()
+                let data = self.cur.str(value, self.pos - 2);
+                debug_assert!(data.is_some());
+                data.unwrap_or_default()
             },
             id: self.id_buf.as_str(),
             retry: None,

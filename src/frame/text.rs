@@ -302,27 +302,23 @@ impl CheckedChunk {
     #[inline]
     pub(crate) fn str(&self, start: usize, end: usize) -> Option<&str> {
         let (lo, hi) = self.valid;
-        if (start, end) == (lo, hi) {
-            // The checked span itself (a line `line_end` found ASCII): text,
-            // from end to end.
-            let text = self.bytes.get(lo..hi)?;
-            // SAFETY: `chunk[lo..hi]` was checked as UTF-8 when `valid` was
-            // set (as below).
-            return Some(unsafe { core::str::from_utf8_unchecked(text) });
-        }
-        if start < lo || end > hi || start > end {
-            return None;
-        }
-        if start == end {
-            return Some("");
-        }
         let chunk: &[u8] = &self.bytes;
-        // The span's own ends are boundaries (the span is text); no load
-        // for them (a line found ASCII is the span, end to end).
-        let boundary =
-            |i: usize| i == lo || i == hi || chunk.get(i).is_some_and(|&b| !is_continuation(b));
-        if !(boundary(start) && boundary(end)) {
-            return None;
+        // The checked span itself (a line `line_end` found ASCII) needs no
+        // test: its ends are boundaries.
+        if (start, end) != (lo, hi) {
+            if start < lo || end > hi || start > end {
+                return None;
+            }
+            if start == end {
+                return Some("");
+            }
+            // The span's own ends are boundaries (the span is text); no load
+            // for them.
+            let boundary =
+                |i: usize| i == lo || i == hi || chunk.get(i).is_some_and(|&b| !is_continuation(b));
+            if !(boundary(start) && boundary(end)) {
+                return None;
+            }
         }
         let text = chunk.get(start..end)?;
         // SAFETY: `chunk[lo..hi]` was checked as UTF-8 when `valid` was set
