@@ -47,12 +47,12 @@
 //! [`json`], zero-allocation JSON primitives whose strings ([`json::JsonStr`])
 //! keep their escapes until you ask for the text.
 //!
-//! [`accumulate`] sits on top: [`accumulate::ResponseAccumulator`] turns the
+//! [`accumulate`] sits on top: [`accumulate::ResponsesAccumulator`] turns the
 //! events of a Responses stream into the final response, in the API's shape,
 //! with live snapshots while it streams, and reports the faults of the
 //! stream (skipped sequence numbers, a missing terminal event) instead of
 //! hiding them; [`accumulate::ChatAccumulator`] and
-//! [`accumulate::MessageAccumulator`] and [`accumulate::GeminiAccumulator`]
+//! [`accumulate::AnthropicAccumulator`] and [`accumulate::GeminiAccumulator`]
 //! do the same for Chat Completions, Anthropic Messages and Gemini streams.
 //!
 //! [`bridge`] translates one dialect's stream into another, event by event:
@@ -74,7 +74,7 @@
 //!
 //! ```
 //! use ssekit::responses::writer::ResponsesWriter;
-//! use ssekit::responses::ResponseEvent;
+//! use ssekit::responses::ResponsesEvent;
 //! use ssekit::Parser;
 //!
 //! let mut writer = ResponsesWriter::new("resp_1", "my-model", 1_767_225_600);
@@ -88,7 +88,7 @@
 //! parser.feed(wire);
 //! let mut last = None;
 //! while let Some(frame) = parser.next_frame()? {
-//!     if let ResponseEvent::ResponseCompleted(done) = ResponseEvent::from_frame(&frame)? {
+//!     if let ResponsesEvent::ResponseCompleted(done) = ResponsesEvent::from_frame(&frame)? {
 //!         last = done.sequence_number;
 //!     }
 //! }
@@ -149,7 +149,7 @@ an event anywhere, as network reads do.
 ```
 use futures::{executor::block_on, stream, StreamExt};
 use ssekit::adapters::SseStreamExt;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 
 let body = stream::iter([
     Ok::<_, std::io::Error>("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","),
@@ -159,7 +159,7 @@ let mut frames = body.sse_frames();
 block_on(async {
     while let Some(frame) = frames.next().await {
         let frame = frame?;
-        if let ResponseEvent::OutputTextDelta(d) = ResponseEvent::from_frame(&frame)?.strict()? {
+        if let ResponsesEvent::OutputTextDelta(d) = ResponsesEvent::from_frame(&frame)?.strict()? {
             assert_eq!(d.delta, "Hi");
         }
     }
@@ -175,14 +175,14 @@ stream on 127.0.0.1 and prints its text as it arrives):
 ```no_run
 use futures::StreamExt;
 use ssekit::adapters::SseStreamExt;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 
 async fn print_text(url: &str) -> Result<(), Box<dyn std::error::Error>> {
     let response = reqwest::Client::new().get(url).send().await?.error_for_status()?;
     let mut frames = response.bytes_stream().sse_frames();
     while let Some(frame) = frames.next().await {
         let frame = frame?;
-        if let ResponseEvent::OutputTextDelta(d) = ResponseEvent::from_frame(&frame)?.strict()? {
+        if let ResponsesEvent::OutputTextDelta(d) = ResponsesEvent::from_frame(&frame)?.strict()? {
             print!("{}", d.delta); // unescaped as it is printed
         }
     }

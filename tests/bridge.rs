@@ -1,6 +1,6 @@
 //! `ssekit::bridge` (issue 16): every Chat, Anthropic and Gemini stream of
 //! the recorded corpus, bridged to Responses at several chunkings, lints
-//! clean under the Codex rules and assembles (with `ResponseAccumulator`)
+//! clean under the Codex rules and assembles (with `ResponsesAccumulator`)
 //! into what the upstream's own accumulator assembled, field by field; every
 //! Responses stream bridged to Chat rebuilds (with `ChatAccumulator`) the
 //! same text and tool calls; hostile upstreams get a typed error and a
@@ -19,9 +19,9 @@ mod counting;
 use proptest::prelude::*;
 use serde_json::Value as J;
 use ssekit::accumulate::{
-    ChatAccumulator, GeminiAccumulator, MessageAccumulator, Outcome, ResponseAccumulator,
+    AnthropicAccumulator, ChatAccumulator, GeminiAccumulator, Outcome, ResponsesAccumulator,
 };
-use ssekit::anthropic::MessageEvent;
+use ssekit::anthropic::AnthropicEvent;
 use ssekit::bridge::{
     AnthropicToResponses, Bridge, BridgeConfig, BridgeErrorKind, BytesBridge, ChatToResponses,
     GeminiToResponses, ResponsesToChat,
@@ -29,7 +29,7 @@ use ssekit::bridge::{
 use ssekit::chat::ChatEvent;
 use ssekit::gemini::{GeminiEvent, PartKind};
 use ssekit::lint;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 use ssekit::{Bytes, Frame, Parser};
 
 // ---------------------------------------------------------------- helpers
@@ -66,7 +66,7 @@ fn bridge<B: Bridge>(b: B, body: &[u8], chunk: usize) -> (Vec<u8>, Option<Bridge
 
 /// Error findings of the Codex rules.
 fn lint_errors(out: &[u8]) -> Vec<String> {
-    lint::lint_bytes(out)
+    lint::lint_bytes(lint::ResponsesLinter::new(), out)
         .iter()
         .filter(|f| f.is_error())
         .map(|f| f.to_string())
@@ -91,12 +91,12 @@ struct Answer {
     reason: Option<String>,
 }
 
-/// The answer of a Responses stream, assembled by `ResponseAccumulator`
+/// The answer of a Responses stream, assembled by `ResponsesAccumulator`
 /// and read through serde_json.
 fn responses_answer(out: &[u8], keep_call_ids: &[bool]) -> Answer {
-    let mut acc = ResponseAccumulator::new();
+    let mut acc = ResponsesAccumulator::new();
     for frame in frames(out) {
-        let event = ResponseEvent::from_frame(&frame).expect("bridged events decode");
+        let event = ResponsesEvent::from_frame(&frame).expect("bridged events decode");
         acc.feed(&event).expect("bridged events accumulate");
     }
     let fin = acc.finish();
@@ -217,12 +217,12 @@ fn tuple_status(status: &str, reason: Option<&str>) -> (String, Option<String>) 
     (status.to_owned(), reason.map(str::to_owned))
 }
 
-/// Anthropic: the answer `MessageAccumulator` assembles, mapped as the
+/// Anthropic: the answer `AnthropicAccumulator` assembles, mapped as the
 /// bridge documents.
 fn anthropic_expected(body: &[u8]) -> Answer {
-    let mut acc = MessageAccumulator::new();
+    let mut acc = AnthropicAccumulator::new();
     for frame in frames(body) {
-        acc.feed(&MessageEvent::from_frame(&frame).unwrap())
+        acc.feed(&AnthropicEvent::from_frame(&frame).unwrap())
             .unwrap();
     }
     let m = acc.finish();
@@ -489,7 +489,7 @@ fn corpus_gemini_to_responses() {
 }
 
 /// Responses → Chat on every corpus Responses stream: `ChatAccumulator`
-/// rebuilds the text and tool calls `ResponseAccumulator` assembled.
+/// rebuilds the text and tool calls `ResponsesAccumulator` assembled.
 #[test]
 fn corpus_responses_to_chat() {
     let Some(dir) = corpus::corpus_dir() else {
@@ -503,9 +503,9 @@ fn corpus_responses_to_chat() {
     let mut failures = Vec::new();
     for (name, body) in &files {
         // The upstream's own assembly.
-        let mut acc = ResponseAccumulator::new();
+        let mut acc = ResponsesAccumulator::new();
         for frame in frames(body) {
-            if let Ok(event) = ResponseEvent::from_frame(&frame) {
+            if let Ok(event) = ResponsesEvent::from_frame(&frame) {
                 let _ = acc.feed(&event);
             }
         }
@@ -995,7 +995,7 @@ fn anthropic_hostile_upstreams() {
                     r#"{"type":"message_start","message":{"usage":"x"}}"#,
                 ),
             BridgeErrorKind::Decode(
-                MessageEvent::parse(r#"{"type":"message_start","message":{"usage":"x"}}"#)
+                AnthropicEvent::parse(r#"{"type":"message_start","message":{"usage":"x"}}"#)
                     .unwrap()
                     .decode_error()
                     .unwrap(),
@@ -1664,20 +1664,20 @@ fn steady_state_deltas_of_the_other_bridges_do_not_allocate() {
 #[test]
 fn decoded_events_that_do_not_fit_fail_the_bridge() {
     let data = r#"{"type":"response.output_text.delta","item_id":"m","output_index":0}"#;
-    let event = ResponseEvent::parse(data).unwrap();
+    let event = ResponsesEvent::parse(data).unwrap();
     let expected = event.decode_error().unwrap();
     let mut bridge = ResponsesToChat::new();
     let err = bridge.push(&event).unwrap_err();
     assert_eq!(err.kind(), BridgeErrorKind::Decode(expected));
     // A lazy payload that does not decode fails it too, as push_frame does.
     let data = r#"{"type":"response.created","response":{"id":"r","usage":7}}"#;
-    let event = ResponseEvent::parse(data).unwrap();
+    let event = ResponsesEvent::parse(data).unwrap();
     let expected = event.validate().unwrap_err();
     let err = ResponsesToChat::new().push(&event).unwrap_err();
     assert_eq!(err.kind(), BridgeErrorKind::Decode(expected));
 
     let data = r#"{"type":"content_block_stop","index":"0"}"#;
-    let event = MessageEvent::parse(data).unwrap();
+    let event = AnthropicEvent::parse(data).unwrap();
     let expected = event.decode_error().unwrap();
     let mut bridge = AnthropicToResponses::new();
     let err = bridge.push(&event).unwrap_err();

@@ -6,7 +6,7 @@ use alloc::string::String;
 use super::{
     to_responses_bridge, BridgeConfig, BridgeError, BridgeErrorKind, End, Item, ToResponses,
 };
-use crate::anthropic::{BlockDelta, ContentBlock, MessageEvent, Usage};
+use crate::anthropic::{AnthropicEvent, BlockDelta, ContentBlock, Usage};
 use crate::frame::Frame;
 use crate::responses::writer::{TokenUsage, WriterErrorKind};
 
@@ -139,7 +139,7 @@ impl AnthropicToResponses {
     /// # Errors
     ///
     /// As [`push_frame`](super::Bridge::push_frame).
-    pub fn push(&mut self, event: &MessageEvent<'_>) -> Result<(), BridgeError> {
+    pub fn push(&mut self, event: &AnthropicEvent<'_>) -> Result<(), BridgeError> {
         self.core.begin_event()?;
         match self.event(event) {
             Ok(()) => Ok(()),
@@ -148,7 +148,7 @@ impl AnthropicToResponses {
     }
 
     fn push_frame_inner(&mut self, frame: &Frame) -> Result<(), BridgeError> {
-        let event = MessageEvent::from_frame(frame)
+        let event = AnthropicEvent::from_frame(frame)
             .map_err(|e| self.core.error(BridgeErrorKind::Decode(e)))?;
         self.event(&event)
     }
@@ -176,9 +176,9 @@ impl AnthropicToResponses {
         );
     }
 
-    fn event(&mut self, event: &MessageEvent<'_>) -> Result<(), BridgeError> {
+    fn event(&mut self, event: &AnthropicEvent<'_>) -> Result<(), BridgeError> {
         match event {
-            MessageEvent::MessageStart(start) => {
+            AnthropicEvent::MessageStart(start) => {
                 let m = &start.message;
                 self.core.open(m.id, m.model, None);
                 if let Some(u) = &m.usage {
@@ -186,12 +186,12 @@ impl AnthropicToResponses {
                 }
                 Ok(())
             }
-            MessageEvent::ContentBlockStart(start) => {
+            AnthropicEvent::ContentBlockStart(start) => {
                 self.block_start(start.index, &start.content_block)
             }
-            MessageEvent::ContentBlockDelta(d) => self.block_delta(d.index, &d.delta),
-            MessageEvent::ContentBlockStop(stop) => self.block_stop(stop.index),
-            MessageEvent::MessageDelta(d) => {
+            AnthropicEvent::ContentBlockDelta(d) => self.block_delta(d.index, &d.delta),
+            AnthropicEvent::ContentBlockStop(stop) => self.block_stop(stop.index),
+            AnthropicEvent::MessageDelta(d) => {
                 if let Some(reason) = d.delta.stop_reason {
                     self.stop_reason = Some(match reason.as_str() {
                         Some("max_tokens" | "model_context_window_exceeded") => {
@@ -206,11 +206,11 @@ impl AnthropicToResponses {
                 }
                 Ok(())
             }
-            MessageEvent::MessageStop(_) => {
+            AnthropicEvent::MessageStop(_) => {
                 let end = self.stop_reason.unwrap_or(End::Completed);
                 self.core.end(end, "", "")
             }
-            MessageEvent::Error(e) => {
+            AnthropicEvent::Error(e) => {
                 self.core.open(None, None, None);
                 let code = e.error.ty.map(|t| t.unescape()).unwrap_or_default();
                 let code = if code.is_empty() {
@@ -222,7 +222,7 @@ impl AnthropicToResponses {
                 self.core.end(End::Failed, &code, &message)
             }
             // A known type whose members do not fit is not passed over.
-            MessageEvent::Unknown { error: Some(e), .. } => {
+            AnthropicEvent::Unknown { error: Some(e), .. } => {
                 Err(self.core.error(BridgeErrorKind::Decode(*e)))
             }
             _ => Ok(()),

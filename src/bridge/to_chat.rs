@@ -8,7 +8,7 @@ use super::{Bridge, BridgeConfig, BridgeError, BridgeErrorKind};
 use crate::encode::push_json_str;
 use crate::frame::Frame;
 use crate::json::JsonStr;
-use crate::responses::{Lazy, OutputItem, Response, ResponseEvent};
+use crate::responses::{Lazy, OutputItem, Response, ResponsesEvent};
 use crate::views::Field;
 
 /// Translates a Responses stream into Chat Completions chunks, event by
@@ -120,10 +120,10 @@ impl ResponsesToChat {
     /// # Errors
     ///
     /// As [`push_frame`](super::Bridge::push_frame).
-    pub fn push(&mut self, event: &ResponseEvent<'_>) -> Result<(), BridgeError> {
+    pub fn push(&mut self, event: &ResponsesEvent<'_>) -> Result<(), BridgeError> {
         self.events += 1;
         if self.finished {
-            if matches!(event, ResponseEvent::Done) {
+            if matches!(event, ResponsesEvent::Done) {
                 return Ok(());
             }
             return Err(self.error(BridgeErrorKind::Finished));
@@ -320,8 +320,8 @@ impl ResponsesToChat {
         self.out.put_slice(b"data: [DONE]\n\n");
     }
 
-    fn event(&mut self, event: &ResponseEvent<'_>) -> Result<(), BridgeError> {
-        use ResponseEvent as E;
+    fn event(&mut self, event: &ResponsesEvent<'_>) -> Result<(), BridgeError> {
+        use ResponsesEvent as E;
         match event {
             E::ResponseCreated(e) => {
                 // The role chunk as soon as the response starts, as OpenAI
@@ -492,10 +492,10 @@ impl Bridge for ResponsesToChat {
         self.events += 1;
         // Strict, as before the payloads were lazy: an event whose response,
         // item or error does not decode is an undecodable event.
-        let event = ResponseEvent::from_frame(frame).and_then(ResponseEvent::strict);
+        let event = ResponsesEvent::from_frame(frame).and_then(ResponsesEvent::strict);
         if self.finished {
             // The `[DONE]` some gateways send after the terminal event.
-            if matches!(event, Ok(ResponseEvent::Done)) {
+            if matches!(event, Ok(ResponsesEvent::Done)) {
                 return Ok(());
             }
             return Err(self.error(BridgeErrorKind::Finished));

@@ -1,7 +1,7 @@
 //! `event_view!`: a Responses event view. The struct, decoder and visitor
 //! come from the shared `view!` (see `views/macros.rs`); on top, an event
 //! view has a `TYPE` constant, a `to_owned()` that keeps the whole event as
-//! an [`OwnedResponseEvent`](super::OwnedResponseEvent), and (feature
+//! an [`OwnedResponsesEvent`](super::OwnedResponsesEvent), and (feature
 //! `serde`) a `Deserialize` that checks its `type`. It does not decode as a
 //! nested field.
 //!
@@ -87,10 +87,10 @@ macro_rules! event_view {
             pub const TYPE: &'static str = $ty;
 
             /// Copies the event's JSON text into an
-            /// [`OwnedResponseEvent`]($crate::responses::OwnedResponseEvent)
+            /// [`OwnedResponsesEvent`]($crate::responses::OwnedResponsesEvent)
             /// that outlives the input.
-            pub fn to_owned(&self) -> $crate::responses::OwnedResponseEvent {
-                $crate::responses::OwnedResponseEvent::from_parts(self.__src.0.get(), $ty)
+            pub fn to_owned(&self) -> $crate::responses::OwnedResponsesEvent {
+                $crate::responses::OwnedResponsesEvent::from_parts(self.__src.0.get(), $ty)
             }
 
             /// The correlation keys among the fields (see `accessors.rs`).

@@ -64,7 +64,7 @@ pub enum DoneMarker {
     /// Write `data: [DONE]` as it came: no `event:` line, no sequence
     /// number. The default: a gateway passes on what it was given, and the
     /// OpenAI SDKs (and this crate's views, as
-    /// [`ResponseEvent::Done`](crate::responses::ResponseEvent::Done)) stop
+    /// [`ResponsesEvent::Done`](crate::responses::ResponsesEvent::Done)) stop
     /// at it.
     #[default]
     Forward,
@@ -334,7 +334,7 @@ enum Phase {
 ///
 /// ```
 /// use ssekit::responses::writer::{ResponsesWriter, TokenUsage};
-/// use ssekit::responses::ResponseEvent;
+/// use ssekit::responses::ResponsesEvent;
 /// use ssekit::{Bytes, Parser};
 ///
 /// let mut w = ResponsesWriter::new("resp_1", "my-model", 1_767_225_600);
@@ -352,8 +352,8 @@ enum Phase {
 /// let mut types = Vec::new();
 /// let mut text = String::new();
 /// while let Some(frame) = parser.next_frame()? {
-///     let event = ResponseEvent::from_frame(&frame)?;
-///     if let ResponseEvent::OutputTextDelta(d) = &event {
+///     let event = ResponsesEvent::from_frame(&frame)?;
+///     if let ResponsesEvent::OutputTextDelta(d) = &event {
 ///         assert_eq!(d.item_id, "msg_1");
 ///         d.delta.unescape_into(&mut text);
 ///     }

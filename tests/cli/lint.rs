@@ -9,7 +9,7 @@ use crate::corpus;
 use std::process::Output;
 
 use serde_json::Value as J;
-use ssekit::lint::lint_bytes;
+use ssekit::lint::{lint_bytes, ResponsesLinter};
 
 use crate::cli;
 use cli::*;
@@ -46,7 +46,7 @@ fn a_clean_stream_exits_0_with_a_summary() {
 
 #[test]
 fn errors_exit_1_one_line_per_finding() {
-    let expected = lint_bytes(BROKEN.as_bytes());
+    let expected = lint_bytes(ResponsesLinter::new(), BROKEN.as_bytes());
     assert_eq!(expected.len(), 3);
     let out = run_stdin(&["lint"], BROKEN.as_bytes());
     assert_eq!(out.status.code(), Some(1), "{out:?}");
@@ -83,7 +83,7 @@ fn errors_exit_1_one_line_per_finding() {
 
 #[test]
 fn json_has_exactly_the_five_keys() {
-    let expected = lint_bytes(BROKEN.as_bytes());
+    let expected = lint_bytes(ResponsesLinter::new(), BROKEN.as_bytes());
     let out = run_stdin(&["lint", "--json"], BROKEN.as_bytes());
     assert_eq!(out.status.code(), Some(1));
     let got = lines(&out);

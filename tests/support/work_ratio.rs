@@ -19,14 +19,14 @@ use std::fmt::Write as _;
 use std::process::Command;
 
 use bytes::Bytes;
-use ssekit::accumulate::ResponseAccumulator;
-use ssekit::accumulate::{AccumulatorConfig, ChatAccumulator, MessageAccumulator};
-use ssekit::anthropic::MessageEvent;
+use ssekit::accumulate::ResponsesAccumulator;
+use ssekit::accumulate::{AnthropicAccumulator, ChatAccumulator, ResponsesAccumulatorConfig};
+use ssekit::anthropic::AnthropicEvent;
 use ssekit::chat::ChatEvent;
 use ssekit::json::partial::PartialJson;
 use ssekit::lint::{LintConfig, StreamLinter};
 use ssekit::responses::writer::ResponsesWriter;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 use ssekit::{Parser, ParserConfig};
 
 /// The environment variable that makes the probe run: `layer:n`.
@@ -245,10 +245,11 @@ fn anthropic(n: usize) -> usize {
         sse(&mut body, [e.as_str()]);
     }
     sse(&mut body, [r#"{"type":"message_stop"}"#]);
-    let config = ssekit::accumulate::MessageAccumulatorConfig::DEFAULT.with_max_blocks(usize::MAX);
-    let mut acc = MessageAccumulator::with_config(config);
+    let config =
+        ssekit::accumulate::AnthropicAccumulatorConfig::DEFAULT.with_max_blocks(usize::MAX);
+    let mut acc = AnthropicAccumulator::with_config(config);
     frames(body, |f| {
-        acc.feed(&MessageEvent::from_frame(f).unwrap()).unwrap();
+        acc.feed(&AnthropicEvent::from_frame(f).unwrap()).unwrap();
     });
     acc.finish().to_json().len()
 }
@@ -316,15 +317,15 @@ fn responses(n: usize) -> usize {
         }
         e.push_str("]}}");
     });
-    let mut config = AccumulatorConfig::default();
+    let mut config = ResponsesAccumulatorConfig::default();
     config.max_items = usize::MAX;
     config.max_parts = usize::MAX;
-    let mut acc = ResponseAccumulator::with_config(config);
+    let mut acc = ResponsesAccumulator::with_config(config);
     frames(body, |f| {
-        let _ = acc.feed(&ResponseEvent::from_frame(f).unwrap());
+        let _ = acc.feed(&ResponsesEvent::from_frame(f).unwrap());
     });
     let response = acc.finish();
-    response.json().to_string().len() + response.findings().len()
+    response.json().to_string().len() + response.anomalies().len()
 }
 
 /// The linter: n items; n content parts on one item, each with a delta
@@ -491,9 +492,9 @@ fn views(n: usize) -> usize {
         while let Some(frame) = parser.next_frame().expect("frames") {
             seen += frame.data().len();
             let ok = match dialect % 3 {
-                0 => ResponseEvent::from_frame(&frame).is_ok(),
+                0 => ResponsesEvent::from_frame(&frame).is_ok(),
                 1 => ChatEvent::from_frame(&frame).is_ok(),
-                _ => MessageEvent::from_frame(&frame).is_ok(),
+                _ => AnthropicEvent::from_frame(&frame).is_ok(),
             };
             if n > 0 && frame.data().len() > 1000 {
                 dialect += 1;

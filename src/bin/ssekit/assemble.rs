@@ -1,19 +1,19 @@
 //! `ssekit assemble`: the final response of a stream, as one JSON object.
 //!
-//! Responses streams go through [`ResponseAccumulator`], Chat Completions
+//! Responses streams go through [`ResponsesAccumulator`], Chat Completions
 //! streams through [`ChatAccumulator`], Anthropic Messages streams through
-//! [`MessageAccumulator`] and Gemini streams through [`GeminiAccumulator`]. The result is printed even when the stream was
+//! [`AnthropicAccumulator`] and Gemini streams through [`GeminiAccumulator`]. The result is printed even when the stream was
 //! cut, and the exit status says so (1).
 
 use std::io::{self, Write};
 
 use ssekit::accumulate::{
-    ChatAccumulator, GeminiAccumulator, MessageAccumulator, Outcome, ResponseAccumulator,
+    AnthropicAccumulator, ChatAccumulator, GeminiAccumulator, Outcome, ResponsesAccumulator,
 };
-use ssekit::anthropic::MessageEvent;
+use ssekit::anthropic::AnthropicEvent;
 use ssekit::chat::ChatEvent;
 use ssekit::gemini::GeminiEvent;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 use ssekit::Frame;
 
 use crate::events::{detect, Choice, Dialect};
@@ -47,12 +47,12 @@ pub(crate) fn assemble(args: &[String]) -> Result<(), Failure> {
 enum Acc {
     Responses {
         /// Boxed: the accumulator holds its order checker's fault list.
-        acc: Box<ResponseAccumulator>,
+        acc: Box<ResponsesAccumulator>,
         /// A limit error stopped the accumulation.
         stopped: bool,
     },
     Chat(ChatAccumulator),
-    Anthropic(MessageAccumulator),
+    Anthropic(AnthropicAccumulator),
     Gemini(GeminiAccumulator),
 }
 
@@ -60,11 +60,11 @@ impl Acc {
     fn new(dialect: Dialect) -> Self {
         match dialect {
             Dialect::Responses => Acc::Responses {
-                acc: Box::new(ResponseAccumulator::new()),
+                acc: Box::new(ResponsesAccumulator::new()),
                 stopped: false,
             },
             Dialect::Chat => Acc::Chat(ChatAccumulator::new()),
-            Dialect::Anthropic => Acc::Anthropic(MessageAccumulator::new()),
+            Dialect::Anthropic => Acc::Anthropic(AnthropicAccumulator::new()),
             Dialect::Gemini => Acc::Gemini(GeminiAccumulator::new()),
         }
     }
@@ -80,7 +80,7 @@ impl Acc {
                 if *stopped {
                     return;
                 }
-                match ResponseEvent::from_frame(frame).and_then(ResponseEvent::strict) {
+                match ResponsesEvent::from_frame(frame).and_then(ResponsesEvent::strict) {
                     Ok(event) => *stopped = acc.feed(&event).is_err(),
                     Err(e) => skipped(&e),
                 }
@@ -94,7 +94,7 @@ impl Acc {
                 Err(e) => skipped(&e),
             },
             Acc::Anthropic(acc) => {
-                match MessageEvent::from_frame(frame).and_then(MessageEvent::strict) {
+                match AnthropicEvent::from_frame(frame).and_then(AnthropicEvent::strict) {
                     Ok(event) => {
                         if let Err(e) = acc.feed(&event) {
                             eprintln!("ssekit: warning: event at byte {start}: {e}");
@@ -151,13 +151,13 @@ impl Acc {
     }
 }
 
-fn finish_responses(acc: ResponseAccumulator) -> Result<(), Failure> {
+fn finish_responses(acc: ResponsesAccumulator) -> Result<(), Failure> {
     let response = acc.finish();
-    for finding in response.findings() {
+    for finding in response.anomalies() {
         eprintln!("ssekit: warning: {finding}");
     }
-    if response.findings_dropped() > 0 {
-        let n = response.findings_dropped();
+    if response.anomalies_dropped() > 0 {
+        let n = response.anomalies_dropped();
         eprintln!("ssekit: warning: {n} more findings not shown");
     }
     let mut out = io::stdout().lock();

@@ -14,11 +14,11 @@
 use std::fmt;
 use std::io::Write;
 
-use ssekit::anthropic::MessageEvent;
+use ssekit::anthropic::AnthropicEvent;
 use ssekit::chat::ChatEvent;
 use ssekit::gemini::GeminiEvent;
 use ssekit::json::{find_key, ObjectView, Value};
-use ssekit::responses::{DecodeError, ResponseEvent};
+use ssekit::responses::{DecodeError, ResponsesEvent};
 use ssekit::Frame;
 
 use crate::view_json::{Line, Unwritable};
@@ -158,11 +158,11 @@ impl From<Unwritable> for Skip {
 /// A Responses event: its view's fields, `type` first; an unknown type as
 /// `{"type": T, "unknown": true}`; `[DONE]` as `{"type": "[DONE]"}`.
 fn responses(frame: &Frame, line: &mut Line) -> Result<(), Skip> {
-    let event = ResponseEvent::from_frame(frame)?;
+    let event = ResponsesEvent::from_frame(frame)?;
     event.validate()?;
     match event {
-        ResponseEvent::Done => line.raw(r#"{"type":"[DONE]"}"#),
-        ResponseEvent::Unknown { ty, .. } => {
+        ResponsesEvent::Done => line.raw(r#"{"type":"[DONE]"}"#),
+        ResponsesEvent::Unknown { ty, .. } => {
             line.raw(r#"{"type":"#);
             line.json_str(ty);
             line.raw(r#","unknown":true}"#);
@@ -192,10 +192,10 @@ fn chat(frame: &Frame, line: &mut Line) -> Result<(), Skip> {
 /// An Anthropic Messages event: its view's fields, `type` first; an unknown
 /// type as `{"type": T, "unknown": true}`.
 fn anthropic(frame: &Frame, line: &mut Line) -> Result<(), Skip> {
-    let event = MessageEvent::from_frame(frame)?;
+    let event = AnthropicEvent::from_frame(frame)?;
     event.validate()?;
     match event {
-        MessageEvent::Unknown { ty, .. } => {
+        AnthropicEvent::Unknown { ty, .. } => {
             line.raw(r#"{"type":"#);
             line.json_str(ty);
             line.raw(r#","unknown":true}"#);

@@ -8,7 +8,7 @@
 use std::io::{self, BufWriter, Write};
 
 use ssekit::lint::{
-    ChatLinter, Finding, FrameLinter, Linter, MessageLinter, Severity, StreamLinter,
+    AnthropicLinter, ChatLinter, Finding, FrameLinter, ResponsesLinter, Severity, StreamLinter,
 };
 use ssekit::{Bytes, Parser, ParserConfig};
 
@@ -59,9 +59,9 @@ impl Active {
             Self::Linting(_) => return Ok(()),
         };
         let linter: Box<dyn FrameLinter> = match dialect {
-            Dialect::Responses => Box::new(Linter::new()),
+            Dialect::Responses => Box::new(ResponsesLinter::new()),
             Dialect::Chat => Box::new(ChatLinter::new()),
-            Dialect::Anthropic => Box::new(MessageLinter::new()),
+            Dialect::Anthropic => Box::new(AnthropicLinter::new()),
             Dialect::Gemini => {
                 eprintln!(
                     "ssekit: this is {} stream: lint checks OpenAI Responses, Chat Completions \
