@@ -86,7 +86,9 @@ fn chat_stop(reason: Option<&str>) -> String {
 fn anthropic_stop(reason: Option<&str>) -> String {
     match reason {
         None => "none",
-        Some("end_turn" | "stop_sequence") => "stop",
+        // `pause_turn`: the turn ended for now (the client sends it back to
+        // go on), which the AI SDK reports as `stop`.
+        Some("end_turn" | "stop_sequence" | "pause_turn") => "stop",
         Some("max_tokens" | "model_context_window_exceeded") => "length",
         Some("tool_use") => "tool-calls",
         Some("refusal") => "content-filter",
@@ -245,14 +247,24 @@ pub(crate) fn from_gemini(g: &J) -> Answer {
             }
         }
     }
-    let stop = gemini_stop(cand["finishReason"].as_str(), !tools.is_empty());
+    let stop = match cand["finishReason"].as_str() {
+        // A prompt blocked before any candidate.
+        None if g["promptFeedback"]["blockReason"].is_string() => "content-filter".to_owned(),
+        reason => gemini_stop(reason, !tools.is_empty()),
+    };
+    // Counts left out are zero; the output counts every generated token,
+    // thoughts included, as the other dialects count theirs.
+    let usage = g.get("usageMetadata").filter(|u| u.is_object());
     Answer {
         text: Some(text),
         reasoning: Some(reasoning),
         refusal: None,
         tools: Some(tools),
-        usage_in: g["usageMetadata"]["promptTokenCount"].as_u64(),
-        usage_out: g["usageMetadata"]["candidatesTokenCount"].as_u64(),
+        usage_in: usage.map(|u| u["promptTokenCount"].as_u64().unwrap_or(0)),
+        usage_out: usage.map(|u| {
+            u["candidatesTokenCount"].as_u64().unwrap_or(0)
+                + u["thoughtsTokenCount"].as_u64().unwrap_or(0)
+        }),
         stop: Some(stop),
     }
 }
@@ -305,6 +317,9 @@ pub(crate) fn from_shape(shape: &str, value: &J) -> Option<Answer> {
 pub(crate) struct Upstream {
     pub(crate) answer: Answer,
     pub(crate) outcome: Outcome,
+    /// The reasoning parts (Responses summary and content parts) the
+    /// reasoning text is made of.
+    pub(crate) reasoning_parts: usize,
 }
 
 fn frames(bytes: &[u8]) -> Vec<Frame> {
@@ -379,7 +394,16 @@ pub(crate) fn upstream(dialect: Dialect, bytes: &[u8]) -> Upstream {
     if matches!(outcome, Outcome::Failed | Outcome::Truncated) {
         answer.stop = Some("error".to_owned());
     }
-    Upstream { answer, outcome }
+    let reasoning_parts = arr(&value["output"])
+        .iter()
+        .filter(|item| item["type"] == "reasoning")
+        .map(|item| arr(&item["summary"]).len() + arr(&item["content"]).len())
+        .sum();
+    Upstream {
+        answer,
+        outcome,
+        reasoning_parts,
+    }
 }
 
 /// The fields where `got` differs from `want`, each with both values
@@ -403,15 +427,38 @@ pub(crate) fn diff(want: &Answer, got: &Answer) -> Vec<(&'static str, String)> {
             out.push((name, format!("upstream {w}, client {g}")));
         }
     };
+    // Two texts: where they part, with some context.
+    let texts = |w: &str, g: &str| {
+        let common = w
+            .char_indices()
+            .zip(g.chars())
+            .find(|((_, a), b)| a != b)
+            .map(|((i, _), _)| i)
+            .unwrap_or_else(|| w.len().min(g.len()));
+        let mut from = common.saturating_sub(40);
+        while !w.is_char_boundary(from) {
+            from -= 1;
+        }
+        let tail = |s: &str| {
+            let rest = s.get(from..).unwrap_or_default();
+            show(&rest.chars().take(80).collect::<String>())
+        };
+        (
+            format!("{} chars, at byte {from}: {}", w.chars().count(), tail(w)),
+            format!("{} chars: {}", g.chars().count(), tail(g)),
+        )
+    };
     if got.text.is_some() {
         let w = want.text.clone().unwrap_or_default();
         let g = got.text.clone().unwrap_or_default();
-        field("text", show(&w), show(&g), w != g);
+        let (ws, gs) = texts(&w, &g);
+        field("text", ws, gs, w != g);
     }
     if got.reasoning.is_some() {
         let w = want.reasoning.clone().unwrap_or_default();
         let g = got.reasoning.clone().unwrap_or_default();
-        field("reasoning", show(&w), show(&g), w != g);
+        let (ws, gs) = texts(&w, &g);
+        field("reasoning", ws, gs, w != g);
     }
     if got.refusal.is_some() && want.refusal.is_some() {
         field(

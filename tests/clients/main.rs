@@ -216,7 +216,10 @@ fn request_path_ends(d: Dialect) -> &'static str {
 }
 
 /// A difference that is understood: in `direction` (a `via` name, or `*`),
-/// for streams whose name contains `stream` (`*`: all), read by clients
+/// for streams whose tag contains `stream` (`*`: all; the tag is the
+/// stream's name, ` stop=` its upstream stop reason, ` outcome=` how it
+/// ended, and ` reasoning-parts` when its reasoning is made of several
+/// Responses parts), read by clients
 /// whose name starts with `client` (`*`: all), in `field` (`text`,
 /// `reasoning`, `refusal`, `tools`, `usage`, `stop`, or `accepted` for a client that rejects the
 /// stream), with why.
@@ -228,7 +231,227 @@ struct Known {
     reason: &'static str,
 }
 
-const KNOWN: &[Known] = &[];
+const KNOWN: &[Known] = &[
+    // The clients' own rules, seen on the recorded streams as well.
+    Known {
+        direction: "*",
+        stream: "stop=length",
+        client: "openai-py.responses.stream",
+        field: "accepted",
+        reason: "get_final_response() raises unless the stream ends with response.completed; \
+                 an answer cut at max tokens ends with response.incomplete, as the API sends it",
+    },
+    Known {
+        direction: "*",
+        stream: "stop=content-filter",
+        client: "openai-py.responses.stream",
+        field: "accepted",
+        reason: "get_final_response() raises unless the stream ends with response.completed; \
+                 a blocked answer ends with response.incomplete (content_filter)",
+    },
+    Known {
+        direction: "*",
+        stream: "stop=length",
+        client: "openai-py.chat.stream",
+        field: "accepted",
+        reason: "get_final_completion() raises LengthFinishReasonError on finish_reason length",
+    },
+    Known {
+        direction: "*",
+        stream: "refusal",
+        client: "ai-sdk.openai",
+        field: "text",
+        reason: "the AI SDK has no refusal part: it reports the refusal as text",
+    },
+    Known {
+        direction: "*",
+        stream: "refusal",
+        client: "ai-sdk.openai",
+        field: "stop",
+        reason: "the AI SDK reports a refusal as finishReason content-filter",
+    },
+    Known {
+        direction: "*",
+        stream: "*",
+        client: "openai-node.chat.stream",
+        field: "reasoning",
+        reason: "the Node chat stream helper keeps only the last fragment of a delta field \
+                 it does not model (reasoning_content, reasoning): it assigns, not appends",
+    },
+    Known {
+        direction: "*",
+        stream: "*",
+        client: "ai-sdk.openai.chat",
+        field: "reasoning",
+        reason: "@ai-sdk/openai .chat() does not read reasoning_content or reasoning \
+                 (@ai-sdk/deepseek and @ai-sdk/openai-compatible do)",
+    },
+    Known {
+        direction: "ResponsesToChat",
+        stream: "reasoning-parts",
+        client: "openai-py.chat.stream",
+        field: "reasoning",
+        reason: "Chat has one reasoning string: the bridge joins the Responses reasoning \
+                 parts with a blank line, the neutral answer joins them with nothing",
+    },
+    // The recorded streams read by their own dialect's clients: what the
+    // clients make of the providers' own streams.
+    Known {
+        direction: "raw",
+        stream: "vercel-anthropic-compaction",
+        client: "ai-sdk.anthropic",
+        field: "text",
+        reason: "the AI SDK reads a compaction block's summary as text",
+    },
+    Known {
+        direction: "raw",
+        stream: "vercel-anthropic-compaction",
+        client: "ai-sdk.anthropic",
+        field: "usage",
+        reason: "the AI SDK counts cache reads and writes in inputTokens",
+    },
+    Known {
+        direction: "raw",
+        stream: "data/gemini/cut.sse",
+        client: "*",
+        field: "stop",
+        reason: "Gemini has no end-of-stream event: a client cannot tell a cut stream \
+                 from one that ended without a finish reason",
+    },
+    Known {
+        direction: "raw",
+        stream: "data/gemini/thinking-function-call.sse",
+        client: "genai-py",
+        field: "accepted",
+        reason: "the hand-written stream's thoughtSignature is not valid base64, which \
+                 google-genai checks (it types the field as bytes)",
+    },
+    Known {
+        direction: "raw",
+        stream: "data/gemini/two-candidates.sse",
+        client: "ai-sdk.google",
+        field: "text",
+        reason: "@ai-sdk/google reads candidates[0] of each chunk whatever its index; this \
+                 stream's second chunk lists candidate 1 first",
+    },
+    Known {
+        direction: "raw",
+        stream: "-responses-",
+        client: "ai-sdk.openai.responses",
+        field: "reasoning",
+        reason: "@ai-sdk/openai .responses() reads reasoning summaries, not reasoning_text \
+                 content parts",
+    },
+    Known {
+        direction: "raw",
+        stream: "-responses-",
+        client: "ai-sdk.openai.responses",
+        field: "tools",
+        reason: "the AI SDK reports apply_patch, local_shell and shell calls (tools the \
+                 client runs) as tool calls; the neutral answer counts function calls only",
+    },
+    Known {
+        direction: "raw",
+        stream: "-responses-",
+        client: "ai-sdk.openai.responses",
+        field: "stop",
+        reason: "with those calls counted as tool calls, the AI SDK's finish reason is \
+                 tool-calls",
+    },
+    Known {
+        direction: "raw",
+        stream: "-responses-",
+        client: "openai-node.responses.stream",
+        field: "accepted",
+        reason: "the Node stream helper throws on event types it does not know \
+                 (apply_patch_call_operation_diff, shell_call_command) and on a delta for an \
+                 output index it has not seen (the phase recording keeps only some events)",
+    },
+    Known {
+        direction: "raw",
+        stream: "background-resumed",
+        client: "openai-py.responses.stream",
+        field: "accepted",
+        reason: "a resumed background stream starts after response.created, which the \
+                 stream helper requires first",
+    },
+    Known {
+        direction: "raw",
+        stream: "vercel-responses-phase-unicode-escapes",
+        client: "*",
+        field: "text",
+        reason: "the recording keeps only some of its output_text deltas; the clients that \
+                 join deltas have part of the text",
+    },
+    Known {
+        direction: "raw",
+        stream: "-chat-",
+        client: "openai-py.chat.stream",
+        field: "accepted",
+        reason: "the Python chat stream helper asserts on a chunk without object \
+                 (langchain glm4 recording)",
+    },
+    Known {
+        direction: "raw",
+        stream: "openaipython-chat-multiple-choices",
+        client: "ai-sdk.openai.chat",
+        field: "text",
+        reason: "@ai-sdk/openai .chat() joins the deltas of every choice into one text",
+    },
+    Known {
+        direction: "raw",
+        stream: "pydanticai-chat-moderation",
+        client: "openai-",
+        field: "usage",
+        reason: "the stream helpers take usage from the last chunk; this stream sends a \
+                 moderation chunk after the usage chunk",
+    },
+    Known {
+        direction: "raw",
+        stream: "pydanticai-chat-openrouter-comments-error",
+        client: "ai-sdk.openai.chat",
+        field: "stop",
+        reason: "the chunk before the error says finish_reason length, which the AI SDK \
+                 reports; the accumulator reports the error",
+    },
+    Known {
+        direction: "raw",
+        stream: "data/chat/mistral-thinking-parts",
+        client: "*",
+        field: "text",
+        reason: "Mistral's content is a list of parts, not the string the SDKs model",
+    },
+    Known {
+        direction: "raw",
+        stream: "data/chat/mistral-thinking-parts",
+        client: "openai-py.chat.stream",
+        field: "reasoning",
+        reason: "Mistral's thinking is a content part the SDK does not read as reasoning",
+    },
+    Known {
+        direction: "raw",
+        stream: "data/chat/mistral-thinking-parts",
+        client: "ai-sdk.openai.chat",
+        field: "accepted",
+        reason: "Mistral's list content fails the AI SDK's chunk schema",
+    },
+    Known {
+        direction: "raw",
+        stream: "openaidotnet-responses-mcp",
+        client: "ai-sdk.openai.responses",
+        field: "accepted",
+        reason: "@ai-sdk/openai validates each event against its own schemas, which have \
+                 no mcp_call item",
+    },
+    Known {
+        direction: "raw",
+        stream: "data/chat/no-choices.sse",
+        client: "*",
+        field: "accepted",
+        reason: "a chunk without choices (this provider's usage chunk) fails every chat \
+                 client: KeyError, \"chunk.choices is not iterable\", type validation",
+    },
+]; // KNOWN
 
 impl Known {
     fn matches(&self, via: &str, stream: &str, client: &str, field: &str) -> bool {
@@ -323,7 +546,14 @@ fn official_clients_read_every_direction() {
         return;
     }
 
-    let streams = streams();
+    // SSEKIT_CLIENTS_FILTER=<text>: only the streams whose name contains it.
+    let filter = std::env::var("SSEKIT_CLIENTS_FILTER").unwrap_or_default();
+    let streams: Vec<_> = streams()
+        .into_iter()
+        .filter(|(name, _, _)| name.contains(&filter))
+        .collect();
+    // SSEKIT_CLIENTS_DUMP=<dir>: each translated stream is written there.
+    let dump = std::env::var_os("SSEKIT_CLIENTS_DUMP").map(std::path::PathBuf::from);
     let uppers: Vec<Upstream> = streams.iter().map(|(_, d, b)| upstream(*d, b)).collect();
     // Translations, once per (direction, stream).
     let mut bodies = HashMap::new();
@@ -336,6 +566,11 @@ fn official_clients_read_every_direction() {
             }
             let (out, err) = (dir.translate)(bytes);
             let out = Bytes::from(out);
+            if let Some(dump) = &dump {
+                let file = format!("{}.{}.sse", dir.via, streams[si].0.replace('/', "_"));
+                let _ = std::fs::create_dir_all(dump);
+                let _ = std::fs::write(dump.join(file), &out);
+            }
             translated.insert((di, si), (out.clone(), err));
             for (ci, client) in CLIENTS.iter().enumerate() {
                 if client.dialect != dir.to || !commands.contains_key(&client.runtime) {
@@ -413,10 +648,16 @@ fn official_clients_read_every_direction() {
         if paths.len() != 1 || !paths[0].ends_with(request_path_ends(client.dialect)) {
             failures.push(format!("{label}: requests {paths:?}"));
         }
+        let tag = format!(
+            "{stream} stop={} outcome={}{}",
+            up.answer.stop.as_deref().unwrap_or("none"),
+            up.outcome.as_str(),
+            if up.reasoning_parts > 1 { " reasoning-parts" } else { "" }
+        );
         let known = |field: &str| {
             KNOWN
                 .iter()
-                .position(|k| k.matches(dir.via, stream, client.name, field))
+                .position(|k| k.matches(dir.via, &tag, client.name, field))
         };
         let verdict = match results.get(&case.id) {
             Some(r) if r.ok => {

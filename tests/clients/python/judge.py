@@ -65,7 +65,7 @@ def responses_stream(base):
         for _ in stream:
             pass
         final = stream.get_final_response()
-    return "responses", final.model_dump(mode="json")
+    return "responses", final.model_dump(mode="json", warnings=False)
 
 
 def chat_stream(base):
@@ -77,7 +77,7 @@ def chat_stream(base):
         for _ in stream:
             pass
         final = stream.get_final_completion()
-    return "chat", final.model_dump(mode="json")
+    return "chat", final.model_dump(mode="json", warnings=False)
 
 
 def anthropic_stream(base):
@@ -91,7 +91,7 @@ def anthropic_stream(base):
         for _ in stream:
             pass
         final = stream.get_final_message()
-    return "anthropic", final.model_dump(mode="json")
+    return "anthropic", final.model_dump(mode="json", warnings=False)
 
 
 def genai_stream(base):
@@ -111,10 +111,12 @@ def genai_stream(base):
         ),
     )
     text, reasoning, tools = [], [], []
-    usage, finish = None, None
+    usage, finish, blocked = None, None, False
     for chunk in client.models.generate_content_stream(model="gemini-2.5-flash", contents="hi"):
         if chunk.usage_metadata is not None:
             usage = chunk.usage_metadata
+        if chunk.prompt_feedback is not None and chunk.prompt_feedback.block_reason is not None:
+            blocked = True
         for cand in chunk.candidates or []:
             if (cand.index or 0) != 0:
                 continue
@@ -130,18 +132,24 @@ def genai_stream(base):
                     )
                 elif part.text is not None:
                     (reasoning if part.thought else text).append(part.text)
-    finish_name = None
+    stop = None
     if finish is not None:
-        finish_name = finish.value if hasattr(finish, "value") else str(finish)
+        stop = "gemini:" + (finish.value if hasattr(finish, "value") else str(finish))
+    elif blocked:
+        # A prompt blocked before any candidate, in the neutral vocabulary.
+        stop = "content-filter"
     return "neutral", {
         "text": "".join(text),
         "reasoning": "".join(reasoning),
         "tools": tools,
         "usage": {
-            "input": usage.prompt_token_count if usage else None,
-            "output": usage.candidates_token_count if usage else None,
+            "input": (usage.prompt_token_count or 0) if usage else None,
+            # Every generated token, thoughts included, as the other dialects count them.
+            "output": (usage.candidates_token_count or 0) + (usage.thoughts_token_count or 0)
+            if usage
+            else None,
         },
-        "stop": None if finish_name is None else "gemini:" + finish_name,
+        "stop": stop,
     }
 
 
