@@ -106,8 +106,7 @@ fn gemini_stop(reason: Option<&str>, has_tools: bool) -> String {
         Some("STOP") => "stop",
         Some("MAX_TOKENS") => "length",
         Some(
-            "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII"
-            | "IMAGE_SAFETY",
+            "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII" | "IMAGE_SAFETY",
         ) => "content-filter",
         Some(_) => "other",
     }
@@ -237,7 +236,10 @@ pub(crate) fn from_gemini(g: &J) -> Answer {
         if let Some(call) = part.get("functionCall") {
             tools.push(Call {
                 name: s(&call["name"]).to_owned(),
-                arguments: call.get("args").cloned().unwrap_or(J::Object(Default::default())),
+                arguments: call
+                    .get("args")
+                    .cloned()
+                    .unwrap_or(J::Object(Default::default())),
             });
         } else if let Some(t) = part["text"].as_str() {
             if part["thought"].as_bool() == Some(true) {
@@ -471,7 +473,11 @@ pub(crate) fn diff(want: &Answer, got: &Answer) -> Vec<(&'static str, String)> {
     if got.tools.is_some() {
         let w = want.tools.clone().unwrap_or_default();
         let g = got.tools.clone().unwrap_or_default();
-        let names = |v: &[Call]| v.iter().map(|c| format!("{}({})", c.name, c.arguments)).collect::<Vec<_>>();
+        let names = |v: &[Call]| {
+            v.iter()
+                .map(|c| format!("{}({})", c.name, c.arguments))
+                .collect::<Vec<_>>()
+        };
         field("tools", show(&names(&w)), show(&names(&g)), w != g);
     }
     if want.usage_in.is_some() || want.usage_out.is_some() {
@@ -480,7 +486,12 @@ pub(crate) fn diff(want: &Answer, got: &Answer) -> Vec<(&'static str, String)> {
         field("usage", show(&w), show(&g), w != g);
     }
     if got.stop.is_some() {
-        field("stop", show(&want.stop), show(&got.stop), want.stop != got.stop);
+        field(
+            "stop",
+            show(&want.stop),
+            show(&got.stop),
+            want.stop != got.stop,
+        );
     }
     out
 }

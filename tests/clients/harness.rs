@@ -88,7 +88,11 @@ impl Runtime {
 }
 
 fn probe(program: &Path, args: &[&str]) -> Result<(), String> {
-    match Command::new(program).args(args).stdin(Stdio::null()).output() {
+    match Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+    {
         Ok(out) if out.status.success() => Ok(()),
         Ok(out) => Err(format!(
             "`{} {}` failed: {}",
@@ -129,7 +133,10 @@ pub(crate) fn run_client(
         .arg(script)
         .arg(client)
         .current_dir(script.parent().expect("the script's directory"))
-        .env("SSEKIT_CLIENT_TIMEOUT_MS", CASE_TIMEOUT.as_millis().to_string())
+        .env(
+            "SSEKIT_CLIENT_TIMEOUT_MS",
+            CASE_TIMEOUT.as_millis().to_string(),
+        )
         // The clients must not be sent elsewhere by the environment.
         .env_remove("OPENAI_BASE_URL")
         .env_remove("ANTHROPIC_BASE_URL")
@@ -240,10 +247,12 @@ impl Server {
                         let service = service_fn(move |req: Request<Incoming>| {
                             let bodies = Arc::clone(&bodies);
                             let seen = Arc::clone(&seen);
-                            async move { Ok::<_, Infallible>(answer(req, &bodies, &seen, max_requests).await) }
+                            async move {
+                                Ok::<_, Infallible>(answer(req, &bodies, &seen, max_requests).await)
+                            }
                         });
-                        let conn = http1::Builder::new()
-                            .serve_connection(TokioIo::new(tcp), service);
+                        let conn =
+                            http1::Builder::new().serve_connection(TokioIo::new(tcp), service);
                         let _ = tokio::time::timeout(Duration::from_secs(600), conn).await;
                     });
                 }
@@ -267,9 +276,8 @@ impl Drop for Server {
     }
 }
 
-type Body = StreamBody<
-    futures::stream::Iter<std::vec::IntoIter<Result<BodyFrame<Bytes>, Infallible>>>,
->;
+type Body =
+    StreamBody<futures::stream::Iter<std::vec::IntoIter<Result<BodyFrame<Bytes>, Infallible>>>>;
 
 async fn answer(
     req: Request<Incoming>,

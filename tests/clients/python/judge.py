@@ -11,6 +11,11 @@ test's loopback server.
 import json
 import os
 import sys
+import warnings
+
+# pydantic warns when it serializes an item type outside a union it declares;
+# the value is still dumped, and the test reads standard output only.
+warnings.filterwarnings("ignore", category=UserWarning)
 
 TIMEOUT = float(os.environ.get("SSEKIT_CLIENT_TIMEOUT_MS", "20000")) / 1000
 KEY = "sk-ssekit-test"
