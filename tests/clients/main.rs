@@ -16,6 +16,16 @@
 //! runtime or package is a failure; elsewhere the test says loudly on
 //! standard error what it skipped. The whole matrix is written to
 //! `target/tmp/clients-matrix.md`.
+//!
+//! Environment: `SSEKIT_CLIENTS_FILTER=<text>` runs only the streams whose
+//! name contains it; `SSEKIT_CLIENTS_DUMP=<dir>` writes each translated
+//! stream there; `SSEKIT_CLIENTS_NODE` and `SSEKIT_CLIENTS_PYTHON` name the
+//! interpreters (default `node`, and the venv's `python`).
+//!
+//! Each client runs as one process over all its cases (two processes at a
+//! time), each case bounded by a request timeout and each process by
+//! [`harness::run_timeout`]; the server answers on 127.0.0.1 only and at
+//! most twice the number of cases.
 
 #[path = "../support/corpus.rs"]
 mod corpus;
@@ -889,6 +899,35 @@ fn hand_written_answers_equal_the_accumulators() {
                 )]),
                 usage_in: Some(58),
                 usage_out: Some(23),
+                stop: Some("tool-calls".into()),
+            },
+        ),
+        (
+            "openllmetry-anthropic-tool-use.sse",
+            Dialect::Anthropic,
+            Answer {
+                text: Some(
+                    "Certainly! I'd be happy to help you with information about the current \
+                     weather and time in New York. To provide you with accurate information, \
+                     I'll need to use two different tools. Let's start with the weather and \
+                     then check the time."
+                        .into(),
+                ),
+                reasoning: Some(String::new()),
+                refusal: None,
+                tools: Some(vec![
+                    call(
+                        "get_weather",
+                        serde_json::json!({"location": "New York, NY", "unit": "fahrenheit"}),
+                    ),
+                    call(
+                        "get_time",
+                        serde_json::json!({"timezone": "America/New_York"}),
+                    ),
+                ]),
+                // `message_delta` usage is cumulative: 165 is the total.
+                usage_in: Some(514),
+                usage_out: Some(165),
                 stop: Some("tool-calls".into()),
             },
         ),
