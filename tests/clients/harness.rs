@@ -241,6 +241,8 @@ impl Server {
                     let accepted =
                         tokio::time::timeout(Duration::from_millis(50), listener.accept()).await;
                     let Ok(Ok((tcp, _))) = accepted else { continue };
+                    // Each event leaves as it is written, as a streaming server sends it.
+                    let _ = tcp.set_nodelay(true);
                     let bodies = Arc::clone(&bodies);
                     let seen = Arc::clone(&seen);
                     tokio::spawn(async move {

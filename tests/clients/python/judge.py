@@ -22,10 +22,27 @@ KEY = "sk-ssekit-test"
 MODEL = "ssekit-model"
 
 
+_HTTP = {}
+
+
+def shared_http(sdk):
+    """One HTTP client per SDK for the whole run: building one per case (its TLS context)
+    costs more than reading the stream."""
+    if sdk.__name__ not in _HTTP:
+        _HTTP[sdk.__name__] = sdk.DefaultHttpxClient()
+    return _HTTP[sdk.__name__]
+
+
 def openai_client(base):
     import openai
 
-    return openai.OpenAI(api_key=KEY, base_url=base, max_retries=0, timeout=TIMEOUT)
+    return openai.OpenAI(
+        api_key=KEY,
+        base_url=base,
+        max_retries=0,
+        timeout=TIMEOUT,
+        http_client=shared_http(openai),
+    )
 
 
 def responses_create(base):
@@ -89,7 +106,13 @@ def anthropic_stream(base):
     """client.messages.stream() + get_final_message()."""
     import anthropic
 
-    client = anthropic.Anthropic(api_key=KEY, base_url=base, max_retries=0, timeout=TIMEOUT)
+    client = anthropic.Anthropic(
+        api_key=KEY,
+        base_url=base,
+        max_retries=0,
+        timeout=TIMEOUT,
+        http_client=shared_http(anthropic),
+    )
     with client.messages.stream(
         model=MODEL, max_tokens=1024, messages=[{"role": "user", "content": "hi"}]
     ) as stream:
