@@ -418,8 +418,8 @@ const KNOWN: &[Known] = &[
         stream: "pydanticai-chat-moderation",
         client: "openai-",
         field: "usage",
-        reason: "the stream helpers take usage from the last chunk; this stream sends a \
-                 moderation chunk after the usage chunk",
+        reason: "the stream helpers set usage from every chunk in turn; this stream's last \
+                 chunk (moderation) says usage: null, which erases the counts",
     },
     Known {
         direction: "raw",
