@@ -322,6 +322,44 @@ pub(crate) struct Upstream {
     /// The reasoning parts (Responses summary and content parts) the
     /// reasoning text is made of.
     pub(crate) reasoning_parts: usize,
+    /// The kinds of the items the neutral answer leaves out (hosted tools
+    /// and their results, compaction, images), in order: what a direction
+    /// carries or drops is listed, not compared.
+    pub(crate) other_items: Vec<String>,
+}
+
+/// The kinds of the items of a final object that the neutral answer does
+/// not read.
+fn other_items(dialect: Dialect, value: &J) -> Vec<String> {
+    let kinds = |items: &[J], known: &[&str]| -> Vec<String> {
+        items
+            .iter()
+            .map(|i| s(&i["type"]).to_owned())
+            .filter(|t| !known.contains(&t.as_str()))
+            .collect()
+    };
+    match dialect {
+        Dialect::Responses => kinds(
+            arr(&value["output"]),
+            &["message", "reasoning", "function_call"],
+        ),
+        Dialect::Anthropic => kinds(
+            arr(&value["content"]),
+            &["text", "thinking", "redacted_thinking", "tool_use"],
+        ),
+        Dialect::Chat => Vec::new(),
+        Dialect::Gemini => arr(&value["candidates"])
+            .iter()
+            .filter(|c| c["index"].as_u64().unwrap_or(0) == 0)
+            .flat_map(|c| arr(&c["content"]["parts"]))
+            .filter_map(|p| p.as_object())
+            .flat_map(|p| p.keys())
+            .filter(|k| {
+                !["text", "thought", "thoughtSignature", "functionCall"].contains(&k.as_str())
+            })
+            .cloned()
+            .collect(),
+    }
 }
 
 fn frames(bytes: &[u8]) -> Vec<Frame> {
@@ -402,6 +440,7 @@ pub(crate) fn upstream(dialect: Dialect, bytes: &[u8]) -> Upstream {
         .map(|item| arr(&item["summary"]).len() + arr(&item["content"]).len())
         .sum();
     Upstream {
+        other_items: other_items(dialect, &value),
         answer,
         outcome,
         reasoning_parts,

@@ -576,6 +576,9 @@ fn official_clients_read_every_direction() {
     // Translations, once per (direction, stream).
     let mut bodies = HashMap::new();
     let mut translated: BTreeMap<(usize, usize), (Bytes, Option<String>)> = BTreeMap::new();
+    // Items outside the neutral answer: the upstream's, and the written
+    // stream's as the target dialect's accumulator reads it.
+    let mut others: BTreeMap<(usize, usize), (Vec<String>, Vec<String>)> = BTreeMap::new();
     let mut cases = Vec::new();
     for (di, dir) in DIRECTIONS.iter().enumerate() {
         for (si, (_, d, bytes)) in streams.iter().enumerate() {
@@ -589,6 +592,13 @@ fn official_clients_read_every_direction() {
                 let _ = std::fs::create_dir_all(dump);
                 let _ = std::fs::write(dump.join(file), &out);
             }
+            others.insert(
+                (di, si),
+                (
+                    uppers[si].other_items.clone(),
+                    upstream(dir.to, &out).other_items,
+                ),
+            );
             translated.insert((di, si), (out.clone(), err));
             for (ci, client) in CLIENTS.iter().enumerate() {
                 if client.dialect != dir.to || !commands.contains_key(&client.runtime) {
@@ -750,10 +760,16 @@ fn official_clients_read_every_direction() {
         let dir = &DIRECTIONS[case.direction];
         let (stream, _, _) = &streams[case.stream];
         let client = &CLIENTS[case.client];
-        let bridge_note = match &translated[&(case.direction, case.stream)].1 {
+        let mut bridge_note = match &translated[&(case.direction, case.stream)].1 {
             Some(e) => format!(" (bridge: {e})"),
             None => String::new(),
         };
+        let (up_items, written_items) = &others[&(case.direction, case.stream)];
+        if !up_items.is_empty() || !written_items.is_empty() {
+            bridge_note.push_str(&format!(
+                " (items outside the answer: upstream {up_items:?}, written {written_items:?})"
+            ));
+        }
         let s = summary.entry((case.direction, case.client)).or_default();
         s[0] += 1;
         let text = match verdict {
@@ -835,6 +851,27 @@ fn official_clients_read_every_direction() {
                 DIRECTIONS[case.direction].via, streams[case.stream].0, CLIENTS[case.client].name
             ));
         }
+    }
+    // What each direction does with the items outside the neutral answer.
+    let mut carried: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    for ((di, _), (up_items, written_items)) in &others {
+        if !up_items.is_empty() {
+            let c = carried.entry(*di).or_default();
+            c.0 += 1;
+            if written_items.is_empty() {
+                c.1 += 1;
+            }
+        }
+    }
+    for (di, (with, dropped)) in &carried {
+        let dir = &DIRECTIONS[*di];
+        report.push_str(&format!(
+            "  {} {} → {}: {with} streams with items outside the answer (hosted tools, \
+             compaction, ...); the written stream has none of them in {dropped}\n",
+            dir.via,
+            dir.from.name(),
+            dir.to.name()
+        ));
     }
     report.push_str("expected differences (each case is in the matrix file):\n");
     for (reason, cases) in &reasons {
