@@ -5,12 +5,12 @@
 
 use serde_json::Value as J;
 use ssekit::accumulate::{
-    ChatAccumulator, GeminiAccumulator, MessageAccumulator, Outcome, ResponseAccumulator,
+    AnthropicAccumulator, ChatAccumulator, GeminiAccumulator, Outcome, ResponsesAccumulator,
 };
-use ssekit::anthropic::MessageEvent;
+use ssekit::anthropic::AnthropicEvent;
 use ssekit::chat::ChatEvent;
 use ssekit::gemini::GeminiEvent;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 use ssekit::{Bytes, Frame, Parser};
 
 /// The four stream dialects.
@@ -384,9 +384,9 @@ pub(crate) fn upstream(dialect: Dialect, bytes: &[u8]) -> Upstream {
     let frames = frames(bytes);
     let (json, outcome) = match dialect {
         Dialect::Responses => {
-            let mut acc = ResponseAccumulator::new();
+            let mut acc = ResponsesAccumulator::new();
             for f in &frames {
-                if let Ok(e) = ResponseEvent::from_frame(f) {
+                if let Ok(e) = ResponsesEvent::from_frame(f) {
                     let _ = acc.feed(&e);
                 }
             }
@@ -404,9 +404,9 @@ pub(crate) fn upstream(dialect: Dialect, bytes: &[u8]) -> Upstream {
             (fin.to_json(), fin.outcome())
         }
         Dialect::Anthropic => {
-            let mut acc = MessageAccumulator::new();
+            let mut acc = AnthropicAccumulator::new();
             for f in &frames {
-                if let Ok(e) = MessageEvent::from_frame(f) {
+                if let Ok(e) = AnthropicEvent::from_frame(f) {
                     let _ = acc.feed(&e);
                 }
             }
