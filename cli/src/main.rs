@@ -20,25 +20,18 @@
 //! error finding; `assemble`: a stream that ended early; `encode`: a line it
 //! cannot read); 2 for usage and I/O errors.
 
-#[path = "ssekit/assemble.rs"]
 mod assemble;
-#[path = "ssekit/bridge.rs"]
 mod bridge;
-#[path = "ssekit/encode.rs"]
 mod encode;
-#[path = "ssekit/events.rs"]
 mod events;
-#[path = "ssekit/lint.rs"]
 mod lint;
-#[path = "ssekit/view_json.rs"]
 mod view_json;
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
 
-use bytes::{Bytes, BytesMut};
-use ssekit::{Frame, Parser};
+use ssekit::{Bytes, Frame, Parser};
 
 use events::{Choice, Events, Unavailable};
 
@@ -181,9 +174,14 @@ fn run(args: &[String]) -> Result<(), Failure> {
 
 /// Options shared by the commands that read a stream.
 struct Input {
-    chunk: usize,
+    /// `--chunk N`: feed the parser exactly N bytes at a time (the last
+    /// piece may be shorter); without it, whatever each read returns.
+    chunk: Option<usize>,
     path: Option<String>,
 }
+
+/// The most bytes one read asks for when no `--chunk` is given.
+pub(crate) const READ_SIZE: usize = 64 * 1024;
 
 /// Parses the options of `Input`; `extra` is offered every other option
 /// first, with the remaining arguments (to take its value from), and says
@@ -193,7 +191,7 @@ fn parse_input(
     mut extra: impl FnMut(&str, &mut std::slice::Iter<'_, String>) -> Result<bool, Usage>,
 ) -> Result<Input, Usage> {
     let mut input = Input {
-        chunk: 64 * 1024,
+        chunk: None,
         path: None,
     };
     let mut args = args.iter();
@@ -207,7 +205,7 @@ fn parse_input(
                     .next()
                     .ok_or_else(|| Usage("--chunk needs a value".into()))?;
                 input.chunk = match n.parse::<usize>() {
-                    Ok(n) if n > 0 => n,
+                    Ok(n) if n > 0 => Some(n),
                     _ => {
                         return Err(Usage(format!(
                             "--chunk takes a positive integer, not '{n}'"
@@ -243,8 +241,10 @@ fn open_file(path: &str) -> io::Result<File> {
     Ok(file)
 }
 
-/// Reads the stream in chunks of exactly `chunk` bytes (the last may be
-/// shorter) and hands each to `each`.
+/// Reads the stream and hands each piece to `each` as soon as it is read:
+/// what each read returns (at most 64 KiB), so that a live stream's events
+/// go out as they arrive; or, with `--chunk N`, pieces of exactly N bytes
+/// (the last may be shorter), each read to the full before it is handed on.
 fn read_chunks(
     input: &Input,
     mut each: impl FnMut(Bytes) -> Result<(), Failure>,
@@ -253,23 +253,27 @@ fn read_chunks(
         Some(path) => Box::new(open_file(path)?),
         None => Box::new(io::stdin().lock()),
     };
-    let mut buf = BytesMut::new();
+    // One buffer for every read; each piece is copied out of it, exactly
+    // as long as it is, so that a frame held for long pins no more memory
+    // than its own bytes.
+    let mut buf = vec![0; input.chunk.unwrap_or(READ_SIZE)];
     loop {
-        buf.resize(input.chunk, 0);
         let mut filled = 0;
-        while filled < input.chunk {
+        while filled < buf.len() {
             match reader.read(&mut buf[filled..]) {
                 Ok(0) => break,
                 Ok(n) => filled += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e.into()),
+            }
+            if input.chunk.is_none() {
+                break;
             }
         }
         if filled == 0 {
             return Ok(());
         }
-        buf.truncate(filled);
-        each(buf.split().freeze())?;
+        each(Bytes::copy_from_slice(&buf[..filled]))?;
     }
 }
 
@@ -298,7 +302,9 @@ fn frames(args: &[String]) -> Result<(), Failure> {
     let (args, strict) = take_flag(args, "--strict");
     let input = parse_input(&args, |_, _| Ok(false))?;
     let mut out = BufWriter::new(io::stdout().lock());
-    let seen = each_frame(&input, |_, frame| Ok(write_frame(&mut out, &frame)?))?;
+    let seen = each_frame(&input, &mut out, |out, _, frame| {
+        Ok(write_frame(out, &frame)?)
+    })?;
     out.flush()?;
     seen.verdict(strict, 0)
 }
@@ -306,9 +312,13 @@ fn frames(args: &[String]) -> Result<(), Failure> {
 fn events(args: &[String]) -> Result<(), Failure> {
     let (args, strict) = take_flag(args, "--strict");
     let (input, choice) = parse_dialect_input(&args)?;
-    let mut events = Events::new(choice, BufWriter::new(io::stdout().lock()))?;
-    let seen = each_frame(&input, |start, frame| events.frame(start, frame))?;
-    events.finish()?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut events = Events::new(choice)?;
+    let seen = each_frame(&input, &mut out, |out, start, frame| {
+        events.frame(out, start, frame)
+    })?;
+    events.finish(&mut out)?;
+    out.flush()?;
     let undecodable = events::UNDECODABLE.load(std::sync::atomic::Ordering::Relaxed);
     seen.verdict(strict, undecodable)
 }
@@ -345,48 +355,55 @@ impl Seen {
 }
 
 /// Parses the input and hands `each` every frame with the stream offset
-/// where its block began (after the previous event); limit errors and a
-/// truncated tail become warnings.
-fn each_frame(
+/// where its block began (after the previous event), and `out` to write
+/// it to; limit errors and a truncated tail become warnings. `out` is
+/// flushed once the frames of each read are handed on, before the next
+/// read, which may wait for the stream's next bytes.
+fn each_frame<W: Write>(
     input: &Input,
-    mut each: impl FnMut(u64, Frame) -> Result<(), Failure>,
+    out: &mut W,
+    mut each: impl FnMut(&mut W, u64, Frame) -> Result<(), Failure>,
 ) -> Result<Seen, Failure> {
     let mut parser = Parser::new();
     let mut start = 0;
     let mut seen = Seen::default();
-    let mut counted = |at: u64, frame: Frame| {
-        seen.frames += 1;
-        each(at, frame)
-    };
     read_chunks(input, |chunk| {
         parser.feed(chunk);
-        drain(&mut parser, &mut start, &mut counted, &mut seen.problems)
+        drain(&mut parser, &mut start, &mut seen, &mut |at, frame| {
+            each(out, at, frame)
+        })?;
+        out.flush()?;
+        Ok(())
     })?;
     if let Err(e) = parser.finish() {
         seen.problems += 1;
         eprintln!("ssekit: warning: {e}");
     }
-    drain(&mut parser, &mut start, &mut counted, &mut seen.problems)?;
+    drain(&mut parser, &mut start, &mut seen, &mut |at, frame| {
+        each(out, at, frame)
+    })?;
     Ok(seen)
 }
 
-/// Hands on every frame the parser has ready; limit errors become warnings.
+/// Hands on every frame the parser has ready, counting it; limit errors
+/// become warnings.
 fn drain(
     parser: &mut Parser,
     start: &mut u64,
+    seen: &mut Seen,
     each: &mut impl FnMut(u64, Frame) -> Result<(), Failure>,
-    problems: &mut u64,
 ) -> Result<(), Failure> {
     loop {
         match parser.next_frame() {
             Ok(Some(frame)) => {
                 let at = std::mem::replace(start, parser.offset());
+                seen.frames += 1;
                 each(at, frame)?;
             }
             Ok(None) => return Ok(()),
             Err(e) => {
                 *start = parser.offset();
-                *problems += 1;
+                seen.problems += 1;
                 eprintln!("ssekit: warning: {e}");
             }
         }

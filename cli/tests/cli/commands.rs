@@ -8,7 +8,6 @@
 //!   and an event that does not decode (a warning, and the stream goes on);
 //! * `frames` on the shipped sample, whole and a byte at a time;
 //! * exit statuses: 2 for usage errors, 1 for a missing file.
-#![cfg(feature = "cli")]
 
 use crate::corpus;
 use crate::responses_common;
@@ -456,7 +455,7 @@ fn events_prints_one_line_per_frame_of_every_corpus_stream() {
 #[test]
 fn events_of_gemini_streams_are_subsets_of_their_source() {
     let mut paths: Vec<std::path::PathBuf> =
-        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gemini"))
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/gemini"))
             .unwrap()
             .map(|e| e.unwrap().path())
             .filter(|p| p.extension().is_some_and(|e| e == "sse"))
@@ -522,7 +521,7 @@ fn gemini_chunks_of_an_unexpected_shape_and_garbage_still_print_a_line() {
 /// of its source.
 #[test]
 fn events_of_provider_chat_shapes_print_every_frame() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chat");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/chat");
     let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
