@@ -1,8 +1,8 @@
 //! `ssekit`: inspect recorded Server-Sent Event streams.
 //!
 //! ```text
-//! ssekit frames [--chunk N] [FILE]
-//! ssekit events [--dialect responses|chat|anthropic|gemini|auto] [--chunk N] [FILE]
+//! ssekit frames [--strict] [--chunk N] [FILE]
+//! ssekit events [--strict] [--dialect responses|chat|anthropic|gemini|auto] [--chunk N] [FILE]
 //! ssekit encode [FILE]
 //! ssekit assemble [--dialect responses|chat|anthropic|gemini|auto] [--chunk N] [FILE]
 //! ssekit lint [--json] [--chunk N] [FILE]
@@ -10,7 +10,7 @@
 //! ```
 //!
 //! Reads FILE (or standard input), parses it as an SSE stream and prints one
-//! JSON object per dispatched event: its SSE fields (`frames`), or the fields
+//! JSON object per dispatched event as soon as it is read: its SSE fields (`frames`), or the fields
 //! its typed view decoded (`events`). Warnings go to standard error. `encode`
 //! goes the other way: it reads what `frames` prints and writes the SSE
 //! stream.
@@ -24,6 +24,7 @@ mod assemble;
 mod bridge;
 mod encode;
 mod events;
+mod help;
 mod lint;
 mod view_json;
 
@@ -35,63 +36,6 @@ use ssekit::{Bytes, Frame, Parser};
 
 use events::{Choice, Events, Unavailable};
 
-const USAGE: &str = "\
-usage: ssekit <command> [options] [FILE]
-       ssekit --help | --version       (and <command> --help)
-
-commands:
-  frames [--strict] [--chunk N] [FILE]
-                              print each dispatched event as one JSON object per line:
-                              {\"event\", \"data\", \"id\", \"retry\"}
-                              --chunk N feeds the parser N bytes at a time (default 65536)
-                              --strict: exit status 1 when the input holds no event, ends
-                              inside one, or breaks a limit (events: or has an event that
-                              does not decode)
-  events [--strict] [--dialect D] [--chunk N] [FILE]
-                              print each event as one JSON object per line, written from
-                              its typed view: \"type\" and every field the view decoded
-                              (strings unescaped), a subset of the event's JSON with equal
-                              values; an unknown type as {\"type\": T, \"unknown\": true},
-                              [DONE] as {\"type\": \"[DONE]\"}; never skips a frame: one
-                              that does not decode prints {\"type\": T, \"undecodable\":
-                              true, \"error\": E, \"offset\": N} (N: its stream offset)
-                              --dialect responses|chat|anthropic|gemini|auto (default auto:
-                              from the stream's first event)
-  encode [FILE]               the reverse of frames: read its JSON lines and write the SSE
-                              stream, so that `frames FILE | encode | frames` prints what
-                              `frames FILE` prints; a bad line stops it (exit status 1)
-  assemble [--dialect D] [--chunk N] [FILE]
-                              print the final response assembled from the stream's events
-                              as one JSON object, in the API's shape (a Response, a Chat
-                              Completion, an Anthropic Message or a Gemini
-                              GenerateContentResponse); findings such as
-                              skipped sequence numbers go to standard error; exit status 1
-                              when the stream ended early (the result is still printed)
-  lint [--json] [--chunk N] [FILE]
-                              check a Responses, Chat Completions or Anthropic Messages
-                              stream against what real clients require (the first event
-                              tells the dialect, named on standard error; Gemini is refused;
-                              rules: see the docs of ssekit::lint); one line per finding
-                              (offset, seq, severity, rule, message) and a summary line;
-                              --json: one {\"rule\", \"severity\", \"offset\",
-                              \"sequence_number\", \"message\"} object per line, no summary.
-                              Exit status 0 with no error finding, 1 with one, 2 for usage
-                              and I/O errors
-  bridge --to responses|chat [--from D] [--chunk N] [FILE]
-                              translate the stream into another dialect and write it as SSE:
-                              chat, anthropic and gemini to responses (a stream that lints
-                              clean), responses to chat (chunks ending in data: [DONE]);
-                              --from chat|anthropic|gemini|responses|auto (default auto: from
-                              the stream's first event). Exit status 1 when the upstream
-                              broke its protocol or ended early (the output still ends
-                              well-formed: response.failed, or an error chunk and [DONE]),
-                              2 for a pair it does not translate
-
-FILE defaults to standard input. Warnings (limits, a truncated tail, an event that does not
-decode) go to standard error. Exit status: 0 on success; 1 for the problems listed above
-(lint errors, a stream that ended early, a bad encode line); 2 for usage and I/O errors.
-";
-
 /// A usage error: exit status 2.
 struct Usage(String);
 
@@ -101,7 +45,10 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(Usage(msg))) => {
             // A short answer; the whole usage is for `--help`.
-            eprintln!("ssekit: {msg}\nRun 'ssekit --help' for the commands and their options.");
+            eprintln!(
+                "ssekit: {msg}\nRun 'ssekit --help' for the commands, \
+                 'ssekit <command> --help' for a command's options."
+            );
             ExitCode::from(2)
         }
         Err(Failure::Unavailable(e)) => {
@@ -148,9 +95,14 @@ fn run(args: &[String]) -> Result<(), Failure> {
     let Some((command, rest)) = args.split_first() else {
         return Err(Usage("no command given".into()).into());
     };
-    // `--help` anywhere after a command is help, not an unknown option.
+    // `--help` anywhere after a command is that command's help, not an
+    // unknown option.
     if rest.iter().any(|a| a == "-h" || a == "--help") {
-        print!("{USAGE}");
+        let text = match command.as_str() {
+            "help" | "-h" | "--help" | "-V" | "--version" => help::TOOL,
+            name => help::of(name).ok_or_else(|| Usage(format!("unknown command '{name}'")))?,
+        };
+        print!("{text}");
         return Ok(());
     }
     match command.as_str() {
@@ -164,8 +116,20 @@ fn run(args: &[String]) -> Result<(), Failure> {
         "assemble" => assemble::assemble(rest),
         "lint" => lint::lint(rest),
         "bridge" => bridge::bridge(rest),
-        "-h" | "--help" | "help" => {
-            print!("{USAGE}");
+        "-h" | "--help" => {
+            print!("{}", help::TOOL);
+            Ok(())
+        }
+        // `ssekit help` and `ssekit help <command>`.
+        "help" => {
+            let text = match rest {
+                [] => help::TOOL,
+                [name] => {
+                    help::of(name).ok_or_else(|| Usage(format!("unknown command '{name}'")))?
+                }
+                _ => return Err(Usage("help takes one command".into()).into()),
+            };
+            print!("{text}");
             Ok(())
         }
         other => Err(Usage(format!("unknown command '{other}'")).into()),

@@ -18,3 +18,4 @@ mod bridge;
 mod commands;
 mod encode;
 mod lint;
+mod live;
