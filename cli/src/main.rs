@@ -10,10 +10,11 @@
 //! ```
 //!
 //! Reads FILE (or standard input), parses it as an SSE stream and prints one
-//! JSON object per dispatched event as soon as it is read: its SSE fields (`frames`), or the fields
-//! its typed view decoded (`events`). Warnings go to standard error. `encode`
-//! goes the other way: it reads what `frames` prints and writes the SSE
-//! stream.
+//! JSON object per dispatched event as soon as it is read: its SSE fields
+//! (`frames`), or the fields its typed view decoded (`events`). Warnings go
+//! to standard error. `encode` goes the other way: it reads what `frames`
+//! prints and writes the SSE stream. `ssekit <command> --help` prints a
+//! command's options and an example (see `help.rs`).
 //!
 //! Exit status, the same for every command: 0 when all went well; 1 when the
 //! command found a problem in the input it is there to report (`lint`: an
