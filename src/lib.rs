@@ -136,7 +136,6 @@
 //!   `parse` does; the owned forms deserialize from any deserializer, and
 //!   serialize (`serde::Serialize`) as their JSON, so a gateway can log
 //!   them. Works without `std`.
-//! * `cli`: the `ssekit` command-line tool.
 #![cfg_attr(
     feature = "stream",
     doc = r#"

@@ -8,9 +8,6 @@
 //! is fed; steady-state deltas allocate nothing; the output is the same
 //! however the input is chunked.
 
-#[cfg(feature = "cli")]
-#[path = "support/cli.rs"]
-mod cli;
 #[path = "support/corpus.rs"]
 mod corpus;
 #[path = "support/counting.rs"]
@@ -1329,82 +1326,6 @@ fn steady_state_deltas_do_not_allocate() {
             );
         }
     }
-}
-
-// ---------------------------------------------------------------- CLI
-
-/// `ssekit bridge` writes what the library writes, detects the upstream's
-/// dialect, and follows the CLI's exit statuses.
-#[cfg(feature = "cli")]
-#[test]
-fn cli_bridge() {
-    let body = chat(r#"{"content":"Hi"}"#, Some("stop")) + "data: [DONE]\n\n";
-    let (want, _) = bridge(ChatToResponses::new(), body.as_bytes(), usize::MAX);
-    for args in [
-        &["bridge", "--to", "responses"][..],
-        &[
-            "bridge",
-            "--to",
-            "responses",
-            "--from",
-            "chat",
-            "--chunk",
-            "3",
-        ],
-        &["bridge", "--from", "auto", "--to", "responses", "-"],
-    ] {
-        let out = cli::run_stdin(args, body.as_bytes());
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{args:?}: {}",
-            cli::stderr(&out)
-        );
-        assert!(out.stdout == want, "{args:?}");
-    }
-    // Responses to Chat, on the sample the repository ships.
-    let out = cli::run(&["bridge", "--to", "chat", cli::SAMPLE]);
-    assert_eq!(out.status.code(), Some(0), "{}", cli::stderr(&out));
-    let (want, _) = bridge(
-        ResponsesToChat::new(),
-        &std::fs::read(cli::SAMPLE).unwrap(),
-        usize::MAX,
-    );
-    assert!(out.stdout == want);
-    assert!(out.stdout.ends_with(b"data: [DONE]\n\n"));
-    // A cut upstream: exit 1, a well-formed failed end, the error named.
-    let cut = chat(r#"{"content":"Hi"}"#, None);
-    let out = cli::run_stdin(&["bridge", "--to", "responses"], cut.as_bytes());
-    assert_eq!(out.status.code(), Some(1));
-    assert_failed_downstream(&out.stdout, "cli cut");
-    assert!(
-        cli::stderr(&out).contains("upstream ended before its end event"),
-        "{}",
-        cli::stderr(&out)
-    );
-    // Usage errors and a pair it does not translate: exit 2.
-    for (args, message) in [
-        (&["bridge"][..], "bridge needs --to"),
-        (&["bridge", "--to", "xml"], "--to takes responses or chat"),
-        (
-            &["bridge", "--to", "chat", "--from", "morse"],
-            "--from takes",
-        ),
-        (
-            &["bridge", "--to", "responses", cli::SAMPLE],
-            "this is an OpenAI Responses stream",
-        ),
-    ] {
-        let out = cli::run_stdin(args, body.as_bytes());
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(
-            cli::stderr(&out).contains(message),
-            "{args:?}: {}",
-            cli::stderr(&out)
-        );
-    }
-    let out = cli::run(&["bridge", "--help"]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("bridge --to responses|chat"));
 }
 
 // ---------------------------------------------------------------- the axum example

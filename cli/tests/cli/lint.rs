@@ -2,7 +2,6 @@
 //! stream with findings (checked against the library's findings and, for
 //! the JSON, key by key), the summary line, and the exit statuses (0 clean,
 //! 1 with errors, 2 for usage and I/O errors).
-#![cfg(feature = "cli")]
 
 use crate::corpus;
 

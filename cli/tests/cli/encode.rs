@@ -8,7 +8,6 @@
 //!   in the frame's block);
 //! * a bad line is an error naming its line number, with exit status 1,
 //!   after the frames before it were written; usage errors exit with 2.
-#![cfg(feature = "cli")]
 
 use crate::corpus;
 

@@ -10,7 +10,6 @@
 //! * chat and Anthropic streams, asked for or detected, assemble to a Chat
 //!   Completion / a Message (hand-written streams, values read off them),
 //!   and exit with status 1 when cut; a bad `--dialect` is a usage error.
-#![cfg(feature = "cli")]
 
 use std::process::Output;
 
@@ -194,7 +193,7 @@ fn an_unreadable_file_is_status_2_not_the_truncated_status_1() {
 /// exit 0, the cut one exits 1 (and still prints), the error one warns.
 #[test]
 fn gemini_streams_assemble_to_a_generate_content_response() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gemini");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/gemini");
     let at = |name: &str| format!("{dir}/{name}");
     let out = run(&["assemble", &at("thinking-function-call.sse")]);
     assert!(out.status.success(), "{}", stderr(&out));

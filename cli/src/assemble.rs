@@ -29,7 +29,8 @@ pub(crate) fn assemble(args: &[String]) -> Result<(), Failure> {
         },
         pending: Vec::new(),
     };
-    each_frame(&input, |start, frame| {
+    // One object at the end: nothing to write while the stream runs.
+    each_frame(&input, &mut io::sink(), |_, start, frame| {
         assembler.frame(start, frame);
         Ok(())
     })?;

@@ -16,7 +16,7 @@
 //! bad line stops the command with exit status 1 and a message naming its
 //! line number.
 
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
 use serde_json::{Map, Value};
 use ssekit::encode::Encoder;
@@ -36,10 +36,11 @@ pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
             s => return Err(Usage(format!("unexpected argument '{s}'")).into()),
         }
     }
-    let reader: Box<dyn BufRead> = match path.flatten() {
-        Some(path) => Box::new(BufReader::new(super::open_file(&path)?)),
+    let reader: Box<dyn Read> = match path.flatten() {
+        Some(path) => Box::new(super::open_file(&path)?),
         None => Box::new(io::stdin().lock()),
     };
+    let reader = BufReader::with_capacity(crate::READ_SIZE, reader);
     let mut out = BufWriter::new(io::stdout().lock());
     let done = encode(reader, &mut out);
     // The frames before a bad line are written either way.
@@ -72,12 +73,17 @@ fn bad_line(line: usize, what: impl std::fmt::Display) -> Stop {
     Stop::BadLine(format!("line {line}: {what}"))
 }
 
-fn encode(mut reader: impl BufRead, out: &mut impl Write) -> Result<(), Stop> {
+/// Encodes each line as it comes; what is written goes out whenever the
+/// lines read so far are all encoded, before the next read waits.
+fn encode<R: Read>(mut reader: BufReader<R>, out: &mut impl Write) -> Result<(), Stop> {
     let mut encoder = Encoder::new();
     let mut last_id = String::new();
     let mut buf = Vec::new();
     let mut wire = Vec::new();
     for number in 1.. {
+        if reader.buffer().is_empty() {
+            out.flush()?;
+        }
         buf.clear();
         if reader.read_until(b'\n', &mut buf)? == 0 {
             return Ok(());

@@ -1,8 +1,8 @@
 //! `ssekit`: inspect recorded Server-Sent Event streams.
 //!
 //! ```text
-//! ssekit frames [--chunk N] [FILE]
-//! ssekit events [--dialect responses|chat|anthropic|gemini|auto] [--chunk N] [FILE]
+//! ssekit frames [--strict] [--chunk N] [FILE]
+//! ssekit events [--strict] [--dialect responses|chat|anthropic|gemini|auto] [--chunk N] [FILE]
 //! ssekit encode [FILE]
 //! ssekit assemble [--dialect responses|chat|anthropic|gemini|auto] [--chunk N] [FILE]
 //! ssekit lint [--json] [--chunk N] [FILE]
@@ -10,94 +10,32 @@
 //! ```
 //!
 //! Reads FILE (or standard input), parses it as an SSE stream and prints one
-//! JSON object per dispatched event: its SSE fields (`frames`), or the fields
-//! its typed view decoded (`events`). Warnings go to standard error. `encode`
-//! goes the other way: it reads what `frames` prints and writes the SSE
-//! stream.
+//! JSON object per dispatched event as soon as it is read: its SSE fields
+//! (`frames`), or the fields its typed view decoded (`events`). Warnings go
+//! to standard error. `encode` goes the other way: it reads what `frames`
+//! prints and writes the SSE stream. `ssekit <command> --help` prints a
+//! command's options and an example (see `help.rs`).
 //!
 //! Exit status, the same for every command: 0 when all went well; 1 when the
 //! command found a problem in the input it is there to report (`lint`: an
 //! error finding; `assemble`: a stream that ended early; `encode`: a line it
 //! cannot read); 2 for usage and I/O errors.
 
-#[path = "ssekit/assemble.rs"]
 mod assemble;
-#[path = "ssekit/bridge.rs"]
 mod bridge;
-#[path = "ssekit/encode.rs"]
 mod encode;
-#[path = "ssekit/events.rs"]
 mod events;
-#[path = "ssekit/lint.rs"]
+mod help;
 mod lint;
-#[path = "ssekit/view_json.rs"]
 mod view_json;
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
 
-use bytes::{Bytes, BytesMut};
-use ssekit::{Frame, Parser};
+use ssekit::{Bytes, Frame, Parser};
 
 use events::{Choice, Events, Unavailable};
-
-const USAGE: &str = "\
-usage: ssekit <command> [options] [FILE]
-       ssekit --help | --version       (and <command> --help)
-
-commands:
-  frames [--strict] [--chunk N] [FILE]
-                              print each dispatched event as one JSON object per line:
-                              {\"event\", \"data\", \"id\", \"retry\"}
-                              --chunk N feeds the parser N bytes at a time (default 65536)
-                              --strict: exit status 1 when the input holds no event, ends
-                              inside one, or breaks a limit (events: or has an event that
-                              does not decode)
-  events [--strict] [--dialect D] [--chunk N] [FILE]
-                              print each event as one JSON object per line, written from
-                              its typed view: \"type\" and every field the view decoded
-                              (strings unescaped), a subset of the event's JSON with equal
-                              values; an unknown type as {\"type\": T, \"unknown\": true},
-                              [DONE] as {\"type\": \"[DONE]\"}; never skips a frame: one
-                              that does not decode prints {\"type\": T, \"undecodable\":
-                              true, \"error\": E, \"offset\": N} (N: its stream offset)
-                              --dialect responses|chat|anthropic|gemini|auto (default auto:
-                              from the stream's first event)
-  encode [FILE]               the reverse of frames: read its JSON lines and write the SSE
-                              stream, so that `frames FILE | encode | frames` prints what
-                              `frames FILE` prints; a bad line stops it (exit status 1)
-  assemble [--dialect D] [--chunk N] [FILE]
-                              print the final response assembled from the stream's events
-                              as one JSON object, in the API's shape (a Response, a Chat
-                              Completion, an Anthropic Message or a Gemini
-                              GenerateContentResponse); findings such as
-                              skipped sequence numbers go to standard error; exit status 1
-                              when the stream ended early (the result is still printed)
-  lint [--json] [--chunk N] [FILE]
-                              check a Responses, Chat Completions or Anthropic Messages
-                              stream against what real clients require (the first event
-                              tells the dialect, named on standard error; Gemini is refused;
-                              rules: see the docs of ssekit::lint); one line per finding
-                              (offset, seq, severity, rule, message) and a summary line;
-                              --json: one {\"rule\", \"severity\", \"offset\",
-                              \"sequence_number\", \"message\"} object per line, no summary.
-                              Exit status 0 with no error finding, 1 with one, 2 for usage
-                              and I/O errors
-  bridge --to responses|chat [--from D] [--chunk N] [FILE]
-                              translate the stream into another dialect and write it as SSE:
-                              chat, anthropic and gemini to responses (a stream that lints
-                              clean), responses to chat (chunks ending in data: [DONE]);
-                              --from chat|anthropic|gemini|responses|auto (default auto: from
-                              the stream's first event). Exit status 1 when the upstream
-                              broke its protocol or ended early (the output still ends
-                              well-formed: response.failed, or an error chunk and [DONE]),
-                              2 for a pair it does not translate
-
-FILE defaults to standard input. Warnings (limits, a truncated tail, an event that does not
-decode) go to standard error. Exit status: 0 on success; 1 for the problems listed above
-(lint errors, a stream that ended early, a bad encode line); 2 for usage and I/O errors.
-";
 
 /// A usage error: exit status 2.
 struct Usage(String);
@@ -108,7 +46,10 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(Usage(msg))) => {
             // A short answer; the whole usage is for `--help`.
-            eprintln!("ssekit: {msg}\nRun 'ssekit --help' for the commands and their options.");
+            eprintln!(
+                "ssekit: {msg}\nRun 'ssekit --help' for the commands, \
+                 'ssekit <command> --help' for a command's options."
+            );
             ExitCode::from(2)
         }
         Err(Failure::Unavailable(e)) => {
@@ -155,9 +96,14 @@ fn run(args: &[String]) -> Result<(), Failure> {
     let Some((command, rest)) = args.split_first() else {
         return Err(Usage("no command given".into()).into());
     };
-    // `--help` anywhere after a command is help, not an unknown option.
+    // `--help` anywhere after a command is that command's help, not an
+    // unknown option.
     if rest.iter().any(|a| a == "-h" || a == "--help") {
-        print!("{USAGE}");
+        let text = match command.as_str() {
+            "help" | "-h" | "--help" | "-V" | "--version" => help::TOOL,
+            name => help::of(name).ok_or_else(|| Usage(format!("unknown command '{name}'")))?,
+        };
+        print!("{text}");
         return Ok(());
     }
     match command.as_str() {
@@ -171,8 +117,20 @@ fn run(args: &[String]) -> Result<(), Failure> {
         "assemble" => assemble::assemble(rest),
         "lint" => lint::lint(rest),
         "bridge" => bridge::bridge(rest),
-        "-h" | "--help" | "help" => {
-            print!("{USAGE}");
+        "-h" | "--help" => {
+            print!("{}", help::TOOL);
+            Ok(())
+        }
+        // `ssekit help` and `ssekit help <command>`.
+        "help" => {
+            let text = match rest {
+                [] => help::TOOL,
+                [name] => {
+                    help::of(name).ok_or_else(|| Usage(format!("unknown command '{name}'")))?
+                }
+                _ => return Err(Usage("help takes one command".into()).into()),
+            };
+            print!("{text}");
             Ok(())
         }
         other => Err(Usage(format!("unknown command '{other}'")).into()),
@@ -181,9 +139,14 @@ fn run(args: &[String]) -> Result<(), Failure> {
 
 /// Options shared by the commands that read a stream.
 struct Input {
-    chunk: usize,
+    /// `--chunk N`: feed the parser exactly N bytes at a time (the last
+    /// piece may be shorter); without it, whatever each read returns.
+    chunk: Option<usize>,
     path: Option<String>,
 }
+
+/// The most bytes one read asks for when no `--chunk` is given.
+pub(crate) const READ_SIZE: usize = 64 * 1024;
 
 /// Parses the options of `Input`; `extra` is offered every other option
 /// first, with the remaining arguments (to take its value from), and says
@@ -193,7 +156,7 @@ fn parse_input(
     mut extra: impl FnMut(&str, &mut std::slice::Iter<'_, String>) -> Result<bool, Usage>,
 ) -> Result<Input, Usage> {
     let mut input = Input {
-        chunk: 64 * 1024,
+        chunk: None,
         path: None,
     };
     let mut args = args.iter();
@@ -207,7 +170,7 @@ fn parse_input(
                     .next()
                     .ok_or_else(|| Usage("--chunk needs a value".into()))?;
                 input.chunk = match n.parse::<usize>() {
-                    Ok(n) if n > 0 => n,
+                    Ok(n) if n > 0 => Some(n),
                     _ => {
                         return Err(Usage(format!(
                             "--chunk takes a positive integer, not '{n}'"
@@ -243,8 +206,10 @@ fn open_file(path: &str) -> io::Result<File> {
     Ok(file)
 }
 
-/// Reads the stream in chunks of exactly `chunk` bytes (the last may be
-/// shorter) and hands each to `each`.
+/// Reads the stream and hands each piece to `each` as soon as it is read:
+/// what each read returns (at most 64 KiB), so that a live stream's events
+/// go out as they arrive; or, with `--chunk N`, pieces of exactly N bytes
+/// (the last may be shorter), each read to the full before it is handed on.
 fn read_chunks(
     input: &Input,
     mut each: impl FnMut(Bytes) -> Result<(), Failure>,
@@ -253,23 +218,27 @@ fn read_chunks(
         Some(path) => Box::new(open_file(path)?),
         None => Box::new(io::stdin().lock()),
     };
-    let mut buf = BytesMut::new();
+    // One buffer for every read; each piece is copied out of it, exactly
+    // as long as it is, so that a frame held for long pins no more memory
+    // than its own bytes.
+    let mut buf = vec![0; input.chunk.unwrap_or(READ_SIZE)];
     loop {
-        buf.resize(input.chunk, 0);
         let mut filled = 0;
-        while filled < input.chunk {
+        while filled < buf.len() {
             match reader.read(&mut buf[filled..]) {
                 Ok(0) => break,
                 Ok(n) => filled += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e.into()),
+            }
+            if input.chunk.is_none() {
+                break;
             }
         }
         if filled == 0 {
             return Ok(());
         }
-        buf.truncate(filled);
-        each(buf.split().freeze())?;
+        each(Bytes::copy_from_slice(&buf[..filled]))?;
     }
 }
 
@@ -298,7 +267,9 @@ fn frames(args: &[String]) -> Result<(), Failure> {
     let (args, strict) = take_flag(args, "--strict");
     let input = parse_input(&args, |_, _| Ok(false))?;
     let mut out = BufWriter::new(io::stdout().lock());
-    let seen = each_frame(&input, |_, frame| Ok(write_frame(&mut out, &frame)?))?;
+    let seen = each_frame(&input, &mut out, |out, _, frame| {
+        Ok(write_frame(out, &frame)?)
+    })?;
     out.flush()?;
     seen.verdict(strict, 0)
 }
@@ -306,9 +277,13 @@ fn frames(args: &[String]) -> Result<(), Failure> {
 fn events(args: &[String]) -> Result<(), Failure> {
     let (args, strict) = take_flag(args, "--strict");
     let (input, choice) = parse_dialect_input(&args)?;
-    let mut events = Events::new(choice, BufWriter::new(io::stdout().lock()))?;
-    let seen = each_frame(&input, |start, frame| events.frame(start, frame))?;
-    events.finish()?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut events = Events::new(choice)?;
+    let seen = each_frame(&input, &mut out, |out, start, frame| {
+        events.frame(out, start, frame)
+    })?;
+    events.finish(&mut out)?;
+    out.flush()?;
     let undecodable = events::UNDECODABLE.load(std::sync::atomic::Ordering::Relaxed);
     seen.verdict(strict, undecodable)
 }
@@ -345,48 +320,55 @@ impl Seen {
 }
 
 /// Parses the input and hands `each` every frame with the stream offset
-/// where its block began (after the previous event); limit errors and a
-/// truncated tail become warnings.
-fn each_frame(
+/// where its block began (after the previous event), and `out` to write
+/// it to; limit errors and a truncated tail become warnings. `out` is
+/// flushed once the frames of each read are handed on, before the next
+/// read, which may wait for the stream's next bytes.
+fn each_frame<W: Write>(
     input: &Input,
-    mut each: impl FnMut(u64, Frame) -> Result<(), Failure>,
+    out: &mut W,
+    mut each: impl FnMut(&mut W, u64, Frame) -> Result<(), Failure>,
 ) -> Result<Seen, Failure> {
     let mut parser = Parser::new();
     let mut start = 0;
     let mut seen = Seen::default();
-    let mut counted = |at: u64, frame: Frame| {
-        seen.frames += 1;
-        each(at, frame)
-    };
     read_chunks(input, |chunk| {
         parser.feed(chunk);
-        drain(&mut parser, &mut start, &mut counted, &mut seen.problems)
+        drain(&mut parser, &mut start, &mut seen, &mut |at, frame| {
+            each(out, at, frame)
+        })?;
+        out.flush()?;
+        Ok(())
     })?;
     if let Err(e) = parser.finish() {
         seen.problems += 1;
         eprintln!("ssekit: warning: {e}");
     }
-    drain(&mut parser, &mut start, &mut counted, &mut seen.problems)?;
+    drain(&mut parser, &mut start, &mut seen, &mut |at, frame| {
+        each(out, at, frame)
+    })?;
     Ok(seen)
 }
 
-/// Hands on every frame the parser has ready; limit errors become warnings.
+/// Hands on every frame the parser has ready, counting it; limit errors
+/// become warnings.
 fn drain(
     parser: &mut Parser,
     start: &mut u64,
+    seen: &mut Seen,
     each: &mut impl FnMut(u64, Frame) -> Result<(), Failure>,
-    problems: &mut u64,
 ) -> Result<(), Failure> {
     loop {
         match parser.next_frame() {
             Ok(Some(frame)) => {
                 let at = std::mem::replace(start, parser.offset());
+                seen.frames += 1;
                 each(at, frame)?;
             }
             Ok(None) => return Ok(()),
             Err(e) => {
                 *start = parser.offset();
-                *problems += 1;
+                seen.problems += 1;
                 eprintln!("ssekit: warning: {e}");
             }
         }

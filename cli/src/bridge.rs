@@ -73,9 +73,9 @@ pub(crate) fn bridge(args: &[String]) -> Result<(), Failure> {
     if let Some(dialect) = from {
         state.bridge = Some(make(to, dialect)?);
     }
-    let seen = each_frame(&input, |start, frame| {
+    let seen = each_frame(&input, &mut out, |out, start, frame| {
         state.frame(start, frame)?;
-        state.write(&mut out)
+        state.write(out)
     })?;
     if state.bridge.is_none() {
         eprintln!("ssekit: no event tells the upstream's dialect; give it with --from");

@@ -272,18 +272,17 @@ pub(crate) fn detect(frame: &Frame) -> Option<Dialect> {
 }
 
 /// The `events` command over one stream: frames in, lines out.
-pub(crate) struct Events<W> {
+pub(crate) struct Events {
     choice: Choice,
     /// The dialect's writer, once known.
     writer: Option<WriteEvent>,
     /// Frames seen before `auto` could tell the dialect, with their offsets.
     pending: Vec<(u64, Frame)>,
     line: Line,
-    out: W,
 }
 
-impl<W: Write> Events<W> {
-    pub(crate) fn new(choice: Choice, out: W) -> Result<Self, Failure> {
+impl Events {
+    pub(crate) fn new(choice: Choice) -> Result<Self, Failure> {
         let writer = match choice {
             Choice::Fixed(dialect) => Some(dialect.writer().ok_or(Unavailable {
                 dialect,
@@ -296,15 +295,20 @@ impl<W: Write> Events<W> {
             writer,
             pending: Vec::new(),
             line: Line::default(),
-            out,
         })
     }
 
-    /// Handles one frame; `start` is the stream offset where its block
+    /// Handles one frame, writing its line (and those of the frames held
+    /// before it) to `out`; `start` is the stream offset where its block
     /// began, for warnings.
-    pub(crate) fn frame(&mut self, start: u64, frame: Frame) -> Result<(), Failure> {
+    pub(crate) fn frame(
+        &mut self,
+        out: &mut impl Write,
+        start: u64,
+        frame: Frame,
+    ) -> Result<(), Failure> {
         if let Some(writer) = self.writer {
-            return self.write(writer, start, &frame);
+            return self.write(out, writer, start, &frame);
         }
         debug_assert_eq!(self.choice, Choice::Auto);
         let Some(dialect) = detect(&frame) else {
@@ -317,19 +321,18 @@ impl<W: Write> Events<W> {
         })?;
         self.writer = Some(writer);
         for (start, pending) in std::mem::take(&mut self.pending) {
-            self.write(writer, start, &pending)?;
+            self.write(out, writer, start, &pending)?;
         }
-        self.write(writer, start, &frame)
+        self.write(out, writer, start, &frame)
     }
 
     /// Writes what is left (frames that never told a dialect are read as
-    /// Responses events) and flushes.
-    pub(crate) fn finish(mut self) -> Result<(), Failure> {
+    /// Responses events).
+    pub(crate) fn finish(mut self, out: &mut impl Write) -> Result<(), Failure> {
         let writer = self.writer.unwrap_or(responses);
         for (start, pending) in std::mem::take(&mut self.pending) {
-            self.write(writer, start, &pending)?;
+            self.write(out, writer, start, &pending)?;
         }
-        self.out.flush()?;
         Ok(())
     }
 
@@ -338,7 +341,13 @@ impl<W: Write> Events<W> {
     /// "...", "offset": N}`, where `T` is the event's type as far as it is
     /// known (`null` when it is not) and `N` the stream offset where the
     /// frame's block began; a warning goes to standard error as well.
-    fn write(&mut self, writer: WriteEvent, start: u64, frame: &Frame) -> Result<(), Failure> {
+    fn write(
+        &mut self,
+        out: &mut impl Write,
+        writer: WriteEvent,
+        start: u64,
+        frame: &Frame,
+    ) -> Result<(), Failure> {
         self.line.clear();
         if let Err(skip) = writer(frame, &mut self.line) {
             warn(start, frame, &skip);
@@ -353,7 +362,7 @@ impl<W: Write> Events<W> {
             self.line.raw(&format!(r#","offset":{start}}}"#));
         }
         self.line.buf.push(b'\n');
-        self.out.write_all(&self.line.buf)?;
+        out.write_all(&self.line.buf)?;
         Ok(())
     }
 }
@@ -459,14 +468,18 @@ mod tests {
 
     #[test]
     fn auto_waits_for_a_telling_frame_then_keeps_order() {
-        let mut events = Events::new(Choice::Auto, Vec::new()).ok().unwrap();
-        events.frame(0, frame(Some("ping"), "[DONE]")).ok().unwrap();
-        assert!(events.out.is_empty());
+        let mut events = Events::new(Choice::Auto).ok().unwrap();
+        let mut out = Vec::new();
         events
-            .frame(10, frame(None, r#"{"type":"x.y","a":1}"#))
+            .frame(&mut out, 0, frame(Some("ping"), "[DONE]"))
             .ok()
             .unwrap();
-        let out = String::from_utf8(events.out.clone()).unwrap();
+        assert!(out.is_empty());
+        events
+            .frame(&mut out, 10, frame(None, r#"{"type":"x.y","a":1}"#))
+            .ok()
+            .unwrap();
+        let out = String::from_utf8(out).unwrap();
         assert_eq!(
             out,
             "{\"type\":\"[DONE]\"}\n{\"type\":\"x.y\",\"unknown\":true}\n"

@@ -115,7 +115,10 @@ pub(crate) fn lint(args: &[String]) -> Result<(), Failure> {
     let mut linter = Active::Sniffing(Vec::new(), Parser::new());
     let read = read_chunks(&input, |chunk| {
         linter.feed(chunk)?;
-        write_all(&mut out, &mut linter, json)
+        write_all(&mut out, &mut linter, json)?;
+        // Findings go out as they are found, before the next read waits.
+        out.flush()?;
+        Ok(())
     });
     if let Err(e) = read {
         // What was found before the error is still worth printing.

@@ -1,5 +1,4 @@
-//! Running the `ssekit` binary as a user runs it, for the `cli*` tests. A
-//! test binary takes it with `#[path = "support/cli.rs"] mod cli;`.
+//! Running the `ssekit` binary as a user runs it.
 #![allow(dead_code)]
 
 use std::io::Write;
@@ -7,8 +6,11 @@ use std::process::{Command, Output, Stdio};
 
 /// The binary under test.
 pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_ssekit");
+/// The repository around this package.
+pub(crate) const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 /// The sample stream shipped in the repository.
-pub(crate) const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/responses-text.sse");
+pub(crate) const SAMPLE: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/responses-text.sse");
 
 /// Runs `ssekit args` with no standard input.
 pub(crate) fn run(args: &[&str]) -> Output {

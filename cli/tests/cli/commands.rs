@@ -8,7 +8,6 @@
 //!   and an event that does not decode (a warning, and the stream goes on);
 //! * `frames` on the shipped sample, whole and a byte at a time;
 //! * exit statuses: 2 for usage errors, 1 for a missing file.
-#![cfg(feature = "cli")]
 
 use crate::corpus;
 use crate::responses_common;
@@ -284,24 +283,25 @@ fn frames_usage_and_io_errors() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/stream.sse"));
 }
 
-/// `--help` for the tool and after every command prints the usage (exit 0);
-/// `--version` prints the version; a directory is named in its error.
+/// `--help`, `-h` and `help` print the tool's help, which names every
+/// command (exit 0); `--version` prints the version; a directory is named
+/// in its error.
 #[test]
 fn help_version_and_a_directory_argument() {
-    for args in [
-        &["--help"][..],
-        &["-h"],
-        &["frames", "--help"],
-        &["events", "-h"],
-        &["encode", "--help"],
-        &["assemble", "--help"],
-        &["lint", "--json", "--help"],
-    ] {
+    for args in [&["--help"][..], &["-h"], &["help"], &["help", "--help"]] {
         let out = run(args);
         assert_eq!(out.status.code(), Some(0), "{args:?}");
         let text = String::from_utf8_lossy(&out.stdout);
-        assert!(text.starts_with("usage: ssekit"), "{args:?}: {text}");
-        assert!(text.contains("assemble [--dialect D]"), "{args:?}");
+        assert!(
+            text.starts_with("usage: ssekit <command>"),
+            "{args:?}: {text}"
+        );
+        for command in COMMANDS {
+            assert!(
+                text.contains(&format!("\n  {command} ")),
+                "{args:?}: {command}"
+            );
+        }
     }
     for flag in ["--version", "-V"] {
         let out = run(&[flag]);
@@ -456,7 +456,7 @@ fn events_prints_one_line_per_frame_of_every_corpus_stream() {
 #[test]
 fn events_of_gemini_streams_are_subsets_of_their_source() {
     let mut paths: Vec<std::path::PathBuf> =
-        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gemini"))
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/gemini"))
             .unwrap()
             .map(|e| e.unwrap().path())
             .filter(|p| p.extension().is_some_and(|e| e == "sse"))
@@ -522,7 +522,7 @@ fn gemini_chunks_of_an_unexpected_shape_and_garbage_still_print_a_line() {
 /// of its source.
 #[test]
 fn events_of_provider_chat_shapes_print_every_frame() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chat");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/chat");
     let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -626,4 +626,119 @@ fn events_prints_anthropic_events_that_do_not_fit_as_undecodable() {
         1,
         "{stderr}"
     );
+}
+
+/// Every command, as `ssekit --help` lists them.
+const COMMANDS: [&str; 6] = ["frames", "events", "encode", "assemble", "lint", "bridge"];
+
+/// The help of `command`, as `ssekit <command> --help` prints it.
+fn command_help(args: &[&str]) -> String {
+    let out = run(args);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    assert!(out.stderr.is_empty(), "{args:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `ssekit <command> --help` prints that command's own help: its usage line,
+/// each of its options, and an example; `-h`, `help <command>` and `--help`
+/// among other arguments print the same; no two commands print the same.
+#[test]
+fn each_command_has_its_own_help() {
+    let options: [&[&str]; 6] = [
+        &["--strict", "--chunk N"],
+        &["--dialect D", "--strict", "--chunk N"],
+        &[],
+        &["--dialect D", "--chunk N"],
+        &["--json", "--chunk N"],
+        &["--to T", "--from D", "--chunk N"],
+    ];
+    let mut seen = Vec::new();
+    for (command, options) in COMMANDS.into_iter().zip(options) {
+        let text = command_help(&[command, "--help"]);
+        assert!(
+            text.starts_with(&format!("usage: ssekit {command} ")),
+            "{command}: {text}"
+        );
+        for section in ["\noptions:\n", "\nexample:\n", "\nExit status: "] {
+            assert!(text.contains(section), "{command}: no {section:?}");
+        }
+        for option in options.iter().chain(&["-h, --help"]) {
+            assert!(
+                text.contains(&format!("\n  {option} ")),
+                "{command}: {option}"
+            );
+        }
+        // Only this command: no other command's usage or example.
+        for other in COMMANDS.iter().filter(|c| **c != command) {
+            assert!(
+                !text.contains(&format!("usage: ssekit {other}")),
+                "{command}: {other}"
+            );
+        }
+        let example = text.split("\nexample:\n").nth(1).unwrap();
+        assert!(example.contains(&format!("ssekit {command}")), "{command}");
+        assert_eq!(command_help(&[command, "-h"]), text, "{command}");
+        assert_eq!(command_help(&["help", command]), text, "{command}");
+        assert_eq!(
+            command_help(&[command, "-", "--chunk", "4", "--help"]),
+            text,
+            "{command}"
+        );
+        assert!(!seen.contains(&text), "{command}: the same help as another");
+        seen.push(text);
+    }
+    // A command that does not exist has no help: a usage error.
+    for args in [&["nope", "--help"][..], &["help", "nope"]] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains("unknown command 'nope'"), "{args:?}");
+    }
+}
+
+/// The examples in each command's help run as printed, from the
+/// repository, on the sample it ships (the `curl` ones need a server, and
+/// are left out): each exits 0 and prints something.
+#[test]
+fn the_examples_in_the_help_run() {
+    for command in COMMANDS {
+        let text = command_help(&[command, "--help"]);
+        let example = text.split("\nexample:\n").nth(1).unwrap();
+        let lines: Vec<&str> = example
+            .lines()
+            .take_while(|l| l.starts_with("  "))
+            .filter(|l| !l.contains("curl"))
+            .collect();
+        assert!(!lines.is_empty(), "{command}: no example runs here");
+        for line in lines {
+            let mut input: Option<Vec<u8>> = None;
+            for stage in line.split('|') {
+                let words: Vec<&str> = stage.split_whitespace().collect();
+                assert_eq!(words[0], "ssekit", "{command}: {line}");
+                let mut child = std::process::Command::new(BIN);
+                child.args(&words[1..]).current_dir(REPO);
+                let out = match input.take() {
+                    None => child.output().unwrap(),
+                    Some(bytes) => {
+                        let mut child = child
+                            .stdin(std::process::Stdio::piped())
+                            .stdout(std::process::Stdio::piped())
+                            .stderr(std::process::Stdio::piped())
+                            .spawn()
+                            .unwrap();
+                        let mut stdin = child.stdin.take().unwrap();
+                        let writer = std::thread::spawn(move || {
+                            use std::io::Write;
+                            let _ = stdin.write_all(&bytes);
+                        });
+                        let out = child.wait_with_output().unwrap();
+                        writer.join().unwrap();
+                        out
+                    }
+                };
+                assert_eq!(out.status.code(), Some(0), "{line}: {}", stderr(&out));
+                assert!(!out.stdout.is_empty(), "{line}");
+                input = Some(out.stdout);
+            }
+        }
+    }
 }
