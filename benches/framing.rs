@@ -786,7 +786,7 @@ fn timed_pass(engine: Option<Engine>, chunks: &[Bytes], frames: usize, what: &st
     elapsed
 }
 
-/// Issue 12's target for a cell of an LLM stream: 2× the fastest peer
+/// The target for a cell of an LLM stream: 2× the fastest peer
 /// (`peer`), or 60% of the memchr scan where 2× the peer would exceed
 /// that. Returns the engine the ratio is taken against and the ratio
 /// wanted.
