@@ -20,7 +20,7 @@
 //!
 //! `SSEKIT_ACCUMULATE_ONLY=<pipeline|accumulate>/<passes>` runs one engine
 //! that many times and exits (no criterion): the driver for callgrind
-//! instruction counts (see `benches/RESULTS-accumulate.md`).
+//! instruction counts (see `BENCHMARKS.md`).
 
 mod support;
 

@@ -9,7 +9,7 @@
 //! * one engine name runs just that engine `passes` times (default 20):
 //!   for `valgrind --tool=callgrind --toggle-collect=<driver's run fn>`,
 //!   or whole-program counts minus the `none` engine's (same setup, no
-//!   decoding). See `benches/RESULTS-pipeline.md`.
+//!   decoding). See `BENCHMARKS.md`.
 //!
 //! Size classes: `small` = events under 1 KiB of data (the
 //! `output_text.delta` events, ~200 B), `large` = the rest (`*.done`,

@@ -1,5 +1,5 @@
 //! Large single events: does simd-json beat ssekit's native decoder where
-//! the payload is big? (issue 14, "simd-json, where it wins").
+//! the payload is big? (The answer is in `BENCHMARKS.md`.)
 //!
 //! Run: `cargo bench --bench large_payloads --features serde`
 //! (without `serde` the two engines that feed ssekit's owned form through a

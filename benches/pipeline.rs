@@ -346,7 +346,7 @@ fn run_ssekit_chat(chunks: Vec<Bytes>, unescape: bool) -> Seen {
     for chunk in chunks {
         parser.feed(chunk);
         // Borrowed frames: the crate's fastest way to read a stream whose
-        // events are decoded at once (see benches/RESULTS-pipeline.md).
+        // events are decoded at once (see BENCHMARKS.md).
         while let Some(frame) = parser.next_frame_ref().expect("ssekit: frame error") {
             // The event borrowed, as the Responses engine reads its events.
             let event = ChatEvent::parse(frame.data()).expect("ssekit: decode error");

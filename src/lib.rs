@@ -5,6 +5,11 @@
 //! hands out [`Frame`]s whose data is a slice of the input [`Bytes`] whenever
 //! it lay in one chunk. It contains no networking code, starts no tasks and
 //! reads no clock: you feed it bytes from any source, it hands events out.
+//! On top of the frames it decodes the events of four LLM streaming APIs
+//! (OpenAI Responses, OpenAI Chat Completions, Anthropic Messages, Google
+//! Gemini) into typed views, rebuilds final responses from their deltas,
+//! checks streams against what clients require, writes streams, and
+//! translates one dialect's stream into another's.
 //!
 //! ```text
 //!  bytes in ──► framing (lines, spans) ──► Parser ──► Frame (Bytes-backed, 'static)
@@ -14,8 +19,7 @@
 //! # Example: parsing chunks as they arrive
 //!
 //! ```
-//! use bytes::Bytes;
-//! use ssekit::Parser;
+//! use ssekit::{Bytes, Parser};
 //!
 //! let mut parser = Parser::new();
 //! let mut seen = Vec::new();
@@ -54,6 +58,10 @@
 //! hiding them; [`accumulate::ChatAccumulator`] and
 //! [`accumulate::AnthropicAccumulator`] and [`accumulate::GeminiAccumulator`]
 //! do the same for Chat Completions, Anthropic Messages and Gemini streams.
+//!
+//! [`lint`] checks a stream against what real clients of its dialect
+//! require (Responses, Chat Completions, Anthropic Messages), each departure
+//! a finding with a rule id and a stream offset.
 //!
 //! [`bridge`] translates one dialect's stream into another, event by event:
 //! Chat Completions, Anthropic Messages and Gemini streams into a Responses
@@ -114,7 +122,11 @@
 //!   [`Parser::finish`]; `retry` and `id` fields of blocks that dispatch no
 //!   event are reported by [`Parser::next_item`]; invalid UTF-8 becomes
 //!   U+FFFD as the standard says, or an error in [`Utf8Mode::Strict`].
-//! * **No panics** on any input, and no `unsafe` code.
+//! * **No panics** on any input (every layer has a fuzz target).
+//! * **`unsafe` in one small area only**: the proof types for text already
+//!   validated as UTF-8 (read without a second check) and the SIMD kernels.
+//!   The rest of the crate denies `unsafe` code; the area's tests run under
+//!   Miri in CI, and a fuzz target reads every frame's text through it.
 //!
 //! # Crate features
 //!
@@ -136,6 +148,8 @@
 //!   `parse` does; the owned forms deserialize from any deserializer, and
 //!   serialize (`serde::Serialize`) as their JSON, so a gateway can log
 //!   them. Works without `std`.
+//!
+//! The `ssekit` command-line tool is a package of its own, `ssekit-cli`.
 #![cfg_attr(
     feature = "stream",
     doc = r#"

@@ -1,8 +1,5 @@
-//! L4: deltas → owned final responses, one accumulator per dialect.
-//! Depends on: `json` (the scanner, the object writer, and
-//! [`json::partial`](crate::json::partial) for live tool arguments),
-//! `views`, the dialects (`responses`, with its order checker, `chat`,
-//! `anthropic`, `gemini`) and `alloc`; never on `frame`.
+//! The final response of a stream, rebuilt from its events: one accumulator
+//! per dialect, each giving the response in its API's own shape.
 //!
 //! * [`ResponsesAccumulator`]: the events of a Responses API stream → a
 //!   [`FinalResponse`] in the API's Response shape ([`JsonValue`]), with

@@ -1,8 +1,5 @@
-//! L3: typed, borrowing views of Anthropic Messages stream events
+//! Typed, borrowing views of Anthropic Messages stream events
 //! (`POST /v1/messages` with `stream: true`).
-//!
-//! Depends on `json`, `views` (the view machinery and `DecodeError`) and
-//! `frame` (for `from_frame`).
 //!
 //! [`AnthropicEvent`] has one variant per event type: `message_start`,
 //! `content_block_start`, `content_block_delta`, `content_block_stop`,

@@ -1,5 +1,5 @@
-//! L1': frames, comments and `retry` to wire bytes. Depends on `frame` and
-//! `bytes` (and `json`, for [`push_json_str`] and the `retry` digits).
+//! Frames, comments and `retry` fields to wire bytes, for servers and
+//! proxies that send Server-Sent Events.
 //!
 //! [`Encoder`] writes any frames. The writer of whole OpenAI Responses
 //! streams is [`responses::writer`](crate::responses::writer).

@@ -1,6 +1,5 @@
-//! L4: checks a Responses API stream (and Chat Completions and Anthropic
-//! Messages streams) against what real clients require. May depend on:
-//! `responses`, `chat`, `anthropic`, `views`, `frame`, `json`, `alloc`.
+//! Checks a Responses API stream (and Chat Completions and Anthropic
+//! Messages streams) against what real clients require.
 //!
 //! Gateways and proxies that re-emit Responses streams break real clients
 //! when an event, a field or an order is missing: the Codex CLI reports

@@ -1,8 +1,8 @@
-//! L3: typed, borrowing views of OpenAI Responses API stream events.
+//! Typed, borrowing views of OpenAI Responses API stream events, and a
+//! [`writer`] of Responses streams.
 //!
-//! Depends on `json`, `views` and `frame` (for `from_frame`); its
-//! [`writer`] also on `encode`. [`EventKind`] is the table of event types
-//! and their roles, [`order`] the one checker of stream order.
+//! [`EventKind`] lists the event types and their roles; [`order`] checks a
+//! stream's order (sequence numbers, items and parts, the terminal event).
 //!
 //! [`ResponsesEvent`] has one variant per event type of the Responses stream:
 //! the 58 of the official union, 11 seen outside it (`keepalive`,

@@ -4,7 +4,7 @@
 //! [`EventKind`], `sequence_number`, `output_index`, `item_id`, part index
 //! and item `id`) and returns the [`Fault`]s it finds, with their
 //! [`Position`], and the tracked item and part the event is about. The
-//! accumulator ([`ResponsesAccumulator`]) turns the faults into findings and
+//! accumulator ([`ResponsesAccumulator`]) turns the faults into anomalies and
 //! the linter ([`ResponsesLinter`]) into rule findings with their severities.
 //!
 //! The rules:

@@ -1,8 +1,10 @@
-//! `ResponsesWriter`: an OpenAI Responses stream, written event by event,
-//! for servers and gateways. Depends on `encode` (the SSE lines), `json`
-//! (the JSON writer, and the scanner for [`ResponsesWriter::forward`], to
-//! find `type` and replace `sequence_number` in an event it is handed) and
-//! the event types of [`EventKind`].
+//! [`ResponsesWriter`]: an OpenAI Responses stream, written event by event,
+//! for servers and gateways.
+
+// Built on `encode` (the SSE lines), `json` (the JSON writer, and the
+// scanner for `ResponsesWriter::forward`, to find `type` and replace
+// `sequence_number` in an event it is handed) and the event types of
+// `EventKind`.
 
 use alloc::collections::BTreeSet;
 use alloc::string::String;

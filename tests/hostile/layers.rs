@@ -18,7 +18,7 @@
 //!
 //! A global allocator cannot be written without `unsafe impl GlobalAlloc`,
 //! which the support file allows for itself; the library keeps
-//! `#![forbid(unsafe_code)]`.
+//! `#![deny(unsafe_code)]`.
 
 use crate::counting;
 use counting::peak_heap;

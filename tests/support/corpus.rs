@@ -45,7 +45,7 @@ pub(crate) fn skip_notice(what: &str) {
     let _ = writeln!(
         std::io::stderr(),
         "SKIPPED (shared data missing): {what}; these checks did not run. \
-         The data is ../shared beside the repository (see README, Testing strategy)."
+         The data is ../shared beside the repository (see CONTRIBUTING.md, Test data)."
     );
 }
 
