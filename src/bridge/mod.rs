@@ -71,6 +71,7 @@ mod anthropic;
 mod chat;
 mod gemini;
 mod to_chat;
+mod translate;
 
 use alloc::string::String;
 use bytes::Bytes;
@@ -80,6 +81,7 @@ pub use anthropic::AnthropicToResponses;
 pub use chat::ChatToResponses;
 pub use gemini::GeminiToResponses;
 pub use to_chat::ResponsesToChat;
+pub use translate::{boxed, translate, turn_config, AnyReader, AnyWriter, Translate};
 
 use crate::frame::{Frame, FrameError, Parser};
 use crate::json::JsonStr;
@@ -190,6 +192,10 @@ pub enum BridgeErrorKind {
     Writer(WriterErrorKind),
     /// Input after the downstream stream ended.
     Finished,
+    /// A fault of the turn model's readers or writers with no kind of its
+    /// own here: a second start, a hold past its limit, arguments that are
+    /// not an object for a dialect that needs one.
+    Turn(crate::turn::TurnErrorKind),
 }
 
 /// An error of a bridge: what, and at which upstream event (counted from 0
@@ -288,6 +294,7 @@ impl fmt::Display for BridgeError {
             }
             BridgeErrorKind::Writer(kind) => write!(f, "downstream writer refused: {kind:?}")?,
             BridgeErrorKind::Finished => f.write_str("input after the downstream end")?,
+            BridgeErrorKind::Turn(kind) => write!(f, "{kind:?}")?,
         }
         write!(f, " at upstream event {}", self.event_index)?;
         match self.stream_offset {
@@ -348,6 +355,20 @@ pub trait Bridge {
 
     /// Upstream frames pushed so far.
     fn events(&self) -> u64;
+
+    /// Whether [`BytesBridge`] should pass the upstream's SSE comments on
+    /// ([`upstream_comment`](Self::upstream_comment)).
+    fn wants_comments(&self) -> bool {
+        false
+    }
+
+    /// The upstream sent an SSE comment (a keep-alive): by default, a
+    /// keep-alive of the downstream.
+    fn upstream_comment(&mut self) {
+        if !self.is_finished() {
+            self.keep_alive();
+        }
+    }
 }
 
 /// A bridge over upstream *bytes*: a [`Parser`] in front of any
@@ -402,8 +423,23 @@ impl<B: Bridge> BytesBridge<B> {
     }
 
     fn drain(&mut self) -> Result<(), BridgeError> {
+        let comments = self.bridge.wants_comments();
         loop {
-            match self.parser.next_frame() {
+            let next = if comments {
+                match self.parser.next_item() {
+                    Ok(Some(crate::frame::Item::Frame(frame))) => Ok(Some(frame)),
+                    Ok(Some(crate::frame::Item::Comment(_))) => {
+                        self.bridge.upstream_comment();
+                        continue;
+                    }
+                    Ok(Some(_)) => continue,
+                    Ok(None) => Ok(None),
+                    Err(e) => Err(e),
+                }
+            } else {
+                self.parser.next_frame()
+            };
+            match next {
                 Ok(Some(frame)) => {
                     let at = core::mem::replace(&mut self.start, self.parser.offset());
                     if self.bridge.is_finished() {
