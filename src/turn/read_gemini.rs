@@ -8,7 +8,6 @@ use super::{
 };
 use crate::frame::Frame;
 use crate::gemini::{GeminiEvent, GenerateContentResponse, Part};
-use crate::json::JsonStr;
 
 /// Reads a Gemini stream (`streamGenerateContent?alt=sse`, candidate 0)
 /// into turn events.
@@ -119,6 +118,19 @@ impl GeminiReader {
                 created: None,
             }))?;
         }
+        // The counts first: a writer that opens its message at the first
+        // part (Anthropic) reports the input known then.
+        if let Some(u) = &r.usage_metadata {
+            let thoughts = u.thoughts_token_count;
+            out.write(&TurnEvent::Usage(TurnUsage {
+                input: u.prompt_token_count,
+                output: u
+                    .candidates_token_count
+                    .map(|c| c.saturating_add(thoughts.unwrap_or(0))),
+                cached: u.cached_content_token_count,
+                reasoning: thoughts,
+            }))?;
+        }
         if let Some(f) = &r.prompt_feedback {
             if let Some(raw) = f.block_reason {
                 self.stopped = true;
@@ -159,17 +171,6 @@ impl GeminiReader {
                     raw: Some(raw),
                 }))?;
             }
-        }
-        if let Some(u) = &r.usage_metadata {
-            let thoughts = u.thoughts_token_count;
-            out.write(&TurnEvent::Usage(TurnUsage {
-                input: u.prompt_token_count,
-                output: u
-                    .candidates_token_count
-                    .map(|c| c.saturating_add(thoughts.unwrap_or(0))),
-                cached: u.cached_content_token_count,
-                reasoning: thoughts,
-            }))?;
         }
         Ok(())
     }
@@ -304,6 +305,3 @@ impl TurnReader for GeminiReader {
         self.skipped
     }
 }
-
-#[allow(dead_code)]
-fn _unused(_: JsonStr<'_>) {}
