@@ -696,7 +696,7 @@ fn hold_is_bounded() {
     let body = chat(CHAT_PARALLEL);
     let mut config = ssekit::turn::TurnConfig::default();
     config.max_held_bytes = 4;
-    let mut b = BytesBridge::new(ssekit::bridge::Translate::new(
+    let mut b = BytesBridge::new(ssekit::bridge::Translate::from_parts(
         ssekit::turn::ChatReader::new(&config),
         ssekit::turn::AnthropicWriter::new(config),
     ));

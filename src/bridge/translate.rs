@@ -42,7 +42,7 @@ use crate::turn::{
 ///     r#"data: {"id":"c1","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#, "\n\n",
 /// );
 /// let config = TurnConfig::default();
-/// let mut bridge = BytesBridge::new(Translate::new(ChatReader::new(&config), AnthropicWriter::new(config)));
+/// let mut bridge = BytesBridge::new(Translate::from_parts(ChatReader::new(&config), AnthropicWriter::new(config)));
 /// bridge.feed(Bytes::from_static(upstream.as_bytes()))?;
 /// bridge.finish()?; // no [DONE]: complete all the same
 /// let out = String::from_utf8(bridge.take().to_vec()).unwrap();
@@ -60,7 +60,7 @@ pub struct Translate<R, W> {
 
 impl<R: TurnReader, W: TurnWriter> Translate<R, W> {
     /// This reader followed by this writer.
-    pub fn new(reader: R, writer: W) -> Self {
+    pub fn from_parts(reader: R, writer: W) -> Self {
         Self {
             reader,
             writer,
@@ -328,7 +328,7 @@ pub fn translate(
     config: &BridgeConfig,
 ) -> Translate<AnyReader, AnyWriter> {
     let turn = turn_config(config);
-    Translate::new(AnyReader::new(from, &turn), AnyWriter::new(to, turn))
+    Translate::from_parts(AnyReader::new(from, &turn), AnyWriter::new(to, turn))
 }
 
 /// [`translate`], boxed as a `dyn Bridge`.
@@ -346,3 +346,79 @@ pub fn turn_config(config: &BridgeConfig) -> TurnConfig {
     t.max_kept_bytes = config.max_kept_bytes;
     t
 }
+
+/// Chat Completions chunks → Responses events. See [`ChatReader`] for
+/// what is read and [`ResponsesTurnWriter`] for what is written.
+pub type ChatToResponses = Translate<ChatReader, ResponsesTurnWriter>;
+/// Anthropic Messages events → Responses events. See [`AnthropicReader`]
+/// and [`ResponsesTurnWriter`].
+pub type AnthropicToResponses = Translate<AnthropicReader, ResponsesTurnWriter>;
+/// Gemini chunks → Responses events. See [`GeminiReader`] and
+/// [`ResponsesTurnWriter`]. A Gemini stream has no end event: the terminal
+/// event is written by [`finish`](Bridge::finish).
+pub type GeminiToResponses = Translate<GeminiReader, ResponsesTurnWriter>;
+/// Responses events → Chat Completions chunks. See [`ResponsesReader`] and
+/// [`ChatWriter`].
+pub type ResponsesToChat = Translate<ResponsesReader, ChatWriter>;
+
+macro_rules! direction {
+    ($reader:ident, $writer:ident, $event:ty) => {
+        impl Default for Translate<$reader, $writer> {
+            fn default() -> Self {
+                Self::with_config(BridgeConfig::default())
+            }
+        }
+
+        impl Translate<$reader, $writer> {
+            /// A bridge with the default [`BridgeConfig`].
+            pub fn new() -> Self {
+                Self::default()
+            }
+
+            /// A bridge with this config.
+            pub fn with_config(config: BridgeConfig) -> Self {
+                let turn = turn_config(&config);
+                Self::from_parts($reader::new(&turn), $writer::new(turn))
+            }
+
+            /// Translates one decoded upstream event (what
+            /// [`push_frame`](Bridge::push_frame) does after decoding).
+            ///
+            /// # Errors
+            ///
+            /// As [`push_frame`](Bridge::push_frame).
+            pub fn push(&mut self, event: &$event) -> Result<(), BridgeError> {
+                if self.done() {
+                    return Err(BridgeError::new(
+                        BridgeErrorKind::Finished,
+                        self.reader.events(),
+                    ));
+                }
+                match self.reader.read_event(event, &mut self.writer) {
+                    Ok(()) => Ok(()),
+                    Err(e) => {
+                        let e = TurnError::new(e.kind(), self.reader.events().saturating_sub(1));
+                        Err(self.fail(e))
+                    }
+                }
+            }
+        }
+    };
+}
+
+direction!(ChatReader, ResponsesTurnWriter, crate::chat::ChatEvent<'_>);
+direction!(
+    AnthropicReader,
+    ResponsesTurnWriter,
+    crate::anthropic::MessageEvent<'_>
+);
+direction!(
+    GeminiReader,
+    ResponsesTurnWriter,
+    crate::gemini::GeminiEvent<'_>
+);
+direction!(
+    ResponsesReader,
+    ChatWriter,
+    crate::responses::ResponseEvent<'_>
+);

@@ -6,6 +6,7 @@
 //! straight through. The one place a fragment does not leave in the push
 //! that brought it.
 
+use alloc::collections::{BTreeMap, VecDeque};
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -60,15 +61,22 @@ struct Span {
 }
 
 /// Orders interleaved items one after another for a sequential writer.
+///
+/// Work is linear: each held event is copied once and replayed once; the
+/// events of one item are chained (`next`), so that replaying an item
+/// walks its own events only, and the waiting items are found by index in
+/// a map.
 #[derive(Debug, Default)]
 pub(crate) struct Hold {
     /// The item passing through.
     current: Option<u64>,
-    /// Items waiting, in the order they opened (their events in `held`).
-    waiting: Vec<u64>,
-    held: Vec<Held>,
-    /// Spare for replaying.
-    spare: Vec<Held>,
+    /// Items waiting, in the order they opened.
+    order: VecDeque<u64>,
+    /// Each waiting item's first and last held event (positions in `held`).
+    waiting: BTreeMap<u64, (usize, usize)>,
+    /// Held events, each with the position of its item's next one
+    /// (`usize::MAX` for none).
+    held: Vec<(Held, usize)>,
     text: String,
     max: usize,
 }
@@ -83,7 +91,26 @@ impl Hold {
 
     /// Whether item `index` is waiting.
     fn is_waiting(&self, index: u64) -> bool {
-        self.waiting.contains(&index)
+        self.waiting.contains_key(&index)
+    }
+
+    /// Holds `h`, chained after its item's last event.
+    fn push(&mut self, h: Held) {
+        let at = self.held.len();
+        self.held.push((h, usize::MAX));
+        let index = h.index();
+        match self.waiting.get_mut(&index) {
+            Some((_, last)) => {
+                let prev = core::mem::replace(last, at);
+                if let Some(p) = self.held.get_mut(prev) {
+                    p.1 = at;
+                }
+            }
+            None => {
+                self.waiting.insert(index, (at, at));
+                self.order.push_back(index);
+            }
+        }
     }
 
     fn span(&mut self, s: JsonStr<'_>) -> Result<Span, TurnError> {
@@ -133,7 +160,7 @@ impl Hold {
     {
         match *event {
             TurnEvent::ItemStart { index, item } => {
-                if self.current.is_none() && self.waiting.is_empty() {
+                if self.current.is_none() && self.order.is_empty() {
                     self.current = Some(index);
                     return out(event);
                 }
@@ -149,8 +176,7 @@ impl Hold {
                         ty: self.plain(ty)?,
                     },
                 };
-                self.waiting.push(index);
-                self.held.push(Held::Start { index, kind });
+                self.push(Held::Start { index, kind });
                 Ok(())
             }
             TurnEvent::Delta {
@@ -160,7 +186,7 @@ impl Hold {
                 text,
             } if self.is_waiting(index) => {
                 let text = self.span(text)?;
-                self.held.push(Held::Delta {
+                self.push(Held::Delta {
                     index,
                     kind,
                     part,
@@ -169,7 +195,7 @@ impl Hold {
                 Ok(())
             }
             TurnEvent::ItemEnd { index, .. } if self.is_waiting(index) => {
-                self.held.push(Held::End { index });
+                self.push(Held::End { index });
                 Ok(())
             }
             TurnEvent::ItemEnd { index, .. } if self.current == Some(index) => {
@@ -180,7 +206,7 @@ impl Hold {
             TurnEvent::End | TurnEvent::Stop(_) => {
                 // Whatever waits is replayed before the turn ends (the
                 // writer closes an item left open).
-                while !self.waiting.is_empty() {
+                while !self.order.is_empty() {
                     if let Some(index) = self.current.take() {
                         out(&TurnEvent::ItemEnd { index, whole: None })?;
                     }
@@ -189,6 +215,7 @@ impl Hold {
                 out(event)
             }
             TurnEvent::Error(_) => {
+                self.order.clear();
                 self.waiting.clear();
                 self.held.clear();
                 self.text.clear();
@@ -203,20 +230,16 @@ impl Hold {
     where
         F: FnMut(&TurnEvent<'_>) -> Result<(), TurnError>,
     {
-        while self.current.is_none() && !self.waiting.is_empty() {
-            let index = self.waiting.remove(0);
+        while self.current.is_none() {
+            let Some(index) = self.order.pop_front() else {
+                break;
+            };
+            let Some((first, _)) = self.waiting.remove(&index) else {
+                continue;
+            };
             self.current = Some(index);
-            let mut held = core::mem::take(&mut self.held);
-            self.spare.clear();
-            let mut result = Ok(());
-            for h in held.drain(..) {
-                if h.index() != index {
-                    self.spare.push(h);
-                    continue;
-                }
-                if result.is_err() {
-                    continue;
-                }
+            let mut at = first;
+            while let Some(&(h, next)) = self.held.get(at) {
                 let text = &self.text;
                 let s = |span| Hold::str(text, span);
                 let event = match h {
@@ -252,14 +275,14 @@ impl Hold {
                         TurnEvent::ItemEnd { index, whole: None }
                     }
                 };
-                result = out(&event);
+                out(&event)?;
+                at = next;
             }
-            core::mem::swap(&mut self.held, &mut self.spare);
-            self.spare = held;
-            if self.held.is_empty() {
-                self.text.clear();
-            }
-            result?;
+        }
+        if self.order.is_empty() {
+            // Nothing waits: the held text and events are spent.
+            self.held.clear();
+            self.text.clear();
         }
         Ok(())
     }

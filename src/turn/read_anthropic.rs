@@ -115,13 +115,6 @@ impl AnthropicReader {
             // Cumulative: the running total, never added up.
             self.usage.output = Some(n);
         }
-        if let Some(t) = u
-            .output_tokens_details
-            .as_ref()
-            .and_then(|d| d.thinking_tokens)
-        {
-            self.usage.reasoning = Some(t);
-        }
         self.usage
     }
 

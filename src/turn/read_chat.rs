@@ -110,6 +110,18 @@ impl ChatReader {
             ChatEvent::Chunk(chunk) => self.chunk(chunk, out),
             ChatEvent::Error(e) => {
                 self.ended = true;
+                // OpenRouter sends the usage in the error chunk.
+                let usage_json = crate::json::ObjectView::parse(e.raw().get())
+                    .ok()
+                    .and_then(|o| o.get("usage"))
+                    .and_then(|u| u.as_object());
+                if let Some(u) = usage_json {
+                    if let Ok(owned) =
+                        crate::chat::Owned::<ChatUsage<'static>>::parse(u.as_raw_json().get())
+                    {
+                        out.write(&TurnEvent::Usage(usage(&owned.get())))?;
+                    }
+                }
                 let code = e.error.code.and_then(|c| match c.value() {
                     crate::json::Value::String(s) => Some(s),
                     _ => None,

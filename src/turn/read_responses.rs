@@ -49,7 +49,7 @@ pub struct ResponsesReader {
     items: BTreeMap<u64, Item>,
     /// The unescaped bytes the deltas of each part gave, by (kind, output
     /// index, part), to send what its done event adds.
-    parts: BTreeMap<(DeltaKind, u64, u64), usize>,
+    parts: BTreeMap<(u64, DeltaKind, u64), usize>,
     scratch: String,
     rest: String,
     ended: bool,
@@ -165,6 +165,33 @@ impl ResponsesReader {
         }
     }
 
+    /// A text or reasoning fragment of an item never added opens one: a
+    /// stream resumed with `starting_after` begins inside an item. (A
+    /// call's arguments cannot: its name is unknown.)
+    fn implicit<W: TurnWriter + ?Sized>(
+        &mut self,
+        index: u64,
+        kind: DeltaKind,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        if self.items.contains_key(&index) || kind == DeltaKind::Arguments {
+            return Ok(());
+        }
+        let limit = self.max_items;
+        if self.items.len() >= limit {
+            return Err(self.error(TurnErrorKind::TooManyItems { limit }));
+        }
+        if matches!(kind, DeltaKind::Reasoning | DeltaKind::Summary) {
+            self.items.insert(index, Item::Open);
+            return out.write(&TurnEvent::ItemStart {
+                index,
+                item: ItemKind::Reasoning,
+            });
+        }
+        self.items.insert(index, Item::PendingMessage);
+        Ok(())
+    }
+
     fn delta<W: TurnWriter + ?Sized>(
         &mut self,
         index: u64,
@@ -173,6 +200,7 @@ impl ResponsesReader {
         text: JsonStr<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
+        self.implicit(index, kind, out)?;
         self.open(index, kind == DeltaKind::Refusal, out)?;
         let n = match text.as_str() {
             Some(t) => t.len(),
@@ -182,7 +210,7 @@ impl ResponsesReader {
                 self.scratch.len()
             }
         };
-        let at = (kind, index, part);
+        let at = (index, kind, part);
         match self.parts.get_mut(&at) {
             Some(emitted) => *emitted += n,
             None => {
@@ -213,8 +241,9 @@ impl ResponsesReader {
         whole: JsonStr<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
+        self.implicit(index, kind, out)?;
         self.open(index, kind == DeltaKind::Refusal, out)?;
-        let at = (kind, index, part);
+        let at = (index, kind, part);
         let emitted = self.parts.get(&at).copied().unwrap_or(0);
         let mut text = core::mem::take(&mut self.scratch);
         text.clear();
@@ -392,7 +421,13 @@ impl ResponsesReader {
                     }
                     _ => {}
                 }
-                self.parts.retain(|&(_, i, _), _| i != index);
+                // This item's parts only (the map is ordered by item).
+                while let Some((&k, _)) = self.parts.range((index, DeltaKind::Text, 0)..).next() {
+                    if k.0 != index {
+                        break;
+                    }
+                    self.parts.remove(&k);
+                }
                 self.items.insert(index, Item::Done);
                 out.write(&TurnEvent::ItemEnd { index, whole: None })
             }

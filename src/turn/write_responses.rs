@@ -219,9 +219,16 @@ impl Inner {
     ) -> Result<(), TurnError> {
         if kind == DeltaKind::Signature || kind == DeltaKind::Encrypted {
             if self.open == Open::Reasoning {
-                let limit = self.config.max_held_bytes;
+                // Kept until the item ends, then kept by the writer for
+                // its done events: bounded as the writer's text is.
+                let limit = self.config.max_kept_bytes;
                 if self.encrypted.len().saturating_add(s.len_hint()) > limit {
-                    return Err(TurnError::new(TurnErrorKind::HoldExceeded { limit }, 0));
+                    return Err(TurnError::new(
+                        TurnErrorKind::Writer(
+                            crate::responses::writer::WriterErrorKind::LimitExceeded { limit },
+                        ),
+                        0,
+                    ));
                 }
                 s.unescape_into(&mut self.encrypted);
             }
