@@ -1,9 +1,12 @@
 //! L5: one dialect's stream in, another's out, event by event.
 //!
-//! A gateway that puts a Chat Completions, Anthropic Messages or Gemini
-//! model behind an OpenAI Responses endpoint (or a Responses model behind a
-//! Chat Completions endpoint) feeds each upstream frame to a bridge as it
-//! arrives and sends what the bridge wrote at once:
+//! A bridge is a reader of the upstream's dialect followed by a writer of
+//! the downstream's ([`Translate`]), through the model of a streamed turn
+//! ([`crate::turn`]): any of the four dialects (OpenAI Responses, Chat
+//! Completions, Anthropic Messages, Gemini) to any other, 12 directions
+//! and the four identities. [`translate`] picks the pair at run time (what
+//! `ssekit bridge --from D --to D` runs); the directions the crate had
+//! before the model keep their names:
 //!
 //! | upstream | bridge | downstream |
 //! | --- | --- | --- |
@@ -11,15 +14,20 @@
 //! | Anthropic Messages events | [`AnthropicToResponses`] | Responses events |
 //! | Gemini `streamGenerateContent` chunks | [`GeminiToResponses`] | Responses events |
 //! | Responses events | [`ResponsesToChat`] | Chat Completions chunks, then `data: [DONE]` |
+//! | any | [`translate`]`(from, to, config)` | any |
 //!
 //! Every bridge is sans-IO: [`Bridge::push_frame`] takes one upstream
 //! frame, [`Bridge::take`] hands out the bytes written so far,
-//! [`Bridge::finish`] says the upstream ended. Nothing is held back: each
-//! text, reasoning or argument fragment of the upstream leaves as one
-//! downstream delta during the `push_frame` that brought it. The
-//! Responses side is written by [`ResponsesWriter`], so it is always a
-//! well-formed stream (sequence numbers, item ids, `added`/`done` pairs,
-//! one terminal event) that lints clean under the Codex rules.
+//! [`Bridge::finish`] says the upstream ended. Each text, reasoning or
+//! argument fragment of the upstream leaves during the `push_frame` that
+//! brought it, with one exception: a dialect that writes items one after
+//! another (Anthropic blocks, Responses items) holds the fragments of an
+//! item that opened while another is open until that one ends, within
+//! [`TurnConfig::max_held_bytes`](crate::turn::TurnConfig::max_held_bytes).
+//! The Responses side is written by
+//! [`ResponsesWriter`](crate::responses::writer::ResponsesWriter), so it is
+//! always a well-formed stream (sequence numbers, item ids,
+//! `added`/`done` pairs, one terminal event).
 //!
 //! # Bad upstreams
 //!
@@ -27,7 +35,8 @@
 //! never started, text after the end, invalid JSON, a count or size past
 //! a limit, a stream cut before its end) gets a [`BridgeError`] with the
 //! upstream event's position, and the downstream gets a well-formed end:
-//! `response.failed` (or, towards Chat, an error chunk and `[DONE]`). After
+//! `response.failed`, Anthropic `event: error`, a Chat error chunk and
+//! `[DONE]`, a Gemini error object. After
 //! that the bridge is finished: it writes nothing more, a further frame
 //! gets [`BridgeErrorKind::Finished`] ([`BytesBridge`] drops them), and
 //! [`Bridge::finish`] is `Ok`. An error the
@@ -104,7 +113,7 @@ pub struct BridgeConfig {
     pub created_at: Option<u64>,
     /// The limit on the text the Responses writer keeps for its done
     /// events and terminal response
-    /// ([`ResponsesWriter::with_max_kept_bytes`]).
+    /// ([`ResponsesWriter::with_max_kept_bytes`](crate::responses::writer::ResponsesWriter::with_max_kept_bytes)).
     pub max_kept_bytes: usize,
     /// The limit on distinct tool call indexes (Chat), content block
     /// indexes (Anthropic) or function-call items (Responses → Chat) of

@@ -176,6 +176,7 @@ impl<R: TurnReader, W: TurnWriter> Bridge for Translate<R, W> {
 
 /// A reader of any dialect, chosen at run time.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum AnyReader {
     /// Responses.
     Responses(ResponsesReader),
@@ -242,7 +243,10 @@ impl TurnReader for AnyReader {
 }
 
 /// A writer of any dialect, chosen at run time.
+// One per stream, made once: boxing the largest would allocate for nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum AnyWriter {
     /// Responses.
     Responses(ResponsesTurnWriter),

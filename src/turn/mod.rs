@@ -58,6 +58,7 @@ pub use write_responses::ResponsesTurnWriter;
 /// The start of a turn: what the upstream says about it (each optional;
 /// a writer fills what its dialect requires).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TurnStart<'a> {
     /// The upstream's id of the response, message or completion.
     pub id: Option<JsonStr<'a>>,
@@ -125,6 +126,7 @@ pub enum DeltaKind {
 /// every input token, cached ones included; `output` every output token,
 /// reasoning included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct TurnUsage {
     /// Input tokens, cached included.
     pub input: Option<u64>,
@@ -175,6 +177,7 @@ pub enum StopReason {
 
 /// A stop: the reason, and the upstream's own string for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Stop<'a> {
     /// The reason.
     pub reason: StopReason,
@@ -184,6 +187,7 @@ pub struct Stop<'a> {
 
 /// An error the upstream reported in its stream: the turn ends failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct UpstreamError<'a> {
     /// Its code or type (`overloaded_error`, `rate_limit_exceeded`, …).
     pub code: Option<JsonStr<'a>>,
