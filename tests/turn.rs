@@ -1196,3 +1196,32 @@ fn responses_objects_carry_request_fields() {
         Some(&J::from("assistant"))
     );
 }
+
+#[test]
+fn responses_objects_carry_the_requests_fields_when_given() {
+    let mut config = ssekit::turn::TurnConfig::default();
+    config.tools = Some(r#"[{"type":"function","name":"f"}]"#.into());
+    config.tool_choice = Some(r#""required""#.into());
+    config.parallel_tool_calls = Some(false);
+    let mut b = BytesBridge::new(ssekit::bridge::Translate::from_parts(
+        ssekit::turn::ChatReader::new(&config),
+        ssekit::turn::ResponsesTurnWriter::new(config),
+    ));
+    b.feed(Bytes::from(chat(CHAT_PARALLEL))).unwrap();
+    b.finish().unwrap();
+    let out = String::from_utf8(b.take().to_vec()).unwrap();
+    let mut n = 0;
+    for (_, data) in events(&out) {
+        let v: J = serde_json::from_str(&data).unwrap();
+        if let Some(r) = v.get("response") {
+            n += 1;
+            assert_eq!(
+                r["tools"],
+                serde_json::json!([{"type": "function", "name": "f"}])
+            );
+            assert_eq!(r["tool_choice"], "required");
+            assert_eq!(r["parallel_tool_calls"], false);
+        }
+    }
+    assert_eq!(n, 3);
+}

@@ -262,6 +262,13 @@ pub struct TurnConfig {
     /// The limit on the text the Responses writer keeps for its done
     /// events.
     pub max_kept_bytes: usize,
+    /// The request's `tools` (a JSON array), for the Responses writer's
+    /// `response` objects; `None`: `[]`.
+    pub tools: Option<String>,
+    /// The request's `tool_choice` (JSON); `None`: `"auto"`.
+    pub tool_choice: Option<String>,
+    /// The request's `parallel_tool_calls`; `None`: `true`.
+    pub parallel_tool_calls: Option<bool>,
 }
 
 /// The default of [`TurnConfig::max_held_bytes`]: 16 MiB.
@@ -276,6 +283,9 @@ impl Default for TurnConfig {
             max_items: 4096,
             max_held_bytes: DEFAULT_MAX_HELD_BYTES,
             max_kept_bytes: crate::responses::writer::DEFAULT_MAX_KEPT_BYTES,
+            tools: None,
+            tool_choice: None,
+            parallel_tool_calls: None,
         }
     }
 }

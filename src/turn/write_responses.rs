@@ -29,7 +29,7 @@ enum Open {
 ///
 /// | model | events |
 /// | --- | --- |
-/// | start | `response.created`, `response.in_progress` (`resp_{id}`; `tools`, `tool_choice`, `parallel_tool_calls` at the API's defaults) |
+/// | start | `response.created`, `response.in_progress` (`resp_{id}`; `tools`, `tool_choice`, `parallel_tool_calls` from [`TurnConfig`], else the API's defaults) |
 /// | a message item | a `message` item: `output_text.delta` |
 /// | a refusal item | a `message` item with a `refusal` part: `refusal.delta` |
 /// | a reasoning item | a `reasoning` item: `reasoning_summary_text.delta` (reasoning and summary text; a new summary part per summary index); its signature or encrypted content as `encrypted_content` |
@@ -120,7 +120,11 @@ impl Inner {
                 .unwrap_or(0);
             let mut w = ResponsesWriter::new(&response_id, &model, created)
                 .with_max_kept_bytes(self.config.max_kept_bytes)
-                .with_request_fields(None, None, None);
+                .with_request_fields(
+                    self.config.tools.as_deref(),
+                    self.config.tool_choice.as_deref(),
+                    self.config.parallel_tool_calls,
+                );
             let _ = w.start(); // a new writer cannot be finished
             self.writer = Some(w);
         }
