@@ -258,6 +258,7 @@ pub mod gemini;
 pub mod json;
 pub mod lint;
 pub mod responses;
+pub mod turn;
 
 pub use bytes::Bytes;
 pub use error::Error;

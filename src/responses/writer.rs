@@ -396,6 +396,9 @@ pub struct ResponsesWriter {
     /// What `forward` does with `[DONE]`, and whether one came.
     done_marker: DoneMarker,
     done_seen: bool,
+    /// Members every `response` object carries besides the writer's own
+    /// (`,"tools":…`), from [`with_request_fields`](Self::with_request_fields).
+    request: String,
 }
 
 /// The default limit of [`ResponsesWriter::with_max_kept_bytes`]: 64 MiB.
@@ -419,7 +422,52 @@ impl ResponsesWriter {
             max_kept: DEFAULT_MAX_KEPT_BYTES,
             done_marker: DoneMarker::Forward,
             done_seen: false,
+            request: String::new(),
         }
+    }
+
+    /// Makes every `response` object carry `tools`, `tool_choice` and
+    /// `parallel_tool_calls`, which the official SDKs' types declare
+    /// required: the request's values as JSON texts (`tools` an array,
+    /// `tool_choice` a string or object), or `None` for the API's defaults
+    /// (`[]`, `"auto"`, `true`). Texts that are not valid JSON are replaced
+    /// by the defaults.
+    ///
+    /// ```
+    /// use ssekit::responses::writer::ResponsesWriter;
+    ///
+    /// let mut w = ResponsesWriter::new("resp_1", "m", 0).with_request_fields(None, None, None);
+    /// w.start()?;
+    /// let out = String::from_utf8(w.take().to_vec()).unwrap();
+    /// assert!(out.contains(r#""tools":[],"tool_choice":"auto","parallel_tool_calls":true,"usage":null"#));
+    /// # Ok::<(), ssekit::responses::writer::WriterError>(())
+    /// ```
+    #[must_use]
+    pub fn with_request_fields(
+        mut self,
+        tools: Option<&str>,
+        tool_choice: Option<&str>,
+        parallel_tool_calls: Option<bool>,
+    ) -> Self {
+        let valid = |t: Option<&str>, default: &'static str| -> String {
+            match t {
+                Some(t) if crate::json::RawJson::parse(t).is_ok() => String::from(t.trim()),
+                _ => String::from(default),
+            }
+        };
+        let r = &mut self.request;
+        r.clear();
+        r.push_str(",\"tools\":");
+        r.push_str(&valid(tools, "[]"));
+        r.push_str(",\"tool_choice\":");
+        r.push_str(&valid(tool_choice, "\"auto\""));
+        r.push_str(",\"parallel_tool_calls\":");
+        r.push_str(if parallel_tool_calls.unwrap_or(true) {
+            "true"
+        } else {
+            "false"
+        });
+        self
     }
 
     /// Sets what [`forward`](Self::forward) does with a `[DONE]` end marker:
@@ -1329,6 +1377,7 @@ impl ResponsesWriter {
             created_at,
             output,
             usage,
+            request,
             ..
         } = self;
         sink.event(ty, |s| {
@@ -1369,6 +1418,7 @@ impl ResponsesWriter {
                 }
                 _ => field_raw(s, "incomplete_details", "null"),
             }
+            s.push_str(request);
             match usage.filter(|_| last) {
                 Some(u) => {
                     key(s, "usage");

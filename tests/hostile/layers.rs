@@ -609,3 +609,15 @@ fn work_ratio_bridge_anthropic() {
 fn work_ratio_bridge_to_chat() {
     work_ratio::check("bridge-to-chat", 5_000);
 }
+
+/// The turn model's bridges, all 12 directions, each over its source's
+/// adversarial input.
+#[test]
+#[ignore = "valgrind: run in release by .ci/run"]
+fn work_ratio_turn_bridges() {
+    for from in ["chat", "anthropic", "gemini", "responses"] {
+        for to in ["chat", "anthropic", "gemini", "responses"] {
+            work_ratio::check(&format!("turn-{from}-{to}"), 2_000);
+        }
+    }
+}

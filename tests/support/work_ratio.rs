@@ -135,6 +135,7 @@ fn run(layer: &str, n: usize) -> usize {
         "bridge-chat" => bridge_chat(n),
         "bridge-anthropic" => bridge_anthropic(n),
         "bridge-to-chat" => bridge_to_chat(n),
+        _ if layer.starts_with("turn-") => turn(layer, n),
         _ => panic!("unknown layer {layer}"),
     }
 }
@@ -543,8 +544,7 @@ fn roomy() -> ssekit::bridge::BridgeConfig {
 /// Chat → Responses: n tool calls started in decreasing index order, each
 /// with an arguments fragment, then n reasoning / text alternations (2n
 /// more items), `finish_reason`, `[DONE]`.
-fn bridge_chat(n: usize) -> usize {
-    use ssekit::bridge::{Bridge, ChatToResponses};
+fn chat_upstream(n: usize) -> String {
     let mut body = String::new();
     let mut e = String::new();
     for i in (0..n).rev() {
@@ -572,6 +572,12 @@ fn bridge_chat(n: usize) -> usize {
             "[DONE]",
         ],
     );
+    body
+}
+
+fn bridge_chat(n: usize) -> usize {
+    use ssekit::bridge::{Bridge, ChatToResponses};
+    let body = chat_upstream(n);
     let mut bridge = ChatToResponses::with_config(roomy());
     let mut out = 0;
     frames(body, |f| {
@@ -584,8 +590,7 @@ fn bridge_chat(n: usize) -> usize {
 /// Anthropic → Responses: n blocks (text, thinking with a signature,
 /// tool_use with input fragments, in turn) started, filled and stopped in
 /// decreasing index order.
-fn bridge_anthropic(n: usize) -> usize {
-    use ssekit::bridge::{AnthropicToResponses, Bridge};
+fn anthropic_upstream(n: usize) -> String {
     let mut body = String::new();
     let mut e = String::new();
     sse(
@@ -632,6 +637,12 @@ fn bridge_anthropic(n: usize) -> usize {
             r#"{"type":"message_stop"}"#,
         ],
     );
+    body
+}
+
+fn bridge_anthropic(n: usize) -> usize {
+    use ssekit::bridge::{AnthropicToResponses, Bridge};
+    let body = anthropic_upstream(n);
     let mut bridge = AnthropicToResponses::with_config(roomy());
     let mut out = 0;
     frames(body, |f| {
@@ -644,8 +655,7 @@ fn bridge_anthropic(n: usize) -> usize {
 /// Responses → Chat: n function calls added in decreasing `output_index`,
 /// then an arguments delta of each, then their done events, in the other
 /// order.
-fn bridge_to_chat(n: usize) -> usize {
-    use ssekit::bridge::{Bridge, ResponsesToChat};
+fn responses_upstream(n: usize) -> String {
     let mut body = String::new();
     let mut e = String::new();
     sse(
@@ -683,6 +693,12 @@ fn bridge_to_chat(n: usize) -> usize {
         &mut body,
         [r#"{"type":"response.completed","response":{"id":"r","status":"completed"}}"#],
     );
+    body
+}
+
+fn bridge_to_chat(n: usize) -> usize {
+    use ssekit::bridge::{Bridge, ResponsesToChat};
+    let body = responses_upstream(n);
     let mut bridge = ResponsesToChat::with_config(roomy());
     let mut out = 0;
     frames(body, |f| {
@@ -690,4 +706,69 @@ fn bridge_to_chat(n: usize) -> usize {
         out += bridge.take().len();
     });
     out
+}
+
+/// Gemini: n function calls, one per chunk, then n thought / text
+/// alternations, then `finishReason`.
+fn gemini_upstream(n: usize) -> String {
+    let mut body = String::new();
+    let mut e = String::new();
+    for i in 0..n {
+        e.clear();
+        write!(
+            e,
+            r#"{{"candidates":[{{"content":{{"parts":[{{"functionCall":{{"name":"f{i}","args":{{"i":{i}}}}}}}],"role":"model"}}}}],"responseId":"r"}}"#
+        )
+        .unwrap();
+        sse(&mut body, [e.as_str()]);
+    }
+    for _ in 0..n {
+        sse(
+            &mut body,
+            [
+                r#"{"candidates":[{"content":{"parts":[{"text":"r","thought":true}]}}]}"#,
+                r#"{"candidates":[{"content":{"parts":[{"text":"t"}]}}]}"#,
+            ],
+        );
+    }
+    sse(
+        &mut body,
+        [r#"{"candidates":[{"content":{"parts":[]},"finishReason":"STOP"}]}"#],
+    );
+    body
+}
+
+/// The turn model's bridge `turn-{from}-{to}` over the adversarial input
+/// of the source dialect (the bodies of the bridges above; Gemini's own):
+/// the Chat input opens n tool calls at once, which a sequential target
+/// (Anthropic, Responses) holds and replays.
+fn turn(layer: &str, n: usize) -> usize {
+    use ssekit::bridge::{translate, Bridge};
+    use ssekit::turn::Dialect;
+    let dialect = |s: &str| match s {
+        "chat" => Dialect::Chat,
+        "anthropic" => Dialect::Anthropic,
+        "gemini" => Dialect::Gemini,
+        "responses" => Dialect::Responses,
+        _ => panic!("unknown dialect {s}"),
+    };
+    let mut parts = layer.trim_start_matches("turn-").split('-');
+    let from = dialect(parts.next().expect("turn-from-to"));
+    let to = dialect(parts.next().expect("turn-from-to"));
+    let body = match from {
+        Dialect::Chat => chat_upstream(n),
+        Dialect::Anthropic => anthropic_upstream(n),
+        Dialect::Gemini => gemini_upstream(n),
+        _ => responses_upstream(n),
+    };
+    let mut config = roomy();
+    config.max_items = usize::MAX;
+    let mut bridge = translate(from, to, &config);
+    let mut out = 0;
+    frames(body, |f| {
+        bridge.push_frame(f).unwrap();
+        out += bridge.take().len();
+    });
+    bridge.finish().unwrap();
+    out + bridge.take().len()
 }

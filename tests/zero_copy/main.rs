@@ -26,3 +26,4 @@ mod partial;
 mod pipeline;
 mod responses;
 mod slices;
+mod turn;
