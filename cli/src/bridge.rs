@@ -1,28 +1,23 @@
 //! `ssekit bridge`: translates a recorded stream into another dialect with
 //! [`ssekit::bridge`] and writes the translated SSE stream.
 //!
+//! Any of the four dialects translates into any other (or into itself,
+//! which normalises a stream): [`ssekit::bridge::boxed`] reads the upstream
+//! into the turn model and writes the target dialect.
+//!
 //! Exit status: 0 when the upstream was translated whole; 1 when the
-//! upstream broke its protocol or ended early (the output then ends with
-//! `response.failed`, or an error chunk and `[DONE]`, and the error goes to
-//! standard error); 2 for usage and I/O errors, and for a pair of dialects
-//! the bridge does not translate.
+//! upstream broke its protocol or ended early (the output then ends with the
+//! target dialect's error end, and the error goes to standard error); 2 for
+//! usage and I/O errors.
 
 use std::io::{self, BufWriter, Write};
 
-use ssekit::bridge::{
-    AnthropicToResponses, Bridge, ChatToResponses, GeminiToResponses, ResponsesToChat,
-};
+use ssekit::bridge::{Bridge, BridgeConfig};
+use ssekit::turn;
 use ssekit::Frame;
 
 use crate::events::{detect, Dialect};
-use crate::{each_frame, parse_input, Failure, Usage};
-
-/// The `--to` option.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Target {
-    Responses,
-    Chat,
-}
+use crate::{each_frame_or_comment, parse_input, Failure, Usage};
 
 pub(crate) fn bridge(args: &[String]) -> Result<(), Failure> {
     let mut to = None;
@@ -37,9 +32,15 @@ pub(crate) fn bridge(args: &[String]) -> Result<(), Failure> {
             "--to" => {
                 let v = value("--to")?;
                 to = Some(match v.as_str() {
-                    "responses" => Target::Responses,
-                    "chat" => Target::Chat,
-                    _ => return Err(Usage(format!("--to takes responses or chat, not '{v}'"))),
+                    "responses" => Dialect::Responses,
+                    "chat" => Dialect::Chat,
+                    "anthropic" => Dialect::Anthropic,
+                    "gemini" => Dialect::Gemini,
+                    _ => {
+                        return Err(Usage(format!(
+                            "--to takes responses, chat, anthropic or gemini, not '{v}'"
+                        )))
+                    }
                 });
                 Ok(true)
             }
@@ -62,7 +63,9 @@ pub(crate) fn bridge(args: &[String]) -> Result<(), Failure> {
             _ => Ok(false),
         }
     })?;
-    let to = to.ok_or_else(|| Usage("bridge needs --to responses or --to chat".into()))?;
+    let to = to.ok_or_else(|| {
+        Usage("bridge needs --to responses, --to chat, --to anthropic or --to gemini".into())
+    })?;
     let mut out = BufWriter::new(io::stdout().lock());
     let mut state = State {
         to,
@@ -71,12 +74,28 @@ pub(crate) fn bridge(args: &[String]) -> Result<(), Failure> {
         error: None,
     };
     if let Some(dialect) = from {
-        state.bridge = Some(make(to, dialect)?);
+        state.bridge = Some(make(to, dialect));
     }
-    let seen = each_frame(&input, &mut out, |out, start, frame| {
-        state.frame(start, frame)?;
-        state.write(out)
-    })?;
+    let state = std::cell::RefCell::new(state);
+    let seen = each_frame_or_comment(
+        &input,
+        &mut out,
+        |out, start, frame| {
+            let mut state = state.borrow_mut();
+            state.frame(start, frame)?;
+            state.write(out)
+        },
+        |out| {
+            let mut state = state.borrow_mut();
+            if let Some(b) = state.bridge.as_mut() {
+                b.upstream_comment();
+            }
+            // A comment before the dialect is known has nothing to keep
+            // alive yet.
+            state.write(out)
+        },
+    )?;
+    let mut state = state.into_inner();
     if state.bridge.is_none() {
         eprintln!("ssekit: no event tells the upstream's dialect; give it with --from");
         out.flush()?;
@@ -108,7 +127,7 @@ pub(crate) fn bridge(args: &[String]) -> Result<(), Failure> {
 }
 
 struct State {
-    to: Target,
+    to: Dialect,
     bridge: Option<Box<dyn Bridge>>,
     /// Frames before the dialect was known, with their stream offsets.
     pending: Vec<(u64, Frame)>,
@@ -120,7 +139,7 @@ impl State {
     fn frame(&mut self, start: u64, frame: Frame) -> Result<(), Failure> {
         if self.bridge.is_none() {
             match detect(&frame) {
-                Some(dialect) => self.bridge = Some(make(self.to, dialect)?),
+                Some(dialect) => self.bridge = Some(make(self.to, dialect)),
                 None => {
                     self.pending.push((start, frame));
                     return Ok(());
@@ -155,25 +174,21 @@ impl State {
     }
 }
 
-/// The bridge from `from` to `to`; exit status 2 for a pair it does not
-/// translate.
-fn make(to: Target, from: Dialect) -> Result<Box<dyn Bridge>, Failure> {
-    Ok(match (to, from) {
-        (Target::Responses, Dialect::Chat) => Box::new(ChatToResponses::new()),
-        (Target::Responses, Dialect::Anthropic) => Box::new(AnthropicToResponses::new()),
-        (Target::Responses, Dialect::Gemini) => Box::new(GeminiToResponses::new()),
-        (Target::Chat, Dialect::Responses) => Box::new(ResponsesToChat::new()),
-        (to, from) => {
-            let to = match to {
-                Target::Responses => "responses",
-                Target::Chat => "chat",
-            };
-            eprintln!(
-                "ssekit: bridge translates chat, anthropic and gemini to responses, and \
-                 responses to chat; this is {} stream (--to {to})",
-                from.describe()
-            );
-            return Err(Failure::Exit(2));
-        }
-    })
+/// The bridge from `from` to `to`: the upstream's reader and the target's
+/// writer.
+fn make(to: Dialect, from: Dialect) -> Box<dyn Bridge> {
+    ssekit::bridge::boxed(
+        turn_dialect(from),
+        turn_dialect(to),
+        &BridgeConfig::default(),
+    )
+}
+
+fn turn_dialect(d: Dialect) -> turn::Dialect {
+    match d {
+        Dialect::Responses => turn::Dialect::Responses,
+        Dialect::Chat => turn::Dialect::Chat,
+        Dialect::Anthropic => turn::Dialect::Anthropic,
+        Dialect::Gemini => turn::Dialect::Gemini,
+    }
 }

@@ -150,15 +150,17 @@ and for a Gemini stream.
 ";
 
 const BRIDGE: &str = "\
-usage: ssekit bridge --to responses|chat [--from D] [--chunk N] [FILE]
+usage: ssekit bridge --to responses|chat|anthropic|gemini [--from D] [--chunk N] [FILE]
 
 Translates the stream into another dialect and writes it as SSE, event by
-event: Chat Completions, Anthropic Messages and Gemini streams to OpenAI
-Responses (a stream that lints clean), Responses streams to Chat Completions
-chunks (ending in data: [DONE]).
+event: any of OpenAI Responses, Chat Completions, Anthropic Messages and
+Gemini into any other. Each fragment is written as soon as it arrives
+(towards Anthropic and Responses, whose items are sequential, a later
+item's fragments wait for the open item to end).
 
 options:
-  --to T       responses or chat: the dialect to write (required)
+  --to T       responses, chat, anthropic or gemini: the dialect to write
+               (required)
   --from D     responses, chat, anthropic, gemini or auto (default auto: told by
                the stream's first event that tells it)
   --chunk N    feed the parser exactly N bytes at a time (default: what each
@@ -167,8 +169,9 @@ options:
 
 example:
   ssekit bridge --to chat samples/responses-text.sse
+  ssekit bridge --to anthropic samples/responses-text.sse
 
 Exit status: 0; 1 when the upstream broke its protocol or ended early (the
-output still ends well formed: response.failed, or an error chunk and
-[DONE]); 2 for usage and I/O errors and for a pair it does not translate.
+output still ends well formed, with the target dialect's error end); 2 for
+usage and I/O errors.
 ";

@@ -6,7 +6,7 @@
 //! ssekit encode [FILE]
 //! ssekit assemble [--dialect responses|chat|anthropic|gemini|auto] [--chunk N] [FILE]
 //! ssekit lint [--json] [--chunk N] [FILE]
-//! ssekit bridge --to responses|chat [--from D] [--chunk N] [FILE]
+//! ssekit bridge --to responses|chat|anthropic|gemini [--from D] [--chunk N] [FILE]
 //! ```
 //!
 //! Reads FILE (or standard input), parses it as an SSE stream and prints one
@@ -33,7 +33,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
 
-use ssekit::{Bytes, Frame, Parser};
+use ssekit::{Bytes, Frame, Item, Parser};
 
 use events::{Choice, Events, Unavailable};
 
@@ -327,16 +327,32 @@ impl Seen {
 fn each_frame<W: Write>(
     input: &Input,
     out: &mut W,
+    each: impl FnMut(&mut W, u64, Frame) -> Result<(), Failure>,
+) -> Result<Seen, Failure> {
+    each_frame_or_comment(input, out, each, |_| Ok(()))
+}
+
+/// [`each_frame`], also calling `comment` for each SSE comment line (a
+/// keep-alive, for the bridge to pass on).
+fn each_frame_or_comment<W: Write>(
+    input: &Input,
+    out: &mut W,
     mut each: impl FnMut(&mut W, u64, Frame) -> Result<(), Failure>,
+    mut comment: impl FnMut(&mut W) -> Result<(), Failure>,
 ) -> Result<Seen, Failure> {
     let mut parser = Parser::new();
     let mut start = 0;
     let mut seen = Seen::default();
     read_chunks(input, |chunk| {
         parser.feed(chunk);
-        drain(&mut parser, &mut start, &mut seen, &mut |at, frame| {
-            each(out, at, frame)
-        })?;
+        drain(
+            &mut parser,
+            &mut start,
+            &mut seen,
+            out,
+            &mut each,
+            &mut comment,
+        )?;
         out.flush()?;
         Ok(())
     })?;
@@ -344,27 +360,36 @@ fn each_frame<W: Write>(
         seen.problems += 1;
         eprintln!("ssekit: warning: {e}");
     }
-    drain(&mut parser, &mut start, &mut seen, &mut |at, frame| {
-        each(out, at, frame)
-    })?;
+    drain(
+        &mut parser,
+        &mut start,
+        &mut seen,
+        out,
+        &mut each,
+        &mut comment,
+    )?;
     Ok(seen)
 }
 
-/// Hands on every frame the parser has ready, counting it; limit errors
-/// become warnings.
-fn drain(
+/// Hands on every frame the parser has ready, counting it, and tells of
+/// every comment; limit errors become warnings.
+fn drain<W: Write>(
     parser: &mut Parser,
     start: &mut u64,
     seen: &mut Seen,
-    each: &mut impl FnMut(u64, Frame) -> Result<(), Failure>,
+    out: &mut W,
+    each: &mut impl FnMut(&mut W, u64, Frame) -> Result<(), Failure>,
+    comment: &mut impl FnMut(&mut W) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     loop {
-        match parser.next_frame() {
-            Ok(Some(frame)) => {
+        match parser.next_item() {
+            Ok(Some(Item::Frame(frame))) => {
                 let at = std::mem::replace(start, parser.offset());
                 seen.frames += 1;
-                each(at, frame)?;
+                each(out, at, frame)?;
             }
+            Ok(Some(Item::Comment(_))) => comment(out)?,
+            Ok(Some(_)) => {}
             Ok(None) => return Ok(()),
             Err(e) => {
                 *start = parser.offset();

@@ -15,7 +15,8 @@ fn chat(delta: &str, finish: Option<&str>) -> String {
     )
 }
 
-/// What the library's bridge writes for `body`, fed whole.
+/// What the library's bridge writes for `body`, fed whole (the upstream's
+/// SSE comments become keep-alives of the target).
 fn library<B: Bridge>(b: B, body: &[u8]) -> Vec<u8> {
     let mut bridge = BytesBridge::new(b);
     bridge.feed(Bytes::copy_from_slice(body)).unwrap();
@@ -96,18 +97,17 @@ fn bridge_of_a_cut_upstream_ends_failed_with_status_1() {
 }
 
 #[test]
-fn bridge_usage_errors_and_untranslated_pairs_exit_2() {
+fn bridge_usage_errors_exit_2() {
     let body = chat(r#"{"content":"Hi"}"#, Some("stop")) + "data: [DONE]\n\n";
     for (args, message) in [
         (&["bridge"][..], "bridge needs --to"),
-        (&["bridge", "--to", "xml"], "--to takes responses or chat"),
+        (
+            &["bridge", "--to", "xml"],
+            "--to takes responses, chat, anthropic or gemini",
+        ),
         (
             &["bridge", "--to", "chat", "--from", "morse"],
             "--from takes",
-        ),
-        (
-            &["bridge", "--to", "responses", cli::SAMPLE],
-            "this is an OpenAI Responses stream",
         ),
     ] {
         let out = cli::run_stdin(args, body.as_bytes());
@@ -117,5 +117,51 @@ fn bridge_usage_errors_and_untranslated_pairs_exit_2() {
             "{args:?}: {}",
             cli::stderr(&out)
         );
+    }
+}
+
+/// Every target dialect, from the shipped Responses sample: what the
+/// library writes, and the target's own shape (checked with serde_json).
+#[test]
+fn bridge_writes_every_dialect() {
+    use ssekit::turn::Dialect;
+    let sample = std::fs::read(cli::SAMPLE).unwrap();
+    for (name, to) in [
+        ("responses", Dialect::Responses),
+        ("chat", Dialect::Chat),
+        ("anthropic", Dialect::Anthropic),
+        ("gemini", Dialect::Gemini),
+    ] {
+        let out = cli::run(&["bridge", "--to", name, cli::SAMPLE]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", cli::stderr(&out));
+        let want = library(
+            ssekit::bridge::translate(Dialect::Responses, to, &Default::default()),
+            &sample,
+        );
+        assert!(out.stdout == want, "{name}");
+        let names = event_names(&out.stdout);
+        let mut parser = Parser::new();
+        parser.feed(Bytes::copy_from_slice(&out.stdout));
+        let mut data = Vec::new();
+        while let Some(frame) = parser.next_frame().unwrap() {
+            data.push(frame.data().to_owned());
+        }
+        let json: Vec<serde_json::Value> = data
+            .iter()
+            .filter(|d| *d != "[DONE]")
+            .map(|d| serde_json::from_str(d).unwrap_or_else(|e| panic!("{name}: {e}: {d}")))
+            .collect();
+        match to {
+            Dialect::Anthropic => {
+                assert_eq!(names.first().map(String::as_str), Some("message_start"));
+                assert_eq!(names.last().map(String::as_str), Some("message_stop"));
+            }
+            Dialect::Gemini => {
+                let last = json.last().expect("a chunk");
+                assert_eq!(last["candidates"][0]["finishReason"], "STOP", "{name}");
+            }
+            Dialect::Chat => assert_eq!(data.last().map(String::as_str), Some("[DONE]")),
+            _ => assert_eq!(names.last().map(String::as_str), Some("response.completed")),
+        }
     }
 }
