@@ -114,7 +114,14 @@
 //!   [`Parser::finish`]; `retry` and `id` fields of blocks that dispatch no
 //!   event are reported by [`Parser::next_item`]; invalid UTF-8 becomes
 //!   U+FFFD as the standard says, or an error in [`Utf8Mode::Strict`].
-//! * **No panics** on any input, and no `unsafe` code.
+//! * **No panics** on any input.
+//! * **`unsafe` in two places only**, each block with the argument for why
+//!   it is sound: the byte kernels (SIMD intrinsics behind safe functions,
+//!   with scalar twins they are tested against, also under Miri), and the
+//!   text the parser has checked once as UTF-8, read without a second check.
+//!   Built with `RUSTFLAGS="--cfg ssekit_disable_simd"`, the crate compiles
+//!   no SIMD kernel of its own (its dependencies `memchr` and `simdutf8`
+//!   still choose theirs).
 //!
 //! # Crate features
 //!
@@ -217,8 +224,11 @@ assert_eq!(frames[1].data(), "two\nlines");
 "#
 )]
 #![no_std]
-// `unsafe` is allowed in one module only, `frame::text` (see its docs).
+// `unsafe` is allowed in two modules only, `simd` (the byte kernels) and
+// `frame::text` (text checked once as UTF-8); see their docs. Every block
+// there has a `// SAFETY:` argument and does one unsafe thing.
 #![deny(unsafe_code)]
+#![deny(clippy::undocumented_unsafe_blocks, clippy::multiple_unsafe_ops_per_block)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![doc(test(attr(deny(warnings))))]
 
@@ -245,6 +255,7 @@ pub mod gemini;
 pub mod json;
 pub mod lint;
 pub mod responses;
+mod simd;
 
 pub use bytes::Bytes;
 pub use error::Error;
