@@ -228,7 +228,10 @@ assert_eq!(frames[1].data(), "two\nlines");
 // `frame::text` (text checked once as UTF-8); see their docs. Every block
 // there has a `// SAFETY:` argument and does one unsafe thing.
 #![deny(unsafe_code)]
-#![deny(clippy::undocumented_unsafe_blocks, clippy::multiple_unsafe_ops_per_block)]
+#![deny(
+    clippy::undocumented_unsafe_blocks,
+    clippy::multiple_unsafe_ops_per_block
+)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![doc(test(attr(deny(warnings))))]
 

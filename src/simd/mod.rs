@@ -68,9 +68,17 @@ pub(crate) struct ByteMasks {
 /// there is any line end at all, costs less as [`has_line_end_16_to_32`].
 #[inline(always)]
 pub(crate) fn byte_masks_16_to_32(b: &[u8]) -> Option<ByteMasks> {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(ssekit_disable_simd)))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(ssekit_disable_simd)
+    ))]
     return x86_64::sse2::byte_masks_16_to_32(b);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(ssekit_disable_simd))))]
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(ssekit_disable_simd)
+    )))]
     return scalar::byte_masks_16_to_32(b);
 }
 
@@ -78,9 +86,17 @@ pub(crate) fn byte_masks_16_to_32(b: &[u8]) -> Option<ByteMasks> {
 /// other length.
 #[inline(always)]
 pub(crate) fn has_line_end_16_to_32(b: &[u8]) -> Option<bool> {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(ssekit_disable_simd)))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(ssekit_disable_simd)
+    ))]
     return x86_64::sse2::has_line_end_16_to_32(b);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(ssekit_disable_simd))))]
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(ssekit_disable_simd)
+    )))]
     return scalar::has_line_end_16_to_32(b);
 }
 
@@ -174,7 +190,9 @@ mod tests {
 
     /// Clean filler (JSON-like text) of `len` bytes.
     fn filler(len: usize) -> Vec<u8> {
-        (0..len).map(|i| b"data: {\"k\": [1, 2.5e3]}"[i % 23]).collect()
+        (0..len)
+            .map(|i| b"data: {\"k\": [1, 2.5e3]}"[i % 23])
+            .collect()
     }
 
     /// The places near a block edge (of 16 and 32 bytes) in a slice of
@@ -182,10 +200,22 @@ mod tests {
     /// 16 or of the end, under Miri a sample.
     fn places(len: usize) -> Vec<usize> {
         if cfg!(miri) {
-            let mut p: Vec<usize> = [0, 1, 15, 16, 31, 32, 33, 63, 64, len / 2, len.saturating_sub(1)]
-                .into_iter()
-                .filter(|&i| i < len)
-                .collect();
+            let mut p: Vec<usize> = [
+                0,
+                1,
+                15,
+                16,
+                31,
+                32,
+                33,
+                63,
+                64,
+                len / 2,
+                len.saturating_sub(1),
+            ]
+            .into_iter()
+            .filter(|&i| i < len)
+            .collect();
             p.dedup();
             p
         } else {

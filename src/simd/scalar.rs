@@ -32,7 +32,12 @@ pub(crate) fn copy_clean(src: &[u8], dst: &mut BytesMut) -> usize {
 
 /// The masks of LF, CR and `r` in `b` when it has 16 to 32 bytes.
 #[cfg_attr(
-    all(target_arch = "x86_64", target_feature = "sse2", not(ssekit_disable_simd), not(test)),
+    all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(ssekit_disable_simd),
+        not(test)
+    ),
     allow(dead_code)
 )]
 pub(crate) fn byte_masks_16_to_32(b: &[u8]) -> Option<ByteMasks> {
@@ -54,7 +59,12 @@ pub(crate) fn byte_masks_16_to_32(b: &[u8]) -> Option<ByteMasks> {
 
 /// Whether `b` has a CR or LF, when it has 16 to 32 bytes.
 #[cfg_attr(
-    all(target_arch = "x86_64", target_feature = "sse2", not(ssekit_disable_simd), not(test)),
+    all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(ssekit_disable_simd),
+        not(test)
+    ),
     allow(dead_code)
 )]
 pub(crate) fn has_line_end_16_to_32(b: &[u8]) -> Option<bool> {

@@ -106,7 +106,11 @@ pub(crate) fn prefetch(b: &[u8]) {
         // all `_mm_prefetch` needs; a prefetch reads nothing the program
         // sees and never faults, whatever the address (here one inside
         // `b`, formed with `wrapping_add`).
-        unsafe { core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.wrapping_add(at).cast::<i8>()) };
+        unsafe {
+            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                p.wrapping_add(at).cast::<i8>(),
+            )
+        };
         at += 64;
     }
 }
