@@ -173,7 +173,7 @@ impl Held {
     /// [`split_point`](Self::split_point) (no cut) and [`push`](Self::push)
     /// would do, without walking the cut state. A read of 16 to 32 bytes may
     /// end lines (an `event:` line, say) as long as none is blank or a
-    /// `retry` line; a shorter one must end none. When the SSE2 masks of a
+    /// `retry` line; a shorter one must end none. When the masks of a
     /// read of 16 to 32 bytes find cuts, they are returned, as `split_point`
     /// would find them (and with its effect); [`Piece::Other`], changing
     /// nothing, for any other read that is not held (one with a CR, or a
@@ -483,7 +483,7 @@ mod tests {
         (Some(cut), lead)
     }
 
-    /// Reads of every length to 40 bytes (the SSE2 masks take 16 to 32)
+    /// Reads of every length to 40 bytes (the masks take 16 to 32)
     /// over the bytes that matter (LF, CR, `r`, others), after each line
     /// state: `split_point` and `push_line_piece` agree with the model,
     /// `first` and the bytes searched included.
@@ -520,7 +520,7 @@ mod tests {
                 }
                 assert_eq!(held.scanned, n as u64);
                 // Held at once when it has no cut (16 to 32 bytes, where
-                // the SSE2 masks find the cuts), or no line end at all; its
+                // the masks find the cuts), or no line end at all; its
                 // cuts returned when it has some (16 to 32 bytes).
                 let mut quick = Held::default();
                 quick.push(b"data: ");

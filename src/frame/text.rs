@@ -248,7 +248,8 @@ impl CheckedChunk {
 
     /// The end of the line that starts at `from`: the index of the first CR
     /// or LF at or after it, as `memchr2` finds it. Where the chunk is not
-    /// checked at `from` yet (the first event of a read) and AVX2 is there,
+    /// checked at `from` yet (the first event of a read) and a vector kernel
+    /// runs the clean scan ([`CleanScan`]: AVX2 on x86_64),
     /// one pass finds the first byte that is not in 0x0e..=0x7f: when that
     /// is the line's LF, every byte before it is ASCII, and the line becomes
     /// the checked span, so that its text needs no pass of its own (an
@@ -313,7 +314,7 @@ impl CheckedChunk {
         let text = chunk.get(start..end)?;
         // SAFETY: `chunk[lo..hi]` was checked as UTF-8 when `valid` was set
         // (by `check` or `utf8`, or found all in 0x0e..=0x7f, ASCII, by
-        // `line_end`'s AVX2 pass; for these very bytes: `replace` resets
+        // `line_end`'s clean scan; for these very bytes: `replace` resets
         // `valid`, and `Bytes` never changes its bytes), `start..end` lies
         // inside it, and both ends are character boundaries, so the range
         // is UTF-8 too.
@@ -397,7 +398,8 @@ impl LineBuf {
     /// caller has checked that the content fits).
     ///
     /// A line already [`FUSED_LINE`] bytes long (a long data line, most of
-    /// which is still to come) is appended by one pass on x86_64 with AVX2:
+    /// which is still to come) is appended by one pass where a vector kernel
+    /// runs the clean scan ([`CleanScan`]: AVX2 on x86_64):
     /// the line search, the copy and the ASCII check together, 64 bytes at a
     /// time, as long as every byte is between 0x0e and 0x7f (JSON text nearly
     /// always is); the rest, from the block where that ends, is searched by
@@ -523,7 +525,7 @@ impl Deref for LineBuf {
 }
 
 /// The shortest read that [`LineBuf::append_to_line_end`] copies by the
-/// fused AVX2 pass (one 64-byte step; below it, the plain search).
+/// fused pass (one 64-byte step; below it, the plain search).
 const FUSED_MIN: usize = 64;
 
 /// The length a line must have reached for [`LineBuf::append_to_line_end`]
