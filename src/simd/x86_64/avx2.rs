@@ -14,7 +14,6 @@ use core::arch::x86_64::{
     __m256i, _mm256_and_si256, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
     _mm256_set1_epi8, _mm256_storeu_si256,
 };
-use core::mem::MaybeUninit;
 
 /// Proof that the CPU has AVX2: only [`get`](Self::get) makes one.
 #[derive(Debug, Clone, Copy)]
@@ -100,19 +99,6 @@ unsafe fn load(block: &[u8; 32]) -> __m256i {
     unsafe { _mm256_loadu_si256(block.as_ptr().cast::<__m256i>()) }
 }
 
-/// Stores 32 bytes.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn store(to: &mut [MaybeUninit<u8>; 32], v: __m256i) {
-    // SAFETY: writes the 32 bytes of `to` (which may be uninitialized: they
-    // are `MaybeUninit`), an unaligned store.
-    unsafe { _mm256_storeu_si256(to.as_mut_ptr().cast::<__m256i>(), v) }
-}
-
 /// The clean lanes of `v`, as bits.
 ///
 /// # Safety
@@ -189,82 +175,95 @@ unsafe fn first_unclean(b: &[u8]) -> usize {
 unsafe fn copy_clean(src: &[u8], dst: &mut BytesMut) -> usize {
     let spare = dst.spare_capacity_mut();
     let n = src.len().min(spare.len());
-    let (src, out) = (&src[..n], &mut spare[..n]);
-    let skew = out.as_ptr().addr() & 31;
+    let from = src.as_ptr();
+    let to = spare.as_mut_ptr().cast::<u8>();
     let mut i = 0;
     // Every block below is read from `src[at..at + 32]` and written to
-    // `out[at..at + 32]` for the same `at` (`block` and `block_mut` give
-    // both or neither), so `out[..i]` is written exactly when `i` passes it.
-    if let (Some(x), Some(to)) = (block(src, 0), block_mut(out, 0)) {
-        if n >= 64 {
-            // SAFETY: AVX2 is enabled here.
-            let a = unsafe { load(x) };
-            // SAFETY: AVX2 is enabled here.
-            if unsafe { clean_bits(a) } == u32::MAX {
-                // SAFETY: AVX2 is enabled here.
-                unsafe { store(to, a) };
-                // Written `[0, 32)`: go on from the first 32-byte boundary
-                // of `out` in memory, within it (1..=32).
-                i = 32 - skew;
-            }
+    // `spare[at..at + 32]` for the same `at`, with `at + 32 <= n`, and `n`
+    // is at most both lengths: every load and store is in bounds, and
+    // `spare[..i]` is written exactly when `i` passes it. Pointers are
+    // formed with `wrapping_add` (safe) and used only in bounds.
+    if n >= 64 {
+        // The first block, then on from the first 32-byte boundary of
+        // `to`, so that no later store straddles two cache lines.
+        // SAFETY: AVX2 is enabled here; reads `src[0..32]`, `32 <= n`.
+        let a = unsafe { load_at(from) };
+        // SAFETY: AVX2 is enabled here.
+        if unsafe { clean_bits(a) } == u32::MAX {
+            // SAFETY: AVX2 is enabled here; writes `spare[0..32]`.
+            unsafe { store_at(to, a) };
+            // Written `[0, 32)`: go on from within it (1..=32).
+            i = 32 - (to.addr() & 31);
         }
     }
-    while let (Some(x), Some(y)) = (block(src, i), block(src, i + 32)) {
-        // SAFETY: AVX2 is enabled here.
-        let a = unsafe { load(x) };
-        // SAFETY: AVX2 is enabled here.
-        let b = unsafe { load(y) };
+    while i + 64 <= n {
+        // SAFETY: AVX2 is enabled here; reads `src[i..i + 32]`.
+        let a = unsafe { load_at(from.wrapping_add(i)) };
+        // SAFETY: AVX2 is enabled here; reads `src[i + 32..i + 64]`.
+        let b = unsafe { load_at(from.wrapping_add(i + 32)) };
         // SAFETY: AVX2 is enabled here.
         if !unsafe { both_clean(a, b) } {
             break;
         }
-        if let Some(to) = block_mut(out, i) {
-            // SAFETY: AVX2 is enabled here.
-            unsafe { store(to, a) };
-        }
-        if let Some(to) = block_mut(out, i + 32) {
-            // SAFETY: AVX2 is enabled here.
-            unsafe { store(to, b) };
-        }
+        // SAFETY: AVX2 is enabled here; writes `spare[i..i + 32]`.
+        unsafe { store_at(to.wrapping_add(i), a) };
+        // SAFETY: AVX2 is enabled here; writes `spare[i + 32..i + 64]`.
+        unsafe { store_at(to.wrapping_add(i + 32), b) };
         i += 64;
     }
-    while let (Some(x), Some(to)) = (block(src, i), block_mut(out, i)) {
-        // SAFETY: AVX2 is enabled here.
-        let a = unsafe { load(x) };
+    while i + 32 <= n {
+        // SAFETY: AVX2 is enabled here; reads `src[i..i + 32]`.
+        let a = unsafe { load_at(from.wrapping_add(i)) };
         // SAFETY: AVX2 is enabled here.
         if unsafe { clean_bits(a) } != u32::MAX {
             break;
         }
-        // SAFETY: AVX2 is enabled here.
-        unsafe { store(to, a) };
+        // SAFETY: AVX2 is enabled here; writes `spare[i..i + 32]`.
+        unsafe { store_at(to.wrapping_add(i), a) };
         i += 32;
     }
     // Fewer than 32 bytes left after clean blocks: the last 32 bytes as one
     // block, overlapping copied ones (written again, unchanged).
-    if i < n && i + 32 > n {
-        if let (Some(x), Some(to)) = (src.last_chunk::<32>(), out.last_chunk_mut::<32>()) {
-            // SAFETY: AVX2 is enabled here.
-            let a = unsafe { load(x) };
-            // SAFETY: AVX2 is enabled here.
-            if unsafe { clean_bits(a) } == u32::MAX {
-                // SAFETY: AVX2 is enabled here.
-                unsafe { store(to, a) };
-                i = n;
-            }
+    if i < n && i + 32 > n && n >= 32 {
+        // SAFETY: AVX2 is enabled here; reads `src[n - 32..n]`.
+        let a = unsafe { load_at(from.wrapping_add(n - 32)) };
+        // SAFETY: AVX2 is enabled here.
+        if unsafe { clean_bits(a) } == u32::MAX {
+            // SAFETY: AVX2 is enabled here; writes `spare[n - 32..n]`.
+            unsafe { store_at(to.wrapping_add(n - 32), a) };
+            i = n;
         }
     }
     let len = dst.len();
-    // SAFETY: the stores above wrote `out[..i]`, the `i` bytes right after
-    // the content (each block's `at` is below `i` when `i` passes it, and
-    // the blocks from 0 (or from the first boundary, which the first block
-    // covers) to `i` leave no gap), with `i <= n <= spare.len()`:
-    // initialized, and within the capacity.
+    // SAFETY: the stores above wrote `spare[..i]`, the `i` bytes right
+    // after the content (the blocks from 0, or from the first boundary,
+    // which the first block covers, to `i` leave no gap), with `i <= n <=
+    // spare.len()`: initialized, and within the capacity.
     unsafe { dst.set_len(len + i) };
     i
 }
 
-/// The 32 places of `b` at `at`, if `b` has them.
-#[inline(always)]
-fn block_mut(b: &mut [MaybeUninit<u8>], at: usize) -> Option<&mut [MaybeUninit<u8>; 32]> {
-    b.get_mut(at..)?.first_chunk_mut()
+/// Loads the 32 bytes at `p`.
+///
+/// # Safety
+///
+/// The CPU must support AVX2, and `p..p + 32` must be readable.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn load_at(p: *const u8) -> __m256i {
+    // SAFETY: the caller's promise: 32 readable bytes (an unaligned load).
+    unsafe { _mm256_loadu_si256(p.cast::<__m256i>()) }
+}
+
+/// Stores 32 bytes at `p`.
+///
+/// # Safety
+///
+/// The CPU must support AVX2, and `p..p + 32` must be writable (they may
+/// be uninitialized).
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn store_at(p: *mut u8, v: __m256i) {
+    // SAFETY: the caller's promise: 32 writable bytes (an unaligned store).
+    unsafe { _mm256_storeu_si256(p.cast::<__m256i>(), v) }
 }
