@@ -123,10 +123,14 @@
 //!   event are reported by [`Parser::next_item`]; invalid UTF-8 becomes
 //!   U+FFFD as the standard says, or an error in [`Utf8Mode::Strict`].
 //! * **No panics** on any input (every layer has a fuzz target).
-//! * **`unsafe` in one small area only**: the proof types for text already
-//!   validated as UTF-8 (read without a second check) and the SIMD kernels.
-//!   The rest of the crate denies `unsafe` code; the area's tests run under
-//!   Miri in CI, and a fuzz target reads every frame's text through it.
+//! * **`unsafe` in two places only**, each block with the argument for why
+//!   it is sound: the byte kernels (SIMD intrinsics behind safe functions,
+//!   with scalar twins they are tested against, also under Miri), and the
+//!   text the parser has checked once as UTF-8, read without a second check.
+//!   The rest of the crate denies `unsafe` code. Built with
+//!   `RUSTFLAGS="--cfg ssekit_disable_simd"`, the crate compiles no SIMD
+//!   kernel of its own (its dependencies `memchr` and `simdutf8` still
+//!   choose theirs).
 //!
 //! # Crate features
 //!
@@ -230,8 +234,14 @@ assert_eq!(frames[1].data(), "two\nlines");
 "#
 )]
 #![no_std]
-// `unsafe` is allowed in one module only, `frame::text` (see its docs).
+// `unsafe` is allowed in two modules only, `simd` (the byte kernels) and
+// `frame::text` (text checked once as UTF-8); see their docs. Every block
+// there has a `// SAFETY:` argument and does one unsafe thing.
 #![deny(unsafe_code)]
+#![deny(
+    clippy::undocumented_unsafe_blocks,
+    clippy::multiple_unsafe_ops_per_block
+)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![doc(test(attr(deny(warnings))))]
 
@@ -258,6 +268,7 @@ pub mod gemini;
 pub mod json;
 pub mod lint;
 pub mod responses;
+mod simd;
 pub mod turn;
 
 pub use bytes::Bytes;
