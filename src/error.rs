@@ -9,6 +9,7 @@ use crate::encode::EncodeError;
 use crate::json::JsonError;
 use crate::responses::writer::WriterError;
 use crate::responses::DecodeError;
+use crate::turn::TurnError;
 use crate::FrameError;
 
 /// Any error of this crate, for code that uses several layers and wants one
@@ -62,6 +63,9 @@ pub enum Error {
     /// A [`bridge`](crate::bridge) between two dialects: the upstream broke
     /// its protocol, or the downstream writer refused an event.
     Bridge(BridgeError),
+    /// A [`turn`](crate::turn) reader or writer: the upstream broke its
+    /// dialect's protocol, or a writer's bound was reached.
+    Turn(TurnError),
     /// The byte source failed: an HTTP client's error through the stream
     /// adapter, an I/O error through the codec. The transport's error is
     /// the [`source`](core::error::Error::source).
@@ -89,6 +93,7 @@ impl Error {
             Self::Decode(e) => Some(e.offset() as u64),
             Self::Json(e) => Some(e.offset() as u64),
             Self::Bridge(e) => e.offset(),
+            Self::Turn(e) => e.offset(),
             _ => None,
         }
     }
@@ -104,6 +109,7 @@ impl fmt::Display for Error {
             Self::Writer(e) => fmt::Display::fmt(e, f),
             Self::Json(e) => fmt::Display::fmt(e, f),
             Self::Bridge(e) => fmt::Display::fmt(e, f),
+            Self::Turn(e) => fmt::Display::fmt(e, f),
             Self::Transport(_) => f.write_str("transport error"),
         }
     }
@@ -119,6 +125,7 @@ impl core::error::Error for Error {
             Self::Writer(e) => e.source(),
             Self::Json(e) => e.source(),
             Self::Bridge(e) => e.source(),
+            Self::Turn(e) => e.source(),
             Self::Transport(e) => Some(&**e),
         }
     }
@@ -142,6 +149,7 @@ from_layer! {
     WriterError => Writer,
     JsonError => Json,
     BridgeError => Bridge,
+    TurnError => Turn,
 }
 
 /// For streams that cannot fail (`Result<Frame, Infallible>`).

@@ -354,6 +354,15 @@ impl TurnError {
         self.event_index
     }
 
+    /// The byte offset in the event's data, for
+    /// [`Decode`](TurnErrorKind::Decode) errors.
+    pub fn offset(&self) -> Option<u64> {
+        match self.kind {
+            TurnErrorKind::Decode(e) => Some(e.offset() as u64),
+            _ => None,
+        }
+    }
+
     pub(crate) fn at(mut self, event_index: u64) -> Self {
         self.event_index = event_index;
         self
@@ -386,7 +395,14 @@ impl fmt::Display for TurnError {
     }
 }
 
-impl core::error::Error for TurnError {}
+impl core::error::Error for TurnError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match &self.kind {
+            TurnErrorKind::Decode(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// A dialect's reader: upstream frames in, [`TurnEvent`]s out.
 pub trait TurnReader {
