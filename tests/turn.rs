@@ -298,12 +298,26 @@ fn extract(d: Dialect, text: &str) -> Answer {
                 .collect();
         }
         Dialect::Gemini => {
+            // A Gemini keep-alive is an empty line (google-genai reads any
+            // line that is not data: as JSON, so a comment fails it): the
+            // empty lines that do not end an event.
+            let text = text.replace("\r\n", "\n");
+            let mut run = 0;
+            for (i, c) in text.char_indices() {
+                if c == '\n' {
+                    run += 1;
+                    // A newline after the blank line that ends an event,
+                    // or at the start of the stream.
+                    if run > 2 || i + 1 == run {
+                        a.keep_alives += 1;
+                    }
+                } else {
+                    run = 0;
+                }
+            }
             let mut finish = None;
             for (ev, data) in &evs {
-                if ev == ":" {
-                    a.keep_alives += 1;
-                    continue;
-                }
+                assert_ne!(ev, ":", "a comment in a Gemini stream: {text}");
                 let v: J = serde_json::from_str(data).expect("gemini chunk is JSON");
                 if v.get("error").is_some() {
                     a.end = "failed".into();

@@ -33,9 +33,13 @@ struct Call {
 /// | a tool call | `{"functionCall": {"id", "name", "args"}}` when the call ends (arguments gathered, up to [`TurnConfig::max_held_bytes`]), with the call's signature as its `thoughtSignature` |
 /// | end | a chunk with `finishReason` and `usageMetadata` |
 /// | error, failure | `{"error": {"code", "message", "status"}}` |
-/// | keep-alive | `: keep-alive` |
+/// | keep-alive | an empty line |
 ///
-/// Every chunk carries `modelVersion` and `responseId`.
+/// Every chunk carries `modelVersion` and `responseId`. A keep-alive is an
+/// empty line, not an SSE comment: `google-genai` (Python) reads every line
+/// that is not `data:` as JSON (the way the API sends an error), so a
+/// comment fails the stream there, while an empty line is a no-op to every
+/// SSE reader and still sends bytes.
 #[derive(Debug)]
 pub struct GeminiWriter {
     config: TurnConfig,
@@ -327,7 +331,7 @@ impl TurnWriter for GeminiWriter {
                 let status = String::from(status);
                 self.error(&status, &message);
             }
-            TurnEvent::KeepAlive => self.out.put_slice(b": keep-alive\n\n"),
+            TurnEvent::KeepAlive => self.out.put_slice(b"\n"),
             TurnEvent::End => self.end()?,
             _ => {}
         }
@@ -344,5 +348,56 @@ impl TurnWriter for GeminiWriter {
 
     fn is_finished(&self) -> bool {
         self.finished
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every line of a written stream is `data: …` or empty: the lines
+    /// `google-genai` does not read as JSON.
+    fn every_line_is_data_or_empty(out: &[u8]) {
+        let text = core::str::from_utf8(out).unwrap();
+        for line in text.split('\n') {
+            assert!(
+                line.is_empty() || line.starts_with("data: "),
+                "{line:?} in {text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn keep_alives_are_empty_lines() {
+        let mut w = GeminiWriter::default();
+        w.write(&TurnEvent::KeepAlive).unwrap();
+        assert_eq!(&w.take()[..], b"\n");
+        let text = JsonStr::new("\"Hi\"", false);
+        for event in [
+            TurnEvent::ItemStart {
+                index: 0,
+                item: ItemKind::Message,
+            },
+            TurnEvent::KeepAlive,
+            TurnEvent::Delta {
+                index: 0,
+                kind: DeltaKind::Text,
+                part: 0,
+                text,
+            },
+            TurnEvent::KeepAlive,
+            TurnEvent::ItemEnd {
+                index: 0,
+                whole: None,
+            },
+            TurnEvent::End,
+        ] {
+            w.write(&event).unwrap();
+        }
+        let out = w.take();
+        every_line_is_data_or_empty(&out);
+        let text = core::str::from_utf8(&out).unwrap();
+        assert!(text.contains(r#""text":"Hi""#), "{text}");
+        assert!(text.contains(r#""finishReason":"STOP""#), "{text}");
     }
 }

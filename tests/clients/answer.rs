@@ -218,10 +218,24 @@ pub(crate) fn from_anthropic(m: &J) -> Answer {
         reasoning: Some(reasoning),
         refusal: None,
         tools: Some(tools),
-        usage_in: m["usage"]["input_tokens"].as_u64(),
+        usage_in: anthropic_input(&m["usage"]),
         usage_out: m["usage"]["output_tokens"].as_u64(),
         stop: Some(anthropic_stop(m["stop_reason"].as_str())),
     }
+}
+
+/// The input tokens of an Anthropic usage object, as the other dialects
+/// count them: Anthropic's `input_tokens` leaves out the tokens read from or
+/// written to the prompt cache, which its documentation adds back
+/// (`input_tokens + cache_creation_input_tokens + cache_read_input_tokens`
+/// is the prompt), where OpenAI's and Gemini's prompt counts include them.
+fn anthropic_input(usage: &J) -> Option<u64> {
+    let input = usage["input_tokens"].as_u64()?;
+    let cached = ["cache_creation_input_tokens", "cache_read_input_tokens"]
+        .iter()
+        .map(|k| usage[*k].as_u64().unwrap_or(0))
+        .sum::<u64>();
+    Some(input + cached)
 }
 
 /// A Gemini response object: its candidate 0.

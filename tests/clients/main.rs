@@ -41,8 +41,10 @@ use answer::{diff, from_shape, upstream, Answer, Call, Dialect, Upstream};
 use harness::{run_client, Runtime, Server};
 use ssekit::accumulate::Outcome;
 use ssekit::bridge::{
-    AnthropicToResponses, Bridge, BytesBridge, ChatToResponses, GeminiToResponses, ResponsesToChat,
+    translate, AnthropicToResponses, Bridge, BridgeConfig, BytesBridge, ChatToResponses,
+    GeminiToResponses, ResponsesToChat,
 };
+use ssekit::turn::Dialect as TurnDialect;
 use ssekit::Bytes;
 
 /// A translated stream, and the bridge's error when it ended the stream
@@ -58,7 +60,7 @@ struct Direction {
     translate: fn(&[u8]) -> Translated,
 }
 
-/// Every direction the crate writes today, and each dialect as recorded
+/// The twelve directions, and each dialect as recorded
 /// (which checks the harness against the upstream's own clients). A new
 /// writer is one row here.
 const DIRECTIONS: &[Direction] = &[
@@ -85,6 +87,54 @@ const DIRECTIONS: &[Direction] = &[
         via: "ResponsesToChat",
         to: Dialect::Chat,
         translate: responses_to_chat,
+    },
+    Direction {
+        from: Dialect::Responses,
+        via: "ResponsesToAnthropic",
+        to: Dialect::Anthropic,
+        translate: responses_to_anthropic,
+    },
+    Direction {
+        from: Dialect::Chat,
+        via: "ChatToAnthropic",
+        to: Dialect::Anthropic,
+        translate: chat_to_anthropic,
+    },
+    Direction {
+        from: Dialect::Gemini,
+        via: "GeminiToAnthropic",
+        to: Dialect::Anthropic,
+        translate: gemini_to_anthropic,
+    },
+    Direction {
+        from: Dialect::Responses,
+        via: "ResponsesToGemini",
+        to: Dialect::Gemini,
+        translate: responses_to_gemini,
+    },
+    Direction {
+        from: Dialect::Chat,
+        via: "ChatToGemini",
+        to: Dialect::Gemini,
+        translate: chat_to_gemini,
+    },
+    Direction {
+        from: Dialect::Anthropic,
+        via: "AnthropicToGemini",
+        to: Dialect::Gemini,
+        translate: anthropic_to_gemini,
+    },
+    Direction {
+        from: Dialect::Anthropic,
+        via: "AnthropicToChat",
+        to: Dialect::Chat,
+        translate: anthropic_to_chat,
+    },
+    Direction {
+        from: Dialect::Gemini,
+        via: "GeminiToChat",
+        to: Dialect::Chat,
+        translate: gemini_to_chat,
     },
     Direction {
         from: Dialect::Responses,
@@ -141,6 +191,43 @@ fn gemini_to_responses(input: &[u8]) -> Translated {
 
 fn responses_to_chat(input: &[u8]) -> Translated {
     bridge(ResponsesToChat::new(), input)
+}
+
+/// The bridge picked at run time, as `ssekit bridge --from --to` picks it.
+fn any(from: TurnDialect, to: TurnDialect, input: &[u8]) -> Translated {
+    bridge(translate(from, to, &BridgeConfig::default()), input)
+}
+
+fn responses_to_anthropic(input: &[u8]) -> Translated {
+    any(TurnDialect::Responses, TurnDialect::Anthropic, input)
+}
+
+fn chat_to_anthropic(input: &[u8]) -> Translated {
+    any(TurnDialect::Chat, TurnDialect::Anthropic, input)
+}
+
+fn gemini_to_anthropic(input: &[u8]) -> Translated {
+    any(TurnDialect::Gemini, TurnDialect::Anthropic, input)
+}
+
+fn responses_to_gemini(input: &[u8]) -> Translated {
+    any(TurnDialect::Responses, TurnDialect::Gemini, input)
+}
+
+fn chat_to_gemini(input: &[u8]) -> Translated {
+    any(TurnDialect::Chat, TurnDialect::Gemini, input)
+}
+
+fn anthropic_to_gemini(input: &[u8]) -> Translated {
+    any(TurnDialect::Anthropic, TurnDialect::Gemini, input)
+}
+
+fn anthropic_to_chat(input: &[u8]) -> Translated {
+    any(TurnDialect::Anthropic, TurnDialect::Chat, input)
+}
+
+fn gemini_to_chat(input: &[u8]) -> Translated {
+    any(TurnDialect::Gemini, TurnDialect::Chat, input)
 }
 
 fn raw(input: &[u8]) -> Translated {
@@ -271,6 +358,31 @@ const KNOWN: &[Known] = &[
     },
     Known {
         direction: "*",
+        stream: "stop=content-filter",
+        client: "openai-py.chat.stream",
+        field: "accepted",
+        reason: "get_final_completion() raises ContentFilterFinishReasonError on \
+                 finish_reason content_filter",
+    },
+    // What a dialect cannot say.
+    Known {
+        direction: "ChatToAnthropic",
+        stream: "refusal",
+        client: "*",
+        field: "text",
+        reason: "Anthropic has no refusal block: the writer writes Chat's refusal as a \
+                 text block (its stop_reason refusal is the API's own classifier stopping \
+                 the turn, which this upstream did not say)",
+    },
+    Known {
+        direction: "ChatToGemini",
+        stream: "refusal",
+        client: "*",
+        field: "text",
+        reason: "Gemini has no refusal part: the writer writes Chat's refusal as a text part",
+    },
+    Known {
+        direction: "*",
         stream: "refusal",
         client: "ai-sdk.openai",
         field: "text",
@@ -321,7 +433,8 @@ const KNOWN: &[Known] = &[
         stream: "vercel-anthropic-compaction",
         client: "ai-sdk.anthropic",
         field: "usage",
-        reason: "the AI SDK counts cache reads and writes in inputTokens",
+        reason: "the AI SDK adds up the usage of every iteration (the compaction's and the \
+                 message's); the message's own usage counts the message only",
     },
     Known {
         direction: "raw",
