@@ -12,7 +12,8 @@
 use bytes::Bytes;
 use libfuzzer_sys::fuzz_target;
 use ssekit::accumulate::{
-    ResponsesAccumulatorConfig, ChatAccumulator, GeminiAccumulator, AnthropicAccumulator, ResponsesAccumulator,
+    AnthropicAccumulator, ChatAccumulator, GeminiAccumulator, ResponsesAccumulator,
+    ResponsesAccumulatorConfig,
 };
 use ssekit::anthropic::AnthropicEvent;
 use ssekit::chat::ChatEvent;
@@ -74,7 +75,9 @@ fuzz_target!(|data: &[u8]| {
             valid_json(&done.json().to_string());
         }
         1 => {
-            let mut acc = ChatAccumulator::with_config(ssekit::accumulate::ChatAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes));
+            let mut acc = ChatAccumulator::with_config(
+                ssekit::accumulate::ChatAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes),
+            );
             for frame in &frames {
                 if let Ok(event) = ChatEvent::from_frame(frame) {
                     let _ = acc.feed(&event);
@@ -84,7 +87,9 @@ fuzz_target!(|data: &[u8]| {
             valid_json(&acc.finish().to_json());
         }
         3 => {
-            let mut acc = GeminiAccumulator::with_config(ssekit::accumulate::GeminiAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes));
+            let mut acc = GeminiAccumulator::with_config(
+                ssekit::accumulate::GeminiAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes),
+            );
             for frame in &frames {
                 if let Ok(event) = GeminiEvent::from_frame(frame) {
                     let _ = acc.feed(&event);
@@ -94,7 +99,9 @@ fuzz_target!(|data: &[u8]| {
             valid_json(&acc.finish().to_json());
         }
         _ => {
-            let mut acc = AnthropicAccumulator::with_config(ssekit::accumulate::AnthropicAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes));
+            let mut acc = AnthropicAccumulator::with_config(
+                ssekit::accumulate::AnthropicAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes),
+            );
             for frame in &frames {
                 if let Ok(event) = AnthropicEvent::from_frame(frame) {
                     let _ = acc.feed(&event);
