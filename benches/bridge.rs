@@ -200,22 +200,26 @@ fn main() {
             let seen = run(from, engine, Chunking::Bytes(4096).split(&input.bytes));
             assert_eq!(seen.events, input.frames);
             println!(
-                "{name}/{}: {} events, sum {}",
+                "{name}/{}: {} bytes, {} events, sum {}",
                 engine.name(),
+                input.bytes.len(),
                 seen.events,
                 seen.sum
             );
         }
         return;
     }
-    let mut c = Criterion::default().configure_from_args();
+    // Defaults set before the command line, so `--sample-size`,
+    // `--warm-up-time` and `--measurement-time` override them.
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2))
+        .configure_from_args();
     for input in &inputs {
         let from = dialect(input.name).expect("a dialect");
         let mut group = c.benchmark_group(format!("bridge/{}", input.name));
-        group.sample_size(10);
         group.sampling_mode(SamplingMode::Flat);
-        group.warm_up_time(Duration::from_millis(300));
-        group.measurement_time(Duration::from_secs(2));
         group.throughput(Throughput::Elements(input.frames as u64));
         let chunks = Chunking::Bytes(4096).split(&input.bytes);
         for engine in engines(from) {
