@@ -9,8 +9,9 @@ pub mod synth;
 use bytes::Bytes;
 
 pub use synth::{
-    anthropic_stream, chat_stream, data_lines, keep_alives, one_long_line, responses_stream,
-    tiny_events,
+    anthropic_stream, anthropic_turn_stream, chat_stream, chat_turn_stream, data_lines,
+    gemini_turn_stream, keep_alives, one_long_line, responses_stream, responses_turn_stream,
+    tiny_events, turn_plan,
 };
 
 /// The seed of the standard Responses stream.
@@ -129,6 +130,39 @@ pub fn anthropic() -> Input {
         "synthetic Anthropic Messages stream, `event:` + `data:` text deltas",
         anthropic_stream(4 << 20, SEED),
     )
+}
+
+/// The delta events of the synthetic turn the bridge bench reads in every
+/// dialect.
+pub const TURN_DELTAS: usize = 16_384;
+
+/// One synthetic turn ([`turn_plan`]: reasoning, text, tool calls; deltas
+/// of varied size with escapes and non-ASCII text) in each of the four
+/// dialects, named `chat`, `anthropic`, `responses`, `gemini`.
+pub fn turns() -> Vec<Input> {
+    let plan = turn_plan(TURN_DELTAS, SEED);
+    vec![
+        Input::new(
+            "chat",
+            "synthetic Chat Completions turn: reasoning_content, content, tool_calls",
+            chat_turn_stream(&plan),
+        ),
+        Input::new(
+            "anthropic",
+            "synthetic Anthropic Messages turn: thinking, text and tool_use blocks",
+            anthropic_turn_stream(&plan, SEED),
+        ),
+        Input::new(
+            "responses",
+            "synthetic OpenAI Responses turn: reasoning, message and function_call items",
+            responses_turn_stream(&plan, SEED),
+        ),
+        Input::new(
+            "gemini",
+            "synthetic Gemini turn: thought and text parts, whole functionCall parts",
+            gemini_turn_stream(&plan),
+        ),
+    ]
 }
 
 /// 100 000 tiny events `data: {"t":"a"}` (sse-stream's and sse-core's shape).

@@ -576,3 +576,491 @@ pub fn gemini_stream(target_bytes: usize, seed: u64) -> (Vec<u8>, usize) {
     chunk(&mut out, &mut line, "", tokens, true);
     (out, frames)
 }
+
+/// One part of a synthetic assistant turn, rendered alike in every dialect.
+#[derive(Debug, Clone)]
+pub enum Segment {
+    /// A reasoning (thinking) item: its deltas, JSON-escaped.
+    Reasoning(Vec<String>),
+    /// A text item: its deltas, JSON-escaped.
+    Text(Vec<String>),
+    /// A tool call: its id, name and argument fragments (raw JSON text
+    /// without backslashes or control characters, so escaping it is only
+    /// `"` to `\"`; the fragments joined are one JSON object).
+    Call {
+        /// The call's id (`call_…`).
+        id: String,
+        /// The function's name.
+        name: &'static str,
+        /// The arguments, fragment by fragment.
+        args: Vec<String>,
+    },
+}
+
+/// A delta of varied size: mostly one token (1-12 characters), sometimes a
+/// few, now and then a run of up to 60 (a server that flushes late), so
+/// event sizes follow a long-tailed distribution.
+fn varied_delta(rng: &mut Rng, out: &mut String) {
+    let pieces = match rng.below(100) {
+        0..=74 => 1,
+        75..=94 => rng.range(2, 5),
+        _ => rng.range(6, 60),
+    };
+    out.clear();
+    let mut piece = String::new();
+    for _ in 0..pieces {
+        delta(rng, &mut piece);
+        out.push_str(&piece);
+    }
+}
+
+/// Argument words: ASCII and raw non-ASCII, never a backslash or a quote.
+fn arg_word(rng: &mut Rng) -> &'static str {
+    if rng.chance(1, 6) {
+        UNICODE[rng.below(UNICODE.len())].0
+    } else {
+        rng.pick(WORDS)
+    }
+}
+
+/// The plan of a synthetic turn of `deltas` text and reasoning delta
+/// events: reasoning (20-200 deltas) and text (20-800 deltas) items in
+/// turn, a reasoning item first, then 2-4 tool calls whose arguments
+/// (a JSON object with a long string, a number, a list) come in 10-300
+/// fragments of 1-5 words.
+pub fn turn_plan(deltas: usize, seed: u64) -> Vec<Segment> {
+    let mut rng = Rng::new(seed ^ 0x7E57);
+    let mut plan = Vec::new();
+    let mut count = 0;
+    let mut buf = String::new();
+    while count < deltas {
+        let reasoning = plan.len() % 2 == 0;
+        let n = if reasoning {
+            rng.range(20, 200)
+        } else {
+            rng.range(20, 800)
+        };
+        let n = n.min(deltas - count);
+        let items: Vec<String> = (0..n)
+            .map(|_| {
+                varied_delta(&mut rng, &mut buf);
+                buf.clone()
+            })
+            .collect();
+        count += n;
+        if reasoning {
+            plan.push(Segment::Reasoning(items));
+        } else {
+            plan.push(Segment::Text(items));
+        }
+    }
+    const NAMES: &[&str] = &["get_weather", "search_docs", "run_query", "read_file"];
+    for _ in 0..rng.range(2, 4) {
+        let mut id = String::from("call_");
+        rng.push_alnum(&mut id, 24);
+        let mut args = vec![String::from("{\"query\": \"")];
+        for _ in 0..rng.range(10, 300) {
+            let mut frag = String::new();
+            for _ in 0..rng.range(1, 5) {
+                frag.push_str(arg_word(&mut rng));
+            }
+            args.push(frag);
+        }
+        args.push(format!("\", \"limit\": {}, ", rng.range(1, 500)));
+        args.push(format!(
+            "\"tags\": [\"{}\", \"{}\"]}}",
+            rng.pick(WORDS).trim(),
+            arg_word(&mut rng).trim()
+        ));
+        plan.push(Segment::Call {
+            id,
+            name: rng.pick(NAMES),
+            args,
+        });
+    }
+    plan
+}
+
+/// Raw JSON text as the content of a JSON string (the argument fragments
+/// hold no backslash or control character, so only quotes need escaping).
+fn escape_quotes(raw: &str) -> String {
+    raw.replace('"', "\\\"")
+}
+
+/// The number of delta events in a plan.
+fn plan_deltas(plan: &[Segment]) -> usize {
+    plan.iter()
+        .map(|s| match s {
+            Segment::Reasoning(d) | Segment::Text(d) => d.len(),
+            Segment::Call { args, .. } => args.len(),
+        })
+        .sum()
+}
+
+/// The turn of [`turn_plan`] as Chat Completions chunks: a role chunk,
+/// `delta.reasoning_content` and `delta.content` chunks, `delta.tool_calls`
+/// (the first chunk of a call with its id and name), a `finish_reason`
+/// chunk, a usage chunk, `[DONE]`.
+pub fn chat_turn_stream(plan: &[Segment]) -> (Vec<u8>, usize) {
+    let mut out = Vec::new();
+    let mut frames = 0;
+    let head = format!(
+        "data: {{\"id\":\"chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG\",\"object\":\"chat.completion.chunk\",\"created\":{CREATED_AT},\"model\":\"gpt-4o-2024-08-06\",\"system_fingerprint\":\"fp_5f20662549\",\"choices\":[{{\"index\":0,\"delta\":"
+    );
+    let mut chunk = |out: &mut Vec<u8>, delta: &str, finish: &str| {
+        out.extend_from_slice(head.as_bytes());
+        out.extend_from_slice(
+            format!("{delta},\"logprobs\":null,\"finish_reason\":{finish}}}]}}\n\n").as_bytes(),
+        );
+        frames += 1;
+    };
+    chunk(
+        &mut out,
+        "{\"role\":\"assistant\",\"content\":\"\",\"refusal\":null}",
+        "null",
+    );
+    let mut calls = 0;
+    for seg in plan {
+        match seg {
+            Segment::Reasoning(d) => {
+                for t in d {
+                    chunk(
+                        &mut out,
+                        &format!("{{\"reasoning_content\":\"{t}\"}}"),
+                        "null",
+                    );
+                }
+            }
+            Segment::Text(d) => {
+                for t in d {
+                    chunk(&mut out, &format!("{{\"content\":\"{t}\"}}"), "null");
+                }
+            }
+            Segment::Call { id, name, args } => {
+                chunk(
+                    &mut out,
+                    &format!("{{\"tool_calls\":[{{\"index\":{calls},\"id\":\"{id}\",\"type\":\"function\",\"function\":{{\"name\":\"{name}\",\"arguments\":\"\"}}}}]}}"),
+                    "null",
+                );
+                for a in args {
+                    chunk(
+                        &mut out,
+                        &format!(
+                            "{{\"tool_calls\":[{{\"index\":{calls},\"function\":{{\"arguments\":\"{}\"}}}}]}}",
+                            escape_quotes(a)
+                        ),
+                        "null",
+                    );
+                }
+                calls += 1;
+            }
+        }
+    }
+    let finish = if calls > 0 {
+        "\"tool_calls\""
+    } else {
+        "\"stop\""
+    };
+    chunk(&mut out, "{}", finish);
+    let n = plan_deltas(plan);
+    out.extend_from_slice(
+        format!(
+            "data: {{\"id\":\"chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG\",\"object\":\"chat.completion.chunk\",\"created\":{CREATED_AT},\"model\":\"gpt-4o-2024-08-06\",\"system_fingerprint\":\"fp_5f20662549\",\"choices\":[],\"usage\":{{\"prompt_tokens\":11,\"completion_tokens\":{n},\"total_tokens\":{}}}}}\n\ndata: [DONE]\n\n",
+            n + 11
+        )
+        .as_bytes(),
+    );
+    frames += 2;
+    (out, frames)
+}
+
+/// The turn of [`turn_plan`] as Anthropic Messages events: `message_start`,
+/// one block per segment (`thinking` with `thinking_delta`s and a
+/// `signature_delta`, `text` with `text_delta`s, `tool_use` with
+/// `input_json_delta`s), a `ping` now and then, `message_delta`,
+/// `message_stop`.
+pub fn anthropic_turn_stream(plan: &[Segment], seed: u64) -> (Vec<u8>, usize) {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    let mut frames = 0;
+    let mut event = |out: &mut Vec<u8>, name: &str, data: &str| {
+        out.extend_from_slice(format!("event: {name}\ndata: {data}\n\n").as_bytes());
+        frames += 1;
+    };
+    event(
+        &mut out,
+        "message_start",
+        "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_01XFDUDYJgAACzvnptvVoYEL\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5-20250929\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":25,\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":0,\"output_tokens\":1}}}",
+    );
+    event(&mut out, "ping", "{\"type\": \"ping\"}");
+    let mut calls = false;
+    for (index, seg) in plan.iter().enumerate() {
+        let (start, kind, field, deltas): (String, &str, &str, Vec<String>) = match seg {
+            Segment::Reasoning(d) => (
+                "{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"\"}".into(),
+                "thinking_delta",
+                "thinking",
+                d.clone(),
+            ),
+            Segment::Text(d) => (
+                "{\"type\":\"text\",\"text\":\"\"}".into(),
+                "text_delta",
+                "text",
+                d.clone(),
+            ),
+            Segment::Call { id, name, args } => {
+                calls = true;
+                (
+                    format!("{{\"type\":\"tool_use\",\"id\":\"toolu_{}\",\"name\":\"{name}\",\"input\":{{}}}}", &id[5..]),
+                    "input_json_delta",
+                    "partial_json",
+                    args.iter().map(|a| escape_quotes(a)).collect(),
+                )
+            }
+        };
+        event(
+            &mut out,
+            "content_block_start",
+            &format!(
+                "{{\"type\":\"content_block_start\",\"index\":{index},\"content_block\":{start}}}"
+            ),
+        );
+        for d in &deltas {
+            event(
+                &mut out,
+                "content_block_delta",
+                &format!("{{\"type\":\"content_block_delta\",\"index\":{index},\"delta\":{{\"type\":\"{kind}\",\"{field}\":\"{d}\"}}}}"),
+            );
+            if rng.chance(1, 500) {
+                event(&mut out, "ping", "{\"type\": \"ping\"}");
+            }
+        }
+        if let Segment::Reasoning(_) = seg {
+            let mut sig = String::new();
+            let n = rng.range(200, 400);
+            rng.push_alnum(&mut sig, n);
+            event(
+                &mut out,
+                "content_block_delta",
+                &format!("{{\"type\":\"content_block_delta\",\"index\":{index},\"delta\":{{\"type\":\"signature_delta\",\"signature\":\"{sig}\"}}}}"),
+            );
+        }
+        event(
+            &mut out,
+            "content_block_stop",
+            &format!("{{\"type\":\"content_block_stop\",\"index\":{index}}}"),
+        );
+    }
+    let stop = if calls { "tool_use" } else { "end_turn" };
+    event(
+        &mut out,
+        "message_delta",
+        &format!("{{\"type\":\"message_delta\",\"delta\":{{\"stop_reason\":\"{stop}\",\"stop_sequence\":null}},\"usage\":{{\"output_tokens\":{}}}}}", plan_deltas(plan)),
+    );
+    event(&mut out, "message_stop", "{\"type\":\"message_stop\"}");
+    (out, frames)
+}
+
+/// The turn of [`turn_plan`] as Gemini chunks (CRLF, `data:` only, a space
+/// after each colon): one chunk per delta, a text part (`"thought": true`
+/// for reasoning), each tool call whole in one chunk as a `functionCall`
+/// part, the cumulative `usageMetadata`, and `finishReason` on the last.
+pub fn gemini_turn_stream(plan: &[Segment]) -> (Vec<u8>, usize) {
+    let mut out = Vec::new();
+    let mut frames = 0;
+    let mut tokens = 0usize;
+    let mut chunk = |out: &mut Vec<u8>, part: &str, last: bool| {
+        tokens += 1;
+        let finish = if last {
+            ",\"finishReason\": \"STOP\""
+        } else {
+            ""
+        };
+        out.extend_from_slice(
+            format!(
+                "data: {{\"candidates\": [{{\"content\": {{\"parts\": [{part}],\"role\": \"model\"}}{finish}}}],\
+                 \"usageMetadata\": {{\"promptTokenCount\": 15,\"candidatesTokenCount\": {tokens},\"totalTokenCount\": {},\
+                 \"promptTokensDetails\": [{{\"modality\": \"TEXT\",\"tokenCount\": 15}}]}},\
+                 \"modelVersion\": \"gemini-2.5-flash\",\"responseId\": \"HfCJaPiWBo7Vz7IPqMbT2QM\"}}\r\n\r\n",
+                tokens + 15
+            )
+            .as_bytes(),
+        );
+        frames += 1;
+    };
+    for seg in plan {
+        match seg {
+            Segment::Reasoning(d) => {
+                for t in d {
+                    chunk(
+                        &mut out,
+                        &format!("{{\"text\": \"{t}\",\"thought\": true}}"),
+                        false,
+                    );
+                }
+            }
+            Segment::Text(d) => {
+                for t in d {
+                    chunk(&mut out, &format!("{{\"text\": \"{t}\"}}"), false);
+                }
+            }
+            Segment::Call { name, args, .. } => {
+                chunk(
+                    &mut out,
+                    &format!(
+                        "{{\"functionCall\": {{\"name\": \"{name}\",\"args\": {}}}}}",
+                        args.concat()
+                    ),
+                    false,
+                );
+            }
+        }
+    }
+    chunk(&mut out, "{\"text\": \"\"}", true);
+    (out, frames)
+}
+
+/// The turn of [`turn_plan`] as OpenAI Responses events: `response.created`
+/// and `in_progress`, then one output item per segment (a `reasoning` item
+/// with a summary part and `reasoning_summary_text.delta`s, a `message`
+/// with `output_text.delta`s, a `function_call` with
+/// `function_call_arguments.delta`s; each with its `added`/`done` events and
+/// whole texts), `response.completed` with every item, and a `: keep-alive`
+/// comment now and then.
+pub fn responses_turn_stream(plan: &[Segment], seed: u64) -> (Vec<u8>, usize) {
+    let mut rng = Rng::new(seed);
+    let mut w = Writer {
+        out: Vec::new(),
+        frames: 0,
+        seq: 0,
+        line: String::new(),
+    };
+    let mut resp_id = String::from("resp_");
+    rng.push_hex(&mut resp_id, 50);
+    let initial = response_object(&resp_id, "in_progress", "", "null");
+    w.event("response.created", &format!(",\"response\":{initial}"));
+    w.event("response.in_progress", &format!(",\"response\":{initial}"));
+    let mut done_items = Vec::new();
+    let mut obf = String::new();
+    for (oi, seg) in plan.iter().enumerate() {
+        let mut item_id = String::new();
+        rng.push_hex(&mut item_id, 48);
+        let (added, delta_ty, done_ty, ids, deltas): (String, &str, &str, String, Vec<String>) =
+            match seg {
+                Segment::Reasoning(d) => {
+                    item_id.insert_str(0, "rs_");
+                    let ids = format!(
+                        ",\"item_id\":\"{item_id}\",\"output_index\":{oi},\"summary_index\":0"
+                    );
+                    w.event(
+                        "response.output_item.added",
+                        &format!(",\"output_index\":{oi},\"item\":{{\"id\":\"{item_id}\",\"type\":\"reasoning\",\"summary\":[]}}"),
+                    );
+                    w.event(
+                        "response.reasoning_summary_part.added",
+                        &format!("{ids},\"part\":{{\"type\":\"summary_text\",\"text\":\"\"}}"),
+                    );
+                    (
+                        String::new(),
+                        "response.reasoning_summary_text.delta",
+                        "response.reasoning_summary_text.done",
+                        ids,
+                        d.clone(),
+                    )
+                }
+                Segment::Text(d) => {
+                    item_id.insert_str(0, "msg_");
+                    let ids = format!(
+                        ",\"item_id\":\"{item_id}\",\"output_index\":{oi},\"content_index\":0"
+                    );
+                    w.event(
+                        "response.output_item.added",
+                        &format!(
+                            ",\"output_index\":{oi},\"item\":{}",
+                            message_item(&item_id, "in_progress", None)
+                        ),
+                    );
+                    w.event(
+                        "response.content_part.added",
+                        &format!("{ids},\"part\":{{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[],\"text\":\"\"}}"),
+                    );
+                    (
+                        String::new(),
+                        "response.output_text.delta",
+                        "response.output_text.done",
+                        ids,
+                        d.clone(),
+                    )
+                }
+                Segment::Call { id, name, args } => {
+                    item_id.insert_str(0, "fc_");
+                    let ids = format!(",\"item_id\":\"{item_id}\",\"output_index\":{oi}");
+                    let added = format!("{{\"id\":\"{item_id}\",\"type\":\"function_call\",\"status\":\"in_progress\",\"arguments\":\"\",\"call_id\":\"{id}\",\"name\":\"{name}\"}}");
+                    w.event(
+                        "response.output_item.added",
+                        &format!(",\"output_index\":{oi},\"item\":{added}"),
+                    );
+                    (
+                        format!("\"call_id\":\"{id}\",\"name\":\"{name}\""),
+                        "response.function_call_arguments.delta",
+                        "response.function_call_arguments.done",
+                        ids,
+                        args.iter().map(|a| escape_quotes(a)).collect(),
+                    )
+                }
+            };
+        let mut whole = String::new();
+        for d in &deltas {
+            whole.push_str(d);
+            obf.clear();
+            let n = rng.range(2, 16);
+            rng.push_alnum(&mut obf, n);
+            w.event(
+                delta_ty,
+                &format!("{ids},\"delta\":\"{d}\",\"obfuscation\":\"{obf}\""),
+            );
+            if rng.chance(1, 300) {
+                w.keep_alive();
+            }
+        }
+        let item = match seg {
+            Segment::Reasoning(_) => {
+                w.event(done_ty, &format!("{ids},\"text\":\"{whole}\""));
+                w.event(
+                    "response.reasoning_summary_part.done",
+                    &format!("{ids},\"part\":{{\"type\":\"summary_text\",\"text\":\"{whole}\"}}"),
+                );
+                format!("{{\"id\":\"{item_id}\",\"type\":\"reasoning\",\"summary\":[{{\"type\":\"summary_text\",\"text\":\"{whole}\"}}]}}")
+            }
+            Segment::Text(_) => {
+                w.event(
+                    done_ty,
+                    &format!("{ids},\"text\":\"{whole}\",\"logprobs\":[]"),
+                );
+                w.event(
+                    "response.content_part.done",
+                    &format!("{ids},\"part\":{{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[],\"text\":\"{whole}\"}}"),
+                );
+                message_item(&item_id, "completed", Some(&whole))
+            }
+            Segment::Call { .. } => {
+                w.event(done_ty, &format!("{ids},\"arguments\":\"{whole}\""));
+                format!("{{\"id\":\"{item_id}\",\"type\":\"function_call\",\"status\":\"completed\",\"arguments\":\"{whole}\",{added}}}")
+            }
+        };
+        w.event(
+            "response.output_item.done",
+            &format!(",\"output_index\":{oi},\"item\":{item}"),
+        );
+        done_items.push(item);
+    }
+    let n = plan_deltas(plan);
+    let usage = format!(
+        "{{\"input_tokens\":11,\"input_tokens_details\":{{\"cached_tokens\":0}},\"output_tokens\":{n},\
+\"output_tokens_details\":{{\"reasoning_tokens\":0}},\"total_tokens\":{}}}",
+        n + 11
+    );
+    let completed = response_object(&resp_id, "completed", &done_items.join(","), &usage);
+    w.event("response.completed", &format!(",\"response\":{completed}"));
+    (w.out, w.frames)
+}
