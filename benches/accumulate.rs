@@ -7,10 +7,10 @@
 //! `response.output_text.delta`), fed in 4 KiB chunks (pre-sliced
 //! `Vec<Bytes>`, cloned outside the timed region). Two engines:
 //!
-//! * `pipeline`: `Parser`, `ResponseEvent::from_frame`, and the event's type
+//! * `pipeline`: `Parser`, `ResponsesEvent::from_frame`, and the event's type
 //!   touched (the `ssekit` engine of `benches/pipeline.rs`);
 //! * `pipeline+accumulate`: the same, every event fed to a
-//!   `ResponseAccumulator`, and `finish()` at the end (the final response
+//!   `ResponsesAccumulator`, and `finish()` at the end (the final response
 //!   built as a `JsonValue`).
 //!
 //! Every iteration asserts the event count; the accumulating one also that
@@ -20,7 +20,7 @@
 //!
 //! `SSEKIT_ACCUMULATE_ONLY=<pipeline|accumulate>/<passes>` runs one engine
 //! that many times and exits (no criterion): the driver for callgrind
-//! instruction counts (see `benches/RESULTS-accumulate.md`).
+//! instruction counts (see `BENCHMARKS.md`).
 
 mod support;
 
@@ -29,8 +29,8 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use criterion::{BatchSize, Criterion, Throughput};
-use ssekit::accumulate::{Outcome, ResponseAccumulator};
-use ssekit::responses::ResponseEvent;
+use ssekit::accumulate::{Outcome, ResponsesAccumulator};
+use ssekit::responses::ResponsesEvent;
 
 use support::Chunking;
 
@@ -41,7 +41,7 @@ fn pipeline(chunks: Vec<Bytes>) -> (usize, u64) {
     for chunk in chunks {
         parser.feed(chunk);
         while let Some(frame) = parser.next_frame().expect("frame") {
-            let event = ResponseEvent::from_frame(&frame).expect("decode");
+            let event = ResponsesEvent::from_frame(&frame).expect("decode");
             events += 1;
             sum = sum.wrapping_add(black_box(event.ty().len()) as u64);
         }
@@ -53,12 +53,12 @@ fn pipeline(chunks: Vec<Bytes>) -> (usize, u64) {
 /// of the assembled output text.
 fn accumulate(chunks: Vec<Bytes>) -> (usize, usize) {
     let mut parser = ssekit::Parser::new();
-    let mut acc = ResponseAccumulator::new();
+    let mut acc = ResponsesAccumulator::new();
     let mut events = 0;
     for chunk in chunks {
         parser.feed(chunk);
         while let Some(frame) = parser.next_frame().expect("frame") {
-            let event = ResponseEvent::from_frame(&frame).expect("decode");
+            let event = ResponsesEvent::from_frame(&frame).expect("decode");
             events += 1;
             acc.feed(&event).expect("within the limits");
         }

@@ -8,7 +8,7 @@
 //! 8 MiB), fed in 4 KiB reads. For each, two engines, both from bytes:
 //!
 //! * `typed`: `Parser` and the dialect's view (`ChatEvent::from_frame`,
-//!   `MessageEvent::from_frame`, `ResponseEvent::from_frame`), touching the
+//!   `AnthropicEvent::from_frame`, `ResponsesEvent::from_frame`), touching the
 //!   delta's raw span: what a consumer of the upstream pays.
 //! * `bridge`: `Parser` and the bridge's `push_frame` (which decodes the
 //!   same view and writes the translated event), the output taken and
@@ -33,10 +33,10 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use criterion::{BatchSize, BenchmarkId, Criterion, SamplingMode, Throughput};
-use ssekit::anthropic::MessageEvent;
+use ssekit::anthropic::AnthropicEvent;
 use ssekit::bridge::{AnthropicToResponses, Bridge, ChatToResponses, ResponsesToChat};
 use ssekit::chat::ChatEvent;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 use ssekit::Parser;
 
 use support::{Chunking, Input};
@@ -107,12 +107,12 @@ fn typed(input: &str, frame: &ssekit::Frame) -> usize {
                 .map_or(0, |t| t.raw().len()),
             _ => 0,
         },
-        "anthropic" => match MessageEvent::from_frame(frame).expect("decodes") {
-            MessageEvent::ContentBlockDelta(d) => black_box(d).index as usize,
+        "anthropic" => match AnthropicEvent::from_frame(frame).expect("decodes") {
+            AnthropicEvent::ContentBlockDelta(d) => black_box(d).index as usize,
             _ => 0,
         },
-        _ => match ResponseEvent::from_frame(frame).expect("decodes") {
-            ResponseEvent::OutputTextDelta(d) => d.delta.raw().len(),
+        _ => match ResponsesEvent::from_frame(frame).expect("decodes") {
+            ResponsesEvent::OutputTextDelta(d) => d.delta.raw().len(),
             _ => 0,
         },
     }

@@ -9,7 +9,7 @@
 //! * one engine name runs just that engine `passes` times (default 20):
 //!   for `valgrind --tool=callgrind --toggle-collect=<driver's run fn>`,
 //!   or whole-program counts minus the `none` engine's (same setup, no
-//!   decoding). See `benches/RESULTS-pipeline.md`.
+//!   decoding). See `BENCHMARKS.md`.
 //!
 //! Size classes: `small` = events under 1 KiB of data (the
 //! `output_text.delta` events, ~200 B), `large` = the rest (`*.done`,
@@ -19,13 +19,13 @@
 //! delta events):
 //! * `none`: reads the data's length only (the baseline to subtract);
 //! * `ssekit-validate`: `RawJson::parse` (the crate's JSON validation only);
-//! * `ssekit`: `ResponseEvent::from_frame`, the whole typed decode;
+//! * `ssekit`: `ResponsesEvent::from_frame`, the whole typed decode;
 //! * `simd-tape`: data copied to a reused padded scratch `Vec`,
 //!   `simd_json::fill_tape_padded` into a reused `Tape` (reused `Buffers`),
 //!   fields read from the tape: the cheapest simd-json path;
 //! * `simd-tape-full`: `simd-tape`, then every field of the delta view
 //!   filled from the tape (the work a simd-json engine behind
-//!   `ResponseEvent` would do for that event; other events: type only);
+//!   `ResponsesEvent` would do for that event; other events: type only);
 //! * `simd-borrowed`: data copied to a reused scratch `Vec`,
 //!   `to_borrowed_value_with_buffers` (a DOM: allocates per object/array).
 
@@ -37,7 +37,7 @@ use std::time::Instant;
 use bytes::Bytes;
 use simd_json::prelude::*;
 use ssekit::json::RawJson;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 use ssekit::{Frame, Parser};
 
 const DELTA: &str = "response.output_text.delta";
@@ -73,9 +73,9 @@ fn run(engine: &str, frames: &[Frame], s: &mut Scratch) -> u64 {
         }
         "ssekit" => {
             for f in frames {
-                let event = ResponseEvent::from_frame(f).expect("decode");
+                let event = ResponsesEvent::from_frame(f).expect("decode");
                 sum = sum.wrapping_add(event.ty().len() as u64);
-                if let ResponseEvent::OutputTextDelta(d) = &event {
+                if let ResponsesEvent::OutputTextDelta(d) = &event {
                     sum = sum
                         .wrapping_add(d.sequence_number.expect("seq"))
                         .wrapping_add(d.delta.len_hint() as u64)

@@ -40,8 +40,8 @@
 //! Environment: `SSEKIT_BENCH_PROBE_SECS` (probe budget per pass, default 2);
 //! `SSEKIT_FRAMING_ONLY=<input>/<engine>/<chunking>[/<passes>]` runs one
 //! engine alone, without criterion, for a profiler (see `only`);
-//! `SSEKIT_FRAMING_PAIRED=<rounds>` times the cells issue 12 states targets
-//! for with the engines taking turns, and prints the median of each round's
+//! `SSEKIT_FRAMING_PAIRED=<rounds>` times the cells that have targets
+//! with the engines taking turns, and prints the median of each round's
 //! ratios with the verdicts (see `paired`; about a minute for 15 rounds);
 //! `SSEKIT_BENCH_DUMP_DIR=<dir>` writes every generated input there as
 //! `<name>.sse` for inspection.
@@ -786,7 +786,7 @@ fn timed_pass(engine: Option<Engine>, chunks: &[Bytes], frames: usize, what: &st
     elapsed
 }
 
-/// Issue 12's target for a cell of an LLM stream: 2× the fastest peer
+/// The target for a cell of an LLM stream: 2× the fastest peer
 /// (`peer`), or 60% of the memchr scan where 2× the peer would exceed
 /// that. Returns the engine the ratio is taken against and the ratio
 /// wanted.
@@ -805,7 +805,7 @@ fn target_text(by: Engine, want: f64) -> String {
     }
 }
 
-/// The cells issue 12 states targets for: `(input, chunking)`.
+/// The cells that have targets: `(input, chunking)`.
 const TARGET_CELLS: [(&str, &str); 11] = [
     ("responses", "4KiB"),
     ("responses", "event"),
@@ -833,7 +833,7 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 /// Paired mode, for ratios that the load moves less:
-/// `SSEKIT_FRAMING_PAIRED=<rounds>` times the issue-12 cells without
+/// `SSEKIT_FRAMING_PAIRED=<rounds>` times the cells with targets without
 /// criterion. In each round every engine but eventsource-stream (8–140×
 /// behind in every such cell, and seconds per pass at 16 B) runs in turn,
 /// starting one engine later each round, over the same chunk list (cloned
@@ -1152,7 +1152,7 @@ fn summary(started: SystemTime, cases: &[Case], notes: &[Note]) {
         );
     }
 
-    // Issue 12's targets, for the owned (`ssekit`) and borrowed
+    // The targets, for the owned (`ssekit`) and borrowed
     // (`ssekit-ref`) engines.
     let row_of = |input: &str, param: &str| {
         table
@@ -1163,7 +1163,7 @@ fn summary(started: SystemTime, cases: &[Case], notes: &[Note]) {
     let of = |row: &[Option<f64>], e: Engine, by: Engine| Some(row[idx(e)]? / row[idx(by)]?);
     let _ = writeln!(
         md,
-        "\n### Targets (issue 12)\n\nIn a cell where 2× the best peer would exceed 60% of the memchr scan, \
+        "\n### Targets\n\nIn a cell where 2× the best peer would exceed 60% of the memchr scan, \
          the target is 60% of the scan.\n\n| target | ssekit | ssekit-ref | verdict (best of the two) |\n| --- | ---: | ---: | --- |"
     );
     let mut check = |what: String, got: [Option<f64>; 2], want: f64| {

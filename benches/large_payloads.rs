@@ -1,5 +1,5 @@
 //! Large single events: does simd-json beat ssekit's native decoder where
-//! the payload is big? (issue 14, "simd-json, where it wins").
+//! the payload is big? (The answer is in `BENCHMARKS.md`.)
 //!
 //! Run: `cargo bench --bench large_payloads --features serde`
 //! (without `serde` the two engines that feed ssekit's owned form through a
@@ -28,9 +28,9 @@
 //!
 //! Borrowed / validating path:
 //! * `ssekit-validate`: `RawJson::parse`, the validation alone;
-//! * `ssekit-parse`: `ResponseEvent::parse` + `validate()` (the lazy
+//! * `ssekit-parse`: `ResponsesEvent::parse` + `validate()` (the lazy
 //!   payloads decoded too) / `GeminiEvent::parse`;
-//! * `ssekit-read`: `ResponseEvent::parse`, then the payload views decoded
+//! * `ssekit-read`: `ResponsesEvent::parse`, then the payload views decoded
 //!   and every payload string unescaped into a reused `String`;
 //! * `serde_json-raw`: `serde_json::from_str::<&RawValue>` (validation);
 //! * `serde_json-typed`: `serde_json::from_str` into borrowed structs
@@ -43,7 +43,7 @@
 //!   the same borrowed structs.
 //!
 //! Owned path:
-//! * `ssekit-owned`: `OwnedResponseEvent::parse` / `OwnedGeminiEvent::parse`
+//! * `ssekit-owned`: `OwnedResponsesEvent::parse` / `OwnedGeminiEvent::parse`
 //!   (decode, lazy payloads included, and keep a copy of the text);
 //! * `ssekit-owned-sj`, `ssekit-owned-simd` (feature `serde`): the same
 //!   owned forms through `serde::Deserialize`, from `serde_json::from_str`
@@ -80,7 +80,7 @@ use serde::Deserialize;
 use simd_json::prelude::*;
 use ssekit::gemini::{GeminiEvent, OwnedGeminiEvent};
 use ssekit::json::{JsonStr, RawJson};
-use ssekit::responses::{ContentPart, OutputItem, OwnedResponseEvent, ResponseEvent};
+use ssekit::responses::{ContentPart, OutputItem, OwnedResponsesEvent, ResponsesEvent};
 
 use support::synth::Rng;
 
@@ -673,12 +673,12 @@ fn ss_read(kind: Kind, data: &str, buf: &mut String) -> usize {
             })
             .sum();
     }
-    match ResponseEvent::parse(data).expect("decode") {
-        ResponseEvent::OutputItemDone(e) => {
+    match ResponsesEvent::parse(data).expect("decode") {
+        ResponsesEvent::OutputItemDone(e) => {
             black_box((e.output_index, e.sequence_number));
             ss_item(&e.item.get().expect("item"), buf)
         }
-        ResponseEvent::ResponseCompleted(e) => {
+        ResponsesEvent::ResponseCompleted(e) => {
             let r = e.response.get().expect("response");
             black_box((r.id, r.object, r.status, r.created_at, r.model, r.usage));
             r.output.map_or(0, |o| {
@@ -873,7 +873,7 @@ fn decode(engine: &str, p: &Payload, s: &mut Scratch) -> usize {
                     .then_some(data.len())
                     .unwrap_or(0)
             } else {
-                let e = ResponseEvent::parse(data).expect("decode");
+                let e = ResponsesEvent::parse(data).expect("decode");
                 e.validate().expect("payloads");
                 e.raw().expect("raw").get().len()
             }
@@ -914,7 +914,7 @@ fn decode(engine: &str, p: &Payload, s: &mut Scratch) -> usize {
                     .as_str()
                     .len()
             } else {
-                black_box(OwnedResponseEvent::parse(data).expect("decode"))
+                black_box(OwnedResponsesEvent::parse(data).expect("decode"))
                     .as_str()
                     .len()
             }
@@ -925,7 +925,7 @@ fn decode(engine: &str, p: &Payload, s: &mut Scratch) -> usize {
                 let e: OwnedGeminiEvent = serde_json::from_str(data).expect("decode");
                 black_box(e).as_str().len()
             } else {
-                let e: OwnedResponseEvent = serde_json::from_str(data).expect("decode");
+                let e: OwnedResponsesEvent = serde_json::from_str(data).expect("decode");
                 black_box(e).as_str().len()
             }
         }
@@ -939,7 +939,7 @@ fn decode(engine: &str, p: &Payload, s: &mut Scratch) -> usize {
                     simd_json::serde::from_slice_with_buffers(buf, buffers).expect("decode");
                 black_box(e).as_str().len()
             } else {
-                let e: OwnedResponseEvent =
+                let e: OwnedResponsesEvent =
                     simd_json::serde::from_slice_with_buffers(buf, buffers).expect("decode");
                 black_box(e).as_str().len()
             }

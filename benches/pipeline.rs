@@ -11,7 +11,7 @@
 //! `sequence_number` and the delta text. Every iteration asserts the event
 //! count and the delta count.
 //!
-//! * `ssekit`: `Parser`, `ResponseEvent::from_frame`; the type is the
+//! * `ssekit`: `Parser`, `ResponsesEvent::from_frame`; the type is the
 //!   variant, the delta is `d.delta` read as its raw escaped span (length and
 //!   `has_escapes`, both O(1)), which is what the view hands out without
 //!   work.
@@ -77,7 +77,7 @@ use futures::executor::block_on;
 use futures::StreamExt as _;
 use simd_json::prelude::*;
 use ssekit::chat::ChatEvent;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 
 use support::Chunking;
 
@@ -161,9 +161,9 @@ fn run_ssekit(chunks: Vec<Bytes>, unescape: bool) -> Seen {
     for chunk in chunks {
         parser.feed(chunk);
         while let Some(frame) = parser.next_frame().expect("ssekit: frame error") {
-            let event = ResponseEvent::from_frame(&frame).expect("ssekit: decode error");
+            let event = ResponsesEvent::from_frame(&frame).expect("ssekit: decode error");
             seen.event(event.ty().len());
-            if let ResponseEvent::OutputTextDelta(d) = &event {
+            if let ResponsesEvent::OutputTextDelta(d) = &event {
                 let seq = d.sequence_number.expect("sequence_number");
                 if unescape {
                     text.clear();
@@ -346,7 +346,7 @@ fn run_ssekit_chat(chunks: Vec<Bytes>, unescape: bool) -> Seen {
     for chunk in chunks {
         parser.feed(chunk);
         // Borrowed frames: the crate's fastest way to read a stream whose
-        // events are decoded at once (see benches/RESULTS-pipeline.md).
+        // events are decoded at once (see BENCHMARKS.md).
         while let Some(frame) = parser.next_frame_ref().expect("ssekit: frame error") {
             // The event borrowed, as the Responses engine reads its events.
             let event = ChatEvent::parse(frame.data()).expect("ssekit: decode error");

@@ -5,7 +5,7 @@
 //! * an upstream server replays a captured Responses stream (the shipped
 //!   `samples/responses-text.sse`, or the file given as argument);
 //! * the proxy reads it with reqwest through the `stream` adapter, lints
-//!   each event with `ssekit::lint::Linter` (sequence numbers, `event:` name
+//!   each event with `ssekit::lint::ResponsesLinter` (sequence numbers, `event:` name
 //!   equal to `type`, item ids, lifecycle order, done text against deltas,
 //!   the terminal response against the items) and forwards each frame,
 //!   re-encoded with `encode::Encoder`, as soon as it is parsed; a finding's
@@ -32,7 +32,7 @@ use hyper::Response;
 use hyper_util::rt::TokioIo;
 use ssekit::adapters::{SseStreamExt, StreamError};
 use ssekit::encode::Encoder;
-use ssekit::lint::{Linter, Severity};
+use ssekit::lint::{ResponsesLinter, Severity};
 use ssekit::{Bytes, Frame, Parser};
 use tokio::net::TcpListener;
 
@@ -45,7 +45,7 @@ struct Report {
     /// Bytes forwarded so far: the offset of the next event downstream.
     written: u64,
     problems: Vec<String>,
-    linter: Linter,
+    linter: ResponsesLinter,
 }
 
 impl Report {

@@ -24,7 +24,7 @@ use hyper::service::service_fn;
 use hyper::Response;
 use hyper_util::rt::TokioIo;
 use ssekit::adapters::SseStreamExt;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 use ssekit::Bytes;
 use tokio::net::TcpListener;
 
@@ -107,15 +107,15 @@ async fn print_deltas(url: String) -> Result<(), Box<dyn std::error::Error>> {
         events += 1;
         // `strict`: an event that does not fit its type stops the stream
         // (without it, it would come as `Unknown` and be passed over).
-        match ResponseEvent::from_frame(&frame)?.strict()? {
-            ResponseEvent::OutputTextDelta(d) => {
+        match ResponsesEvent::from_frame(&frame)?.strict()? {
+            ResponsesEvent::OutputTextDelta(d) => {
                 deltas += 1;
                 // Printed without allocating: `Display` unescapes on the fly.
                 write!(stdout, "{}", d.delta)?;
                 stdout.flush()?;
                 d.delta.unescape_into(&mut text);
             }
-            ResponseEvent::ResponseCompleted(c) => {
+            ResponsesEvent::ResponseCompleted(c) => {
                 writeln!(stdout)?;
                 let status = c.response.get()?.status.map(|s| s.unescape().into_owned());
                 println!("-- {events} events, {deltas} text deltas, status {status:?}");

@@ -25,11 +25,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use futures::{stream, StreamExt};
-use ssekit::accumulate::{FinalResponse, ResponseAccumulator};
+use ssekit::accumulate::{FinalResponse, ResponsesAccumulator};
 use ssekit::adapters::FrameStream;
 use ssekit::encode::{Encoder, SSE_HEADERS};
 use ssekit::responses::writer::ResponsesWriter;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 use ssekit::{Bytes, Frame, Parser, Reconnect};
 use tokio::net::TcpListener;
 
@@ -128,7 +128,7 @@ pub(crate) async fn fetch_resuming(
     mut policy: Reconnect,
     max_attempts: u32,
 ) -> Result<(FinalResponse, u32), Box<dyn std::error::Error>> {
-    let mut accumulator = ResponseAccumulator::new();
+    let mut accumulator = ResponsesAccumulator::new();
     let mut connections = 0;
     loop {
         let mut request = client.get(url).header("accept", "text/event-stream");
@@ -142,7 +142,7 @@ pub(crate) async fn fetch_resuming(
                 let mut frames = FrameStream::with_parser(response.bytes_stream(), policy.parser());
                 while let Some(item) = frames.next().await {
                     match item {
-                        Ok(frame) => accumulator.feed(&ResponseEvent::from_frame(&frame)?)?,
+                        Ok(frame) => accumulator.feed(&ResponsesEvent::from_frame(&frame)?)?,
                         Err(e) if e.is_transport() => break, // the connection dropped
                         Err(e) => eprintln!("skipped: {e}"),
                     }

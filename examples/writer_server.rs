@@ -21,7 +21,7 @@ use hyper::Response;
 use hyper_util::rt::TokioIo;
 use ssekit::adapters::SseStreamExt;
 use ssekit::responses::writer::{ResponsesWriter, TokenUsage};
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 use ssekit::Bytes;
 use tokio::net::TcpListener;
 
@@ -117,19 +117,19 @@ async fn client(url: String) -> Result<(), Box<dyn std::error::Error>> {
     let mut frames = response.bytes_stream().sse_frames();
     while let Some(frame) = frames.next().await {
         let frame = frame?;
-        let event = ResponseEvent::from_frame(&frame)?;
+        let event = ResponsesEvent::from_frame(&frame)?;
         let seq = event.sequence_number().unwrap_or_default();
         match &event {
-            ResponseEvent::ReasoningSummaryTextDelta(d) => {
+            ResponsesEvent::ReasoningSummaryTextDelta(d) => {
                 println!("{seq:>3} {} {:?}", event.ty(), d.delta.unescape())
             }
-            ResponseEvent::FunctionCallArgumentsDelta(d) => {
+            ResponsesEvent::FunctionCallArgumentsDelta(d) => {
                 println!("{seq:>3} {} {:?}", event.ty(), d.delta.unescape())
             }
-            ResponseEvent::OutputTextDelta(d) => {
+            ResponsesEvent::OutputTextDelta(d) => {
                 println!("{seq:>3} {} {:?}", event.ty(), d.delta.unescape())
             }
-            ResponseEvent::ResponseCompleted(c) => {
+            ResponsesEvent::ResponseCompleted(c) => {
                 let response = c.response.get()?;
                 let usage = response.usage.as_ref().and_then(|u| u.total_tokens);
                 println!("{seq:>3} {} (total_tokens: {usage:?})", event.ty());

@@ -1,7 +1,7 @@
 //! `config!`: one declaration per configuration type, from which the
 //! struct, its `DEFAULT` constant, one `const fn with_<field>` builder per
 //! field and `Default` are generated, so that every limits type of the
-//! crate (`AccumulatorConfig` and its siblings, `OrderConfig`, `LintConfig`)
+//! crate (`ResponsesAccumulatorConfig` and its siblings, `OrderConfig`, `LintConfig`)
 //! reads and is built the same way as `ParserConfig`:
 //!
 //! ```text

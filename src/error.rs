@@ -4,10 +4,12 @@ use alloc::boxed::Box;
 use core::fmt;
 
 use crate::accumulate::AccumulateError;
+use crate::bridge::BridgeError;
 use crate::encode::EncodeError;
 use crate::json::JsonError;
 use crate::responses::writer::WriterError;
 use crate::responses::DecodeError;
+use crate::turn::TurnError;
 use crate::FrameError;
 
 /// Any error of this crate, for code that uses several layers and wants one
@@ -25,14 +27,14 @@ use crate::FrameError;
 /// "transport error", and its source is the transport's error.
 ///
 /// ```
-/// use ssekit::responses::ResponseEvent;
+/// use ssekit::responses::ResponsesEvent;
 /// use ssekit::{Bytes, Parser};
 ///
 /// fn first_type(wire: &'static str) -> Result<String, ssekit::Error> {
 ///     let mut parser = Parser::new();
 ///     parser.feed(Bytes::from(wire));
 ///     let Some(frame) = parser.next_frame()? else { return Ok(String::new()) }; // FrameError
-///     let event = ResponseEvent::from_frame(&frame)?; // DecodeError
+///     let event = ResponsesEvent::from_frame(&frame)?; // DecodeError
 ///     Ok(event.ty().to_owned())
 /// }
 ///
@@ -58,6 +60,12 @@ pub enum Error {
     Writer(WriterError),
     /// The JSON primitives of [`json`](crate::json).
     Json(JsonError),
+    /// A [`bridge`](crate::bridge) between two dialects: the upstream broke
+    /// its protocol, or the downstream writer refused an event.
+    Bridge(BridgeError),
+    /// A [`turn`](crate::turn) reader or writer: the upstream broke its
+    /// dialect's protocol, or a writer's bound was reached.
+    Turn(TurnError),
     /// The byte source failed: an HTTP client's error through the stream
     /// adapter, an I/O error through the codec. The transport's error is
     /// the [`source`](core::error::Error::source).
@@ -84,6 +92,8 @@ impl Error {
             Self::Frame(e) => Some(e.offset()),
             Self::Decode(e) => Some(e.offset() as u64),
             Self::Json(e) => Some(e.offset() as u64),
+            Self::Bridge(e) => e.offset(),
+            Self::Turn(e) => e.offset(),
             _ => None,
         }
     }
@@ -98,6 +108,8 @@ impl fmt::Display for Error {
             Self::Encode(e) => fmt::Display::fmt(e, f),
             Self::Writer(e) => fmt::Display::fmt(e, f),
             Self::Json(e) => fmt::Display::fmt(e, f),
+            Self::Bridge(e) => fmt::Display::fmt(e, f),
+            Self::Turn(e) => fmt::Display::fmt(e, f),
             Self::Transport(_) => f.write_str("transport error"),
         }
     }
@@ -112,6 +124,8 @@ impl core::error::Error for Error {
             Self::Encode(e) => e.source(),
             Self::Writer(e) => e.source(),
             Self::Json(e) => e.source(),
+            Self::Bridge(e) => e.source(),
+            Self::Turn(e) => e.source(),
             Self::Transport(e) => Some(&**e),
         }
     }
@@ -134,6 +148,8 @@ from_layer! {
     EncodeError => Encode,
     WriterError => Writer,
     JsonError => Json,
+    BridgeError => Bridge,
+    TurnError => Turn,
 }
 
 /// For streams that cannot fail (`Result<Frame, Infallible>`).
@@ -188,7 +204,8 @@ impl From<std::io::Error> for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::accumulate::{AccumulateErrorKind, ChatAccumulator};
+    use crate::accumulate::{AccumulateErrorKind, ChatAccumulator, ChatAccumulatorConfig};
+    use crate::bridge::{Bridge, BridgeErrorKind, ChatToResponses};
     use crate::chat::ChatEvent;
     use crate::encode::Encoder;
     use crate::responses::writer::{ResponsesWriter, WriterErrorKind};
@@ -218,7 +235,7 @@ mod tests {
         );
         assert_eq!(frame.offset(), Some(9));
 
-        let decode: Error = crate::responses::ResponseEvent::parse("{\"type\":")
+        let decode: Error = crate::responses::ResponsesEvent::parse("{\"type\":")
             .unwrap_err()
             .into();
         assert_eq!(
@@ -246,7 +263,8 @@ mod tests {
         assert_eq!(encode.to_string(), "line break in id at byte 1");
         assert_eq!(encode.offset(), None);
 
-        let mut acc = ChatAccumulator::with_max_bytes(1);
+        let mut acc =
+            ChatAccumulator::with_config(ChatAccumulatorConfig::DEFAULT.with_max_bytes(1));
         let chunk = r#"{"id":"c","choices":[{"index":0,"delta":{"content":"too long"}}]}"#;
         let accumulate: Error = acc
             .feed(&ChatEvent::parse(chunk).unwrap())
@@ -257,6 +275,23 @@ mod tests {
             Error::Accumulate(e) if matches!(e.kind(), AccumulateErrorKind::TooManyBytes { .. })
         ));
         assert!(!accumulate.is_transport());
+
+        let mut bridge = ChatToResponses::new();
+        let bridge: Error = bridge
+            .push_frame(&Frame::new("{\"choices\":"))
+            .unwrap_err()
+            .into();
+        assert!(matches!(
+            bridge,
+            Error::Bridge(ref e) if matches!(e.kind(), BridgeErrorKind::Decode(_))
+        ));
+        assert_eq!(bridge.offset(), Some(11));
+        assert!(
+            bridge
+                .to_string()
+                .starts_with("undecodable upstream event: "),
+            "{bridge}"
+        );
     }
 
     #[test]

@@ -5,6 +5,11 @@
 //! hands out [`Frame`]s whose data is a slice of the input [`Bytes`] whenever
 //! it lay in one chunk. It contains no networking code, starts no tasks and
 //! reads no clock: you feed it bytes from any source, it hands events out.
+//! On top of the frames it decodes the events of four LLM streaming APIs
+//! (OpenAI Responses, OpenAI Chat Completions, Anthropic Messages, Google
+//! Gemini) into typed views, rebuilds final responses from their deltas,
+//! checks streams against what clients require, writes streams, and
+//! translates one dialect's stream into another's.
 //!
 //! ```text
 //!  bytes in ──► framing (lines, spans) ──► Parser ──► Frame (Bytes-backed, 'static)
@@ -14,8 +19,7 @@
 //! # Example: parsing chunks as they arrive
 //!
 //! ```
-//! use bytes::Bytes;
-//! use ssekit::Parser;
+//! use ssekit::{Bytes, Parser};
 //!
 //! let mut parser = Parser::new();
 //! let mut seen = Vec::new();
@@ -47,13 +51,17 @@
 //! [`json`], zero-allocation JSON primitives whose strings ([`json::JsonStr`])
 //! keep their escapes until you ask for the text.
 //!
-//! [`accumulate`] sits on top: [`accumulate::ResponseAccumulator`] turns the
+//! [`accumulate`] sits on top: [`accumulate::ResponsesAccumulator`] turns the
 //! events of a Responses stream into the final response, in the API's shape,
 //! with live snapshots while it streams, and reports the faults of the
 //! stream (skipped sequence numbers, a missing terminal event) instead of
 //! hiding them; [`accumulate::ChatAccumulator`] and
-//! [`accumulate::MessageAccumulator`] and [`accumulate::GeminiAccumulator`]
+//! [`accumulate::AnthropicAccumulator`] and [`accumulate::GeminiAccumulator`]
 //! do the same for Chat Completions, Anthropic Messages and Gemini streams.
+//!
+//! [`lint`] checks a stream against what real clients of its dialect
+//! require (Responses, Chat Completions, Anthropic Messages), each departure
+//! a finding with a rule id and a stream offset.
 //!
 //! [`bridge`] translates one dialect's stream into another, event by event:
 //! Chat Completions, Anthropic Messages and Gemini streams into a Responses
@@ -74,7 +82,7 @@
 //!
 //! ```
 //! use ssekit::responses::writer::ResponsesWriter;
-//! use ssekit::responses::ResponseEvent;
+//! use ssekit::responses::ResponsesEvent;
 //! use ssekit::Parser;
 //!
 //! let mut writer = ResponsesWriter::new("resp_1", "my-model", 1_767_225_600);
@@ -88,7 +96,7 @@
 //! parser.feed(wire);
 //! let mut last = None;
 //! while let Some(frame) = parser.next_frame()? {
-//!     if let ResponseEvent::ResponseCompleted(done) = ResponseEvent::from_frame(&frame)? {
+//!     if let ResponsesEvent::ResponseCompleted(done) = ResponsesEvent::from_frame(&frame)? {
 //!         last = done.sequence_number;
 //!     }
 //! }
@@ -114,7 +122,15 @@
 //!   [`Parser::finish`]; `retry` and `id` fields of blocks that dispatch no
 //!   event are reported by [`Parser::next_item`]; invalid UTF-8 becomes
 //!   U+FFFD as the standard says, or an error in [`Utf8Mode::Strict`].
-//! * **No panics** on any input, and no `unsafe` code.
+//! * **No panics** on any input (every layer has a fuzz target).
+//! * **`unsafe` in two places only**, each block with the argument for why
+//!   it is sound: the byte kernels (SIMD intrinsics behind safe functions,
+//!   with scalar twins they are tested against, also under Miri), and the
+//!   text the parser has checked once as UTF-8, read without a second check.
+//!   The rest of the crate denies `unsafe` code. Built with
+//!   `RUSTFLAGS="--cfg ssekit_disable_simd"`, the crate compiles no SIMD
+//!   kernel of its own (its dependencies `memchr` and `simdutf8` still
+//!   choose theirs).
 //!
 //! # Crate features
 //!
@@ -136,7 +152,8 @@
 //!   `parse` does; the owned forms deserialize from any deserializer, and
 //!   serialize (`serde::Serialize`) as their JSON, so a gateway can log
 //!   them. Works without `std`.
-//! * `cli`: the `ssekit` command-line tool.
+//!
+//! The `ssekit` command-line tool is a package of its own, `ssekit-cli`.
 #![cfg_attr(
     feature = "stream",
     doc = r#"
@@ -149,7 +166,7 @@ an event anywhere, as network reads do.
 ```
 use futures::{executor::block_on, stream, StreamExt};
 use ssekit::adapters::SseStreamExt;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 
 let body = stream::iter([
     Ok::<_, std::io::Error>("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","),
@@ -159,7 +176,7 @@ let mut frames = body.sse_frames();
 block_on(async {
     while let Some(frame) = frames.next().await {
         let frame = frame?;
-        if let ResponseEvent::OutputTextDelta(d) = ResponseEvent::from_frame(&frame)?.strict()? {
+        if let ResponsesEvent::OutputTextDelta(d) = ResponsesEvent::from_frame(&frame)?.strict()? {
             assert_eq!(d.delta, "Hi");
         }
     }
@@ -175,14 +192,14 @@ stream on 127.0.0.1 and prints its text as it arrives):
 ```no_run
 use futures::StreamExt;
 use ssekit::adapters::SseStreamExt;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 
 async fn print_text(url: &str) -> Result<(), Box<dyn std::error::Error>> {
     let response = reqwest::Client::new().get(url).send().await?.error_for_status()?;
     let mut frames = response.bytes_stream().sse_frames();
     while let Some(frame) = frames.next().await {
         let frame = frame?;
-        if let ResponseEvent::OutputTextDelta(d) = ResponseEvent::from_frame(&frame)?.strict()? {
+        if let ResponsesEvent::OutputTextDelta(d) = ResponsesEvent::from_frame(&frame)?.strict()? {
             print!("{}", d.delta); // unescaped as it is printed
         }
     }
@@ -217,8 +234,14 @@ assert_eq!(frames[1].data(), "two\nlines");
 "#
 )]
 #![no_std]
-// `unsafe` is allowed in one module only, `frame::text` (see its docs).
+// `unsafe` is allowed in two modules only, `simd` (the byte kernels) and
+// `frame::text` (text checked once as UTF-8); see their docs. Every block
+// there has a `// SAFETY:` argument and does one unsafe thing.
 #![deny(unsafe_code)]
+#![deny(
+    clippy::undocumented_unsafe_blocks,
+    clippy::multiple_unsafe_ops_per_block
+)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![doc(test(attr(deny(warnings))))]
 
@@ -245,6 +268,8 @@ pub mod gemini;
 pub mod json;
 pub mod lint;
 pub mod responses;
+mod simd;
+pub mod turn;
 
 pub use bytes::Bytes;
 pub use error::Error;

@@ -6,7 +6,7 @@
 # single-engine mode (SSEKIT_FRAMING_ONLY), and prints
 # (engine Ir - setup Ir) / frames.
 #
-#   tools/framing-ir.sh [cells...]     default: the issue-12 cells
+#   tools/framing-ir.sh [cells...]     default: the cells with targets
 #   ENGINES="ssekit sse-core" tools/framing-ir.sh responses/4KiB
 #   BIN=/tmp/framing-before tools/framing-ir.sh   a bench binary built earlier
 set -euo pipefail

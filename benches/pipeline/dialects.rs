@@ -19,7 +19,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use criterion::{BatchSize, BenchmarkId, Criterion, SamplingMode, Throughput};
 use serde::Deserialize;
-use ssekit::anthropic::{BlockDelta, MessageEvent};
+use ssekit::anthropic::{AnthropicEvent, BlockDelta};
 use ssekit::gemini::GeminiEvent;
 
 use super::support::{self, Chunking};
@@ -42,9 +42,9 @@ pub(crate) const GEMINI: Engines = [
 
 fn anthropic_ssekit(chunks: Vec<Bytes>) -> Seen {
     super::each_frame(chunks, |frame, seen| {
-        let event = MessageEvent::from_frame(frame).expect("ssekit: decode error");
+        let event = AnthropicEvent::from_frame(frame).expect("ssekit: decode error");
         seen.event(event.ty().len());
-        if let MessageEvent::ContentBlockDelta(d) = event {
+        if let AnthropicEvent::ContentBlockDelta(d) = event {
             if let BlockDelta::Text(t) = d.delta {
                 seen.delta(d.index, t.text.len_hint(), t.text.has_escapes());
             }
@@ -76,7 +76,7 @@ fn gemini_ssekit(chunks: Vec<Bytes>) -> Seen {
 #[allow(dead_code)]
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-enum AnthropicEvent {
+enum SerdeAnthropicEvent {
     MessageStart {
         message: AnthropicMessage,
     },
@@ -102,7 +102,7 @@ enum AnthropicEvent {
     },
 }
 
-impl AnthropicEvent {
+impl SerdeAnthropicEvent {
     fn ty(&self) -> &'static str {
         match self {
             Self::MessageStart { .. } => "message_start",
@@ -186,9 +186,9 @@ struct AnthropicUsage {
 
 fn anthropic_serde(chunks: Vec<Bytes>) -> Seen {
     super::eventsource(chunks, |data, seen| {
-        let event: AnthropicEvent = serde_json::from_str(data).expect("serde: decode error");
+        let event: SerdeAnthropicEvent = serde_json::from_str(data).expect("serde: decode error");
         seen.event(event.ty().len());
-        if let AnthropicEvent::ContentBlockDelta {
+        if let SerdeAnthropicEvent::ContentBlockDelta {
             index,
             delta: AnthropicDelta::TextDelta { text },
         } = &event

@@ -12,12 +12,12 @@
 use bytes::Bytes;
 use libfuzzer_sys::fuzz_target;
 use ssekit::accumulate::{
-    AccumulatorConfig, ChatAccumulator, GeminiAccumulator, MessageAccumulator, ResponseAccumulator,
+    ResponsesAccumulatorConfig, ChatAccumulator, GeminiAccumulator, AnthropicAccumulator, ResponsesAccumulator,
 };
-use ssekit::anthropic::MessageEvent;
+use ssekit::anthropic::AnthropicEvent;
 use ssekit::chat::ChatEvent;
 use ssekit::gemini::GeminiEvent;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 use ssekit::{Frame, Parser, ParserConfig};
 
 fn frames(stream: &[u8]) -> Vec<Frame> {
@@ -52,14 +52,14 @@ fuzz_target!(|data: &[u8]| {
     let frames = frames(&data[2..]);
     match data[0] % 4 {
         0 => {
-            let mut config = AccumulatorConfig::default();
+            let mut config = ResponsesAccumulatorConfig::default();
             config.max_bytes = max_bytes;
             config.max_items = 8;
             config.max_parts = 8;
-            config.max_findings = 16;
-            let mut acc = ResponseAccumulator::with_config(config);
+            config.max_anomalies = 16;
+            let mut acc = ResponsesAccumulator::with_config(config);
             for frame in &frames {
-                if let Ok(event) = ResponseEvent::from_frame(frame) {
+                if let Ok(event) = ResponsesEvent::from_frame(frame) {
                     let _ = acc.feed(&event);
                     assert!(acc.bytes() <= max_bytes, "{} > {max_bytes}", acc.bytes());
                     // Snapshots are always readable.
@@ -70,11 +70,11 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             let done = acc.finish();
-            assert!(done.findings().len() <= 16);
+            assert!(done.anomalies().len() <= 16);
             valid_json(&done.json().to_string());
         }
         1 => {
-            let mut acc = ChatAccumulator::with_max_bytes(max_bytes);
+            let mut acc = ChatAccumulator::with_config(ssekit::accumulate::ChatAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes));
             for frame in &frames {
                 if let Ok(event) = ChatEvent::from_frame(frame) {
                     let _ = acc.feed(&event);
@@ -84,7 +84,7 @@ fuzz_target!(|data: &[u8]| {
             valid_json(&acc.finish().to_json());
         }
         3 => {
-            let mut acc = GeminiAccumulator::with_max_bytes(max_bytes);
+            let mut acc = GeminiAccumulator::with_config(ssekit::accumulate::GeminiAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes));
             for frame in &frames {
                 if let Ok(event) = GeminiEvent::from_frame(frame) {
                     let _ = acc.feed(&event);
@@ -94,9 +94,9 @@ fuzz_target!(|data: &[u8]| {
             valid_json(&acc.finish().to_json());
         }
         _ => {
-            let mut acc = MessageAccumulator::with_max_bytes(max_bytes);
+            let mut acc = AnthropicAccumulator::with_config(ssekit::accumulate::AnthropicAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes));
             for frame in &frames {
-                if let Ok(event) = MessageEvent::from_frame(frame) {
+                if let Ok(event) = AnthropicEvent::from_frame(frame) {
                     let _ = acc.feed(&event);
                     assert!(acc.used_bytes() <= max_bytes);
                 }

@@ -102,7 +102,7 @@ fuzz_target!(|input: &[u8]| {
         assert_eq!(text.matches("data: [DONE]\n\n").count(), 1, "{text}");
         assert!(text.ends_with("data: [DONE]\n\n"), "{text}");
     } else {
-        let findings = ssekit::lint::lint_bytes(&whole);
+        let findings = ssekit::lint::lint_bytes(ssekit::lint::ResponsesLinter::new(), &whole);
         let errors: Vec<_> = findings.iter().filter(|f| f.is_error()).collect();
         assert!(errors.is_empty(), "{errors:?}");
         let text = String::from_utf8_lossy(&whole);

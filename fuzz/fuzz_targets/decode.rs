@@ -19,10 +19,10 @@ use std::collections::BTreeSet;
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value as J;
-use ssekit::anthropic::MessageEvent;
+use ssekit::anthropic::AnthropicEvent;
 use ssekit::chat::ChatEvent;
 use ssekit::gemini::GeminiEvent;
-use ssekit::responses::{FieldValue, Fields, ResponseEvent};
+use ssekit::responses::{FieldValue, Fields, ResponsesEvent};
 use ssekit::Frame;
 
 /// Reads every field of a view, recursively (the no-panic half).
@@ -129,7 +129,7 @@ fn type_and_seq(j: &J) -> (Option<&str>, Option<u64>) {
 }
 
 fn names() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = ResponseEvent::TYPES.to_vec();
+    let mut v: Vec<&'static str> = ResponsesEvent::TYPES.to_vec();
     v.extend([
         "message_start",
         "content_block_start",
@@ -160,11 +160,11 @@ fuzz_target!(|input: &[u8]| {
     let json = serde_json::from_str::<J>(data).ok();
 
     // Responses.
-    let parsed = ResponseEvent::parse(data);
+    let parsed = ResponsesEvent::parse(data);
     for ev in [
         &parsed,
-        &ResponseEvent::parse_named(name, data),
-        &ResponseEvent::from_frame(&frame),
+        &ResponsesEvent::parse_named(name, data),
+        &ResponsesEvent::from_frame(&frame),
     ] {
         match ev {
             Ok(ev) => {
@@ -186,7 +186,7 @@ fuzz_target!(|input: &[u8]| {
             }
         }
     }
-    let _ = ssekit::responses::OwnedResponseEvent::parse(data);
+    let _ = ssekit::responses::OwnedResponsesEvent::parse(data);
 
     // Chat Completions.
     match ChatEvent::parse(data) {
@@ -204,9 +204,9 @@ fuzz_target!(|input: &[u8]| {
 
     // Anthropic Messages.
     for ev in [
-        MessageEvent::parse(data),
-        MessageEvent::parse_named(name, data),
-        MessageEvent::from_frame(&frame),
+        AnthropicEvent::parse(data),
+        AnthropicEvent::parse_named(name, data),
+        AnthropicEvent::from_frame(&frame),
     ] {
         match ev {
             Ok(ev) => {
@@ -224,7 +224,7 @@ fuzz_target!(|input: &[u8]| {
             }
         }
     }
-    let _ = ssekit::anthropic::OwnedMessageEvent::parse(data);
+    let _ = ssekit::anthropic::OwnedAnthropicEvent::parse(data);
 
     // Gemini: a chunk (or an error), or, for JSON of another shape, the
     // unknown event with its raw JSON, never a panic.

@@ -168,8 +168,8 @@ fn drain(p: &mut Parser, items: bool, out: &mut Vec<Ev>, total: usize) {
 }
 
 /// Feeds `chunks` and drains `next_frame_ref` after each, then finishes:
-/// the borrowed frames (read as text through the `frame::text` module, the
-/// crate's one `unsafe` code) and errors, in order.
+/// the borrowed frames (read as text through the `frame::text` module, which
+/// reads checked text without a second check) and errors, in order.
 fn run_refs(cfg: ParserConfig, chunks: &[&[u8]]) -> Vec<Ev> {
     let total: usize = chunks.iter().map(|c| c.len()).sum();
     let mut p = Parser::with_config(cfg);

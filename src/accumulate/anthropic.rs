@@ -1,4 +1,4 @@
-//! The Anthropic Messages accumulator: [`MessageEvent`]s in, the final
+//! The Anthropic Messages accumulator: [`AnthropicEvent`]s in, the final
 //! [`Message`] out.
 //!
 //! A Messages stream opens with `message_start` (the message's metadata,
@@ -6,10 +6,10 @@
 //! `content_block_start` at its `index`, `content_block_delta`s (text,
 //! tool input JSON, thinking, signature, citations) and a
 //! `content_block_stop`, then a `message_delta` (stop reason, cumulative
-//! usage) and `message_stop`. [`MessageAccumulator`] joins the fragments by
+//! usage) and `message_stop`. [`AnthropicAccumulator`] joins the fragments by
 //! block index, whatever order they come in.
 //!
-//! See [`MessageAccumulator`] for an example.
+//! See [`AnthropicAccumulator`] for an example.
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
@@ -20,33 +20,33 @@ use super::dialect::{
 };
 use super::{AccumulateError, AccumulateErrorKind, Outcome};
 use crate::anthropic::{
-    ApiError, BlockDelta, Citation, ContentBlock, MessageDelta, MessageEvent, MessageStart, Owned,
-    Usage,
+    AnthropicEvent, ApiError, BlockDelta, Citation, ContentBlock, MessageDelta, MessageStart,
+    Owned, Usage,
 };
 use crate::json::partial::PartialJson;
 use crate::json::{JsonError, JsonStr, RawJson, Value};
 
 /// The default limit on the content blocks of a message
-/// ([`MessageAccumulator::max_blocks`]): 4096, as
-/// [`AccumulatorConfig::max_items`](super::AccumulatorConfig::max_items).
+/// ([`AnthropicAccumulatorConfig::max_blocks`]): 4096, as
+/// [`ResponsesAccumulatorConfig::max_items`](super::ResponsesAccumulatorConfig::max_items).
 pub const DEFAULT_MAX_BLOCKS: usize = 4096;
 
 config! {
-    /// Limits of a [`MessageAccumulator`], built like
-    /// [`AccumulatorConfig`](super::AccumulatorConfig) and the crate's other
+    /// Limits of a [`AnthropicAccumulator`], built like
+    /// [`ResponsesAccumulatorConfig`](super::ResponsesAccumulatorConfig) and the crate's other
     /// configurations: `DEFAULT` (or `default()`) with `with_*` builders, or
     /// public fields set one by one.
     ///
     /// ```
-    /// use ssekit::accumulate::{MessageAccumulator, MessageAccumulatorConfig};
+    /// use ssekit::accumulate::{AnthropicAccumulator, AnthropicAccumulatorConfig};
     ///
-    /// let config = MessageAccumulatorConfig::DEFAULT.with_max_blocks(64);
-    /// let acc = MessageAccumulator::with_config(config);
+    /// let config = AnthropicAccumulatorConfig::DEFAULT.with_max_blocks(64);
+    /// let acc = AnthropicAccumulator::with_config(config);
     /// assert_eq!(acc.config().max_blocks, 64);
     /// assert_eq!(acc.config().max_bytes, 64 << 20);
     /// ```
-    pub struct MessageAccumulatorConfig {
-        /// The bytes kept (see [Memory](MessageAccumulator#memory)). Default
+    pub struct AnthropicAccumulatorConfig {
+        /// The bytes kept (see [Memory](AnthropicAccumulator#memory)). Default
         /// 64 MiB.
         max_bytes: usize = DEFAULT_MAX_BYTES, with_max_bytes;
         /// Distinct content block indexes. Default [`DEFAULT_MAX_BLOCKS`].
@@ -88,15 +88,14 @@ config! {
 /// # Memory
 ///
 /// Everything kept counts against a limit (64 MiB by default;
-/// [`with_max_bytes`](Self::with_max_bytes), or
-/// [`MessageAccumulatorConfig::max_bytes`]): the text and JSON kept, tool
+/// [`AnthropicAccumulatorConfig::max_bytes`]): the text and JSON kept, tool
 /// input twice (it is also repaired live), and a fixed amount per block. A
 /// fragment that does not fit is dropped with
 /// [`AccumulateErrorKind::TooManyBytes`] and the message ends
 /// [`Truncated`](Outcome::Truncated).
 ///
 /// The number of content blocks is limited too ([`DEFAULT_MAX_BLOCKS`];
-/// [`MessageAccumulatorConfig::max_blocks`]): an event for one more block
+/// [`AnthropicAccumulatorConfig::max_blocks`]): an event for one more block
 /// is dropped with [`AccumulateErrorKind::TooManyBlocks`], and the message
 /// ends [`Truncated`](Outcome::Truncated).
 ///
@@ -109,8 +108,8 @@ config! {
 /// # Example
 ///
 /// ```
-/// use ssekit::accumulate::{MessageAccumulator, Outcome};
-/// use ssekit::anthropic::MessageEvent;
+/// use ssekit::accumulate::{AnthropicAccumulator, Outcome};
+/// use ssekit::anthropic::AnthropicEvent;
 /// use ssekit::{Bytes, Parser};
 ///
 /// let body = concat!(
@@ -124,10 +123,10 @@ config! {
 /// );
 /// let mut parser = Parser::new();
 /// parser.feed(Bytes::from_static(body.as_bytes()));
-/// let mut acc = MessageAccumulator::new();
+/// let mut acc = AnthropicAccumulator::new();
 /// let mut live = Vec::new();
 /// while let Some(frame) = parser.next_frame()? {
-///     acc.feed(&MessageEvent::from_frame(&frame)?)?;
+///     acc.feed(&AnthropicEvent::from_frame(&frame)?)?;
 ///     // A UI shows the tool input while it streams:
 ///     if let Some(block) = acc.snapshot().block(0) {
 ///         live.push(block.partial_input().unwrap_or("…").to_owned());
@@ -146,33 +145,27 @@ config! {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]
-pub struct MessageAccumulator {
+pub struct AnthropicAccumulator {
     message: Message,
     budget: Budget,
-    config: MessageAccumulatorConfig,
+    config: AnthropicAccumulatorConfig,
     events: u64,
 }
 
-impl Default for MessageAccumulator {
+impl Default for AnthropicAccumulator {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl MessageAccumulator {
-    /// An empty accumulator with the default [`MessageAccumulatorConfig`].
+impl AnthropicAccumulator {
+    /// An empty accumulator with the default [`AnthropicAccumulatorConfig`].
     pub fn new() -> Self {
-        Self::with_config(MessageAccumulatorConfig::default())
-    }
-
-    /// An empty accumulator that keeps at most `max_bytes` (see
-    /// [Memory](Self#memory)), with the other limits at their defaults.
-    pub fn with_max_bytes(max_bytes: usize) -> Self {
-        Self::with_config(MessageAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes))
+        Self::with_config(AnthropicAccumulatorConfig::default())
     }
 
     /// An empty accumulator with the given limits.
-    pub fn with_config(config: MessageAccumulatorConfig) -> Self {
+    pub fn with_config(config: AnthropicAccumulatorConfig) -> Self {
         Self {
             message: Message::default(),
             budget: Budget::new(config.max_bytes),
@@ -182,26 +175,8 @@ impl MessageAccumulator {
     }
 
     /// The limits this accumulator was made with.
-    pub fn config(&self) -> &MessageAccumulatorConfig {
+    pub fn config(&self) -> &AnthropicAccumulatorConfig {
         &self.config
-    }
-
-    /// Sets the limit on distinct content block indexes (default
-    /// [`DEFAULT_MAX_BLOCKS`]); see [Memory](Self#memory). Blocks already
-    /// kept stay.
-    #[deprecated(note = "set `MessageAccumulatorConfig::max_blocks` and use `with_config`")]
-    pub fn set_max_blocks(&mut self, limit: usize) {
-        self.config.max_blocks = limit;
-    }
-
-    /// The limit on distinct content block indexes.
-    pub fn max_blocks(&self) -> usize {
-        self.config.max_blocks
-    }
-
-    /// The memory limit, in bytes.
-    pub fn max_bytes(&self) -> usize {
-        self.budget.max()
     }
 
     /// The bytes counted against the limit so far.
@@ -212,17 +187,6 @@ impl MessageAccumulator {
     /// The number of events pushed.
     pub fn events(&self) -> u64 {
         self.events
-    }
-
-    /// Renamed [`feed`](Self::feed), the input verb of every accumulator
-    /// (and of the parser).
-    ///
-    /// # Errors
-    ///
-    /// As [`feed`](Self::feed).
-    #[deprecated(note = "renamed `feed`, the input verb of every accumulator")]
-    pub fn push(&mut self, event: &MessageEvent<'_>) -> Result<(), AccumulateError> {
-        self.feed(event)
     }
 
     /// Adds one event. `ping` and unknown event types change nothing.
@@ -243,14 +207,14 @@ impl MessageAccumulator {
     /// ([`AccumulateErrorKind::InvalidInput`]; the fragments are kept as
     /// sent). The rest of the event is applied and the accumulator stays
     /// usable. An [`AccumulateErrorKind::Decode`] error too for an object
-    /// that does not fit its type (an [`Unknown`](MessageEvent::Unknown)
-    /// with an error, see [`MessageEvent::decode_error`]): that event is not
+    /// that does not fit its type (an [`Unknown`](AnthropicEvent::Unknown)
+    /// with an error, see [`AnthropicEvent::decode_error`]): that event is not
     /// applied, nor counted, as if it had failed to decode before it was
     /// fed.
-    pub fn feed(&mut self, event: &MessageEvent<'_>) -> Result<(), AccumulateError> {
+    pub fn feed(&mut self, event: &AnthropicEvent<'_>) -> Result<(), AccumulateError> {
         if let Some(e) = event.decode_error() {
             // As if it had failed to decode before it was fed: not applied,
-            // not counted (as `ResponseAccumulator::feed` does).
+            // not counted (as `ResponsesAccumulator::feed` does).
             let kind = AccumulateErrorKind::Decode(e);
             return Err(AccumulateError::new(kind, self.events, None));
         }
@@ -261,26 +225,26 @@ impl MessageAccumulator {
         let m = &mut self.message;
         let mut first = None;
         match event {
-            MessageEvent::MessageStart(start) => m.start(b, max, start, &mut first),
-            MessageEvent::ContentBlockStart(s) => {
+            AnthropicEvent::MessageStart(start) => m.start(b, max, start, &mut first),
+            AnthropicEvent::ContentBlockStart(s) => {
                 let index = s.index;
                 note(&mut first, m.block_start(b, max, index, &s.content_block));
             }
-            MessageEvent::ContentBlockDelta(d) => {
+            AnthropicEvent::ContentBlockDelta(d) => {
                 let r = block_at(b, max, &mut m.blocks, d.index)
                     .and_then(|block| block.delta(b, &d.delta));
                 note(&mut first, r);
             }
-            MessageEvent::ContentBlockStop(s) => {
+            AnthropicEvent::ContentBlockStop(s) => {
                 let r = block_at(b, max, &mut m.blocks, s.index).and_then(Block::stop);
                 note(&mut first, r);
             }
-            MessageEvent::MessageDelta(d) => m.delta(b, d, &mut first),
-            MessageEvent::MessageStop(_) => m.stopped = true,
+            AnthropicEvent::MessageDelta(d) => m.delta(b, d, &mut first),
+            AnthropicEvent::MessageStop(_) => m.stopped = true,
             // Kept whatever the limit (it replaces the last one, so it is
             // bounded by one event): a failure must never read as a cut.
-            MessageEvent::Error(e) => m.error = Some(e.error.to_owned()),
-            MessageEvent::Ping(_) | MessageEvent::Unknown { .. } => {}
+            AnthropicEvent::Error(e) => m.error = Some(e.error.to_owned()),
+            AnthropicEvent::Ping(_) | AnthropicEvent::Unknown { .. } => {}
         }
         event_result(first, number, &mut m.limit_hit)
     }
@@ -361,7 +325,7 @@ fn prepend(
 /// A Message assembled from a stream: the `message` object the same request
 /// would have returned without streaming, plus how the stream ended.
 ///
-/// Made by [`MessageAccumulator`]. [`to_json`](Self::to_json) writes it in
+/// Made by [`AnthropicAccumulator`]. [`to_json`](Self::to_json) writes it in
 /// the API's shape; with the `serde` feature it implements
 /// `serde::Serialize` in the same shape.
 #[derive(Debug, Clone, Default)]
@@ -599,7 +563,7 @@ impl Message {
     }
 
     /// How the stream ended: [`InProgress`](Outcome::InProgress) until
-    /// [`MessageAccumulator::finish`], then as its docs say.
+    /// [`AnthropicAccumulator::finish`], then as its docs say.
     pub fn outcome(&self) -> Outcome {
         self.status
     }
@@ -1025,10 +989,10 @@ mod tests {
     use alloc::format;
     use core::mem::size_of;
 
-    fn run(acc: &mut MessageAccumulator, events: &[&str]) -> Vec<Result<(), AccumulateError>> {
+    fn run(acc: &mut AnthropicAccumulator, events: &[&str]) -> Vec<Result<(), AccumulateError>> {
         events
             .iter()
-            .map(|e| acc.feed(&MessageEvent::parse(e).expect("test event decodes")))
+            .map(|e| acc.feed(&AnthropicEvent::parse(e).expect("test event decodes")))
             .collect()
     }
 
@@ -1042,7 +1006,7 @@ mod tests {
 
     #[test]
     fn deltas_before_their_start_are_kept_behind_it() {
-        let mut acc = MessageAccumulator::new();
+        let mut acc = AnthropicAccumulator::new();
         let events = [
             START.into(),
             block_delta(1, r#"{"type":"text_delta","text":" world"}"#),
@@ -1072,7 +1036,7 @@ mod tests {
     /// error) is reported, not passed over, and changes nothing.
     #[test]
     fn events_that_do_not_fit_are_reported_and_not_applied() {
-        let mut acc = MessageAccumulator::new();
+        let mut acc = AnthropicAccumulator::new();
         let open = r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"a"}}"#;
         let unfit =
             r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":5}}"#;
@@ -1085,7 +1049,10 @@ mod tests {
                 &block_delta(0, r#"{"type":"text_delta","text":"b"}"#),
             ],
         );
-        let expected = MessageEvent::parse(unfit).unwrap().decode_error().unwrap();
+        let expected = AnthropicEvent::parse(unfit)
+            .unwrap()
+            .decode_error()
+            .unwrap();
         assert_eq!(
             expected.kind(),
             crate::views::DecodeErrorKind::WrongType { field: "text" }
@@ -1099,23 +1066,23 @@ mod tests {
 
     #[test]
     fn no_message_stop_or_unstopped_block_is_truncated() {
-        let mut acc = MessageAccumulator::new();
+        let mut acc = AnthropicAccumulator::new();
         run(&mut acc, &[START, DELTA]);
         assert_eq!(acc.finish().outcome(), Outcome::Truncated);
-        let mut acc = MessageAccumulator::new();
+        let mut acc = AnthropicAccumulator::new();
         let open =
             r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#;
         run(&mut acc, &[START, open, DELTA, STOP]);
         assert_eq!(acc.snapshot().outcome(), Outcome::InProgress);
         assert_eq!(acc.finish().outcome(), Outcome::Truncated);
-        let mut acc = MessageAccumulator::new();
+        let mut acc = AnthropicAccumulator::new();
         run(&mut acc, &[START, STOP]);
         assert_eq!(acc.finish().outcome(), Outcome::Truncated, "no stop reason");
     }
 
     #[test]
     fn error_event_fails_the_stream() {
-        let mut acc = MessageAccumulator::new();
+        let mut acc = AnthropicAccumulator::new();
         run(
             &mut acc,
             &[
@@ -1130,7 +1097,7 @@ mod tests {
 
     #[test]
     fn invalid_tool_input_is_an_error_at_stop_and_kept() {
-        let mut acc = MessageAccumulator::new();
+        let mut acc = AnthropicAccumulator::new();
         let r = run(
             &mut acc,
             &[
@@ -1157,7 +1124,7 @@ mod tests {
 
     #[test]
     fn empty_input_fragments_fall_back_to_the_start_input() {
-        let mut acc = MessageAccumulator::new();
+        let mut acc = AnthropicAccumulator::new();
         run(
             &mut acc,
             &[
@@ -1173,7 +1140,7 @@ mod tests {
     fn whitespace_only_input_fragments_fall_back_to_the_start_input() {
         // `finish_input` did not parse them (nothing but whitespace) while
         // `input()` counted them as fragments, so it returned `None`.
-        let mut acc = MessageAccumulator::new();
+        let mut acc = AnthropicAccumulator::new();
         let r = run(
             &mut acc,
             &[
@@ -1190,7 +1157,9 @@ mod tests {
 
     #[test]
     fn limit_is_enforced() {
-        let mut acc = MessageAccumulator::with_max_bytes(size_of::<(u64, Block)>() + 3);
+        let mut acc = AnthropicAccumulator::with_config(
+            AnthropicAccumulatorConfig::DEFAULT.with_max_bytes(size_of::<(u64, Block)>() + 3),
+        );
         let r = run(
             &mut acc,
             &[
@@ -1211,7 +1180,7 @@ mod tests {
 
     #[test]
     fn without_message_start_the_shape_is_still_a_message() {
-        let mut acc = MessageAccumulator::new();
+        let mut acc = AnthropicAccumulator::new();
         run(
             &mut acc,
             &[&block_delta(2, r#"{"type":"text_delta","text":"x"}"#)],
@@ -1224,10 +1193,13 @@ mod tests {
 
     #[test]
     fn block_count_is_limited() {
-        assert_eq!(MessageAccumulator::new().max_blocks(), DEFAULT_MAX_BLOCKS);
-        let config = MessageAccumulatorConfig::DEFAULT.with_max_blocks(2);
-        let mut acc = MessageAccumulator::with_config(config);
-        assert_eq!(acc.max_blocks(), 2);
+        assert_eq!(
+            AnthropicAccumulator::new().config().max_blocks,
+            DEFAULT_MAX_BLOCKS
+        );
+        let config = AnthropicAccumulatorConfig::DEFAULT.with_max_blocks(2);
+        let mut acc = AnthropicAccumulator::with_config(config);
+        assert_eq!(acc.config().max_blocks, 2);
         let text = |i: u64| block_delta(i, r#"{"type":"text_delta","text":"x"}"#);
         let r = run(
             &mut acc,
@@ -1259,7 +1231,7 @@ mod tests {
 
     #[test]
     fn usage_members_merge_by_unescaped_key_in_first_order() {
-        let mut acc = MessageAccumulator::new();
+        let mut acc = AnthropicAccumulator::new();
         let r = run(
             &mut acc,
             &[
@@ -1275,6 +1247,6 @@ mod tests {
             r#"{"input_tokens":5,"output_tokens":7,"service_tier":"standard","x":2}"#
         );
         assert_eq!(usage.get().output_tokens, Some(7));
-        assert!(MessageAccumulator::new().snapshot().usage().is_none());
+        assert!(AnthropicAccumulator::new().snapshot().usage().is_none());
     }
 }

@@ -28,17 +28,17 @@ use crate::json::partial::PartialJson;
 use crate::json::{JsonError, JsonStr, ObjectView, ObjectWriter};
 
 /// The default limit on the choices of a completion
-/// ([`ChatAccumulator::max_choices`]): 1024 (the API allows `n` up to 128).
+/// ([`ChatAccumulatorConfig::max_choices`]): 1024 (the API allows `n` up to 128).
 pub const DEFAULT_MAX_CHOICES: usize = 1024;
 
 /// The default limit on the tool calls of one choice
-/// ([`ChatAccumulator::max_tool_calls`]): 4096, as
-/// [`AccumulatorConfig::max_items`](super::AccumulatorConfig::max_items).
+/// ([`ChatAccumulatorConfig::max_tool_calls`]): 4096, as
+/// [`ResponsesAccumulatorConfig::max_items`](super::ResponsesAccumulatorConfig::max_items).
 pub const DEFAULT_MAX_TOOL_CALLS: usize = 4096;
 
 config! {
     /// Limits of a [`ChatAccumulator`], built like
-    /// [`AccumulatorConfig`](super::AccumulatorConfig) and the crate's other
+    /// [`ResponsesAccumulatorConfig`](super::ResponsesAccumulatorConfig) and the crate's other
     /// configurations: `DEFAULT` (or `default()`) with `with_*` builders, or
     /// public fields set one by one.
     ///
@@ -100,7 +100,6 @@ config! {
 /// # Memory
 ///
 /// Everything kept counts against a limit (64 MiB by default;
-/// [`with_max_bytes`](Self::with_max_bytes), or
 /// [`ChatAccumulatorConfig::max_bytes`]): the text and JSON kept, tool
 /// call arguments twice (they are also repaired live), and a fixed amount per
 /// choice and tool call, so a stream of sparse indexes cannot exhaust memory
@@ -178,12 +177,6 @@ impl ChatAccumulator {
         Self::with_config(ChatAccumulatorConfig::default())
     }
 
-    /// An empty accumulator that keeps at most `max_bytes` (see
-    /// [Memory](Self#memory)), with the other limits at their defaults.
-    pub fn with_max_bytes(max_bytes: usize) -> Self {
-        Self::with_config(ChatAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes))
-    }
-
     /// An empty accumulator with the given limits.
     pub fn with_config(config: ChatAccumulatorConfig) -> Self {
         Self {
@@ -199,37 +192,6 @@ impl ChatAccumulator {
         &self.config
     }
 
-    /// Sets the limit on distinct choice indexes (default
-    /// [`DEFAULT_MAX_CHOICES`]); see [Memory](Self#memory). Choices already
-    /// kept stay.
-    #[deprecated(note = "set `ChatAccumulatorConfig::max_choices` and use `with_config`")]
-    pub fn set_max_choices(&mut self, limit: usize) {
-        self.config.max_choices = limit;
-    }
-
-    /// Sets the limit on distinct tool call indexes per choice (default
-    /// [`DEFAULT_MAX_TOOL_CALLS`]); see [Memory](Self#memory). Tool calls
-    /// already kept stay.
-    #[deprecated(note = "set `ChatAccumulatorConfig::max_tool_calls` and use `with_config`")]
-    pub fn set_max_tool_calls(&mut self, limit: usize) {
-        self.config.max_tool_calls = limit;
-    }
-
-    /// The limit on distinct choice indexes.
-    pub fn max_choices(&self) -> usize {
-        self.config.max_choices
-    }
-
-    /// The limit on distinct tool call indexes per choice.
-    pub fn max_tool_calls(&self) -> usize {
-        self.config.max_tool_calls
-    }
-
-    /// The memory limit, in bytes.
-    pub fn max_bytes(&self) -> usize {
-        self.budget.max()
-    }
-
     /// The bytes counted against the limit so far.
     pub fn used_bytes(&self) -> usize {
         self.budget.used()
@@ -238,17 +200,6 @@ impl ChatAccumulator {
     /// The number of events pushed.
     pub fn events(&self) -> u64 {
         self.events
-    }
-
-    /// Renamed [`feed`](Self::feed), the input verb of every accumulator
-    /// (and of the parser).
-    ///
-    /// # Errors
-    ///
-    /// As [`feed`](Self::feed).
-    #[deprecated(note = "renamed `feed`, the input verb of every accumulator")]
-    pub fn push(&mut self, event: &ChatEvent<'_>) -> Result<(), AccumulateError> {
-        self.feed(event)
     }
 
     /// Adds one event.
@@ -1019,7 +970,9 @@ mod tests {
 
     #[test]
     fn limit_drops_the_fragment_and_truncates() {
-        let mut acc = ChatAccumulator::with_max_bytes(size_of::<(u64, Choice)>() + 4);
+        let mut acc = ChatAccumulator::with_config(
+            ChatAccumulatorConfig::DEFAULT.with_max_bytes(size_of::<(u64, Choice)>() + 4),
+        );
         let r = run(
             &mut acc,
             &[
@@ -1045,7 +998,9 @@ mod tests {
 
     #[test]
     fn sparse_indexes_cost_memory_and_are_bounded() {
-        let mut acc = ChatAccumulator::with_max_bytes(3 * size_of::<(u64, Choice)>());
+        let mut acc = ChatAccumulator::with_config(
+            ChatAccumulatorConfig::DEFAULT.with_max_bytes(3 * size_of::<(u64, Choice)>()),
+        );
         let mut errors = 0;
         for i in 0..10u64 {
             let e = alloc::format!(r#"{{"choices":[{{"index":{}}}]}}"#, i * (u64::MAX / 10));
@@ -1114,14 +1069,17 @@ mod tests {
     fn choice_and_tool_call_counts_are_limited() {
         let acc = ChatAccumulator::new();
         assert_eq!(
-            (acc.max_choices(), acc.max_tool_calls()),
+            (acc.config().max_choices, acc.config().max_tool_calls),
             (DEFAULT_MAX_CHOICES, DEFAULT_MAX_TOOL_CALLS)
         );
         let config = ChatAccumulatorConfig::DEFAULT
             .with_max_choices(2)
             .with_max_tool_calls(3);
         let mut acc = ChatAccumulator::with_config(config);
-        assert_eq!((acc.max_choices(), acc.max_tool_calls()), (2, 3));
+        assert_eq!(
+            (acc.config().max_choices, acc.config().max_tool_calls),
+            (2, 3)
+        );
         let call = |i: u64| {
             alloc::format!(r#"{{"index":{i},"id":"c{i}","function":{{"arguments":"{{}}"}}}}"#)
         };

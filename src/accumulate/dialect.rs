@@ -29,10 +29,6 @@ impl Budget {
         self.used
     }
 
-    pub(crate) fn max(&self) -> usize {
-        self.max
-    }
-
     /// Gives back `n` bytes (of something replaced).
     pub(crate) fn release(&mut self, n: usize) {
         self.used = self.used.saturating_sub(n);
@@ -354,7 +350,7 @@ mod tests {
         fn check<T: Send + Sync + Clone + core::fmt::Debug>() {}
         check::<super::super::ChatAccumulator>();
         check::<super::super::chat::ChatCompletion>();
-        check::<super::super::MessageAccumulator>();
+        check::<super::super::AnthropicAccumulator>();
         check::<super::super::anthropic::Message>();
         check::<super::super::AccumulateError>();
     }

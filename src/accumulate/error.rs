@@ -23,26 +23,26 @@ pub struct AccumulateError {
 #[non_exhaustive]
 pub enum AccumulateErrorKind {
     /// Keeping the event would take the accumulator past its memory limit
-    /// ([`AccumulatorConfig::max_bytes`](super::AccumulatorConfig::max_bytes),
-    /// or `with_max_bytes` of the Chat and Anthropic accumulators). What did
+    /// ([`ResponsesAccumulatorConfig::max_bytes`](super::ResponsesAccumulatorConfig::max_bytes),
+    /// and the `max_bytes` of the other accumulators' configurations). What did
     /// not fit was not kept, and a Chat or Anthropic result is marked
     /// [`Outcome::Truncated`].
     TooManyBytes {
         /// The limit.
         limit: usize,
     },
-    /// [`AccumulatorConfig::max_items`](super::AccumulatorConfig::max_items).
+    /// [`ResponsesAccumulatorConfig::max_items`](super::ResponsesAccumulatorConfig::max_items).
     TooManyItems {
         /// The limit.
         limit: usize,
     },
-    /// [`AccumulatorConfig::max_parts`](super::AccumulatorConfig::max_parts).
+    /// [`ResponsesAccumulatorConfig::max_parts`](super::ResponsesAccumulatorConfig::max_parts).
     TooManyParts {
         /// The limit.
         limit: usize,
     },
     /// A Chat Completions chunk named a choice `index` past
-    /// [`ChatAccumulator::max_choices`](super::ChatAccumulator::max_choices)
+    /// [`ChatAccumulatorConfig::max_choices`](super::ChatAccumulatorConfig::max_choices)
     /// distinct choices (default
     /// [`DEFAULT_MAX_CHOICES`](super::chat::DEFAULT_MAX_CHOICES)). The
     /// choice's delta was not kept, and the completion is marked
@@ -52,7 +52,7 @@ pub enum AccumulateErrorKind {
         limit: usize,
     },
     /// A Chat Completions choice named a tool call `index` past
-    /// [`ChatAccumulator::max_tool_calls`](super::ChatAccumulator::max_tool_calls)
+    /// [`ChatAccumulatorConfig::max_tool_calls`](super::ChatAccumulatorConfig::max_tool_calls)
     /// distinct tool calls (default
     /// [`DEFAULT_MAX_TOOL_CALLS`](super::chat::DEFAULT_MAX_TOOL_CALLS)). The
     /// call's fragment was not kept, and the completion is marked
@@ -62,7 +62,7 @@ pub enum AccumulateErrorKind {
         limit: usize,
     },
     /// An Anthropic event named a content block `index` past
-    /// [`MessageAccumulator::max_blocks`](super::MessageAccumulator::max_blocks)
+    /// [`AnthropicAccumulatorConfig::max_blocks`](super::AnthropicAccumulatorConfig::max_blocks)
     /// distinct blocks (default
     /// [`DEFAULT_MAX_BLOCKS`](super::anthropic::DEFAULT_MAX_BLOCKS)). The
     /// event was not kept, and the message is marked

@@ -68,7 +68,7 @@ use crate::json::{JsonStr, ObjectWriter, RawJson};
 /// # Memory and cost
 ///
 /// Everything kept counts against a limit (64 MiB by default;
-/// [`with_max_bytes`](Self::with_max_bytes)): the text and JSON kept, and a
+/// [`GeminiAccumulatorConfig::max_bytes`]): the text and JSON kept, and a
 /// fixed amount per candidate and part, so that a stream of sparse indexes
 /// cannot exhaust memory either. What does not fit is dropped with
 /// [`AccumulateErrorKind::TooManyBytes`] and the response ends
@@ -120,7 +120,7 @@ pub struct GeminiAccumulator {
 
 config! {
     /// Limits of a [`GeminiAccumulator`], built like
-    /// [`AccumulatorConfig`](super::AccumulatorConfig) and the crate's other
+    /// [`ResponsesAccumulatorConfig`](super::ResponsesAccumulatorConfig) and the crate's other
     /// configurations: `DEFAULT` (or `default()`) with `with_*` builders, or
     /// public fields set one by one.
     ///
@@ -142,7 +142,7 @@ config! {
 }
 
 /// The default limit on distinct candidate indexes
-/// ([`GeminiAccumulator::max_candidates`]): 1024 (the API allows
+/// ([`GeminiAccumulatorConfig::max_candidates`]): 1024 (the API allows
 /// `candidateCount` up to 8).
 pub const DEFAULT_MAX_CANDIDATES: usize = 1024;
 
@@ -156,13 +156,6 @@ impl GeminiAccumulator {
     /// An empty accumulator with the default [`GeminiAccumulatorConfig`].
     pub fn new() -> Self {
         Self::with_config(GeminiAccumulatorConfig::default())
-    }
-
-    /// An empty accumulator that keeps at most `max_bytes` (see
-    /// [Memory](Self#memory-and-cost)), with the other limits at their
-    /// defaults.
-    pub fn with_max_bytes(max_bytes: usize) -> Self {
-        Self::with_config(GeminiAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes))
     }
 
     /// An empty accumulator with the given limits.
@@ -180,24 +173,6 @@ impl GeminiAccumulator {
         &self.config
     }
 
-    /// Sets the limit on distinct candidate indexes (default
-    /// [`DEFAULT_MAX_CANDIDATES`]); see [Memory](Self#memory-and-cost).
-    /// Candidates already kept stay.
-    #[deprecated(note = "set `GeminiAccumulatorConfig::max_candidates` and use `with_config`")]
-    pub fn set_max_candidates(&mut self, limit: usize) {
-        self.config.max_candidates = limit;
-    }
-
-    /// The limit on distinct candidate indexes.
-    pub fn max_candidates(&self) -> usize {
-        self.config.max_candidates
-    }
-
-    /// The memory limit, in bytes.
-    pub fn max_bytes(&self) -> usize {
-        self.budget.max()
-    }
-
     /// The bytes counted against the limit so far.
     pub fn used_bytes(&self) -> usize {
         self.budget.used()
@@ -206,17 +181,6 @@ impl GeminiAccumulator {
     /// The number of events pushed.
     pub fn events(&self) -> u64 {
         self.events
-    }
-
-    /// Renamed [`feed`](Self::feed), the input verb of every accumulator
-    /// (and of the parser).
-    ///
-    /// # Errors
-    ///
-    /// As [`feed`](Self::feed).
-    #[deprecated(note = "renamed `feed`, the input verb of every accumulator")]
-    pub fn push(&mut self, event: &GeminiEvent<'_>) -> Result<(), AccumulateError> {
-        self.feed(event)
     }
 
     /// Adds one event.

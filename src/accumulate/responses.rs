@@ -1,4 +1,4 @@
-//! [`ResponseAccumulator`]: the events of a Responses API stream → the final
+//! [`ResponsesAccumulator`]: the events of a Responses API stream → the final
 //! response, as the API would return it.
 
 mod item;
@@ -14,24 +14,24 @@ use crate::json::partial::PartialJson;
 use crate::json::{JsonError, JsonStr, RawJson};
 pub use crate::responses::order::SequenceInfo;
 use crate::responses::order::{Fault, ItemRef, OrderConfig, OrderEvent, StreamOrder};
-use crate::responses::{ContentPart, OutputItem, ResponseEvent};
+use crate::responses::{ContentPart, OutputItem, ResponsesEvent};
 use crate::views::Field;
 
 config! {
-    /// Limits of a [`ResponseAccumulator`].
+    /// Limits of a [`ResponsesAccumulator`].
     ///
     /// ```
-    /// use ssekit::accumulate::AccumulatorConfig;
+    /// use ssekit::accumulate::ResponsesAccumulatorConfig;
     ///
-    /// let config = AccumulatorConfig::DEFAULT.with_max_bytes(1 << 20);
+    /// let config = ResponsesAccumulatorConfig::DEFAULT.with_max_bytes(1 << 20);
     /// assert_eq!(config.max_items, 4096);
     ///
     /// // Or set a field of the default:
-    /// let mut config = AccumulatorConfig::default();
+    /// let mut config = ResponsesAccumulatorConfig::default();
     /// config.max_bytes = 1 << 20;
-    /// assert_eq!(config, AccumulatorConfig::DEFAULT.with_max_bytes(1 << 20));
+    /// assert_eq!(config, ResponsesAccumulatorConfig::DEFAULT.with_max_bytes(1 << 20));
     /// ```
-    pub struct AccumulatorConfig {
+    pub struct ResponsesAccumulatorConfig {
         /// The bytes kept, counted from the input as it arrives: delta text,
         /// `*.done` texts that replace it, and the JSON text of the response,
         /// item, part and annotation objects and partial images. A response or
@@ -45,8 +45,8 @@ config! {
         /// annotations of a part, partial images of an item. Default 4096.
         max_parts: usize = 4096, with_max_parts;
         /// Findings kept; later ones are counted in
-        /// [`FinalResponse::findings_dropped`]. Default 1024.
-        max_findings: usize = 1024, with_max_findings;
+        /// [`FinalResponse::anomalies_dropped`]. Default 1024.
+        max_anomalies: usize = 1024, with_max_anomalies;
         /// Whether to keep a [`PartialJson`] repair of every function, custom
         /// tool and MCP call's input up to date, for
         /// [`ItemSnapshot::partial_arguments`]. Default `true`.
@@ -58,21 +58,21 @@ config! {
 /// the accumulator, which carries on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct Finding {
+pub struct Anomaly {
     /// What.
-    pub kind: FindingKind,
+    pub kind: AnomalyKind,
     /// The position of the event among the events fed (from 0); for
-    /// findings made by [`finish`](ResponseAccumulator::finish), the number
+    /// anomalies made by [`finish`](ResponsesAccumulator::finish), the number
     /// of events fed.
     pub event_index: u64,
     /// The event's `sequence_number`, if it had one.
     pub sequence_number: Option<u64>,
 }
 
-/// The kinds of [`Finding`].
+/// The kinds of [`Anomaly`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum FindingKind {
+pub enum AnomalyKind {
     /// Sequence numbers were skipped: `expected` came next, `found` did.
     SequenceGap {
         /// The previous number plus one.
@@ -82,7 +82,7 @@ pub enum FindingKind {
     },
     /// An event without a sequence number after events with one (`[DONE]`
     /// aside). Streams with no numbers at all (before mid-2025) make no
-    /// such finding.
+    /// such anomaly.
     MissingSequenceNumber,
     /// A sequence number not greater than the previous one.
     SequenceRegression {
@@ -157,58 +157,58 @@ pub enum FindingKind {
     },
 }
 
-impl fmt::Display for Finding {
+impl fmt::Display for Anomaly {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            FindingKind::SequenceGap { expected, found } => {
+            AnomalyKind::SequenceGap { expected, found } => {
                 write!(f, "sequence_number {found} where {expected} was expected")?
             }
-            FindingKind::MissingSequenceNumber => {
+            AnomalyKind::MissingSequenceNumber => {
                 f.write_str("event without a sequence_number after numbered events")?
             }
-            FindingKind::SequenceRegression { previous, found } => {
+            AnomalyKind::SequenceRegression { previous, found } => {
                 write!(f, "sequence_number {found} after {previous}")?
             }
-            FindingKind::EventBeforeItem { output_index } => write!(
+            AnomalyKind::EventBeforeItem { output_index } => write!(
                 f,
                 "event for output_index {output_index} before its output_item.added"
             )?,
-            FindingKind::ItemIdMismatch { output_index } => write!(
+            AnomalyKind::ItemIdMismatch { output_index } => write!(
                 f,
                 "item_id differs from the id of output item {output_index}"
             )?,
-            FindingKind::DoneMismatch {
+            AnomalyKind::DoneMismatch {
                 output_index,
                 field,
             } => write!(
                 f,
                 "done {field} of output item {output_index} differs from its deltas"
             )?,
-            FindingKind::DeltaAfterDone { output_index } => write!(
+            AnomalyKind::DeltaAfterDone { output_index } => write!(
                 f,
                 "delta for output item {output_index} after its done event"
             )?,
-            FindingKind::ItemMismatch {
+            AnomalyKind::ItemMismatch {
                 output_index,
                 field,
             } => write!(
                 f,
                 "output_item.done {field} of item {output_index} differs from its events"
             )?,
-            FindingKind::EventAfterTerminal => f.write_str("event after the terminal event")?,
-            FindingKind::SecondTerminal => f.write_str("second terminal event")?,
-            FindingKind::ErrorEvent => f.write_str("error event")?,
-            FindingKind::ItemTypeChanged { output_index } => {
+            AnomalyKind::EventAfterTerminal => f.write_str("event after the terminal event")?,
+            AnomalyKind::SecondTerminal => f.write_str("second terminal event")?,
+            AnomalyKind::ErrorEvent => f.write_str("error event")?,
+            AnomalyKind::ItemTypeChanged { output_index } => {
                 write!(f, "output item {output_index} changed its type")?
             }
-            FindingKind::DuplicateItemId {
+            AnomalyKind::DuplicateItemId {
                 output_index,
                 other,
             } => write!(
                 f,
                 "output item {output_index} has the id of output item {other}"
             )?,
-            FindingKind::ItemNotStreamed { output_index } => write!(
+            AnomalyKind::ItemNotStreamed { output_index } => write!(
                 f,
                 "output item {output_index} only in the terminal response, never streamed"
             )?,
@@ -276,7 +276,7 @@ enum Terminal {
 ///
 /// Streams break in small ways: a sequence number skipped, a delta before
 /// its item, a `*.done` text that is not the concatenation of the deltas.
-/// The accumulator keeps going and records a [`Finding`]; where the stream
+/// The accumulator keeps going and records a [`Anomaly`]; where the stream
 /// disagrees with itself, the `*.done` event's text wins over the deltas,
 /// and the text built from events wins over the item object (an item that
 /// the terminal response names with another id keeps its streamed id). A
@@ -287,18 +287,18 @@ enum Terminal {
 ///
 /// # Bounded memory
 ///
-/// [`AccumulatorConfig`] bounds the bytes kept (delta text, JSON objects),
-/// the items, the parts per list and the findings; past a bound,
-/// [`ResponseAccumulator::feed`] fails with an [`AccumulateError`] and the
+/// [`ResponsesAccumulatorConfig`] bounds the bytes kept (delta text, JSON objects),
+/// the items, the parts per list and the anomalies; past a bound,
+/// [`ResponsesAccumulator::feed`] fails with an [`AccumulateError`] and the
 /// event is not applied. The error is sticky: every later call fails too,
-/// and [`finish`](ResponseAccumulator::finish) still hands out what was
+/// and [`finish`](ResponsesAccumulator::finish) still hands out what was
 /// built, marked by [`FinalResponse::limit_error`].
 ///
 /// # Example
 ///
 /// ```
-/// use ssekit::accumulate::{Outcome, ResponseAccumulator};
-/// use ssekit::responses::ResponseEvent;
+/// use ssekit::accumulate::{Outcome, ResponsesAccumulator};
+/// use ssekit::responses::ResponsesEvent;
 /// use ssekit::{Bytes, Parser};
 ///
 /// let stream = concat!(
@@ -310,10 +310,10 @@ enum Terminal {
 /// );
 /// let mut parser = Parser::new();
 /// parser.feed(Bytes::from_static(stream.as_bytes()));
-/// let mut acc = ResponseAccumulator::new();
+/// let mut acc = ResponsesAccumulator::new();
 /// let mut shown = Vec::new();
 /// while let Some(frame) = parser.next_frame()? {
-///     acc.feed(&ResponseEvent::from_frame(&frame)?)?;
+///     acc.feed(&ResponsesEvent::from_frame(&frame)?)?;
 ///     if let Some(call) = acc.item(0) {
 ///         // The live value of the arguments, for a UI.
 ///         shown.push(call.partial_arguments().ok().flatten().map(str::to_owned));
@@ -323,7 +323,7 @@ enum Terminal {
 ///
 /// let response = acc.finish();
 /// assert_eq!(response.outcome(), Outcome::Completed);
-/// assert!(response.findings().is_empty());
+/// assert!(response.anomalies().is_empty());
 /// assert_eq!(
 ///     response.json().to_string(),
 ///     r#"{"id":"resp_1","status":"completed","usage":{"total_tokens":9},"output":[{"type":"function_call","id":"fc_1","call_id":"call_1","name":"weather","arguments":"{\"city\": \"San Jose\"}","status":"in_progress"}]}"#,
@@ -331,8 +331,8 @@ enum Terminal {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Default)]
-pub struct ResponseAccumulator {
-    config: AccumulatorConfig,
+pub struct ResponsesAccumulator {
+    config: ResponsesAccumulatorConfig,
     /// Items in the order they were first seen (never shifted, whatever
     /// order the indexes come in).
     items: Vec<ItemState>,
@@ -353,8 +353,8 @@ pub struct ResponseAccumulator {
     terminal: Option<Terminal>,
     /// The error of an `error` event: `{type, code, message, param}`.
     error_event: Option<JsonValue>,
-    findings: Vec<Finding>,
-    findings_dropped: u64,
+    anomalies: Vec<Anomaly>,
+    anomalies_dropped: u64,
     order: StreamOrder,
     /// The order checker found no item introduced at the current event's
     /// `output_index`.
@@ -371,35 +371,21 @@ pub struct ResponseAccumulator {
     last_item: usize,
 }
 
-/// Where an event is, for findings and errors.
+/// Where an event is, for anomalies and errors.
 #[derive(Clone, Copy)]
 struct At {
     event_index: u64,
     sequence_number: Option<u64>,
 }
 
-impl ResponseAccumulator {
-    /// An accumulator with the default [`AccumulatorConfig`].
+impl ResponsesAccumulator {
+    /// An accumulator with the default [`ResponsesAccumulatorConfig`].
     pub fn new() -> Self {
-        Self::with_config(AccumulatorConfig::default())
-    }
-
-    /// An accumulator that keeps at most `max_bytes`, with the other limits
-    /// at their defaults: the same constructor as the other dialects'
-    /// accumulators have.
-    ///
-    /// ```
-    /// use ssekit::accumulate::ResponseAccumulator;
-    ///
-    /// let acc = ResponseAccumulator::with_max_bytes(1 << 20);
-    /// assert_eq!(acc.config().max_bytes, 1 << 20);
-    /// ```
-    pub fn with_max_bytes(max_bytes: usize) -> Self {
-        Self::with_config(AccumulatorConfig::DEFAULT.with_max_bytes(max_bytes))
+        Self::with_config(ResponsesAccumulatorConfig::default())
     }
 
     /// An accumulator with the given limits.
-    pub fn with_config(config: AccumulatorConfig) -> Self {
+    pub fn with_config(config: ResponsesAccumulatorConfig) -> Self {
         Self {
             order: StreamOrder::with_config(OrderConfig::DEFAULT.with_max_items(config.max_items)),
             config,
@@ -408,7 +394,7 @@ impl ResponseAccumulator {
     }
 
     /// The limits this accumulator was made with.
-    pub fn config(&self) -> &AccumulatorConfig {
+    pub fn config(&self) -> &ResponsesAccumulatorConfig {
         &self.config
     }
 
@@ -424,14 +410,14 @@ impl ResponseAccumulator {
     /// # Errors
     ///
     /// An [`AccumulateError`] when the event would exceed a limit of the
-    /// [`AccumulatorConfig`]; the event is not applied, and every later call
+    /// [`ResponsesAccumulatorConfig`]; the event is not applied, and every later call
     /// returns the same error. An [`AccumulateErrorKind::Decode`] error when
-    /// [`ResponseEvent::validate`] fails (a lazy payload of the event does
-    /// not decode, or the event is an [`Unknown`](ResponseEvent::Unknown)
+    /// [`ResponsesEvent::validate`] fails (a lazy payload of the event does
+    /// not decode, or the event is an [`Unknown`](ResponsesEvent::Unknown)
     /// that does not fit its type): that event is not applied, nor
     /// counted, as if it had failed to decode before it was fed; later
     /// events are applied.
-    pub fn feed(&mut self, event: &ResponseEvent<'_>) -> Result<(), AccumulateError> {
+    pub fn feed(&mut self, event: &ResponsesEvent<'_>) -> Result<(), AccumulateError> {
         if let Some(e) = self.limit_error {
             return Err(e);
         }
@@ -457,28 +443,28 @@ impl ResponseAccumulator {
             };
             let kind = match f.fault {
                 Fault::SequenceGap { expected, found } => {
-                    FindingKind::SequenceGap { expected, found }
+                    AnomalyKind::SequenceGap { expected, found }
                 }
                 Fault::SequenceRegression { previous, found } => {
-                    FindingKind::SequenceRegression { previous, found }
+                    AnomalyKind::SequenceRegression { previous, found }
                 }
                 // Streams with no numbers at all (before mid-2025) are fine.
                 Fault::MissingSequenceNumber { highest: None } => continue,
                 Fault::MissingSequenceNumber { highest: Some(_) } => {
-                    FindingKind::MissingSequenceNumber
+                    AnomalyKind::MissingSequenceNumber
                 }
                 Fault::SecondTerminal { .. } => {
-                    self.find(at, FindingKind::EventAfterTerminal);
-                    FindingKind::SecondTerminal
+                    self.find(at, AnomalyKind::EventAfterTerminal);
+                    AnomalyKind::SecondTerminal
                 }
-                Fault::EventAfterTerminal { .. } => FindingKind::EventAfterTerminal,
+                Fault::EventAfterTerminal { .. } => AnomalyKind::EventAfterTerminal,
                 // No item was introduced at the event's `output_index`:
                 // the item made there for it is reported (see `item_at`).
                 Fault::ItemNotAdded { .. } | Fault::OutputIndexMismatch { .. } => {
                     self.unintroduced = true;
                     continue;
                 }
-                Fault::TextAfterDone { .. } => FindingKind::DeltaAfterDone {
+                Fault::TextAfterDone { .. } => AnomalyKind::DeltaAfterDone {
                     output_index: event.output_index().unwrap_or(0),
                 },
                 // The linter's concerns; what the accumulator builds does
@@ -494,15 +480,15 @@ impl ResponseAccumulator {
         result
     }
 
-    fn find(&mut self, at: At, kind: FindingKind) {
-        if self.findings.len() < self.config.max_findings {
-            self.findings.push(Finding {
+    fn find(&mut self, at: At, kind: AnomalyKind) {
+        if self.anomalies.len() < self.config.max_anomalies {
+            self.anomalies.push(Anomaly {
                 kind,
                 event_index: at.event_index,
                 sequence_number: at.sequence_number,
             });
         } else {
-            self.findings_dropped += 1;
+            self.anomalies_dropped += 1;
         }
     }
 
@@ -527,7 +513,7 @@ impl ResponseAccumulator {
     }
 
     /// The index in `items` of the item at `output_index`, creating it (with
-    /// a finding) if no event has introduced it.
+    /// an anomaly) if no event has introduced it.
     fn item_at(
         &mut self,
         at: At,
@@ -549,7 +535,7 @@ impl ResponseAccumulator {
                 }
                 if !introduces && self.unintroduced {
                     self.unintroduced = false;
-                    self.find(at, FindingKind::EventBeforeItem { output_index });
+                    self.find(at, AnomalyKind::EventBeforeItem { output_index });
                 }
                 let mut it = ItemState {
                     output_index,
@@ -578,7 +564,7 @@ impl ResponseAccumulator {
             let item = &mut self.items[idx];
             match &item.id {
                 Some(known) if id != known.as_str() => {
-                    self.find(at, FindingKind::ItemIdMismatch { output_index });
+                    self.find(at, AnomalyKind::ItemIdMismatch { output_index });
                 }
                 // The order checker found the item by this id: later events
                 // it finds by the same id have it too (until `set_item`).
@@ -593,7 +579,7 @@ impl ResponseAccumulator {
         Ok(idx)
     }
 
-    /// Records that the item at `idx` goes by `id`; a finding when another
+    /// Records that the item at `idx` goes by `id`; an anomaly when another
     /// item already does (both stay in the output, as sent).
     fn claim_id(&mut self, at: At, idx: usize, id: String) {
         let first = *self.by_id.entry(id).or_insert(idx);
@@ -602,7 +588,7 @@ impl ResponseAccumulator {
             let other = self.items[first].output_index;
             self.find(
                 at,
-                FindingKind::DuplicateItemId {
+                AnomalyKind::DuplicateItemId {
                     output_index,
                     other,
                 },
@@ -656,7 +642,7 @@ impl ResponseAccumulator {
         if !agrees {
             self.find(
                 at,
-                FindingKind::DoneMismatch {
+                AnomalyKind::DoneMismatch {
                     output_index,
                     field,
                 },
@@ -753,7 +739,7 @@ impl ResponseAccumulator {
             let output_index = key.output_index;
             self.find(
                 at,
-                FindingKind::DoneMismatch {
+                AnomalyKind::DoneMismatch {
                     output_index,
                     field,
                 },
@@ -804,7 +790,7 @@ impl ResponseAccumulator {
             let (output_index, field) = (key.output_index, key.list.field(p.ty));
             self.find(
                 at,
-                FindingKind::DoneMismatch {
+                AnomalyKind::DoneMismatch {
                     output_index,
                     field,
                 },
@@ -886,10 +872,10 @@ impl ResponseAccumulator {
             it.base_len = len;
         }
         if id_mismatch {
-            self.find(at, FindingKind::ItemIdMismatch { output_index });
+            self.find(at, AnomalyKind::ItemIdMismatch { output_index });
         }
         if retyped {
-            self.find(at, FindingKind::ItemTypeChanged { output_index });
+            self.find(at, AnomalyKind::ItemTypeChanged { output_index });
         }
         if let Some(id) = new_id {
             self.claim_id(at, idx, id);
@@ -897,7 +883,7 @@ impl ResponseAccumulator {
         for field in mismatches {
             self.find(
                 at,
-                FindingKind::ItemMismatch {
+                AnomalyKind::ItemMismatch {
                     output_index,
                     field,
                 },
@@ -991,8 +977,8 @@ impl ResponseAccumulator {
         Ok(())
     }
 
-    fn apply(&mut self, event: &ResponseEvent<'_>, at: At) -> Result<(), AccumulateError> {
-        use ResponseEvent as E;
+    fn apply(&mut self, event: &ResponsesEvent<'_>, at: At) -> Result<(), AccumulateError> {
+        use ResponsesEvent as E;
         match event {
             E::ResponseCreated(e) => self.set_response(at, e.response.raw(), None),
             E::ResponseInProgress(e) => self.set_response(at, e.response.raw(), None),
@@ -1005,7 +991,7 @@ impl ResponseAccumulator {
             }
             E::ResponseFailed(e) => self.set_response(at, e.response.raw(), Some(Terminal::Failed)),
             E::ErrorEvent(e) => {
-                self.find(at, FindingKind::ErrorEvent);
+                self.find(at, AnomalyKind::ErrorEvent);
                 let mut err = JsonValue::object();
                 for (key, value) in [
                     ("type", e.error_type()),
@@ -1429,9 +1415,9 @@ impl ResponseAccumulator {
         self.terminal.is_some()
     }
 
-    /// The findings so far.
-    pub fn findings(&self) -> &[Finding] {
-        &self.findings
+    /// The anomalies so far.
+    pub fn anomalies(&self) -> &[Anomaly] {
+        &self.anomalies
     }
 
     /// The sequence numbers seen so far.
@@ -1444,7 +1430,7 @@ impl ResponseAccumulator {
         self.events
     }
 
-    /// The bytes kept, as counted against [`AccumulatorConfig::max_bytes`].
+    /// The bytes kept, as counted against [`ResponsesAccumulatorConfig::max_bytes`].
     pub fn bytes(&self) -> usize {
         self.bytes
     }
@@ -1468,7 +1454,7 @@ impl ResponseAccumulator {
     /// Ends the stream: the final response.
     ///
     /// Items of the terminal response's `output` that were never streamed
-    /// are taken from there (with a [`FindingKind::ItemNotStreamed`]); an
+    /// are taken from there (with a [`AnomalyKind::ItemNotStreamed`]); an
     /// `error` event with no terminal event makes the response `failed`
     /// with that error; no terminal event makes it
     /// [`Truncated`](Outcome::Truncated).
@@ -1512,7 +1498,7 @@ impl ResponseAccumulator {
                 };
                 if !own_listed {
                     let output_index = self.items[idx].output_index;
-                    self.find(at, FindingKind::ItemIdMismatch { output_index });
+                    self.find(at, AnomalyKind::ItemIdMismatch { output_index });
                     continue;
                 }
             }
@@ -1526,7 +1512,7 @@ impl ResponseAccumulator {
                     .map_or(0, |(&last, _)| last.saturating_add(1)),
                 None => position,
             };
-            self.find(at, FindingKind::ItemNotStreamed { output_index });
+            self.find(at, AnomalyKind::ItemNotStreamed { output_index });
             let it = ItemState {
                 output_index,
                 id: id.map(Into::into),
@@ -1578,8 +1564,8 @@ impl ResponseAccumulator {
             json,
             outcome,
             error_event: self.error_event,
-            findings: self.findings,
-            findings_dropped: self.findings_dropped,
+            anomalies: self.anomalies,
+            anomalies_dropped: self.anomalies_dropped,
             sequence: self.order.sequence_info(),
             events: self.events,
             limit_error: self.limit_error,
@@ -1596,7 +1582,7 @@ enum List {
 }
 
 impl List {
-    /// The name of a part's text field, for findings.
+    /// The name of a part's text field, for anomalies.
     fn field(self, ty: Option<&'static str>) -> &'static str {
         match (self, ty) {
             (Self::Summary, _) => "summary",
@@ -1803,7 +1789,7 @@ impl<'s> ItemSnapshot<'s> {
     /// complete JSON text (see [`PartialJson`]): `{"location": "San` →
     /// `{"location": "San"}`. `Ok(None)` before any value has started, and
     /// for items that are not function, custom tool or MCP calls (or when
-    /// [`AccumulatorConfig::partial_arguments`] is off).
+    /// [`ResponsesAccumulatorConfig::partial_arguments`] is off).
     ///
     /// # Errors
     ///
@@ -1855,7 +1841,7 @@ impl<'s> ItemSnapshot<'s> {
     }
 }
 
-/// The final response of a stream, from [`ResponseAccumulator::finish`].
+/// The final response of a stream, from [`ResponsesAccumulator::finish`].
 ///
 /// [`json`](Self::json) is the response in the API's shape (the response
 /// object of the last lifecycle event, with `output` assembled from the
@@ -1865,8 +1851,8 @@ pub struct FinalResponse {
     json: JsonValue,
     outcome: Outcome,
     error_event: Option<JsonValue>,
-    findings: Vec<Finding>,
-    findings_dropped: u64,
+    anomalies: Vec<Anomaly>,
+    anomalies_dropped: u64,
     sequence: SequenceInfo,
     events: u64,
     limit_error: Option<AccumulateError>,
@@ -1951,14 +1937,14 @@ impl FinalResponse {
         out
     }
 
-    /// The findings, in the order they were made.
-    pub fn findings(&self) -> &[Finding] {
-        &self.findings
+    /// The anomalies, in the order they were made.
+    pub fn anomalies(&self) -> &[Anomaly] {
+        &self.anomalies
     }
 
-    /// Findings past [`AccumulatorConfig::max_findings`], not kept.
-    pub fn findings_dropped(&self) -> u64 {
-        self.findings_dropped
+    /// Anomalies past [`ResponsesAccumulatorConfig::max_anomalies`], not kept.
+    pub fn anomalies_dropped(&self) -> u64 {
+        self.anomalies_dropped
     }
 
     /// The sequence numbers seen.

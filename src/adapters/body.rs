@@ -275,7 +275,7 @@ where
 mod tests {
     use super::*;
     use crate::responses::writer::{WriterError, WriterErrorKind};
-    use crate::responses::ResponseEvent;
+    use crate::responses::ResponsesEvent;
     use crate::Parser;
     use alloc::vec;
     use alloc::vec::Vec;
@@ -288,7 +288,7 @@ mod tests {
         p.feed(Bytes::copy_from_slice(wire));
         let mut out = Vec::new();
         while let Some(f) = p.next_frame().unwrap() {
-            out.push(ResponseEvent::from_frame(&f).unwrap().ty().into());
+            out.push(ResponsesEvent::from_frame(&f).unwrap().ty().into());
         }
         out
     }

@@ -12,12 +12,12 @@ use bytes::Bytes;
 
 use super::stream::{FrameStream, StreamError};
 use crate::accumulate::{
-    anthropic::Message, chat::ChatCompletion, ChatAccumulator, FinalResponse, MessageAccumulator,
-    Outcome, ResponseAccumulator,
+    anthropic::Message, chat::ChatCompletion, AnthropicAccumulator, ChatAccumulator, FinalResponse,
+    Outcome, ResponsesAccumulator,
 };
-use crate::anthropic::{MessageEvent, OwnedMessageEvent};
+use crate::anthropic::{AnthropicEvent, OwnedAnthropicEvent};
 use crate::chat::{ChatEvent, OwnedChatEvent};
-use crate::responses::{DecodeError, OwnedResponseEvent, ResponseEvent};
+use crate::responses::{DecodeError, OwnedResponsesEvent, ResponsesEvent};
 use crate::{Error, Frame, Parser};
 
 mod sealed {
@@ -31,9 +31,9 @@ mod sealed {
 /// [`AnthropicDialect`]; it names the dialect of an [`EventStream`]. The
 /// trait is sealed: the crate adds dialects, and may add methods.
 pub trait Dialect: sealed::Sealed + 'static {
-    /// The borrowed view of one event (`ResponseEvent<'a>`, …).
+    /// The borrowed view of one event (`ResponsesEvent<'a>`, …).
     type View<'a>;
-    /// The owned event an [`EventStream`] yields (`OwnedResponseEvent`, …).
+    /// The owned event an [`EventStream`] yields (`OwnedResponsesEvent`, …).
     type Event;
     /// The accumulator that assembles the final response.
     type Accumulator;
@@ -72,8 +72,8 @@ pub trait Dialect: sealed::Sealed + 'static {
     fn outcome(output: &Self::Output) -> Outcome;
 }
 
-/// The OpenAI Responses API: [`OwnedResponseEvent`]s, assembled by a
-/// [`ResponseAccumulator`] into a [`FinalResponse`].
+/// The OpenAI Responses API: [`OwnedResponsesEvent`]s, assembled by a
+/// [`ResponsesAccumulator`] into a [`FinalResponse`].
 #[derive(Debug, Clone, Copy, Default)]
 #[non_exhaustive]
 pub struct ResponsesDialect;
@@ -84,8 +84,8 @@ pub struct ResponsesDialect;
 #[non_exhaustive]
 pub struct ChatDialect;
 
-/// Anthropic Messages: [`OwnedMessageEvent`]s, assembled by a
-/// [`MessageAccumulator`] into a [`Message`].
+/// Anthropic Messages: [`OwnedAnthropicEvent`]s, assembled by a
+/// [`AnthropicAccumulator`] into a [`Message`].
 #[derive(Debug, Clone, Copy, Default)]
 #[non_exhaustive]
 pub struct AnthropicDialect;
@@ -95,26 +95,26 @@ impl sealed::Sealed for ChatDialect {}
 impl sealed::Sealed for AnthropicDialect {}
 
 impl Dialect for ResponsesDialect {
-    type View<'a> = ResponseEvent<'a>;
-    type Event = OwnedResponseEvent;
-    type Accumulator = ResponseAccumulator;
+    type View<'a> = ResponsesEvent<'a>;
+    type Event = OwnedResponsesEvent;
+    type Accumulator = ResponsesAccumulator;
     type Output = FinalResponse;
 
-    fn decode(frame: &Frame) -> Result<OwnedResponseEvent, DecodeError> {
-        OwnedResponseEvent::from_frame(frame)
+    fn decode(frame: &Frame) -> Result<OwnedResponsesEvent, DecodeError> {
+        OwnedResponsesEvent::from_frame(frame)
     }
 
     fn push_frame(
-        accumulator: &mut ResponseAccumulator,
+        accumulator: &mut ResponsesAccumulator,
         frame: &Frame,
-        on_event: &mut dyn FnMut(&ResponseEvent<'_>),
+        on_event: &mut dyn FnMut(&ResponsesEvent<'_>),
     ) -> Result<(), Error> {
-        let event = ResponseEvent::from_frame(frame)?.strict()?;
+        let event = ResponsesEvent::from_frame(frame)?.strict()?;
         on_event(&event);
         Ok(accumulator.feed(&event)?)
     }
 
-    fn finish(accumulator: ResponseAccumulator) -> FinalResponse {
+    fn finish(accumulator: ResponsesAccumulator) -> FinalResponse {
         accumulator.finish()
     }
 
@@ -153,26 +153,26 @@ impl Dialect for ChatDialect {
 }
 
 impl Dialect for AnthropicDialect {
-    type View<'a> = MessageEvent<'a>;
-    type Event = OwnedMessageEvent;
-    type Accumulator = MessageAccumulator;
+    type View<'a> = AnthropicEvent<'a>;
+    type Event = OwnedAnthropicEvent;
+    type Accumulator = AnthropicAccumulator;
     type Output = Message;
 
-    fn decode(frame: &Frame) -> Result<OwnedMessageEvent, DecodeError> {
-        OwnedMessageEvent::from_frame(frame)
+    fn decode(frame: &Frame) -> Result<OwnedAnthropicEvent, DecodeError> {
+        OwnedAnthropicEvent::from_frame(frame)
     }
 
     fn push_frame(
-        accumulator: &mut MessageAccumulator,
+        accumulator: &mut AnthropicAccumulator,
         frame: &Frame,
-        on_event: &mut dyn FnMut(&MessageEvent<'_>),
+        on_event: &mut dyn FnMut(&AnthropicEvent<'_>),
     ) -> Result<(), Error> {
-        let event = MessageEvent::from_frame(frame)?.strict()?;
+        let event = AnthropicEvent::from_frame(frame)?.strict()?;
         on_event(&event);
         Ok(accumulator.feed(&event)?)
     }
 
-    fn finish(accumulator: MessageAccumulator) -> Message {
+    fn finish(accumulator: AnthropicAccumulator) -> Message {
         accumulator.finish()
     }
 
@@ -325,7 +325,7 @@ where
     ///
     /// ```
     /// use futures::{executor::block_on, stream};
-    /// use ssekit::accumulate::{ChatAccumulator, Outcome};
+    /// use ssekit::accumulate::{ChatAccumulator, ChatAccumulatorConfig, Outcome};
     /// use ssekit::adapters::SseStreamExt;
     /// use ssekit::chat::ChatEvent;
     ///
@@ -335,7 +335,7 @@ where
     /// ]);
     /// let mut live = String::new();
     /// let collected = block_on(body.chat_events().accumulate_with(
-    ///     ChatAccumulator::with_max_bytes(1 << 20),
+    ///     ChatAccumulator::with_config(ChatAccumulatorConfig::DEFAULT.with_max_bytes(1 << 20)),
     ///     |event| {
     ///         if let ChatEvent::Chunk(chunk) = event {
     ///             if let Some(Ok(choice)) = chunk.first_choice() {
@@ -548,7 +548,7 @@ mod tests {
         let c = block_on(
             stream::iter(chunks(ANTHROPIC, 5))
                 .anthropic_events()
-                .accumulate_with(MessageAccumulator::new(), |e| {
+                .accumulate_with(AnthropicAccumulator::new(), |e| {
                     types.push(String::from(e.ty()))
                 }),
         );
@@ -581,14 +581,14 @@ mod tests {
         let event = got[0].as_ref().unwrap().get();
         assert!(matches!(
             event,
-            MessageEvent::Unknown { error: Some(_), .. }
+            AnthropicEvent::Unknown { error: Some(_), .. }
         ));
         let mut seen = 0;
         let body = [Ok::<_, &str>(ANTHROPIC), Ok(unfit)];
         let c = block_on(
             stream::iter(body)
                 .anthropic_events()
-                .accumulate_with(MessageAccumulator::new(), |_| seen += 1),
+                .accumulate_with(AnthropicAccumulator::new(), |_| seen += 1),
         );
         assert_eq!(seen, 6, "the unfit event was handed on");
         assert_eq!(c.problems, 1);

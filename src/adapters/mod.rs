@@ -1,5 +1,5 @@
-//! L5: frames from and to async byte sources (features `stream`, `codec`).
-//! May depend on: `frame`, `encode`; nothing in the crate depends on it.
+//! Frames and typed events from async byte sources, and HTTP bodies from
+//! writers (features `stream` and `codec`).
 //!
 //! The [`Parser`](crate::Parser) does no I/O. These adapters drive it from the
 //! two usual shapes of async input, and neither starts tasks or needs a

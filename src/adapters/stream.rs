@@ -260,7 +260,7 @@ pub trait SseStreamExt: Sized {
     }
 
     /// An [`EventStream`] of OpenAI Responses events
-    /// ([`OwnedResponseEvent`](crate::responses::OwnedResponseEvent)s) over
+    /// ([`OwnedResponsesEvent`](crate::responses::OwnedResponsesEvent)s) over
     /// this stream; [`accumulate`](EventStream::accumulate) it for the
     /// [`FinalResponse`](crate::accumulate::FinalResponse).
     fn responses_events(self) -> EventStream<Self, ResponsesDialect> {
@@ -276,7 +276,7 @@ pub trait SseStreamExt: Sized {
     }
 
     /// An [`EventStream`] of Anthropic Messages events
-    /// ([`OwnedMessageEvent`](crate::anthropic::OwnedMessageEvent)s) over
+    /// ([`OwnedAnthropicEvent`](crate::anthropic::OwnedAnthropicEvent)s) over
     /// this stream; [`accumulate`](EventStream::accumulate) it for the
     /// [`Message`](crate::accumulate::anthropic::Message).
     fn anthropic_events(self) -> EventStream<Self, AnthropicDialect> {
@@ -284,8 +284,8 @@ pub trait SseStreamExt: Sized {
     }
 
     /// An [`EventStream`] of dialect `D` over this stream, with these
-    /// parser limits and options: `.sse_events::<ChatDialect>(config)`.
-    fn sse_events<D: Dialect>(self, config: ParserConfig) -> EventStream<Self, D> {
+    /// parser limits and options: `.sse_events_with_config::<ChatDialect>(config)`.
+    fn sse_events_with_config<D: Dialect>(self, config: ParserConfig) -> EventStream<Self, D> {
         EventStream::new(self.sse_frames_with_config(config))
     }
 }

@@ -1,23 +1,20 @@
-//! L3: typed, borrowing views of Anthropic Messages stream events
+//! Typed, borrowing views of Anthropic Messages stream events
 //! (`POST /v1/messages` with `stream: true`).
 //!
-//! Depends on `json`, `views` (the view machinery and `DecodeError`) and
-//! `frame` (for `from_frame`).
-//!
-//! [`MessageEvent`] has one variant per event type: `message_start`,
+//! [`AnthropicEvent`] has one variant per event type: `message_start`,
 //! `content_block_start`, `content_block_delta`, `content_block_stop`,
 //! `message_delta`, `message_stop`, `ping` and `error`, each holding a view
 //! struct ([`MessageStart`], [`ContentBlockDelta`], …). Any other type
-//! decodes to [`MessageEvent::Unknown`] with its raw JSON, never to an error
+//! decodes to [`AnthropicEvent::Unknown`] with its raw JSON, never to an error
 //! (Anthropic's versioning policy allows new event types).
 //!
 //! # Decoding
 //!
 //! Every frame of a Messages stream has an `event:` line, and the data's
-//! `type` repeats it. [`MessageEvent::from_frame`] picks the view from the
+//! `type` repeats it. [`AnthropicEvent::from_frame`] picks the view from the
 //! event name when there is one (and checks it against the data's `type`),
 //! else from the `type`
-//! member; [`MessageEvent::parse`] reads the data alone. Either way the data
+//! member; [`AnthropicEvent::parse`] reads the data alone. Either way the data
 //! is decoded in one pass that validates the JSON and fills the view,
 //! allocating nothing.
 //!
@@ -36,21 +33,21 @@
 //! [`DecodeError`]): data that is not a JSON object is a [`DecodeError`];
 //! an object that does not fit its type (a required field missing, a field
 //! of the wrong kind, a `type` that disagrees with the event name) is
-//! [`MessageEvent::Unknown`] with its raw JSON and the error
-//! ([`MessageEvent::decode_error`]), not an error.
+//! [`AnthropicEvent::Unknown`] with its raw JSON and the error
+//! ([`AnthropicEvent::decode_error`]), not an error.
 //!
 //! Every view implements [`Fields`], so generic
 //! code can visit every field of an event without allocating.
 //!
-//! With the `serde` feature, [`MessageEvent`] and the views implement serde's
+//! With the `serde` feature, [`AnthropicEvent`] and the views implement serde's
 //! borrowed `Deserialize` (through serde_json's `raw_value`, as for the
-//! [Responses events](crate::responses#serde)), and [`OwnedMessageEvent`]
+//! [Responses events](crate::responses#serde)), and [`OwnedAnthropicEvent`]
 //! deserializes from any deserializer.
 //!
 //! # Example
 //!
 //! ```
-//! use ssekit::anthropic::{BlockDelta, MessageEvent};
+//! use ssekit::anthropic::{BlockDelta, AnthropicEvent};
 //! use ssekit::{Bytes, Parser};
 //!
 //! let mut parser = Parser::new();
@@ -62,14 +59,14 @@
 //! ));
 //! let mut text = String::new();
 //! while let Some(frame) = parser.next_frame()? {
-//!     match MessageEvent::from_frame(&frame)? {
-//!         MessageEvent::ContentBlockDelta(d) => {
+//!     match AnthropicEvent::from_frame(&frame)? {
+//!         AnthropicEvent::ContentBlockDelta(d) => {
 //!             assert_eq!(d.index, 0);
 //!             if let BlockDelta::Text(t) = d.delta {
 //!                 t.text.unescape_into(&mut text);
 //!             }
 //!         }
-//!         MessageEvent::Ping(_) => {}
+//!         AnthropicEvent::Ping(_) => {}
 //!         other => panic!("unexpected {}", other.ty()),
 //!     }
 //! }
@@ -89,7 +86,7 @@ pub use crate::views::{List, ListIter, Owned, ViewFamily};
 pub use blocks::*;
 pub use events::*;
 pub use message::*;
-pub use owned::OwnedMessageEvent;
+pub use owned::OwnedAnthropicEvent;
 
 use crate::frame::Frame;
 use crate::json::{JsonStr, ObjectScanner, RawJson, Value};
@@ -104,7 +101,7 @@ macro_rules! message_events {
         /// See the [module docs](self) for how events are decoded.
         #[derive(Debug, Clone, PartialEq)]
         #[non_exhaustive]
-        pub enum MessageEvent<'a> {
+        pub enum AnthropicEvent<'a> {
             $( $(#[$meta])* $variant($view<'a>), )*
             /// An event type this version does not model, or an object
             /// that does not fit the type it names: decoding passes both on
@@ -125,7 +122,7 @@ macro_rules! message_events {
             },
         }
 
-        impl<'a> MessageEvent<'a> {
+        impl<'a> AnthropicEvent<'a> {
             /// The event types with their own variant.
             pub const TYPES: &'static [&'static str] = &[$($ty),*];
 
@@ -193,10 +190,10 @@ macro_rules! message_events {
                 }
             }
 
-            strict_reading!(MessageEvent, "anthropic", r#"{"type":"content_block_stop","index":"0"}"#, validate);
+            strict_reading!(AnthropicEvent, "anthropic", r#"{"type":"content_block_stop","index":"0"}"#, validate);
         }
 
-        impl<'a> Fields<'a> for MessageEvent<'a> {
+        impl<'a> Fields<'a> for AnthropicEvent<'a> {
             fn field_names(&self) -> &'static [&'static str] {
                 match self {
                     $( Self::$variant(_) => $view::FIELDS, )*
@@ -204,7 +201,7 @@ macro_rules! message_events {
                 }
             }
             fn decode_error(&self) -> Option<DecodeError> {
-                MessageEvent::decode_error(self)
+                AnthropicEvent::decode_error(self)
             }
             fn for_each_field(&self, f: &mut dyn FnMut(&'static str, FieldValue<'a, '_>)) {
                 match self {
@@ -246,7 +243,7 @@ message_events! {
     Error(ErrorEvent) = "error",
 }
 
-impl<'a> MessageEvent<'a> {
+impl<'a> AnthropicEvent<'a> {
     /// Decodes the data of one event, choosing the view by its `type`.
     ///
     /// A type with no variant decodes to [`Unknown`](Self::Unknown).
@@ -261,14 +258,14 @@ impl<'a> MessageEvent<'a> {
     /// (see [`DecodeError`] for the rule):
     ///
     /// ```
-    /// use ssekit::anthropic::{DecodeErrorKind, MessageEvent};
+    /// use ssekit::anthropic::{DecodeErrorKind, AnthropicEvent};
     ///
-    /// let event = MessageEvent::parse(r#"{"type":"content_block_stop","index":"0"}"#)?;
-    /// let MessageEvent::Unknown { ty, error: Some(error), .. } = event else { panic!() };
+    /// let event = AnthropicEvent::parse(r#"{"type":"content_block_stop","index":"0"}"#)?;
+    /// let AnthropicEvent::Unknown { ty, error: Some(error), .. } = event else { panic!() };
     /// assert_eq!(ty, "content_block_stop");
     /// assert_eq!(error.kind(), DecodeErrorKind::WrongType { field: "index" });
     ///
-    /// assert!(MessageEvent::parse(r#"{"type":"content_block_stop","index":0"#).is_err());
+    /// assert!(AnthropicEvent::parse(r#"{"type":"content_block_stop","index":0"#).is_err());
     /// # Ok::<(), ssekit::anthropic::DecodeError>(())
     /// ```
     pub fn parse(data: &'a str) -> Result<Self, DecodeError> {
@@ -465,12 +462,12 @@ mod tests {
         ] {
             for named in [false, true] {
                 let ev = if named {
-                    MessageEvent::parse_named("content_block_delta", &data)
+                    AnthropicEvent::parse_named("content_block_delta", &data)
                 } else {
-                    MessageEvent::parse(&data)
+                    AnthropicEvent::parse(&data)
                 };
                 let ev = ev.unwrap_or_else(|e| panic!("{data}: {e}"));
-                let MessageEvent::ContentBlockDelta(d) = ev else {
+                let AnthropicEvent::ContentBlockDelta(d) = ev else {
                     panic!("{data}: {ev:?}")
                 };
                 let BlockDelta::Text(t) = d.delta else {
@@ -481,14 +478,14 @@ mod tests {
         }
         // A later type that differs wins over the first.
         let data = delta(r#"{"type":"text_delta","text":"hi","type":"x.other"}"#);
-        let MessageEvent::ContentBlockDelta(d) = MessageEvent::parse(&data).unwrap() else {
+        let AnthropicEvent::ContentBlockDelta(d) = AnthropicEvent::parse(&data).unwrap() else {
             panic!()
         };
         assert_eq!(d.delta.ty(), "x.other");
         let data = r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"},"type":"message_stop"}"#;
         assert!(matches!(
-            MessageEvent::parse(data),
-            Ok(MessageEvent::MessageStop(_))
+            AnthropicEvent::parse(data),
+            Ok(AnthropicEvent::MessageStop(_))
         ));
     }
 }

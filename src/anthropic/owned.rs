@@ -1,14 +1,14 @@
-//! The owned form of a [`MessageEvent`].
+//! The owned form of a [`AnthropicEvent`].
 
 use core::fmt;
 
 use bytes::Bytes;
 
-use super::{DecodeError, MessageEvent};
+use super::{AnthropicEvent, DecodeError};
 use crate::frame::{validated_str, Frame};
 use crate::json::{JsonStr, RawJson};
 
-/// A [`MessageEvent`] that owns its data, for keeping events past the buffer
+/// A [`AnthropicEvent`] that owns its data, for keeping events past the buffer
 /// they came in (in a channel, a log, an accumulator).
 ///
 /// It holds the data as [`Bytes`] (a shared handle to the frame's data when
@@ -17,36 +17,36 @@ use crate::json::{JsonStr, RawJson};
 /// allocating, each time it is called.
 ///
 /// ```
-/// use ssekit::anthropic::OwnedMessageEvent;
+/// use ssekit::anthropic::OwnedAnthropicEvent;
 /// use ssekit::Frame;
 ///
 /// let frame = Frame::new(r#"{"type":"content_block_stop","index":2}"#);
-/// let owned = OwnedMessageEvent::from_frame(&frame)?;
+/// let owned = OwnedAnthropicEvent::from_frame(&frame)?;
 /// drop(frame);
 /// assert_eq!(owned.get().index(), Some(2));
 /// # Ok::<(), ssekit::anthropic::DecodeError>(())
 /// ```
 #[derive(Clone, PartialEq)]
-pub struct OwnedMessageEvent {
+pub struct OwnedAnthropicEvent {
     data: Bytes,
     name: Option<&'static str>,
 }
 
-impl OwnedMessageEvent {
-    /// Decodes a frame (see [`MessageEvent::from_frame`]) and keeps a handle
+impl OwnedAnthropicEvent {
+    /// Decodes a frame (see [`AnthropicEvent::from_frame`]) and keeps a handle
     /// to its data. Nothing is copied. An object that does not fit its type
-    /// is kept (`get` gives its [`Unknown`](MessageEvent::Unknown)), as the
+    /// is kept (`get` gives its [`Unknown`](AnthropicEvent::Unknown)), as the
     /// crate's rule has it (see [`DecodeError`]).
     ///
     /// # Errors
     ///
-    /// As [`MessageEvent::from_frame`].
+    /// As [`AnthropicEvent::from_frame`].
     pub fn from_frame(frame: &Frame) -> Result<Self, DecodeError> {
-        MessageEvent::from_frame(frame)?;
+        AnthropicEvent::from_frame(frame)?;
         // A known event name decides how the data decodes (and an `Unknown`
         // for a data `type` that disagrees with it stays one on `get`).
         let name = if frame.has_event_type() {
-            MessageEvent::known(frame.event())
+            AnthropicEvent::known(frame.event())
         } else {
             None
         };
@@ -56,25 +56,25 @@ impl OwnedMessageEvent {
         })
     }
 
-    /// Decodes `data` (see [`MessageEvent::parse`]) and keeps a copy.
+    /// Decodes `data` (see [`AnthropicEvent::parse`]) and keeps a copy.
     ///
     /// # Errors
     ///
-    /// As [`MessageEvent::parse`].
+    /// As [`AnthropicEvent::parse`].
     pub fn parse(data: &str) -> Result<Self, DecodeError> {
-        MessageEvent::parse(data).map(|e| e.to_owned())
+        AnthropicEvent::parse(data).map(|e| e.to_owned())
     }
 
     /// The event, decoded again from the owned data (one pass, no
     /// allocation). The data decoded before, so it decodes again; should it
     /// not (it cannot), the result is `Unknown` with an empty type.
-    pub fn get(&self) -> MessageEvent<'_> {
+    pub fn get(&self) -> AnthropicEvent<'_> {
         let data = self.as_str();
         let event = match self.name {
-            Some(name) => MessageEvent::parse_named(name, data),
-            None => MessageEvent::parse(data),
+            Some(name) => AnthropicEvent::parse_named(name, data),
+            None => AnthropicEvent::parse(data),
         };
-        event.unwrap_or(MessageEvent::Unknown {
+        event.unwrap_or(AnthropicEvent::Unknown {
             ty: JsonStr::default(),
             raw: RawJson::new("{}"),
             error: None,
@@ -92,24 +92,24 @@ impl OwnedMessageEvent {
     }
 }
 
-impl fmt::Debug for OwnedMessageEvent {
+impl fmt::Debug for OwnedAnthropicEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "OwnedMessageEvent({})", self.as_str())
+        write!(f, "OwnedAnthropicEvent({})", self.as_str())
     }
 }
 
-impl MessageEvent<'_> {
-    /// Copies the event's JSON text into an [`OwnedMessageEvent`] that
+impl AnthropicEvent<'_> {
+    /// Copies the event's JSON text into an [`OwnedAnthropicEvent`] that
     /// outlives the input. (To keep a frame's event without copying, use
-    /// [`OwnedMessageEvent::from_frame`].) Its `get` gives this event
+    /// [`OwnedAnthropicEvent::from_frame`].) Its `get` gives this event
     /// back, an [`Unknown`](Self::Unknown) with its error included (the
     /// text is kept without the whitespace around it, so an error's offset
     /// counts from there).
-    pub fn to_owned(&self) -> OwnedMessageEvent {
+    pub fn to_owned(&self) -> OwnedAnthropicEvent {
         // The type the event was decoded as: for an object that does not
         // fit, the one its error names (the SSE event name, if that decided).
         let ty = self.decode_error().map_or(self.ty(), |e| e.event_type());
-        OwnedMessageEvent {
+        OwnedAnthropicEvent {
             data: Bytes::copy_from_slice(self.raw().get().as_bytes()),
             name: Self::known(ty),
         }
@@ -117,7 +117,7 @@ impl MessageEvent<'_> {
 }
 
 #[cfg(feature = "serde")]
-impl serde::Serialize for OwnedMessageEvent {
+impl serde::Serialize for OwnedAnthropicEvent {
     /// The event's JSON as a value (`[DONE]` as the string `"[DONE]"`), for
     /// logging: `serde_json::to_string(&event)` gives its JSON back.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

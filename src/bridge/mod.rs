@@ -1,9 +1,12 @@
 //! L5: one dialect's stream in, another's out, event by event.
 //!
-//! A gateway that puts a Chat Completions, Anthropic Messages or Gemini
-//! model behind an OpenAI Responses endpoint (or a Responses model behind a
-//! Chat Completions endpoint) feeds each upstream frame to a bridge as it
-//! arrives and sends what the bridge wrote at once:
+//! A bridge is a reader of the upstream's dialect followed by a writer of
+//! the downstream's ([`Translate`]), through the model of a streamed turn
+//! ([`crate::turn`]): any of the four dialects (OpenAI Responses, Chat
+//! Completions, Anthropic Messages, Gemini) to any other, 12 directions
+//! and the four identities. [`translate`] picks the pair at run time (what
+//! `ssekit bridge --from D --to D` runs); the directions the crate had
+//! before the model keep their names:
 //!
 //! | upstream | bridge | downstream |
 //! | --- | --- | --- |
@@ -11,15 +14,20 @@
 //! | Anthropic Messages events | [`AnthropicToResponses`] | Responses events |
 //! | Gemini `streamGenerateContent` chunks | [`GeminiToResponses`] | Responses events |
 //! | Responses events | [`ResponsesToChat`] | Chat Completions chunks, then `data: [DONE]` |
+//! | any | [`translate`]`(from, to, config)` | any |
 //!
 //! Every bridge is sans-IO: [`Bridge::push_frame`] takes one upstream
 //! frame, [`Bridge::take`] hands out the bytes written so far,
-//! [`Bridge::finish`] says the upstream ended. Nothing is held back: each
-//! text, reasoning or argument fragment of the upstream leaves as one
-//! downstream delta during the `push_frame` that brought it. The
-//! Responses side is written by [`ResponsesWriter`], so it is always a
-//! well-formed stream (sequence numbers, item ids, `added`/`done` pairs,
-//! one terminal event) that lints clean under the Codex rules.
+//! [`Bridge::finish`] says the upstream ended. Each text, reasoning or
+//! argument fragment of the upstream leaves during the `push_frame` that
+//! brought it, with one exception: a dialect that writes items one after
+//! another (Anthropic blocks, Responses items) holds the fragments of an
+//! item that opened while another is open until that one ends, within
+//! [`TurnConfig::max_held_bytes`](crate::turn::TurnConfig::max_held_bytes).
+//! The Responses side is written by
+//! [`ResponsesWriter`](crate::responses::writer::ResponsesWriter), so it is
+//! always a well-formed stream (sequence numbers, item ids,
+//! `added`/`done` pairs, one terminal event).
 //!
 //! # Bad upstreams
 //!
@@ -27,7 +35,8 @@
 //! never started, text after the end, invalid JSON, a count or size past
 //! a limit, a stream cut before its end) gets a [`BridgeError`] with the
 //! upstream event's position, and the downstream gets a well-formed end:
-//! `response.failed` (or, towards Chat, an error chunk and `[DONE]`). After
+//! `response.failed`, Anthropic `event: error`, a Chat error chunk and
+//! `[DONE]`, a Gemini error object. After
 //! that the bridge is finished: it writes nothing more, a further frame
 //! gets [`BridgeErrorKind::Finished`] ([`BytesBridge`] drops them), and
 //! [`Bridge::finish`] is `Ok`. An error the
@@ -67,23 +76,19 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod anthropic;
-mod chat;
-mod gemini;
-mod to_chat;
+mod translate;
 
 use alloc::string::String;
 use bytes::Bytes;
 use core::fmt;
 
-pub use anthropic::AnthropicToResponses;
-pub use chat::ChatToResponses;
-pub use gemini::GeminiToResponses;
-pub use to_chat::ResponsesToChat;
+pub use translate::{
+    boxed, translate, turn_config, AnthropicToResponses, AnyReader, AnyWriter, ChatToResponses,
+    GeminiToResponses, ResponsesToChat, Translate,
+};
 
 use crate::frame::{Frame, FrameError, Parser};
-use crate::json::JsonStr;
-use crate::responses::writer::{ResponsesWriter, TokenUsage, WriterError, WriterErrorKind};
+use crate::responses::writer::WriterErrorKind;
 use crate::responses::DecodeError;
 
 /// The default of [`BridgeConfig::max_items`]: 4096 tool calls or blocks,
@@ -108,7 +113,7 @@ pub struct BridgeConfig {
     pub created_at: Option<u64>,
     /// The limit on the text the Responses writer keeps for its done
     /// events and terminal response
-    /// ([`ResponsesWriter::with_max_kept_bytes`]).
+    /// ([`ResponsesWriter::with_max_kept_bytes`](crate::responses::writer::ResponsesWriter::with_max_kept_bytes)).
     pub max_kept_bytes: usize,
     /// The limit on distinct tool call indexes (Chat), content block
     /// indexes (Anthropic) or function-call items (Responses → Chat) of
@@ -190,6 +195,10 @@ pub enum BridgeErrorKind {
     Writer(WriterErrorKind),
     /// Input after the downstream stream ended.
     Finished,
+    /// A fault of the turn model's readers or writers with no kind of its
+    /// own here: a second start, a hold past its limit, arguments that are
+    /// not an object for a dialect that needs one.
+    Turn(crate::turn::TurnErrorKind),
 }
 
 /// An error of a bridge: what, and at which upstream event (counted from 0
@@ -288,6 +297,7 @@ impl fmt::Display for BridgeError {
             }
             BridgeErrorKind::Writer(kind) => write!(f, "downstream writer refused: {kind:?}")?,
             BridgeErrorKind::Finished => f.write_str("input after the downstream end")?,
+            BridgeErrorKind::Turn(kind) => write!(f, "{kind:?}")?,
         }
         write!(f, " at upstream event {}", self.event_index)?;
         match self.stream_offset {
@@ -348,6 +358,20 @@ pub trait Bridge {
 
     /// Upstream frames pushed so far.
     fn events(&self) -> u64;
+
+    /// Whether [`BytesBridge`] should pass the upstream's SSE comments on
+    /// ([`upstream_comment`](Self::upstream_comment)).
+    fn wants_comments(&self) -> bool {
+        false
+    }
+
+    /// The upstream sent an SSE comment (a keep-alive): by default, a
+    /// keep-alive of the downstream.
+    fn upstream_comment(&mut self) {
+        if !self.is_finished() {
+            self.keep_alive();
+        }
+    }
 }
 
 /// A bridge over upstream *bytes*: a [`Parser`] in front of any
@@ -402,8 +426,23 @@ impl<B: Bridge> BytesBridge<B> {
     }
 
     fn drain(&mut self) -> Result<(), BridgeError> {
+        let comments = self.bridge.wants_comments();
         loop {
-            match self.parser.next_frame() {
+            let next = if comments {
+                match self.parser.next_item() {
+                    Ok(Some(crate::frame::Item::Frame(frame))) => Ok(Some(frame)),
+                    Ok(Some(crate::frame::Item::Comment(_))) => {
+                        self.bridge.upstream_comment();
+                        continue;
+                    }
+                    Ok(Some(_)) => continue,
+                    Ok(None) => Ok(None),
+                    Err(e) => Err(e),
+                }
+            } else {
+                self.parser.next_frame()
+            };
+            match next {
                 Ok(Some(frame)) => {
                     let at = core::mem::replace(&mut self.start, self.parser.offset());
                     if self.bridge.is_finished() {
@@ -466,328 +505,3 @@ impl<B: Bridge> BytesBridge<B> {
         &mut self.bridge
     }
 }
-
-// ---- shared by the bridges to Responses
-
-/// The kind of the downstream item that is open.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Item {
-    None,
-    Message,
-    Refusal,
-    Reasoning,
-    Call,
-}
-
-/// How a Responses stream is to end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum End {
-    Completed,
-    Incomplete(&'static str),
-    Failed,
-}
-
-/// The Responses side of the bridges to Responses: the writer (made at the
-/// first upstream event that names the response), the item ids, the
-/// scratch buffers, the position.
-#[derive(Debug)]
-struct ToResponses {
-    config: BridgeConfig,
-    writer: Option<ResponsesWriter>,
-    /// The id base of the items: `{kind}_{base}_{n}`.
-    base: String,
-    /// The open item's kind.
-    item: Item,
-    /// Items started.
-    items: u64,
-    /// Scratch: unescaped fragments, ids.
-    text: String,
-    id: String,
-    /// Upstream frames pushed.
-    events: u64,
-    usage: Option<TokenUsage>,
-    /// Whether the terminal event was written.
-    finished: bool,
-    /// Keep-alives written before the writer was made.
-    early: bytes::BytesMut,
-}
-
-impl ToResponses {
-    fn new(config: BridgeConfig) -> Self {
-        Self {
-            config,
-            writer: None,
-            base: String::new(),
-            item: Item::None,
-            items: 0,
-            text: String::new(),
-            id: String::new(),
-            events: 0,
-            usage: None,
-            finished: false,
-            early: bytes::BytesMut::new(),
-        }
-    }
-
-    /// Makes the writer, if not made yet, for the upstream's id, model and
-    /// time (each unless the config sets it).
-    fn open(&mut self, id: Option<JsonStr<'_>>, model: Option<JsonStr<'_>>, created: Option<u64>) {
-        if self.writer.is_some() {
-            return;
-        }
-        let upstream = id.map(|s| s.unescape());
-        let response_id = match (&self.config.response_id, &upstream) {
-            (Some(given), _) => given.clone(),
-            (None, Some(up)) if up.starts_with("resp_") => String::from(&**up),
-            (None, Some(up)) => alloc::format!("resp_{up}"),
-            (None, None) => String::from("resp_bridge"),
-        };
-        self.base = String::from(response_id.strip_prefix("resp_").unwrap_or(&response_id));
-        let model = match (&self.config.model, model) {
-            (Some(m), _) => m.clone(),
-            (None, Some(m)) => m.unescape().into_owned(),
-            (None, None) => String::new(),
-        };
-        let created = self.config.created_at.or(created).unwrap_or(0);
-        let mut writer = ResponsesWriter::new(&response_id, &model, created)
-            .with_max_kept_bytes(self.config.max_kept_bytes);
-        // `response.created` and `.in_progress` as soon as the upstream
-        // names its response: the client sees the response start at once.
-        let _ = writer.start(); // a new writer cannot be finished
-        self.writer = Some(writer);
-    }
-
-    fn writer(&mut self) -> &mut ResponsesWriter {
-        self.open(None, None, None);
-        // `open` made it; the default is never used.
-        self.writer
-            .get_or_insert_with(|| ResponsesWriter::new("resp_bridge", "", 0))
-    }
-
-    fn error(&self, kind: BridgeErrorKind) -> BridgeError {
-        BridgeError::new(kind, self.events.saturating_sub(1))
-    }
-
-    /// Maps a writer error to a bridge error.
-    fn wrote(&self, r: Result<(), WriterError>) -> Result<(), BridgeError> {
-        r.map_err(|e| self.error(BridgeErrorKind::Writer(e.kind())))
-    }
-
-    /// The next item id of this kind, in `self.id`.
-    fn next_id(&mut self, prefix: &str) {
-        use core::fmt::Write;
-        self.id.clear();
-        let _ = write!(self.id, "{prefix}_{}_{}", self.base, self.items);
-        self.items += 1;
-    }
-
-    /// Starts an item of this kind unless one is open.
-    fn ensure(&mut self, kind: Item) -> Result<(), BridgeError> {
-        if self.item == kind {
-            return Ok(());
-        }
-        self.start(kind)
-    }
-
-    /// Starts a message, refusal or reasoning item (the open one is
-    /// finished first).
-    fn start(&mut self, kind: Item) -> Result<(), BridgeError> {
-        let prefix = match kind {
-            Item::Reasoning => "rs",
-            _ => "msg",
-        };
-        self.open(None, None, None); // the id base comes from the response id
-        self.next_id(prefix);
-        let ToResponses { writer, id, .. } = self;
-        let w = writer.get_or_insert_with(|| ResponsesWriter::new("resp_bridge", "", 0));
-        let r = match kind {
-            Item::Message => w.start_message(id),
-            Item::Refusal => w.start_refusal(id),
-            _ => w.start_reasoning(id),
-        };
-        self.wrote(r)?;
-        self.item = kind;
-        Ok(())
-    }
-
-    /// Starts a function call item.
-    fn start_call(&mut self, call_id: Option<&str>, name: &str) -> Result<(), BridgeError> {
-        self.writer();
-        self.next_id("fc");
-        let generated;
-        let call_id = match call_id {
-            Some(id) => id,
-            None => {
-                generated = alloc::format!("call_{}_{}", self.base, self.items.saturating_sub(1));
-                &generated
-            }
-        };
-        let ToResponses { writer, id, .. } = self;
-        let w = writer.get_or_insert_with(|| ResponsesWriter::new("resp_bridge", "", 0));
-        let r = w.start_function_call(id, call_id, name);
-        self.wrote(r)?;
-        self.item = Item::Call;
-        Ok(())
-    }
-
-    /// Writes a fragment to the open item of `kind`, starting one if
-    /// needed. Empty fragments write nothing.
-    fn delta(&mut self, kind: Item, s: JsonStr<'_>) -> Result<(), BridgeError> {
-        if s.is_empty() {
-            return Ok(());
-        }
-        self.ensure(kind)?;
-        let ToResponses { writer, text, .. } = self;
-        let Some(w) = writer.as_mut() else {
-            return Ok(()); // `ensure` made it
-        };
-        let fragment = unescaped(s, text);
-        let r = match kind {
-            Item::Message => w.text_delta(fragment),
-            Item::Refusal => w.refusal_delta(fragment),
-            Item::Reasoning => w.summary_delta(fragment),
-            _ => w.arguments_delta(fragment),
-        };
-        self.wrote(r)
-    }
-
-    /// Finishes the open item, if any.
-    fn close(&mut self) -> Result<(), BridgeError> {
-        let kind = core::mem::replace(&mut self.item, Item::None);
-        let Some(w) = self.writer.as_mut() else {
-            return Ok(());
-        };
-        let r = match kind {
-            Item::None => return Ok(()),
-            Item::Message | Item::Refusal => w.finish_message(),
-            Item::Reasoning => w.finish_reasoning(),
-            Item::Call => w.finish_function_call(),
-        };
-        self.wrote(r)
-    }
-
-    /// Writes the terminal event.
-    fn end(&mut self, end: End, code: &str, message: &str) -> Result<(), BridgeError> {
-        if self.finished {
-            return Ok(());
-        }
-        self.finished = true;
-        self.item = Item::None;
-        let usage = self.usage;
-        let w = self.writer();
-        if let Some(u) = usage {
-            w.set_usage(u);
-        }
-        let r = match end {
-            End::Completed => w.complete(),
-            End::Incomplete(reason) => w.incomplete(reason),
-            End::Failed => w.fail(code, message),
-        };
-        self.wrote(r)
-    }
-
-    /// Ends the downstream as failed for this error, and returns it.
-    fn fail(&mut self, e: BridgeError) -> BridgeError {
-        let mut message = String::new();
-        {
-            use core::fmt::Write;
-            let _ = write!(message, "{e}");
-        }
-        let _ = self.end(End::Failed, "server_error", &message);
-        e
-    }
-
-    /// Counts a pushed frame; refuses input after the end.
-    fn begin_event(&mut self) -> Result<(), BridgeError> {
-        self.events += 1;
-        if self.finished {
-            return Err(self.error(BridgeErrorKind::Finished));
-        }
-        Ok(())
-    }
-
-    fn take(&mut self) -> Bytes {
-        let Some(writer) = self.writer.as_mut() else {
-            return self.early.split().freeze();
-        };
-        if self.early.is_empty() {
-            return writer.take();
-        }
-        // Keep-alives written before the writer, then what it wrote.
-        self.early.extend_from_slice(&writer.take());
-        self.early.split().freeze()
-    }
-
-    fn keep_alive(&mut self) {
-        match self.writer.as_mut() {
-            _ if self.finished => {}
-            Some(writer) => writer.keep_alive(),
-            // Before the upstream named its response: a comment of our own,
-            // so that the response id is still the upstream's.
-            None => self.early.extend_from_slice(b": keep-alive\n\n"),
-        }
-    }
-}
-
-/// The text of a JSON string: borrowed when it has no escapes, else
-/// unescaped into `scratch`.
-fn unescaped<'s>(s: JsonStr<'s>, scratch: &'s mut String) -> &'s str {
-    match s.as_str() {
-        Some(text) => text,
-        None => {
-            scratch.clear();
-            s.unescape_into(scratch);
-            scratch
-        }
-    }
-}
-
-/// Implements [`Bridge`] for a bridge to Responses whose `core` field is a
-/// [`ToResponses`] and which has `fn push_frame_inner` and `fn end_of_input`.
-macro_rules! to_responses_bridge {
-    ($ty:ty) => {
-        impl $crate::bridge::Bridge for $ty {
-            fn push_frame(
-                &mut self,
-                frame: &$crate::Frame,
-            ) -> Result<(), $crate::bridge::BridgeError> {
-                self.core.begin_event()?;
-                match self.push_frame_inner(frame) {
-                    Ok(()) => Ok(()),
-                    Err(e) => Err(self.core.fail(e)),
-                }
-            }
-
-            fn finish(&mut self) -> Result<(), $crate::bridge::BridgeError> {
-                if self.core.finished {
-                    return Ok(());
-                }
-                match self.end_of_input() {
-                    Ok(()) => Ok(()),
-                    Err(e) => Err(self.core.fail(e)),
-                }
-            }
-
-            fn abort(&mut self, code: &str, message: &str) {
-                let _ = self.core.end($crate::bridge::End::Failed, code, message);
-            }
-
-            fn take(&mut self) -> $crate::Bytes {
-                self.core.take()
-            }
-
-            fn keep_alive(&mut self) {
-                self.core.keep_alive();
-            }
-
-            fn is_finished(&self) -> bool {
-                self.core.finished
-            }
-
-            fn events(&self) -> u64 {
-                self.core.events
-            }
-        }
-    };
-}
-use to_responses_bridge;

@@ -1,10 +1,7 @@
-//! L3: typed, borrowing views of OpenAI Chat Completions stream chunks
+//! Typed, borrowing views of OpenAI Chat Completions stream chunks
 //! (`POST /v1/chat/completions` with `stream: true`), and of the
 //! OpenAI-compatible servers that speak the same dialect (DeepSeek, vLLM,
 //! OpenRouter, …).
-//!
-//! Depends on `json`, `views` (the view machinery and `DecodeError`) and
-//! `frame` (for `from_frame`).
 //!
 //! A Chat Completions stream has `data:` lines only: each frame is one
 //! `chat.completion.chunk` object, an `{"error": {…}}` object when the

@@ -1,9 +1,8 @@
-//! L1': frames, comments and `retry` to wire bytes. Depends on `frame` and
-//! `bytes` (and `json`, for [`push_json_str`] and the `retry` digits).
+//! Frames, comments and `retry` fields to wire bytes, for servers and
+//! proxies that send Server-Sent Events.
 //!
 //! [`Encoder`] writes any frames. The writer of whole OpenAI Responses
-//! streams is [`responses::writer`](crate::responses::writer) (its old
-//! paths here are deprecated).
+//! streams is [`responses::writer`](crate::responses::writer).
 //!
 //! The encoder writes what the [`Parser`](crate::Parser) reads back as the
 //! same frames. Three rules make that so:
@@ -27,28 +26,9 @@ mod json;
 
 pub use json::push_json_str;
 
-/// Moved to [`responses::writer`](crate::responses::writer).
-#[deprecated(note = "moved to `ssekit::responses::writer::ResponsesWriter`")]
-pub type ResponsesWriter = crate::responses::writer::ResponsesWriter;
-/// Moved to [`responses::writer`](crate::responses::writer).
-#[deprecated(note = "moved to `ssekit::responses::writer::TokenUsage`")]
-pub type TokenUsage = crate::responses::writer::TokenUsage;
-/// Moved to [`responses::writer`](crate::responses::writer).
-#[deprecated(note = "moved to `ssekit::responses::writer::WriterError`")]
-pub type WriterError = crate::responses::writer::WriterError;
-/// Moved to [`responses::writer`](crate::responses::writer).
-#[deprecated(note = "moved to `ssekit::responses::writer::WriterErrorKind`")]
-pub type WriterErrorKind = crate::responses::writer::WriterErrorKind;
-/// Moved to [`responses::writer`](crate::responses::writer).
-#[deprecated(note = "moved to `ssekit::responses::writer::DoneMarker`")]
-pub type DoneMarker = crate::responses::writer::DoneMarker;
-/// Moved to [`responses::writer`](crate::responses::writer).
-#[deprecated(note = "moved to `ssekit::responses::writer::DEFAULT_MAX_KEPT_BYTES`")]
-pub const DEFAULT_MAX_KEPT_BYTES: usize = crate::responses::writer::DEFAULT_MAX_KEPT_BYTES;
-
 /// The headers of an SSE response, as `(name, value)` pairs: what a
 /// server or gateway sends with a body written by [`Encoder`] or
-/// [`ResponsesWriter`].
+/// [`ResponsesWriter`](crate::responses::writer::ResponsesWriter).
 ///
 /// * `content-type: text/event-stream`: what makes it an event stream
 ///   (browsers' `EventSource` refuses anything else; add `; charset=utf-8`

@@ -34,6 +34,7 @@
 //! event ID keeps it), blocks are split off the buffer instead
 //! ([`Held::take`]).
 
+use crate::simd::{self, ByteMasks};
 use bytes::{Bytes, BytesMut};
 
 /// The largest read that is held (a larger one is parsed where it lies:
@@ -64,11 +65,7 @@ pub(super) enum Piece {
     Held,
     /// Not held: it has cuts, found as [`Held::split_point`] finds them (its
     /// line state and count updated as by `split_point`). Only where the
-    /// SSE2 masks find cuts (x86_64).
-    #[cfg_attr(
-        not(all(target_arch = "x86_64", target_feature = "sse2")),
-        allow(dead_code)
-    )]
+    /// masks of a read of 16 to 32 bytes find cuts.
     Cut(Split),
     /// Not held, nothing changed: `split_point` must look at it.
     Other,
@@ -77,7 +74,6 @@ pub(super) enum Piece {
 impl Split {
     /// The cuts of a read of at most 32 bytes, from their bits (bit `i`: a
     /// cut after byte `i`).
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     #[inline(always)]
     fn of_bits(cuts: u32) -> Self {
         match cuts {
@@ -131,9 +127,8 @@ impl Held {
     /// now. Updates the line state as if `read` were appended.
     #[inline]
     pub(super) fn split_point(&mut self, read: &[u8]) -> Option<Split> {
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         if let Some((cuts, first)) =
-            super::text::byte_masks_16_to_32(read).and_then(|m| self.mask_cuts(read, m))
+            simd::byte_masks_16_to_32(read).and_then(|m| self.mask_cuts(read, m))
         {
             self.scanned += read.len() as u64;
             self.first = first;
@@ -178,7 +173,7 @@ impl Held {
     /// [`split_point`](Self::split_point) (no cut) and [`push`](Self::push)
     /// would do, without walking the cut state. A read of 16 to 32 bytes may
     /// end lines (an `event:` line, say) as long as none is blank or a
-    /// `retry` line; a shorter one must end none. When the SSE2 masks of a
+    /// `retry` line; a shorter one must end none. When the masks of a
     /// read of 16 to 32 bytes find cuts, they are returned, as `split_point`
     /// would find them (and with its effect); [`Piece::Other`], changing
     /// nothing, for any other read that is not held (one with a CR, or a
@@ -188,33 +183,27 @@ impl Held {
         if read.len() > 32 || self.needs_room(read.len()) {
             return Piece::Other;
         }
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        let ends = super::text::has_line_end_16_to_32(read);
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-        let ends = None;
-        match ends {
+        match simd::has_line_end_16_to_32(read) {
             Some(false) => {}
-            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Some(true) => return self.push_uncut(read),
-            _ if crate::framing::find_line_end(read).is_some() => return Piece::Other,
-            _ => {}
+            None if crate::framing::find_line_end(read).is_some() => return Piece::Other,
+            None => {}
         }
         self.scanned += read.len() as u64;
         if self.first.is_none() {
             self.first = read.first().copied();
         }
-        super::text::append_small(&mut self.buf, read);
+        simd::append_small(&mut self.buf, read);
         Piece::Held
     }
 
     /// [`push_line_piece`](Self::push_line_piece) for a read of 16 to 32
     /// bytes that ends a line: held if [`mask_cuts`](Self::mask_cuts) finds
     /// no cut in it, else its cuts.
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     #[inline(always)]
     fn push_uncut(&mut self, read: &[u8]) -> Piece {
         let Some((cuts, first)) =
-            super::text::byte_masks_16_to_32(read).and_then(|m| self.mask_cuts(read, m))
+            simd::byte_masks_16_to_32(read).and_then(|m| self.mask_cuts(read, m))
         else {
             return Piece::Other;
         };
@@ -223,7 +212,7 @@ impl Held {
         if cuts != 0 {
             return Piece::Cut(Split::of_bits(cuts));
         }
-        super::text::append_small(&mut self.buf, read);
+        simd::append_small(&mut self.buf, read);
         Piece::Held
     }
 
@@ -236,9 +225,8 @@ impl Held {
     /// line that starts with `r` (a `retry` field, cut where it ends) begins
     /// in the read or ends in it, and when the read has a CR: the word walk of
     /// [`split_point`](Self::split_point) takes those.
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     #[inline(always)]
-    fn mask_cuts(&self, read: &[u8], m: super::text::ByteMasks) -> Option<(u32, Option<u8>)> {
+    fn mask_cuts(&self, read: &[u8], m: ByteMasks) -> Option<(u32, Option<u8>)> {
         let all = u32::MAX >> (32 - read.len());
         let starts = ((m.lf << 1) | u32::from(self.first.is_none())) & all;
         if m.cr != 0 || m.r & starts != 0 || (self.first == Some(b'r') && m.lf != 0) {
@@ -495,7 +483,7 @@ mod tests {
         (Some(cut), lead)
     }
 
-    /// Reads of every length to 40 bytes (the SSE2 masks take 16 to 32)
+    /// Reads of every length to 40 bytes (the masks take 16 to 32)
     /// over the bytes that matter (LF, CR, `r`, others), after each line
     /// state: `split_point` and `push_line_piece` agree with the model,
     /// `first` and the bytes searched included.
@@ -532,15 +520,14 @@ mod tests {
                 }
                 assert_eq!(held.scanned, n as u64);
                 // Held at once when it has no cut (16 to 32 bytes, where
-                // the SSE2 masks find the cuts), or no line end at all; its
+                // the masks find the cuts), or no line end at all; its
                 // cuts returned when it has some (16 to 32 bytes).
                 let mut quick = Held::default();
                 quick.push(b"data: ");
                 quick.first = first;
                 let piece = quick.push_line_piece(&read);
                 let taken = piece == Piece::Held;
-                let masks = cfg!(all(target_arch = "x86_64", target_feature = "sse2"))
-                    && (16..=32).contains(&n);
+                let masks = (16..=32).contains(&n);
                 // (A line that starts with `r` in the read is left to
                 // `split_point`, which cuts where it ends.)
                 let r_line = (0..n).any(|i| {

@@ -7,6 +7,7 @@ mod names;
 mod output;
 mod parser;
 mod reconnect;
+mod reserve;
 mod tally;
 mod text;
 

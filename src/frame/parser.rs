@@ -23,8 +23,9 @@ use super::config::{ParserConfig, Utf8Mode};
 use super::error::{FrameError, FrameErrorKind};
 use super::hold::{Held, Piece, Split, SMALL_READ};
 use super::output::{Frame, FrameRef, Item};
+use super::reserve::reserve_within;
 use super::tally::Tally;
-use super::text::{reserve_within, CheckedChunk, LineBuf, Utf8Bytes};
+use super::text::{CheckedChunk, LineBuf, Utf8Bytes};
 use crate::framing::{LineSplitter, Step};
 
 /// An incremental, sans-IO Server-Sent Events parser.

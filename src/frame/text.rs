@@ -1,17 +1,18 @@
 //! Text the parser has checked once as UTF-8, read as `&str` without a
 //! second check.
 //!
-//! BE ADVISED: this is the crate's one module with `unsafe` code. It reads
-//! checked text without a second check (`from_utf8_unchecked`, in
-//! [`Utf8Bytes::as_str`], [`CheckedChunk::str`] and [`LineBuf::lent`]): `Frame::data()` is the
-//! hottest call of a client, and checking the data a second time there cost
-//! about a fifth of the framing time. And it makes the first check cheap:
-//! AVX2 passes that find a line's end and see its bytes are ASCII at once,
-//! one of them copying the bytes as it goes (a long line gathered across
-//! reads), and a copy of tiny reads without a `memcpy` call (see
-//! `benches/RESULTS-framing.md`).
+//! One of the crate's two modules with `unsafe` code (the other is
+//! `simd`, the byte kernels). It reads checked text without a second check
+//! (`from_utf8_unchecked`, in [`Utf8Bytes::as_str`], [`CheckedChunk::str`]
+//! and [`LineBuf::lent`]): `Frame::data()` is the hottest call of a client,
+//! and checking the data a second time there cost about a fifth of the
+//! framing time. And it makes the first check cheap: where the CPU runs the
+//! clean-byte scans of `simd::CleanScan`, one pass finds a line's end and
+//! sees that its bytes are ASCII at once, and a long line gathered across
+//! reads is copied and seen to be ASCII in one pass.
 //!
-//! The soundness argument is local to this file. [`Utf8Bytes`] has one
+//! The soundness argument is local to this file (and to the `simd`
+//! functions it names, whose results it relies on). [`Utf8Bytes`] has one
 //! private field, and every function here that makes one proves that its
 //! bytes are UTF-8:
 //!
@@ -19,8 +20,8 @@
 //! * from `Bytes` after a full check ([`Utf8Bytes::from_bytes`]);
 //! * from a slice of a [`CheckedChunk`] ([`CheckedChunk::utf8`],
 //!   [`CheckedChunk::utf8_range`]), whose `valid` span was checked (by
-//!   `simdutf8`, or found to be ASCII, which is UTF-8, by `is_ascii` here:
-//!   both in `utf8_prefix`; or by the AVX2 pass of
+//!   `simdutf8`, or found to be ASCII, which is UTF-8, by `simd::is_ascii`:
+//!   both in `utf8_prefix`; or by `simd::CleanScan::first_unclean` in
 //!   [`CheckedChunk::line_end`], which sets it to a line whose bytes it saw
 //!   all in 0x0e..=0x7f) and is reset whenever the chunk
 //!   is replaced; `Bytes` never changes its bytes while any handle to them
@@ -29,11 +30,13 @@
 //!   boundaries, which is checked too;
 //! * from a range of a [`LineBuf`] ([`LineBuf::take_text`]) that lies inside
 //!   its `ascii` prefix: bytes this module saw below 0x80 (ASCII, which is
-//!   UTF-8, and any range of ASCII is too). Only `LineBuf`'s methods here
-//!   change its buffer, and each keeps `ascii` within bytes it saw:
-//!   appending leaves the prefix as it was, `clear` and `take_text` reset
-//!   it, and reserving room keeps the content (the same bytes in the same
-//!   order, though they may move in memory).
+//!   UTF-8, and any range of ASCII is too): by `simd::is_ascii`, or copied
+//!   by `simd::CleanScan::copy_clean`, which copies only bytes in
+//!   0x0e..=0x7f. Only `LineBuf`'s methods here change its buffer, and each
+//!   keeps `ascii` within bytes it saw: appending leaves the prefix as it
+//!   was, `clear` and `take_text` reset it, and reserving room keeps the
+//!   content (the same bytes in the same order, though they may move in
+//!   memory).
 //!
 //! [`LineBuf::lent`] reads the range that [`LineBuf::lend_text`] checked (a
 //! UTF-8 check, or the `ascii` prefix) without a second check: `lend_text`
@@ -41,27 +44,17 @@
 //! clears `lent` first, so a lent range is always bytes checked since the
 //! last change.
 //!
-//! [`prefetch`] calls `_mm_prefetch`, a hint that reads nothing the program
-//! sees and cannot fault at any address; it is left out under Miri.
-//!
-//! The AVX2 passes (`first_unclean_avx2`, `copy_clean_avx2`; x86_64 only,
-//! run only where AVX2 is detected) are `unsafe` for their vector loads and
-//! stores. The copies (`copy_clean_avx2`, [`append_small`]) write bytes into
-//! a `BytesMut`'s spare capacity and then count them in with
-//! `BytesMut::set_len`. Each block says why every access stays in bounds
-//! and every byte counted in was written. The AVX2 passes' tests also run
-//! under Miri with AVX2 enabled (a second run in CI).
-//!
 //! Nothing else in the crate can make a `Utf8Bytes` or change its bytes.
 //! The module's tests run under Miri in CI (`cargo +nightly miri test --lib
-//! frame::text`), and the `framing` fuzz target reads every frame's text
-//! through it.
+//! frame::text`, and again with AVX2 enabled, which takes the vector
+//! scans), and the `framing` fuzz target reads every frame's text through
+//! it.
 #![allow(unsafe_code)]
 
+use super::reserve::reserve_within;
+use crate::simd::{self, is_ascii, CleanScan};
 use alloc::string::String;
-use alloc::vec::Vec;
 use bytes::{Bytes, BytesMut};
-use core::mem::MaybeUninit;
 use core::ops::Deref;
 
 /// A `Bytes` handle whose bytes are valid UTF-8.
@@ -165,7 +158,7 @@ impl CheckedChunk {
         // out the loads that need their lines first). 256 bytes rather than
         // 512: fewer instructions, and a Chat / Responses / Anthropic event
         // per read 1.3% / 2.6% / 0.9% faster; 128 bytes: Responses 1% slower.
-        prefetch(bytes.as_ptr(), bytes.len().min(256));
+        simd::prefetch(&bytes[..bytes.len().min(256)]);
         self.bytes = bytes;
         self.valid = (0, 0);
     }
@@ -255,7 +248,8 @@ impl CheckedChunk {
 
     /// The end of the line that starts at `from`: the index of the first CR
     /// or LF at or after it, as `memchr2` finds it. Where the chunk is not
-    /// checked at `from` yet (the first event of a read) and AVX2 is there,
+    /// checked at `from` yet (the first event of a read) and a vector kernel
+    /// runs the clean scan ([`CleanScan`]: AVX2 on x86_64),
     /// one pass finds the first byte that is not in 0x0e..=0x7f: when that
     /// is the line's LF, every byte before it is ASCII, and the line becomes
     /// the checked span, so that its text needs no pass of its own (an
@@ -265,12 +259,9 @@ impl CheckedChunk {
         let rest = self.bytes.get(from..)?;
         // Past the checked span only: a span that starts after `from` is
         // kept (the check that made it covers more than one line).
-        if from >= self.valid.1 && rest.len() >= 32 && has_avx2() {
-            #[cfg(all(target_arch = "x86_64", any(feature = "std", target_feature = "avx2")))]
-            {
-                // SAFETY: the CPU has AVX2 (just checked), which is all
-                // `first_unclean_avx2` asks of its caller.
-                let i = unsafe { first_unclean_avx2(rest) };
+        if from >= self.valid.1 && rest.len() >= 32 {
+            if let Some(scan) = CleanScan::get() {
+                let i = scan.first_unclean(rest);
                 match rest.get(i) {
                     Some(b'\n') => {
                         // `rest[..i]` is all in 0x0e..=0x7f: ASCII.
@@ -323,7 +314,7 @@ impl CheckedChunk {
         let text = chunk.get(start..end)?;
         // SAFETY: `chunk[lo..hi]` was checked as UTF-8 when `valid` was set
         // (by `check` or `utf8`, or found all in 0x0e..=0x7f, ASCII, by
-        // `line_end`'s AVX2 pass; for these very bytes: `replace` resets
+        // `line_end`'s clean scan; for these very bytes: `replace` resets
         // `valid`, and `Bytes` never changes its bytes), `start..end` lies
         // inside it, and both ends are character boundaries, so the range
         // is UTF-8 too.
@@ -381,7 +372,7 @@ impl LineBuf {
     #[inline]
     pub(crate) fn extend_from_slice(&mut self, piece: &[u8]) {
         self.lent = None;
-        append_small(&mut self.buf, piece);
+        simd::append_small(&mut self.buf, piece);
     }
 
     /// Makes room for `additional` more bytes without letting the capacity
@@ -407,7 +398,8 @@ impl LineBuf {
     /// caller has checked that the content fits).
     ///
     /// A line already [`FUSED_LINE`] bytes long (a long data line, most of
-    /// which is still to come) is appended by one pass on x86_64 with AVX2:
+    /// which is still to come) is appended by one pass where a vector kernel
+    /// runs the clean scan ([`CleanScan`]: AVX2 on x86_64):
     /// the line search, the copy and the ASCII check together, 64 bytes at a
     /// time, as long as every byte is between 0x0e and 0x7f (JSON text nearly
     /// always is); the rest, from the block where that ends, is searched by
@@ -458,19 +450,11 @@ impl LineBuf {
 
     /// Copies into the buffer's spare capacity (no more than that) a prefix
     /// of `src` whose bytes are all in 0x0e..=0x7f (ASCII, neither CR nor
-    /// LF), and returns its length: 0 without AVX2; else all of `src` that
-    /// fits when it is clean, or up to the 32-byte block where the first
-    /// other byte is.
+    /// LF), and returns its length: 0 where no vector kernel runs the scan
+    /// ([`CleanScan`]); else as [`CleanScan::copy_clean`] says.
     #[inline]
     fn copy_clean(&mut self, src: &[u8]) -> usize {
-        if has_avx2() {
-            #[cfg(all(target_arch = "x86_64", any(feature = "std", target_feature = "avx2")))]
-            // SAFETY: the CPU has AVX2 (just checked), which is all
-            // `copy_clean_avx2` asks of its caller.
-            return unsafe { copy_clean_avx2(src, &mut self.buf) };
-        }
-        let _ = src;
-        0
+        CleanScan::get().map_or(0, |scan| scan.copy_clean(src, &mut self.buf))
     }
 
     /// Checks `buf[start..end]` as text (no pass within the ASCII prefix, a
@@ -540,22 +524,8 @@ impl Deref for LineBuf {
     }
 }
 
-/// Whether the CPU has AVX2: detected at run time with `std` (once; then a
-/// cached flag), else as the build's target features say.
-#[inline]
-fn has_avx2() -> bool {
-    #[cfg(all(target_arch = "x86_64", feature = "std"))]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(all(target_arch = "x86_64", feature = "std")))]
-    {
-        cfg!(all(target_arch = "x86_64", target_feature = "avx2"))
-    }
-}
-
 /// The shortest read that [`LineBuf::append_to_line_end`] copies by the
-/// fused AVX2 pass (one 64-byte step; below it, the plain search).
+/// fused pass (one 64-byte step; below it, the plain search).
 const FUSED_MIN: usize = 64;
 
 /// The length a line must have reached for [`LineBuf::append_to_line_end`]
@@ -563,303 +533,6 @@ const FUSED_MIN: usize = 64;
 /// event cut by a read boundary, whose end is near, and the plain search
 /// costs less than the pass and the ASCII bookkeeping.
 const FUSED_LINE: usize = 512;
-
-/// The AVX2 pass of [`LineBuf::copy_clean`]: appends to `dst` a prefix of
-/// `src` whose bytes are all in 0x0e..=0x7f, reading `src` and writing
-/// `dst`'s spare capacity 64 and then 32 bytes at a time (after a first
-/// block, from `dst`'s first 32-byte boundary on, so that no store but the
-/// first and the last straddles two cache lines: such a store costs more,
-/// 6–14% of a 40 KB line in 1,460 B reads),
-/// and the last
-/// bytes as one more 32-byte block that overlaps the copied ones; returns
-/// its length. At most the spare capacity is copied.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[cfg(all(target_arch = "x86_64", any(feature = "std", target_feature = "avx2")))]
-#[target_feature(enable = "avx2")]
-unsafe fn copy_clean_avx2(src: &[u8], dst: &mut BytesMut) -> usize {
-    use core::arch::x86_64::{
-        __m256i, _mm256_and_si256, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
-        _mm256_set1_epi8, _mm256_storeu_si256,
-    };
-    let spare = dst.spare_capacity_mut();
-    let n = src.len().min(spare.len());
-    let from = src.as_ptr();
-    let to = spare.as_mut_ptr().cast::<u8>();
-    // Signed compare: bytes 0x80..=0xff are negative and 0x00..=0x0d not
-    // above 0x0d, so a lane is all ones exactly for 0x0e..=0x7f.
-    let low = _mm256_set1_epi8(0x0d);
-    let mut i = 0;
-    // SAFETY (the first block, the loops and the last block): every load
-    // reads 32 bytes of `src` and every store writes the same 32 places of
-    // `spare`, at `[0, 32)` with `n >= 64` (first block, after which `i`,
-    // in 1..=32, is within what it wrote), at
-    // `[i, i + 32)` or `[i + 32, i + 64)` with `i + 64 <= n` (first loop),
-    // at `[i, i + 32)` with `i + 32 <= n` (second), or at `[n - 32, n)` with
-    // `n >= 32` (last block); `n` is at most both lengths, so all are in
-    // bounds. The loads and stores are unaligned ones (`loadu`, `storeu`),
-    // and `src` (borrowed shared) cannot overlap `spare` (borrowed mutably).
-    unsafe {
-        if n >= 64 {
-            // The first block, then on from the first 32-byte boundary of
-            // `to`, so that no later store straddles two cache lines.
-            let a = _mm256_loadu_si256(from.cast::<__m256i>());
-            if _mm256_movemask_epi8(_mm256_cmpgt_epi8(a, low)) == -1 {
-                _mm256_storeu_si256(to.cast::<__m256i>(), a);
-                i = 32 - (to.addr() & 31);
-            }
-        }
-        while i + 64 <= n {
-            let a = _mm256_loadu_si256(from.add(i).cast::<__m256i>());
-            let b = _mm256_loadu_si256(from.add(i + 32).cast::<__m256i>());
-            let clean = _mm256_and_si256(_mm256_cmpgt_epi8(a, low), _mm256_cmpgt_epi8(b, low));
-            if _mm256_movemask_epi8(clean) != -1 {
-                break;
-            }
-            _mm256_storeu_si256(to.add(i).cast::<__m256i>(), a);
-            _mm256_storeu_si256(to.add(i + 32).cast::<__m256i>(), b);
-            i += 64;
-        }
-        while i + 32 <= n {
-            let a = _mm256_loadu_si256(from.add(i).cast::<__m256i>());
-            if _mm256_movemask_epi8(_mm256_cmpgt_epi8(a, low)) != -1 {
-                break;
-            }
-            _mm256_storeu_si256(to.add(i).cast::<__m256i>(), a);
-            i += 32;
-        }
-        // Fewer than 32 bytes left after clean blocks: the last 32 bytes as
-        // one block, overlapping copied ones (written again, unchanged).
-        if i < n && i + 32 > n && n >= 32 {
-            let a = _mm256_loadu_si256(from.add(n - 32).cast::<__m256i>());
-            if _mm256_movemask_epi8(_mm256_cmpgt_epi8(a, low)) == -1 {
-                _mm256_storeu_si256(to.add(n - 32).cast::<__m256i>(), a);
-                i = n;
-            }
-        }
-    }
-    let len = dst.len();
-    // SAFETY: the stores above wrote `spare[..i]`, the `i` bytes right after
-    // the content, with `i <= n <= spare.len()`: initialized, and within
-    // the capacity.
-    unsafe { dst.set_len(len + i) };
-    i
-}
-
-/// Where the bytes of a tiny read that matter to line splitting are: bit
-/// `i` of each mask is set when byte `i` is an LF, a CR, or `r` (the first
-/// letter of `retry`, a field that must be parsed at once).
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct ByteMasks {
-    pub(crate) lf: u32,
-    pub(crate) cr: u32,
-    pub(crate) r: u32,
-}
-
-/// The [`ByteMasks`] of `b`, which has 16 to 32 bytes (a tiny read, a short
-/// line): its first and its last 16 bytes, three SSE2 compares each (SSE2
-/// is part of every x86_64 CPU); the two overlap below 32 bytes, where they
-/// agree. `None` for any other length. The common question, whether there
-/// is any line end at all, costs less as [`has_line_end_16_to_32`].
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline(always)]
-pub(crate) fn byte_masks_16_to_32(b: &[u8]) -> Option<ByteMasks> {
-    use core::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
-    };
-    let n = b.len();
-    if !(16..=32).contains(&n) {
-        return None;
-    }
-    let p = b.as_ptr();
-    // SAFETY: SSE2 is enabled for the whole build (the `cfg` above), which
-    // is what the intrinsics need; the two loads read `b[0..16]` and
-    // `b[n - 16..n]`, inside `b` since `16 <= n`, as unaligned loads.
-    unsafe {
-        let (head, tail) = (
-            _mm_loadu_si128(p.cast::<__m128i>()),
-            _mm_loadu_si128(p.add(n - 16).cast::<__m128i>()),
-        );
-        let mask = |byte: u8| {
-            let c = _mm_set1_epi8(byte as i8);
-            let bits = |v: __m128i| _mm_movemask_epi8(_mm_cmpeq_epi8(v, c)) as u32;
-            bits(head) | (bits(tail) << (n - 16))
-        };
-        Some(ByteMasks {
-            lf: mask(b'\n'),
-            cr: mask(b'\r'),
-            r: mask(b'r'),
-        })
-    }
-}
-
-/// Whether `b`, which has 16 to 32 bytes, has a CR or LF: two SSE2 compares
-/// of its first and of its last 16 bytes. `None` for any other length.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline(always)]
-pub(crate) fn has_line_end_16_to_32(b: &[u8]) -> Option<bool> {
-    use core::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
-    let n = b.len();
-    if !(16..=32).contains(&n) {
-        return None;
-    }
-    let p = b.as_ptr();
-    // SAFETY: as in `byte_masks_16_to_32`: SSE2 is enabled for the build,
-    // and the loads read `b[0..16]` and `b[n - 16..n]`, inside `b`.
-    let ends = unsafe {
-        let (lf, cr) = (_mm_set1_epi8(b'\n' as i8), _mm_set1_epi8(b'\r' as i8));
-        let ends = |v: __m128i| _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr));
-        _mm_movemask_epi8(_mm_or_si128(
-            ends(_mm_loadu_si128(p.cast::<__m128i>())),
-            ends(_mm_loadu_si128(p.add(n - 16).cast::<__m128i>())),
-        ))
-    };
-    Some(ends != 0)
-}
-
-/// Appends `piece` to `buf`, as `extend_from_slice` does; a piece of 8 to
-/// 32 bytes that fits the spare capacity is copied as two fixed-size,
-/// overlapping words, inline (a tiny read, the common case in small reads,
-/// otherwise costs a call to `memcpy` and its size dispatch).
-#[inline(always)]
-pub(crate) fn append_small(buf: &mut BytesMut, piece: &[u8]) {
-    let n = piece.len();
-    let spare = buf.spare_capacity_mut();
-    if !(8..=32).contains(&n) || spare.len() < n {
-        return buf.extend_from_slice(piece);
-    }
-    fn put<const W: usize>(to: &mut [MaybeUninit<u8>], from: &[u8]) {
-        let word: [u8; W] = from.try_into().unwrap_or([0; W]);
-        to.copy_from_slice(&word.map(MaybeUninit::new));
-    }
-    // The first and the last `w` bytes, `w <= n <= 2w`: together all `n`.
-    if n <= 16 {
-        put::<8>(&mut spare[..8], &piece[..8]);
-        put::<8>(&mut spare[n - 8..n], &piece[n - 8..]);
-    } else {
-        put::<16>(&mut spare[..16], &piece[..16]);
-        put::<16>(&mut spare[n - 16..n], &piece[n - 16..]);
-    }
-    let len = buf.len();
-    // SAFETY: `spare[..n]`, the `n` bytes right after the content, were all
-    // written just above (the two words cover `[0, n)`), and `n <=
-    // spare.len()`: initialized, within the capacity.
-    unsafe { buf.set_len(len + n) };
-}
-
-/// The index of the first byte of `b` that is not in 0x0e..=0x7f (`b.len()`
-/// if none), 32 bytes at a time with AVX2, the last bytes as one block
-/// that overlaps the ones before (below 32 bytes, one at a time).
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[cfg(all(target_arch = "x86_64", any(feature = "std", target_feature = "avx2")))]
-#[target_feature(enable = "avx2")]
-unsafe fn first_unclean_avx2(b: &[u8]) -> usize {
-    use core::arch::x86_64::{
-        __m256i, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_set1_epi8,
-    };
-    let n = b.len();
-    if n < 32 {
-        return b
-            .iter()
-            .position(|&c| !(0x0e..=0x7f).contains(&c))
-            .unwrap_or(n);
-    }
-    let p = b.as_ptr();
-    // As in `copy_clean_avx2`: a lane is all ones exactly for 0x0e..=0x7f.
-    let low = _mm256_set1_epi8(0x0d);
-    // The lanes of the 32 bytes at `at` that are not clean, as bits.
-    // SAFETY: every call below has `at + 32 <= n`: the load is in bounds
-    // (and unaligned, `loadu`).
-    let unclean = |at: usize| unsafe {
-        !(_mm256_movemask_epi8(_mm256_cmpgt_epi8(
-            _mm256_loadu_si256(p.add(at).cast::<__m256i>()),
-            low,
-        )) as u32)
-    };
-    let mut i = 0;
-    while i + 32 <= n {
-        let m = unclean(i);
-        if m != 0 {
-            return i + m.trailing_zeros() as usize;
-        }
-        i += 32;
-    }
-    if i < n {
-        // `n >= 32`; the bytes before `i` are clean, so the first unclean
-        // one of the last block, if any, is at `i` or after.
-        let m = unclean(n - 32);
-        if m != 0 {
-            return n - 32 + m.trailing_zeros() as usize;
-        }
-    }
-    n
-}
-
-/// Asks the CPU to bring the cache lines of `p[..len]` (at most 4 KiB of
-/// them) closer, without waiting for them: a hint, with no effect on what the
-/// program computes (x86_64; nothing elsewhere, and nothing under Miri,
-/// which has nothing to check in it).
-#[inline(always)]
-fn prefetch(p: *const u8, len: usize) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse", not(miri)))]
-    {
-        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let mut at = 0;
-        while at < len.min(4096) {
-            // SAFETY: SSE is enabled for the build (the `cfg` above), which
-            // is all `_mm_prefetch` needs; a prefetch reads nothing the
-            // program sees and never faults, whatever the address (which is
-            // formed with `wrapping_add`, so no pointer arithmetic can go
-            // wrong either).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(at).cast::<i8>()) };
-            at += 64;
-        }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse", not(miri))))]
-    let _ = (p, len);
-}
-
-/// Makes room for `additional` more bytes in `buf` without letting its
-/// capacity grow past `limit` (callers have checked that the content fits).
-/// The content stays as it was (only its place in memory may change).
-///
-/// `BytesMut::reserve` doubles, which could leave a buffer holding nearly
-/// twice its limit. Reclaiming the space of frames already dropped comes
-/// first: it never allocates, and keeps the steady state allocation-free.
-pub(crate) fn reserve_within(buf: &mut BytesMut, additional: usize, limit: usize) {
-    if buf.try_reclaim(additional) {
-        return;
-    }
-    let needed = buf.len() + additional;
-    if needed <= limit / 4 {
-        // Far below the limit, `reserve` grows the buffer in place (a realloc
-        // that keeps its shared header, so no allocation follows). When it
-        // must grow, the allocation it doubles is smaller than twice `needed`
-        // (the view's capacity is under `needed`, and space before the view is
-        // reused unless it is shorter than the content), so the result stays
-        // under `4 * needed <= limit`.
-        buf.reserve(additional);
-        return;
-    }
-    let target = buf
-        .capacity()
-        .saturating_mul(2)
-        .max(needed)
-        .max(64)
-        .min(limit.max(needed));
-    let mut bytes = Vec::from(core::mem::take(buf));
-    // Grows in place where the allocator can (a realloc, not a second buffer).
-    bytes.reserve_exact(target - bytes.len());
-    *buf = BytesMut::from(Bytes::from(bytes));
-}
 
 /// The length of the longest prefix of `b` that is UTF-8 (all of it, when
 /// it is text).
@@ -875,34 +548,6 @@ fn utf8_prefix(b: &[u8]) -> usize {
         Ok(_) => b.len(),
         Err(e) => e.valid_up_to(),
     }
-}
-
-/// Whether `b` is ASCII: the OR of all its bytes, taken 32 at a time into
-/// a 32-byte accumulator (which the compiler turns into a few vector ORs per
-/// block, with no early exit), the last 32 bytes as one more block. For
-/// short texts `<[u8]>::is_ascii`'s head and tail cost more than the check.
-#[inline]
-fn is_ascii(b: &[u8]) -> bool {
-    let mut acc = [0u8; 32];
-    let mut blocks = b.chunks_exact(32);
-    for block in &mut blocks {
-        for (a, &c) in acc.iter_mut().zip(block) {
-            *a |= c;
-        }
-    }
-    match b.len().checked_sub(32) {
-        Some(last) => {
-            for (a, &c) in acc.iter_mut().zip(&b[last..]) {
-                *a |= c;
-            }
-        }
-        None => {
-            for &c in blocks.remainder() {
-                acc[0] |= c;
-            }
-        }
-    }
-    acc.iter().fold(0u8, |x, &c| x | c) < 0x80
 }
 
 /// The longest rest of a chunk that [`utf8_prefix`] tries as ASCII first.
@@ -1017,23 +662,6 @@ mod tests {
     }
 
     #[test]
-    fn the_ascii_check_sees_every_byte() {
-        for len in 0..100 {
-            for at in 0..len {
-                let mut b = alloc::vec![b'a'; len];
-                assert!(is_ascii(&b), "{len}");
-                b[at] = 0x80;
-                assert!(!is_ascii(&b), "{len} {at}");
-            }
-        }
-    }
-
-    /// `append_to_line_end` against the plain definition, for every length
-    /// around the 32- and 64-byte steps and every place of one byte that
-    /// ends the fused pass (a line end, a control below CR that is not one,
-    /// a byte that is not ASCII) or does not (0x0e, 0x7f), after a line
-    /// short enough for the plain path and after long ones (ASCII or not).
-    #[test]
     fn appending_to_the_line_end_is_search_copy_and_check() {
         let long = b"data: ".repeat(FUSED_LINE / 6 + 1);
         let mut long_utf8 = long.clone();
@@ -1124,7 +752,7 @@ mod tests {
         let mut line = LineBuf::new();
         line.reserve_within(256, usize::MAX);
         let copied = line.copy_clean(&[b'x'; 200]);
-        if has_avx2() {
+        if CleanScan::get().is_some() {
             assert_eq!(copied, 200);
             assert_eq!(&line[..], &[b'x'; 200][..]);
             // Up to the block with the first byte that is not clean.
@@ -1174,10 +802,10 @@ mod tests {
             }
             return;
         }
-        if cfg!(target_feature = "avx2") {
-            panic!("the build enables AVX2, but it is not detected");
+        if cfg!(all(target_feature = "avx2", not(ssekit_disable_simd))) {
+            panic!("the build enables AVX2, but the vector scan is not taken");
         }
-        std::eprintln!("note: no AVX2 here: the one pass of LineBuf is not tested");
+        std::eprintln!("note: no vector clean scan here: the one pass of LineBuf is not taken");
         assert_eq!(copied, 0);
     }
 
@@ -1280,46 +908,6 @@ mod tests {
         }
     }
 
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    #[test]
-    fn tiny_read_masks_mark_every_lf_cr_and_r() {
-        for n in 0..40 {
-            for at in 0..n {
-                for c in [b'\n', b'\r', b'r', b'\t', 0x8a] {
-                    let mut b = alloc::vec![b'x'; n];
-                    b[at] = c;
-                    // A CR and an LF at the two ends too (bits in both
-                    // halves), unless the byte under test is there.
-                    if n > 2 && at > 0 && at + 1 < n {
-                        b[n - 1] = b'\r';
-                        b[0] = b'\n';
-                    }
-                    let bits = |want: u8| {
-                        b.iter()
-                            .enumerate()
-                            .filter(|&(_, &c)| c == want)
-                            .fold(0u32, |m, (i, _)| m | 1 << i)
-                    };
-                    let got = byte_masks_16_to_32(&b);
-                    if (16..=32).contains(&n) {
-                        let want = ByteMasks {
-                            lf: bits(b'\n'),
-                            cr: bits(b'\r'),
-                            r: bits(b'r'),
-                        };
-                        assert_eq!(got, Some(want), "{n} {at} {c}");
-                        let any = b.iter().any(|&c| c == b'\n' || c == b'\r');
-                        assert_eq!(has_line_end_16_to_32(&b), Some(any), "{n} {at} {c}");
-                    } else {
-                        assert_eq!(got, None);
-                        assert_eq!(has_line_end_16_to_32(&b), None);
-                    }
-                }
-            }
-        }
-    }
-
-    /// (length, place) pairs to test: every place of every length below
     /// `max`, or under Miri (slow) three places of each of `miri_lens`.
     fn lens_and_places(miri_lens: &[usize], max: usize) -> Vec<(usize, usize)> {
         let lens: Vec<usize> = if cfg!(miri) {
@@ -1337,20 +925,6 @@ mod tests {
                 places.into_iter().map(move |at| (len, at))
             })
             .collect()
-    }
-
-    #[test]
-    fn small_appends_copy_every_byte() {
-        for room in [0, 8, 20, 64] {
-            for n in 0..40 {
-                let mut buf = BytesMut::with_capacity(room);
-                buf.extend_from_slice(b"ab");
-                let piece: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(37)).collect();
-                append_small(&mut buf, &piece);
-                assert_eq!(&buf[..2], b"ab");
-                assert_eq!(&buf[2..], &piece[..], "{room} {n}");
-            }
-        }
     }
 
     #[test]

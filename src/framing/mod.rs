@@ -1,21 +1,28 @@
-//! L0: the line splitter. May depend on: `core`, `memchr`. Needs no allocator.
+//! The line splitter under the [`Parser`](crate::Parser): where the lines of
+//! an event stream end, over byte slices, with no allocator.
 //!
-//! BE ADVISED: this is the one place that decides where lines end, so every
-//! chunking of a stream must give the same lines. The state that crosses
-//! chunk boundaries is exactly two things:
-//!
-//! * whether the previous input ended in a CR, so that an LF at the very
-//!   start of the next input is the second half of a CRLF and not a blank
-//!   line (`after_cr`);
-//! * how much of a leading UTF-8 byte order mark has been seen at the very
-//!   start of the stream (`bom`). A partial BOM is held here, not in the
-//!   caller's line; if it turns out not to be a BOM, [`Step::Replay`] hands
-//!   its bytes back so they become the start of the first line.
+//! Use it directly when you need the lines of a stream without the
+//! `bytes`-based parser (on a target with no allocator, say). Lines end at
+//! CR, LF or CRLF, a CRLF split between two inputs included; one leading
+//! UTF-8 byte order mark is stripped, even when it arrives in pieces (a
+//! piece that turns out not to be one comes back as [`Step::Replay`]).
 //!
 //! The splitter returns offsets into the slice it was given, never borrows,
 //! so the caller is free to keep, copy or drop its buffers between calls. Each
 //! input byte is examined by the line search at most once, which keeps the
 //! work linear however the stream is chunked (see [`LineSplitter::scanned`]).
+
+// This is the one place that decides where lines end, so every chunking of
+// a stream must give the same lines. The state that crosses chunk
+// boundaries is exactly two things:
+//
+// * whether the previous input ended in a CR, so that an LF at the very
+//   start of the next input is the second half of a CRLF and not a blank
+//   line (`after_cr`);
+// * how much of a leading UTF-8 byte order mark has been seen at the very
+//   start of the stream (`bom`). A partial BOM is held here, not in the
+//   caller's line; if it turns out not to be a BOM, `Step::Replay` hands
+//   its bytes back so they become the start of the first line.
 
 /// The UTF-8 encoding of U+FEFF, stripped once at the very start of a stream.
 pub const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];

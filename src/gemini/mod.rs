@@ -1,9 +1,6 @@
-//! L3: typed, borrowing views of Google Gemini stream chunks
+//! Typed, borrowing views of Google Gemini stream chunks
 //! (`models/*:streamGenerateContent?alt=sse`, on the Gemini API and on
 //! Vertex AI, which send the same shape).
-//!
-//! Depends on `json`, `views` (the view machinery and `DecodeError`) and
-//! `frame` (for `from_frame`).
 //!
 //! A Gemini stream has `data:` lines only, usually with CRLF line endings:
 //! no `event:` names, no `id:`, no `[DONE]` and no closing event (the stream

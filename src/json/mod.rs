@@ -1,4 +1,5 @@
-//! L2: zero-allocation JSON primitives. May depend on: `core`, `alloc`, `memchr`.
+//! Zero-allocation JSON: a validating scanner and views that borrow from the
+//! text, as `serde_json` reads it.
 //!
 //! The typed event views of the dialect layers are built from these: a
 //! strict, non-recursive scanner over `&'a str` and views that borrow from

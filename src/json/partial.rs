@@ -444,12 +444,6 @@ impl PartialJson {
         scanned
     }
 
-    /// The old name of [`feed`](Self::feed).
-    #[deprecated(note = "renamed `feed`, the input verb of every accumulator")]
-    pub fn push(&mut self, delta: &str) -> Result<(), JsonError> {
-        self.feed(delta)
-    }
-
     /// The best-effort value of the text so far, as a complete JSON text
     /// (see the [rules](Self#the-repair)); `None` while no value has started.
     ///

@@ -1,4 +1,4 @@
-//! `ChatLinter` and `MessageLinter`: the checks that apply to Chat
+//! `ChatLinter` and `AnthropicLinter`: the checks that apply to Chat
 //! Completions and Anthropic Messages streams, and `FrameLinter`, the
 //! interface the three linters share.
 
@@ -6,18 +6,18 @@ use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::vec::Vec;
 
-use super::linter::{LintConfig, Linter};
+use super::linter::{LintConfig, ResponsesLinter};
 use super::reports::Reports;
 use super::rule::{Finding, Rule, Severity};
 use super::stream::StreamLinter;
-use crate::anthropic::{BlockDelta, ContentBlock, MessageEvent};
+use crate::anthropic::{AnthropicEvent, BlockDelta, ContentBlock};
 use crate::chat::{ChatEvent, ChoiceDelta};
 use crate::frame::{Frame, FrameError, ParserConfig};
 use crate::views::{DecodeError, DecodeErrorKind};
 
-/// What the three linters ([`Linter`], [`ChatLinter`], [`MessageLinter`])
+/// What the three linters ([`ResponsesLinter`], [`ChatLinter`], [`AnthropicLinter`])
 /// have in common: frames in, with the offset where each block begins,
-/// findings out. [`lint_frames`] drives any of them over a whole stream.
+/// findings out. [`lint_bytes`] drives any of them over a whole stream.
 pub trait FrameLinter {
     /// Checks one event whose block begins at `offset` in the stream.
     fn feed(&mut self, frame: &Frame, offset: u64);
@@ -66,8 +66,8 @@ impl<T: FrameLinter + ?Sized> FrameLinter for alloc::boxed::Box<T> {
 }
 
 /// `FrameLinter` for a linter with inherent `feed`, `frame_error` and
-/// `finish_at` and its findings in a `reports` field ([`Linter`],
-/// [`ChatLinter`], [`MessageLinter`]).
+/// `finish_at` and its findings in a `reports` field ([`ResponsesLinter`],
+/// [`ChatLinter`], [`AnthropicLinter`]).
 macro_rules! frame_linter {
     ($linter:ident) => {
         impl FrameLinter for $linter {
@@ -90,25 +90,25 @@ macro_rules! frame_linter {
     };
 }
 
-frame_linter!(Linter);
+frame_linter!(ResponsesLinter);
 
 /// Lints a whole stream held in memory with `linter` (a [`ChatLinter`] for
 /// a Chat Completions stream, say), and returns every finding in stream
 /// order.
 ///
 /// ```
-/// use ssekit::lint::{lint_frames, ChatLinter, Rule};
+/// use ssekit::lint::{lint_bytes, ChatLinter, Rule};
 ///
 /// let stream = concat!(
 ///     "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n",
 ///     "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
 ///     "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"!\"}}]}\n\n",
 /// );
-/// let findings = lint_frames(ChatLinter::new(), stream.as_bytes());
+/// let findings = lint_bytes(ChatLinter::new(), stream.as_bytes());
 /// let rules: Vec<Rule> = findings.iter().map(|f| f.rule()).collect();
 /// assert_eq!(rules, [Rule::EventAfterItemDone, Rule::MissingTerminal]);
 /// ```
-pub fn lint_frames(linter: impl FrameLinter, input: &[u8]) -> Vec<Finding> {
+pub fn lint_bytes(linter: impl FrameLinter, input: &[u8]) -> Vec<Finding> {
     let mut stream = StreamLinter::with_linter(ParserConfig::DEFAULT, linter);
     stream.feed(bytes::Bytes::copy_from_slice(input));
     stream.finish();
@@ -449,7 +449,7 @@ impl BlockKind {
 /// [`LintConfig::max_items`].
 ///
 /// ```
-/// use ssekit::lint::{lint_frames, MessageLinter, Rule};
+/// use ssekit::lint::{lint_bytes, AnthropicLinter, Rule};
 ///
 /// let stream = concat!(
 ///     "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\"}}\n\n",
@@ -457,14 +457,14 @@ impl BlockKind {
 ///     "data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"}}\n\n",
 ///     "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
 /// );
-/// let rules: Vec<Rule> = lint_frames(MessageLinter::new(), stream.as_bytes())
+/// let rules: Vec<Rule> = lint_bytes(AnthropicLinter::new(), stream.as_bytes())
 ///     .iter()
 ///     .map(|f| f.rule())
 ///     .collect();
 /// assert_eq!(rules, [Rule::UnknownItem, Rule::MissingStopReason]);
 /// ```
 #[derive(Debug)]
-pub struct MessageLinter {
+pub struct AnthropicLinter {
     config: LintConfig,
     reports: Reports,
     started: bool,
@@ -478,13 +478,13 @@ pub struct MessageLinter {
     finished: bool,
 }
 
-impl Default for MessageLinter {
+impl Default for AnthropicLinter {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl MessageLinter {
+impl AnthropicLinter {
     /// A linter with the default caps.
     pub fn new() -> Self {
         Self::with_config(LintConfig::DEFAULT)
@@ -508,21 +508,23 @@ impl MessageLinter {
 
     /// Checks one event whose block begins at `offset` in the stream.
     pub fn feed(&mut self, frame: &Frame, offset: u64) {
-        let event = match MessageEvent::from_frame(frame).and_then(MessageEvent::strict) {
+        let event = match AnthropicEvent::from_frame(frame).and_then(AnthropicEvent::strict) {
             Ok(event) => event,
             Err(e) => return decode_finding(&mut self.reports, &e, offset),
         };
         if self.stopped {
             let (rule, what) = match event {
-                MessageEvent::MessageStop(_) => (Rule::MultipleTerminal, "a second `message_stop`"),
+                AnthropicEvent::MessageStop(_) => {
+                    (Rule::MultipleTerminal, "a second `message_stop`")
+                }
                 _ => (Rule::EventAfterTerminal, "an event after `message_stop`"),
             };
             self.reports
                 .rule(rule, offset, format!("{what}: the message is over"));
             return;
         }
-        let is_start = matches!(event, MessageEvent::MessageStart(_));
-        let any_time = matches!(event, MessageEvent::Ping(_) | MessageEvent::Error(_));
+        let is_start = matches!(event, AnthropicEvent::MessageStart(_));
+        let any_time = matches!(event, AnthropicEvent::Ping(_) | AnthropicEvent::Error(_));
         if !self.first_checked && !any_time {
             self.first_checked = true;
             if !is_start {
@@ -538,7 +540,7 @@ impl MessageLinter {
             }
         }
         match event {
-            MessageEvent::MessageStart(_) => {
+            AnthropicEvent::MessageStart(_) => {
                 if core::mem::replace(&mut self.started, true) {
                     self.reports.rule(
                         Rule::DuplicateItem,
@@ -547,10 +549,10 @@ impl MessageLinter {
                     );
                 }
             }
-            MessageEvent::ContentBlockStart(e) => {
+            AnthropicEvent::ContentBlockStart(e) => {
                 self.block_start(e.index, &e.content_block, offset)
             }
-            MessageEvent::ContentBlockDelta(e) => {
+            AnthropicEvent::ContentBlockDelta(e) => {
                 if let Some((kind, stopped)) = self.block(e.index, offset, "content_block_delta") {
                     if stopped {
                         self.reports.rule(
@@ -571,7 +573,7 @@ impl MessageLinter {
                     }
                 }
             }
-            MessageEvent::ContentBlockStop(e) => {
+            AnthropicEvent::ContentBlockStop(e) => {
                 if let Some((_, stopped)) = self.block(e.index, offset, "content_block_stop") {
                     if stopped {
                         self.reports.rule(
@@ -588,11 +590,11 @@ impl MessageLinter {
                     }
                 }
             }
-            MessageEvent::MessageDelta(e) => self.stop_reason |= e.delta.stop_reason.is_some(),
-            MessageEvent::MessageStop(_) => self.message_stop(offset),
-            MessageEvent::Error(_) => self.saw_error = true,
-            MessageEvent::Ping(_) => {}
-            MessageEvent::Unknown { ty, .. } => self.reports.rule(
+            AnthropicEvent::MessageDelta(e) => self.stop_reason |= e.delta.stop_reason.is_some(),
+            AnthropicEvent::MessageStop(_) => self.message_stop(offset),
+            AnthropicEvent::Error(_) => self.saw_error = true,
+            AnthropicEvent::Ping(_) => {}
+            AnthropicEvent::Unknown { ty, .. } => self.reports.rule(
                 Rule::UnknownEventType,
                 offset,
                 format!("`{}`: an event type this version does not know", ty.raw()),
@@ -713,4 +715,4 @@ impl MessageLinter {
     }
 }
 
-frame_linter!(MessageLinter);
+frame_linter!(AnthropicLinter);

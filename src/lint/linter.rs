@@ -1,4 +1,4 @@
-//! `Linter`: the checks, event by event, over frames the caller parsed.
+//! `ResponsesLinter`: the checks, event by event, over frames the caller parsed.
 
 use alloc::borrow::Cow;
 use alloc::format;
@@ -12,10 +12,10 @@ use crate::json::{JsonStr, ObjectView, Value};
 use crate::responses::order::{
     Fault, ItemRef, ItemState, OrderConfig, OrderEvent, PartKey, PartRef, StreamOrder,
 };
-use crate::responses::{DecodeErrorKind, EventKind, EventRole, PartKind, ResponseEvent, TextKind};
+use crate::responses::{DecodeErrorKind, EventKind, EventRole, PartKind, ResponsesEvent, TextKind};
 
 config! {
-    /// Memory caps of a [`Linter`].
+    /// Memory caps of a [`ResponsesLinter`].
     ///
     /// Everything the linter keeps grows with the stream only up to these caps:
     /// past one, an [`Info`](Severity::Info) finding of rule
@@ -23,9 +23,9 @@ config! {
     /// linter goes on with the others.
     ///
     /// ```
-    /// use ssekit::lint::{LintConfig, Linter};
+    /// use ssekit::lint::{LintConfig, ResponsesLinter};
     ///
-    /// let linter = Linter::with_config(LintConfig::DEFAULT.with_max_text_bytes(1 << 20));
+    /// let linter = ResponsesLinter::with_config(LintConfig::DEFAULT.with_max_text_bytes(1 << 20));
     /// assert_eq!(linter.config().max_text_bytes, 1 << 20);
     /// ```
     pub struct LintConfig {
@@ -46,7 +46,7 @@ config! {
         /// is not tracked (as past [`max_items`](Self::max_items)).
         max_text_bytes: usize = 64 << 20, with_max_text_bytes;
         /// Most findings reported. Default 10000. Past it findings are counted
-        /// (see [`Linter::count`]) and summarised in one last finding, at the
+        /// (see [`ResponsesLinter::count`]) and summarised in one last finding, at the
         /// end, with the severity of the worst one left out.
         max_findings: usize = 10_000, with_max_findings;
     }
@@ -83,7 +83,7 @@ struct Members<'a> {
 
 impl<'a> Members<'a> {
     /// From a decoded event (not `Unknown` nor `Done`): no walk.
-    fn from_event(event: &ResponseEvent<'a>, object: ObjectView<'a>) -> Self {
+    fn from_event(event: &ResponsesEvent<'a>, object: ObjectView<'a>) -> Self {
         let k = event.members();
         Self {
             ty: Some(Cow::Borrowed(event.ty())),
@@ -199,10 +199,10 @@ struct At {
 /// # Example
 ///
 /// ```
-/// use ssekit::lint::{Linter, Rule};
+/// use ssekit::lint::{ResponsesLinter, Rule};
 /// use ssekit::Frame;
 ///
-/// let mut linter = Linter::new();
+/// let mut linter = ResponsesLinter::new();
 /// let frame = Frame::new(r#"{"type":"response.created","response":{"id":"r"},"sequence_number":0}"#)
 ///     .with_event("response.in_progress");
 /// linter.feed(&frame, 0);
@@ -212,7 +212,7 @@ struct At {
 /// assert!(linter.has_errors());
 /// ```
 #[derive(Debug)]
-pub struct Linter {
+pub struct ResponsesLinter {
     config: LintConfig,
     pub(super) reports: Reports,
     /// JSON events seen (`[DONE]` not counted).
@@ -236,13 +236,13 @@ pub struct Linter {
     finished: bool,
 }
 
-impl Default for Linter {
+impl Default for ResponsesLinter {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl Linter {
+impl ResponsesLinter {
     /// A linter with the default [`LintConfig`].
     pub fn new() -> Self {
         Self::with_config(LintConfig::DEFAULT)
@@ -339,9 +339,9 @@ impl Linter {
         // Decoded once: the typed view (its lazy payloads too: an event that
         // decodes only in part is invalid); the lenient walk only when it
         // does not decode, or is of a type it does not model.
-        let decoded = ResponseEvent::parse(data).and_then(ResponseEvent::strict);
+        let decoded = ResponsesEvent::parse(data).and_then(ResponsesEvent::strict);
         let typed = match &decoded {
-            Ok(ResponseEvent::Unknown { .. } | ResponseEvent::Done) | Err(_) => None,
+            Ok(ResponsesEvent::Unknown { .. } | ResponsesEvent::Done) | Err(_) => None,
             Ok(e) => e
                 .raw()
                 .and_then(|raw| raw.value().as_object())
@@ -417,7 +417,7 @@ impl Linter {
             );
         }
         match decoded {
-            Ok(ResponseEvent::Unknown { .. }) => self.report(
+            Ok(ResponsesEvent::Unknown { .. }) => self.report(
                 Rule::UnknownEventType,
                 Severity::Info,
                 at,

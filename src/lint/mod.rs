@@ -1,6 +1,5 @@
-//! L4: checks a Responses API stream (and Chat Completions and Anthropic
-//! Messages streams) against what real clients require. May depend on:
-//! `responses`, `chat`, `anthropic`, `views`, `frame`, `json`, `alloc`.
+//! Checks a Responses API stream (and Chat Completions and Anthropic
+//! Messages streams) against what real clients require.
 //!
 //! Gateways and proxies that re-emit Responses streams break real clients
 //! when an event, a field or an order is missing: the Codex CLI reports
@@ -15,7 +14,7 @@
 //! # Example
 //!
 //! ```
-//! use ssekit::lint::{has_errors, lint_bytes, Rule};
+//! use ssekit::lint::{has_errors, lint_bytes, ResponsesLinter, Rule};
 //!
 //! let stream = concat!(
 //!     "event: response.created\n",
@@ -24,7 +23,7 @@
 //!     "data: {\"type\":\"response.output_text.delta\",\"sequence_number\":1,\"item_id\":\"msg_1\",",
 //!     "\"output_index\":0,\"content_index\":0,\"delta\":\"Hi\"}\n\n",
 //! );
-//! let findings = lint_bytes(stream.as_bytes());
+//! let findings = lint_bytes(ResponsesLinter::new(), stream.as_bytes());
 //! for f in &findings {
 //!     println!("{f}"); // offset 118 seq 1: error unknown-item: `response.output_text.delta` for item msg_1, …
 //! }
@@ -34,7 +33,7 @@
 //! assert!(has_errors(&findings));
 //! ```
 //!
-//! For a stream parsed elsewhere, feed a [`Linter`] frames with their
+//! For a stream parsed elsewhere, feed a [`ResponsesLinter`] frames with their
 //! offsets; for bytes arriving in chunks, a [`StreamLinter`].
 //!
 //! # Rules
@@ -45,7 +44,7 @@
 //! | `invalid-json` | error | an event's data is not JSON, or not a JSON object (the message has the offset in the data) |
 //! | `missing-type` | error | the data has no string `type` |
 //! | `event-name-mismatch` | error | the SSE `event:` name is not the data's `type` (a stream with no `event:` lines is fine: clients read `type`) |
-//! | `invalid-event` | error | a known event type lacks a field its type requires or has one of the wrong kind (as [`ResponseEvent::parse`](crate::responses::ResponseEvent::parse) and `validate` decide; it already tolerates what real streams omit) |
+//! | `invalid-event` | error | a known event type lacks a field its type requires or has one of the wrong kind (as [`ResponsesEvent::parse`](crate::responses::ResponsesEvent::parse) and `validate` decide; it already tolerates what real streams omit) |
 //! | `unknown-event-type` | info | a type this version does not know; it is not checked further |
 //! | `done-sentinel` | info | `data: [DONE]`, which the Responses API does not send (OpenRouter does); clients must skip it |
 //! | `missing-sequence-number` | warning | no `sequence_number`: once while no event had one (early-2025 streams), then each event that lacks one after numbered events |
@@ -69,7 +68,7 @@
 //!
 //! ## Chat Completions and Anthropic Messages streams
 //!
-//! [`ChatLinter`] and [`MessageLinter`] check the other two dialects with
+//! [`ChatLinter`] and [`AnthropicLinter`] check the other two dialects with
 //! the rules that apply to them (the shared ids keep their meaning: an
 //! "item" is a choice or a content block there), plus six of their own:
 //!
@@ -89,7 +88,7 @@
 //! delta or stop for a block never started, `duplicate-item` a block
 //! started or stopped twice, `item-not-done` a block still open at
 //! `message_stop`, `missing-terminal` a stream without `message_stop`.
-//! [`lint_frames`] runs any of the three linters over a stream in memory.
+//! [`lint_bytes`] runs any of the three linters over a stream in memory.
 //!
 //! ## Decisions
 //!
@@ -128,16 +127,16 @@ mod stream;
 #[cfg(test)]
 mod tests;
 
-pub use dialects::{lint_frames, ChatLinter, FrameLinter, MessageLinter};
-pub use linter::{LintConfig, Linter};
+pub use dialects::{lint_bytes, AnthropicLinter, ChatLinter, FrameLinter};
+pub use linter::{LintConfig, ResponsesLinter};
 pub use rule::{Finding, Rule, Severity};
-pub use stream::{lint_bytes, StreamLinter};
+pub use stream::StreamLinter;
 
 /// Whether any of these findings is an error (a stream that lints clean has
 /// none; warnings and information do not count).
 ///
 /// ```
-/// let clean = ssekit::lint::lint_bytes(b"");
+/// let clean = ssekit::lint::lint_bytes(ssekit::lint::ResponsesLinter::new(), b"");
 /// assert!(ssekit::lint::has_errors(&clean)); // an empty stream has no terminal event
 /// ```
 pub fn has_errors(findings: &[Finding]) -> bool {

@@ -1,18 +1,17 @@
 //! `StreamLinter`: bytes in, findings out (parses, tracks offsets, lints).
 
-use alloc::vec::Vec;
 use bytes::Bytes;
 
 use super::dialects::FrameLinter;
-use super::linter::{LintConfig, Linter};
+use super::linter::{LintConfig, ResponsesLinter};
 use super::rule::{Finding, Severity};
 use crate::frame::{Item, Parser, ParserConfig};
 
 /// Lints a stream given as bytes: a [`Parser`] and a linter together, which
 /// hands the linter each frame with the offset where its block begins. The
-/// linter is the Responses API's [`Linter`] unless another
+/// linter is the Responses API's [`ResponsesLinter`] unless another
 /// [`FrameLinter`] is given ([`with_linter`](Self::with_linter): a
-/// [`ChatLinter`](super::ChatLinter) or [`MessageLinter`](super::MessageLinter)).
+/// [`ChatLinter`](super::ChatLinter) or [`AnthropicLinter`](super::AnthropicLinter)).
 ///
 /// Feed the chunks as they arrive ([`feed`](Self::feed)), call
 /// [`finish`](Self::finish) at the end, and take the findings out between
@@ -39,7 +38,7 @@ use crate::frame::{Item, Parser, ParserConfig};
 /// assert_eq!(found, [(Rule::MissingTerminal, 101)]); // at the end of the stream
 /// ```
 #[derive(Debug)]
-pub struct StreamLinter<L = Linter> {
+pub struct StreamLinter<L = ResponsesLinter> {
     parser: Parser,
     linter: L,
     /// Bytes fed in all.
@@ -60,7 +59,7 @@ impl StreamLinter {
 
     /// A stream linter with these configurations.
     pub fn with_config(parser: ParserConfig, lint: LintConfig) -> Self {
-        StreamLinter::with_linter(parser, Linter::with_config(lint))
+        StreamLinter::with_linter(parser, ResponsesLinter::with_config(lint))
     }
 }
 
@@ -118,7 +117,7 @@ impl<L: FrameLinter> StreamLinter<L> {
     }
 
     /// How many findings of this severity there were so far (see
-    /// [`Linter::count`]).
+    /// [`ResponsesLinter::count`]).
     pub fn count(&self, severity: Severity) -> u64 {
         self.linter.count(severity)
     }
@@ -140,21 +139,4 @@ impl<L: FrameLinter> StreamLinter<L> {
             }
         }
     }
-}
-
-/// Lints a whole Responses API stream held in memory, and returns every
-/// finding in stream order. See [`has_errors`](super::has_errors).
-///
-/// ```
-/// let stream = b"data: {\"type\":\"response.created\",\"response\":{\"id\":\"r\"}}\n\ndata: [DONE]\n\n";
-/// let findings = ssekit::lint::lint_bytes(stream);
-/// let rules: Vec<&str> = findings.iter().map(|f| f.rule().id()).collect();
-/// assert_eq!(rules, ["missing-sequence-number", "done-sentinel", "missing-terminal"]);
-/// assert!(ssekit::lint::has_errors(&findings));
-/// ```
-pub fn lint_bytes(input: &[u8]) -> Vec<Finding> {
-    let mut linter = StreamLinter::new();
-    linter.feed(Bytes::copy_from_slice(input));
-    linter.finish();
-    linter.drain().collect()
 }

@@ -82,14 +82,14 @@ fn stream(events: &[J]) -> String {
 }
 
 fn ids(events: &[J]) -> Vec<&'static str> {
-    lint_bytes(stream(events).as_bytes())
+    lint_bytes(ResponsesLinter::new(), stream(events).as_bytes())
         .iter()
         .map(|f| f.rule().id())
         .collect()
 }
 
 fn findings(events: &[J]) -> Vec<Finding> {
-    lint_bytes(stream(events).as_bytes())
+    lint_bytes(ResponsesLinter::new(), stream(events).as_bytes())
 }
 
 #[test]
@@ -103,7 +103,7 @@ fn findings_are_the_same_however_the_bytes_are_chunked() {
     events.swap(10, 11); // out-of-order deltas: done-mismatch
     events.insert(3, J::String("{oops".into()));
     let text = stream(&events);
-    let whole = lint_bytes(text.as_bytes());
+    let whole = lint_bytes(ResponsesLinter::new(), text.as_bytes());
     assert_eq!(whole.len(), 3, "{whole:?}");
     for size in [1, 2, 3, 7, 64] {
         let mut linter = StreamLinter::new();
@@ -123,7 +123,7 @@ fn offsets_are_where_each_block_begins() {
     events[d]["item_id"] = json!("msg_x");
     // A BOM, blank lines and a comment before the first event.
     let text = alloc::format!("\u{feff}\n\r\n: hi\n\n{}", stream(&events));
-    let found = lint_bytes(text.as_bytes());
+    let found = lint_bytes(ResponsesLinter::new(), text.as_bytes());
     let unknown = found
         .iter()
         .find(|f| f.rule() == Rule::UnknownItem)
@@ -139,7 +139,7 @@ fn offsets_are_where_each_block_begins() {
     let mut events = baseline();
     events.remove(0);
     let text = alloc::format!("\u{feff}\n\r\n{}", stream(&events));
-    let found = lint_bytes(text.as_bytes());
+    let found = lint_bytes(ResponsesLinter::new(), text.as_bytes());
     assert_eq!(found[0].rule(), Rule::CreatedNotFirst);
     assert_eq!(found[0].offset(), 6);
 }
@@ -147,7 +147,7 @@ fn offsets_are_where_each_block_begins() {
 #[test]
 fn sse_error_for_a_truncated_tail() {
     let text = stream(&baseline()) + "data: {\"type\"";
-    let found = lint_bytes(text.as_bytes());
+    let found = lint_bytes(ResponsesLinter::new(), text.as_bytes());
     let rules: Vec<_> = found.iter().map(|f| f.rule().id()).collect();
     assert_eq!(rules, ["sse-error"]);
     assert_eq!(found[0].offset(), stream(&baseline()).len() as u64);
@@ -182,7 +182,7 @@ fn event_name_mismatch_but_no_event_name_is_fine() {
         .filter(|l| !l.starts_with("event:"))
         .map(|l| alloc::format!("{l}\n"))
         .collect::<String>();
-    assert_eq!(lint_bytes(data_only.as_bytes()), []);
+    assert_eq!(lint_bytes(ResponsesLinter::new(), data_only.as_bytes()), []);
 }
 
 #[test]
@@ -590,7 +590,7 @@ fn limits_stop_checks_with_information_not_errors() {
 
 #[test]
 fn linter_counts_and_frame_errors() {
-    let mut linter = Linter::new();
+    let mut linter = ResponsesLinter::new();
     let err = crate::FrameError::new(crate::FrameErrorKind::EventTooLarge { limit: 4 }, 9);
     linter.frame_error(&err);
     linter.finish();
@@ -686,7 +686,7 @@ fn a_block_begins_at_its_first_line_comments_and_all() {
     // Found by the fuzzer: a comment inside a block (after its data line)
     // moved the block's start for whole input but not byte by byte.
     let text = "data: {oops\n: keep-alive\n\n\n\r\n: c\nevent: x\r\ndata: {\"type\":\"y\"}\r\r\u{feff}x: 1\ndata: [1]\n\n";
-    let whole = lint_bytes(text.as_bytes());
+    let whole = lint_bytes(ResponsesLinter::new(), text.as_bytes());
     let offsets: Vec<_> = whole.iter().map(|f| (f.rule().id(), f.offset())).collect();
     let second = text.find(": c").unwrap() as u64;
     let third = text.rfind('\u{feff}').unwrap() as u64; // not a BOM here: a line
@@ -733,7 +733,7 @@ fn a_block_begins_at_its_first_line_comments_and_all() {
 #[test]
 fn linters_and_findings_are_send_and_sync() {
     fn check<T: Send + Sync>() {}
-    check::<Linter>();
+    check::<ResponsesLinter>();
     check::<StreamLinter>();
     check::<Finding>();
 }

@@ -2,7 +2,7 @@
 //! the generic decoder and its visitor come from the shared `view!` (see
 //! `views/macros.rs`); on top, an event
 //! view has a `TYPE` constant, a `to_owned()` that keeps the whole event as
-//! an [`OwnedResponseEvent`](super::OwnedResponseEvent), and (feature
+//! an [`OwnedResponsesEvent`](super::OwnedResponsesEvent), and (feature
 //! `serde`) a `Deserialize` that checks its `type`. It does not decode as a
 //! nested field.
 //!
@@ -88,10 +88,10 @@ macro_rules! event_view {
             pub const TYPE: &'static str = $ty;
 
             /// Copies the event's JSON text into an
-            /// [`OwnedResponseEvent`]($crate::responses::OwnedResponseEvent)
+            /// [`OwnedResponsesEvent`]($crate::responses::OwnedResponsesEvent)
             /// that outlives the input.
-            pub fn to_owned(&self) -> $crate::responses::OwnedResponseEvent {
-                $crate::responses::OwnedResponseEvent::from_parts(self.__src.0.get(), $ty)
+            pub fn to_owned(&self) -> $crate::responses::OwnedResponsesEvent {
+                $crate::responses::OwnedResponsesEvent::from_parts(self.__src.0.get(), $ty)
             }
 
             /// The correlation keys among the fields (see `accessors.rs`).

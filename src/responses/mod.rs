@@ -1,22 +1,22 @@
-//! L3: typed, borrowing views of OpenAI Responses API stream events.
+//! Typed, borrowing views of OpenAI Responses API stream events, and a
+//! [`writer`] of Responses streams.
 //!
-//! Depends on `json`, `views` and `frame` (for `from_frame`); its
-//! [`writer`] also on `encode`. [`EventKind`] is the table of event types
-//! and their roles, [`order`] the one checker of stream order.
+//! [`EventKind`] lists the event types and their roles; [`order`] checks a
+//! stream's order (sequence numbers, items and parts, the terminal event).
 //!
-//! [`ResponseEvent`] has one variant per event type of the Responses stream:
+//! [`ResponsesEvent`] has one variant per event type of the Responses stream:
 //! the 58 of the official union, 11 seen outside it (`keepalive`,
 //! `response.compaction.compacting`, the apply_patch diff events, backend
 //! and WebSocket extensions) and 9 legacy names, each holding a view struct
 //! ([`OutputTextDelta`], [`ResponseCompleted`], …); any other type decodes to
-//! [`ResponseEvent::Unknown`] with its raw JSON, never to an error; the
-//! `[DONE]` sentinel decodes to [`ResponseEvent::Done`].
+//! [`ResponsesEvent::Unknown`] with its raw JSON, never to an error; the
+//! `[DONE]` sentinel decodes to [`ResponsesEvent::Done`].
 //!
 //! # Decoding
 //!
-//! [`ResponseEvent::from_frame`] picks the view from the SSE `event:` name
+//! [`ResponsesEvent::from_frame`] picks the view from the SSE `event:` name
 //! when there is one (and checks it against the data's `type`), else from
-//! the `type` member; [`ResponseEvent::parse`] reads the data alone. Either
+//! the `type` member; [`ResponsesEvent::parse`] reads the data alone. Either
 //! way the data is decoded in one pass that validates the JSON and fills the
 //! view as it goes, allocating nothing. (When `type` is not the first member,
 //! as in streams re-serialized with sorted keys, it is found first, and the
@@ -33,13 +33,13 @@
 //! events, the `item` of `output_item.*`, the `part` of `content_part.*` and
 //! `reasoning_summary_part.*`, the `annotation`, the nested `error`) are
 //! [`Lazy`]: validated as JSON objects with the event, decoded by
-//! [`Lazy::get`] when read, so that a [`ResponseEvent`] is no bigger than a
+//! [`Lazy::get`] when read, so that a [`ResponsesEvent`] is no bigger than a
 //! text delta's view (160 bytes). A field of the wrong kind inside such a
-//! payload is an error of `get`; [`ResponseEvent::validate`] reads them all
+//! payload is an error of `get`; [`ResponsesEvent::validate`] reads them all
 //! (`parse` then `validate` is the whole event decoded at once).
 //!
 //! Fields the spec requires are plain fields, and their absence makes the
-//! event [`ResponseEvent::Unknown`], with its raw JSON and a [`DecodeError`]
+//! event [`ResponsesEvent::Unknown`], with its raw JSON and a [`DecodeError`]
 //! naming the event type and field (see [`DecodeError`] for the rule; data
 //! that is not a JSON object is the only error of `parse`), except where real
 //! streams are known to omit them: `sequence_number` is always optional
@@ -53,8 +53,8 @@
 //! # Keeping events
 //!
 //! Views borrow; to keep an event past its buffer, take an
-//! [`OwnedResponseEvent`] ([`OwnedResponseEvent::from_frame`] shares the
-//! frame's bytes, [`ResponseEvent::to_owned`] copies the text) or, for a
+//! [`OwnedResponsesEvent`] ([`OwnedResponsesEvent::from_frame`] shares the
+//! frame's bytes, [`ResponsesEvent::to_owned`] copies the text) or, for a
 //! nested view, an [`Owned`] (`item.to_owned()`). Their `get()` decodes the
 //! kept text again: one pass over it, no allocation.
 //!
@@ -67,15 +67,15 @@
 //!
 //! # serde
 //!
-//! With the `serde` feature, `ResponseEvent<'a>` and every view implement
+//! With the `serde` feature, `ResponsesEvent<'a>` and every view implement
 //! `serde::Deserialize<'de>`. The borrowed views take the value's raw JSON
 //! text through `serde_json`'s `RawValue` protocol and decode it with this
-//! module's decoder, so `serde_json::from_str::<ResponseEvent>` (or a field
-//! `#[serde(borrow)] event: ResponseEvent<'a>` of your own struct) gives
-//! exactly what [`ResponseEvent::parse`] gives, borrowing from the input. This
+//! module's decoder, so `serde_json::from_str::<ResponsesEvent>` (or a field
+//! `#[serde(borrow)] event: ResponsesEvent<'a>` of your own struct) gives
+//! exactly what [`ResponsesEvent::parse`] gives, borrowing from the input. This
 //! needs `serde_json`'s `raw_value` feature and a borrowed input (`from_str`,
 //! `from_slice`); other deserializers cannot hand out raw text, and fail
-//! with an error that says so. [`OwnedResponseEvent`] and [`Owned`]
+//! with an error that says so. [`OwnedResponsesEvent`] and [`Owned`]
 //! deserialize from any deserializer (`simd_json`, `serde_json::Value`, a
 //! reader): they write the value out as JSON text (one allocation) and
 //! decode that.
@@ -83,7 +83,7 @@
 //! # Example
 //!
 //! ```
-//! use ssekit::responses::ResponseEvent;
+//! use ssekit::responses::ResponsesEvent;
 //! use ssekit::{Bytes, Parser};
 //!
 //! let mut parser = Parser::new();
@@ -93,8 +93,8 @@
 //!       \"output_index\":0,\"content_index\":0,\"delta\":\"Hi\\n\",\"sequence_number\":4}\n\n",
 //! ));
 //! let frame = parser.next_frame()?.unwrap();
-//! match ResponseEvent::from_frame(&frame)? {
-//!     ResponseEvent::OutputTextDelta(d) => {
+//! match ResponsesEvent::from_frame(&frame)? {
+//!     ResponsesEvent::OutputTextDelta(d) => {
 //!         assert_eq!(d.output_index, 0);
 //!         assert_eq!(d.sequence_number, Some(4));
 //!         assert_eq!(d.item_id.as_str(), Some("msg_1")); // a slice of the frame
@@ -127,7 +127,7 @@ pub use crate::views::{
 pub use events::*;
 pub use items::*;
 pub use kind::{EventRole, PartKind, TextKind};
-pub use owned::OwnedResponseEvent;
+pub use owned::OwnedResponsesEvent;
 pub use response::*;
 
 use crate::frame::Frame;
@@ -142,7 +142,7 @@ macro_rules! response_events {
         /// See the [module docs](self) for how events are decoded.
         #[derive(Debug, Clone, PartialEq)]
         #[non_exhaustive]
-        pub enum ResponseEvent<'a> {
+        pub enum ResponsesEvent<'a> {
             $( $(#[$meta])* $variant($view<'a>), )*
             /// An event type this version does not model, or an object
             /// that does not fit the type it names: decoding passes both on
@@ -184,7 +184,7 @@ macro_rules! response_events {
         }
 
         /// The type of a Responses event, without its data: one variant per
-        /// modeled type (as [`ResponseEvent`]), [`Unknown`](Self::Unknown)
+        /// modeled type (as [`ResponsesEvent`]), [`Unknown`](Self::Unknown)
         /// and [`Done`](Self::Done). It carries the type string
         /// ([`ty`](Self::ty)) and what the type does in a stream
         /// ([`role`](Self::role)), so code that sorts events reads this
@@ -211,14 +211,14 @@ macro_rules! response_events {
 
         impl EventKind {
             /// Every modeled kind (not [`Unknown`](Self::Unknown) nor
-            /// [`Done`](Self::Done)), in the order of [`ResponseEvent::TYPES`].
+            /// [`Done`](Self::Done)), in the order of [`ResponsesEvent::TYPES`].
             pub const ALL: &'static [EventKind] = &[$( Self::$variant, )*];
 
             /// The kind of an event type (compared as written, no escapes):
             /// [`Unknown`](Self::Unknown) for a type no variant models.
             /// `"[DONE]"` is [`Done`](Self::Done).
             pub fn from_type(ty: &str) -> Self {
-                match ResponseEvent::kind_of(ty.as_bytes()) {
+                match ResponsesEvent::kind_of(ty.as_bytes()) {
                     Some(kind) => kind.public(),
                     None if ty == "[DONE]" => Self::Done,
                     None => Self::Unknown,
@@ -246,7 +246,7 @@ macro_rules! response_events {
             }
         }
 
-        impl<'a> ResponseEvent<'a> {
+        impl<'a> ResponsesEvent<'a> {
             /// The event types with their own variant.
             pub const TYPES: &'static [&'static str] = &[$($ty),*];
 
@@ -383,7 +383,7 @@ macro_rules! response_events {
                 }
             }
 
-            strict_reading!(ResponseEvent, "responses", r#"{"type":"response.output_text.delta"}"#);
+            strict_reading!(ResponsesEvent, "responses", r#"{"type":"response.output_text.delta"}"#);
 
             /// The event's `sequence_number`, if it has one (streams from
             /// before mid-2025 do not). For an unknown event it is looked up
@@ -397,7 +397,7 @@ macro_rules! response_events {
             }
         }
 
-        impl<'a> Fields<'a> for ResponseEvent<'a> {
+        impl<'a> Fields<'a> for ResponsesEvent<'a> {
             fn field_names(&self) -> &'static [&'static str] {
                 match self {
                     $( Self::$variant(_) => $view::FIELDS, )*
@@ -405,7 +405,7 @@ macro_rules! response_events {
                 }
             }
             fn decode_error(&self) -> Option<DecodeError> {
-                ResponseEvent::decode_error(self)
+                ResponsesEvent::decode_error(self)
             }
             fn for_each_field(&self, f: &mut dyn FnMut(&'static str, FieldValue<'a, '_>)) {
                 match self {
@@ -588,7 +588,7 @@ response_events! {
         SteerPending(SteerPending) = "response.steer.pending" => Other,
 }
 
-impl<'a> ResponseEvent<'a> {
+impl<'a> ResponsesEvent<'a> {
     /// Decodes the data of one event, choosing the view by its `type`.
     ///
     /// `"[DONE]"` (whitespace around it allowed) decodes to
@@ -604,15 +604,15 @@ impl<'a> ResponseEvent<'a> {
     /// (see [`DecodeError`] for the rule):
     ///
     /// ```
-    /// use ssekit::responses::{DecodeErrorKind, ResponseEvent};
+    /// use ssekit::responses::{DecodeErrorKind, ResponsesEvent};
     ///
     /// let data = r#"{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0}"#;
-    /// let event = ResponseEvent::parse(data)?;
-    /// let ResponseEvent::Unknown { ty, error: Some(error), .. } = event else { panic!() };
+    /// let event = ResponsesEvent::parse(data)?;
+    /// let ResponsesEvent::Unknown { ty, error: Some(error), .. } = event else { panic!() };
     /// assert_eq!(ty, "response.output_text.delta");
     /// assert_eq!(error.kind(), DecodeErrorKind::MissingField { field: "delta" });
     ///
-    /// assert!(ResponseEvent::parse(r#"{"type":"response.output_text.delta""#).is_err());
+    /// assert!(ResponsesEvent::parse(r#"{"type":"response.output_text.delta""#).is_err());
     /// # Ok::<(), ssekit::responses::DecodeError>(())
     /// ```
     pub fn parse(data: &'a str) -> Result<Self, DecodeError> {

@@ -4,8 +4,8 @@
 //! [`EventKind`], `sequence_number`, `output_index`, `item_id`, part index
 //! and item `id`) and returns the [`Fault`]s it finds, with their
 //! [`Position`], and the tracked item and part the event is about. The
-//! accumulator ([`ResponseAccumulator`]) turns the faults into findings and
-//! the linter ([`Linter`]) into rule findings with their severities.
+//! accumulator ([`ResponsesAccumulator`]) turns the faults into anomalies and
+//! the linter ([`ResponsesLinter`]) into rule findings with their severities.
 //!
 //! The rules:
 //!
@@ -90,13 +90,13 @@
 //! # Ok::<(), ssekit::json::JsonError>(())
 //! ```
 //!
-//! [`ResponseAccumulator`]: crate::accumulate::ResponseAccumulator
-//! [`Linter`]: crate::lint::Linter
+//! [`ResponsesAccumulator`]: crate::accumulate::ResponsesAccumulator
+//! [`ResponsesLinter`]: crate::lint::ResponsesLinter
 
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 
-use super::{EventKind, EventRole, PartKind, ResponseEvent, TextKind};
+use super::{EventKind, EventRole, PartKind, ResponsesEvent, TextKind};
 use crate::json::JsonStr;
 
 /// A fault in the order of a stream. See the [module docs](self).
@@ -323,10 +323,10 @@ impl<'a> OrderEvent<'a> {
     }
 
     /// The kind, sequence number and keys of a decoded event.
-    pub fn from_event(event: &ResponseEvent<'a>) -> Self {
+    pub fn from_event(event: &ResponsesEvent<'a>) -> Self {
         // The delta that is nearly every event of a stream, without the
         // generic read of every view's keys.
-        if let ResponseEvent::OutputTextDelta(d) = event {
+        if let ResponsesEvent::OutputTextDelta(d) = event {
             return Self {
                 kind: EventKind::OutputTextDelta,
                 sequence_number: d.sequence_number,

@@ -1,15 +1,15 @@
-//! [`OwnedResponseEvent`]: an event that owns its data, for keeping it past
+//! [`OwnedResponsesEvent`]: an event that owns its data, for keeping it past
 //! its buffer.
 
 use core::fmt;
 
 use bytes::Bytes;
 
-use super::{DecodeError, ResponseEvent};
+use super::{DecodeError, ResponsesEvent};
 use crate::frame::{validated_str, Frame};
 use crate::json::{JsonStr, RawJson};
 
-/// A [`ResponseEvent`] that owns its data, for keeping events past the
+/// A [`ResponsesEvent`] that owns its data, for keeping events past the
 /// buffer they came in (in a channel, a log, an accumulator).
 ///
 /// It holds the event's JSON text as [`Bytes`] (a shared handle to the
@@ -18,39 +18,39 @@ use crate::json::{JsonStr, RawJson};
 /// one pass over the data without allocating, each time it is called.
 ///
 /// ```
-/// use ssekit::responses::{OwnedResponseEvent, ResponseEvent};
+/// use ssekit::responses::{OwnedResponsesEvent, ResponsesEvent};
 /// use ssekit::Frame;
 ///
 /// let frame = Frame::new(r#"{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"Hi"}"#);
-/// let owned = OwnedResponseEvent::from_frame(&frame)?;
+/// let owned = OwnedResponsesEvent::from_frame(&frame)?;
 /// drop(frame);
-/// let ResponseEvent::OutputTextDelta(d) = owned.get() else { panic!() };
+/// let ResponsesEvent::OutputTextDelta(d) = owned.get() else { panic!() };
 /// assert_eq!(d.delta, "Hi");
 /// # Ok::<(), ssekit::responses::DecodeError>(())
 /// ```
 #[derive(Clone, PartialEq)]
-pub struct OwnedResponseEvent {
+pub struct OwnedResponsesEvent {
     data: Bytes,
     name: Option<&'static str>,
 }
 
-impl OwnedResponseEvent {
-    /// Decodes a frame (see [`ResponseEvent::from_frame`]) and keeps a
+impl OwnedResponsesEvent {
+    /// Decodes a frame (see [`ResponsesEvent::from_frame`]) and keeps a
     /// handle to its data. Nothing is copied. As the crate's rule has it
     /// (see [`DecodeError`]), an object that does not fit is kept (`get`
-    /// gives its [`Unknown`](ResponseEvent::Unknown)), and so is one whose
+    /// gives its [`Unknown`](ResponsesEvent::Unknown)), and so is one whose
     /// lazy payloads do not decode (`get().validate()` tells).
     ///
     /// # Errors
     ///
-    /// As [`ResponseEvent::from_frame`]: the data is not a JSON object.
+    /// As [`ResponsesEvent::from_frame`]: the data is not a JSON object.
     pub fn from_frame(frame: &Frame) -> Result<Self, DecodeError> {
-        let event = ResponseEvent::from_frame(frame)?;
+        let event = ResponsesEvent::from_frame(frame)?;
         // A known event name decides how the data decodes (and an `Unknown`
         // for a data `type` that disagrees with it stays one on `get`).
         let name = match event {
-            ResponseEvent::Done => None,
-            _ if frame.has_event_type() => ResponseEvent::known(frame.event()),
+            ResponsesEvent::Done => None,
+            _ if frame.has_event_type() => ResponsesEvent::known(frame.event()),
             _ => None,
         };
         Ok(Self {
@@ -59,14 +59,14 @@ impl OwnedResponseEvent {
         })
     }
 
-    /// Decodes `data` (see [`ResponseEvent::parse`]) and keeps a copy,
+    /// Decodes `data` (see [`ResponsesEvent::parse`]) and keeps a copy,
     /// whether it fits or not, as [`from_frame`](Self::from_frame) does.
     ///
     /// # Errors
     ///
-    /// As [`ResponseEvent::parse`]: the data is not a JSON object.
+    /// As [`ResponsesEvent::parse`]: the data is not a JSON object.
     pub fn parse(data: &str) -> Result<Self, DecodeError> {
-        ResponseEvent::parse(data).map(|e| e.to_owned())
+        ResponsesEvent::parse(data).map(|e| e.to_owned())
     }
 
     /// Keeps a copy of the text of an event of the known type `name`.
@@ -82,13 +82,13 @@ impl OwnedResponseEvent {
     ///
     /// The data decoded before, so it decodes again; should it not (it
     /// cannot), the result is `Unknown` with an empty type.
-    pub fn get(&self) -> ResponseEvent<'_> {
+    pub fn get(&self) -> ResponsesEvent<'_> {
         let data = self.as_str();
         let event = match self.name {
-            Some(name) => ResponseEvent::parse_named(name, data),
-            None => ResponseEvent::parse(data),
+            Some(name) => ResponsesEvent::parse_named(name, data),
+            None => ResponsesEvent::parse(data),
         };
-        event.unwrap_or(ResponseEvent::Unknown {
+        event.unwrap_or(ResponsesEvent::Unknown {
             ty: JsonStr::default(),
             raw: RawJson::new("{}"),
             error: None,
@@ -106,20 +106,20 @@ impl OwnedResponseEvent {
     }
 }
 
-impl fmt::Debug for OwnedResponseEvent {
+impl fmt::Debug for OwnedResponsesEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "OwnedResponseEvent({})", self.as_str())
+        write!(f, "OwnedResponsesEvent({})", self.as_str())
     }
 }
 
-impl ResponseEvent<'_> {
-    /// Copies the event's JSON text into an [`OwnedResponseEvent`] that
+impl ResponsesEvent<'_> {
+    /// Copies the event's JSON text into an [`OwnedResponsesEvent`] that
     /// outlives the input. (To keep a frame's event without copying, use
-    /// [`OwnedResponseEvent::from_frame`].) Its `get` gives this event
+    /// [`OwnedResponsesEvent::from_frame`].) Its `get` gives this event
     /// back, an [`Unknown`](Self::Unknown) with its error included (the
     /// text is kept without the whitespace around it, so an error's offset
     /// counts from there).
-    pub fn to_owned(&self) -> OwnedResponseEvent {
+    pub fn to_owned(&self) -> OwnedResponsesEvent {
         // The type the event was decoded as: for an object that does not
         // fit, the one its error names (the SSE event name, if that decided).
         let ty = self.decode_error().map_or(self.ty(), |e| e.event_type());
@@ -127,7 +127,7 @@ impl ResponseEvent<'_> {
             None => ("[DONE]", None),
             Some(raw) => (raw.get(), Self::known(ty)),
         };
-        OwnedResponseEvent {
+        OwnedResponsesEvent {
             data: Bytes::copy_from_slice(text.as_bytes()),
             name,
         }
@@ -135,7 +135,7 @@ impl ResponseEvent<'_> {
 }
 
 #[cfg(feature = "serde")]
-impl serde::Serialize for OwnedResponseEvent {
+impl serde::Serialize for OwnedResponsesEvent {
     /// The event's JSON as a value (`[DONE]` as the string `"[DONE]"`), for
     /// logging: `serde_json::to_string(&event)` gives its JSON back.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

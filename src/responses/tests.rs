@@ -5,16 +5,16 @@ use alloc::vec::Vec;
 use super::*;
 use crate::json::JsonErrorKind;
 
-fn parse(data: &str) -> ResponseEvent<'_> {
-    ResponseEvent::parse(data).unwrap()
+fn parse(data: &str) -> ResponsesEvent<'_> {
+    ResponsesEvent::parse(data).unwrap()
 }
 
 /// The error of valid JSON that does not fit its type: not an error of
 /// `parse`, but `Unknown` with its whole text, the error handed out by
 /// `decode_error` and returned by `validate`.
-fn unfit(data: &str, decoded: Result<ResponseEvent<'_>, DecodeError>) -> DecodeError {
+fn unfit(data: &str, decoded: Result<ResponsesEvent<'_>, DecodeError>) -> DecodeError {
     let event = decoded.unwrap_or_else(|e| panic!("{data}: an error, not Unknown: {e}"));
-    let ResponseEvent::Unknown {
+    let ResponsesEvent::Unknown {
         raw,
         error: Some(error),
         ..
@@ -31,7 +31,7 @@ fn unfit(data: &str, decoded: Result<ResponseEvent<'_>, DecodeError>) -> DecodeE
 #[test]
 fn text_delta_borrows_and_reads_every_field() {
     let data = r#"{"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_1","output_index":0,"content_index":1,"delta":"a\nb","logprobs":[{"token":"a","logprob":-0.25,"top_logprobs":[]}],"obfuscation":"xyz"}"#;
-    let ResponseEvent::OutputTextDelta(d) = parse(data) else {
+    let ResponsesEvent::OutputTextDelta(d) = parse(data) else {
         panic!()
     };
     assert_eq!(d.item_id.as_str(), Some("msg_1"));
@@ -50,8 +50,8 @@ fn text_delta_borrows_and_reads_every_field() {
 
 #[test]
 fn done_sentinel_and_missing_sequence_number() {
-    assert_eq!(parse("[DONE]"), ResponseEvent::Done);
-    assert_eq!(parse(" [DONE]\n"), ResponseEvent::Done);
+    assert_eq!(parse("[DONE]"), ResponsesEvent::Done);
+    assert_eq!(parse(" [DONE]\n"), ResponsesEvent::Done);
     assert_eq!(parse("[DONE]").ty(), "[DONE]");
     let e = parse(
         r#"{"type":"response.function_call_arguments.delta","item_id":"fc","output_index":1,"delta":"{\""}"#,
@@ -68,7 +68,7 @@ fn both_error_shapes() {
     let nested = parse(
         r#"{"type":"error","sequence_number":2,"error":{"type":"insufficient_quota","code":"insufficient_quota","message":"quota","param":null}}"#,
     );
-    let (ResponseEvent::ErrorEvent(flat), ResponseEvent::ErrorEvent(nested)) = (flat, nested)
+    let (ResponsesEvent::ErrorEvent(flat), ResponsesEvent::ErrorEvent(nested)) = (flat, nested)
     else {
         panic!()
     };
@@ -85,7 +85,7 @@ fn both_error_shapes() {
 #[test]
 fn unknown_types_are_not_errors() {
     let data = r#" {"type":"response.brand_new","x":[1,{"y":2}],"sequence_number":9} "#;
-    let ResponseEvent::Unknown {
+    let ResponsesEvent::Unknown {
         ty,
         raw,
         error: None,
@@ -97,19 +97,19 @@ fn unknown_types_are_not_errors() {
     assert_eq!(raw.get(), data.trim());
     assert_eq!(parse(data).sequence_number(), Some(9));
     // Still validated.
-    let e = ResponseEvent::parse(r#"{"type":"response.brand_new","x":[1,}"#).unwrap_err();
+    let e = ResponsesEvent::parse(r#"{"type":"response.brand_new","x":[1,}"#).unwrap_err();
     assert!(matches!(e.kind(), DecodeErrorKind::Json(_)));
 }
 
 #[test]
 fn type_not_first_and_escaped_keys() {
     let sorted = r#"{"content_index":0,"delta":"Hi","item_id":"m","output_index":2,"type":"response.output_text.delta"}"#;
-    let ResponseEvent::OutputTextDelta(d) = parse(sorted) else {
+    let ResponsesEvent::OutputTextDelta(d) = parse(sorted) else {
         panic!()
     };
     assert_eq!((d.output_index, d.delta.as_str()), (2, Some("Hi")));
     let escaped = r#"{"\u0074ype":"response.output_text.delta","item_\u0069d":"m","output_index":2,"content_index":0,"delta":"Hi"}"#;
-    let ResponseEvent::OutputTextDelta(d) = parse(escaped) else {
+    let ResponsesEvent::OutputTextDelta(d) = parse(escaped) else {
         panic!()
     };
     assert_eq!(d.item_id, "m");
@@ -119,7 +119,7 @@ fn type_not_first_and_escaped_keys() {
 fn errors_name_the_event_field_and_offset() {
     let data =
         r#"{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0}"#;
-    let e = unfit(data, ResponseEvent::parse(data));
+    let e = unfit(data, ResponsesEvent::parse(data));
     assert_eq!(e.kind(), DecodeErrorKind::MissingField { field: "delta" });
     assert_eq!(e.event_type(), "response.output_text.delta");
     assert_eq!(e.offset(), 0);
@@ -129,7 +129,7 @@ fn errors_name_the_event_field_and_offset() {
     );
 
     let data = r#"{"type":"response.output_text.delta","item_id":"m","output_index":"0","content_index":0,"delta":""}"#;
-    let e = unfit(data, ResponseEvent::parse(data));
+    let e = unfit(data, ResponsesEvent::parse(data));
     assert_eq!(
         e.kind(),
         DecodeErrorKind::WrongType {
@@ -139,12 +139,12 @@ fn errors_name_the_event_field_and_offset() {
     assert_eq!(&data[e.offset()..e.offset() + 3], r#""0""#);
 
     let data = r#"{"delta":"x"}"#;
-    let e = unfit(data, ResponseEvent::parse(data));
+    let e = unfit(data, ResponsesEvent::parse(data));
     assert_eq!(e.kind(), DecodeErrorKind::MissingField { field: "type" });
     let data = r#" {"type":5} "#;
-    let e = unfit(data, ResponseEvent::parse(data));
+    let e = unfit(data, ResponsesEvent::parse(data));
     assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "type" });
-    let ResponseEvent::Unknown { ty, .. } = parse(data) else {
+    let ResponsesEvent::Unknown { ty, .. } = parse(data) else {
         panic!()
     };
     assert_eq!(ty, "");
@@ -152,9 +152,9 @@ fn errors_name_the_event_field_and_offset() {
     let mut names = Vec::new();
     parse(data).for_each_field(&mut |name, _| names.push(name));
     assert!(names.is_empty(), "{names:?}");
-    let e = ResponseEvent::parse("[1]").unwrap_err();
+    let e = ResponsesEvent::parse("[1]").unwrap_err();
     assert_eq!(e.kind(), DecodeErrorKind::NotAnObject);
-    let e = ResponseEvent::parse(r#"{"type":"x""#).unwrap_err();
+    let e = ResponsesEvent::parse(r#"{"type":"x""#).unwrap_err();
     match e.kind() {
         DecodeErrorKind::Json(j) => assert_eq!(j.kind(), JsonErrorKind::Eof),
         k => panic!("{k:?}"),
@@ -163,11 +163,11 @@ fn errors_name_the_event_field_and_offset() {
 
     // A nested wrong type names the nested field. The response object is
     // decoded when read (`validate` reads every lazy payload).
-    let event = ResponseEvent::parse(
+    let event = ResponsesEvent::parse(
         r#"{"type":"response.completed","response":{"usage":{"input_tokens":"many"}}}"#,
     )
     .unwrap();
-    let ResponseEvent::ResponseCompleted(c) = &event else {
+    let ResponsesEvent::ResponseCompleted(c) = &event else {
         panic!()
     };
     assert_eq!(c.response.get().unwrap_err().event_type(), "");
@@ -195,10 +195,10 @@ fn the_expected_type_compared_in_place_agrees_with_decoding_it() {
     let rest = r#","item_id":"m","output_index":0,"content_index":0,"delta":"x"}"#;
     let named = |ty: &str| {
         let data = alloc::format!(r#"{{"type":{ty}{rest}"#);
-        let decoded = ResponseEvent::parse_named("response.output_text.delta", &data);
+        let decoded = ResponsesEvent::parse_named("response.output_text.delta", &data);
         match decoded {
-            Ok(ResponseEvent::OutputTextDelta(_)) => Ok(true),
-            Ok(ResponseEvent::Unknown { .. }) => {
+            Ok(ResponsesEvent::OutputTextDelta(_)) => Ok(true),
+            Ok(ResponsesEvent::Unknown { .. }) => {
                 let e = unfit(&data, decoded);
                 Err((e.kind(), e.offset()))
             }
@@ -223,11 +223,11 @@ fn the_expected_type_compared_in_place_agrees_with_decoding_it() {
     ));
     // Cut inside the type: a JSON error at the end of the data.
     let cut = r#"{"type":"response.output_text.delta"#;
-    let e = ResponseEvent::parse_named("response.output_text.delta", cut).unwrap_err();
+    let e = ResponsesEvent::parse_named("response.output_text.delta", cut).unwrap_err();
     assert!(matches!(e.kind(), DecodeErrorKind::Json(_)), "{e}");
     assert_eq!(e.offset(), cut.len());
     let cut = r#"{"type":"response.output_text.delta""#;
-    assert!(ResponseEvent::parse_named("response.output_text.delta", cut).is_err());
+    assert!(ResponsesEvent::parse_named("response.output_text.delta", cut).is_err());
 }
 
 #[test]
@@ -235,43 +235,43 @@ fn event_names_are_checked_against_type() {
     let data = r#"{"type":"response.output_text.done","item_id":"m","output_index":0,"content_index":0,"text":"t"}"#;
     let e = unfit(
         data,
-        ResponseEvent::parse_named("response.output_text.delta", data),
+        ResponsesEvent::parse_named("response.output_text.delta", data),
     );
     assert_eq!(e.kind(), DecodeErrorKind::TypeMismatch);
     assert_eq!(e.event_type(), "response.output_text.delta");
     // The `type` of the data, not the name, is the Unknown's.
     assert_eq!(
-        ResponseEvent::parse_named("response.output_text.delta", data)
+        ResponsesEvent::parse_named("response.output_text.delta", data)
             .unwrap()
             .ty(),
         "response.output_text.done"
     );
     assert!(matches!(
-        ResponseEvent::parse_named("response.output_text.done", data),
-        Ok(ResponseEvent::OutputTextDone(_))
+        ResponsesEvent::parse_named("response.output_text.done", data),
+        Ok(ResponsesEvent::OutputTextDone(_))
     ));
     // A name the crate does not know: dispatch on the type.
     assert!(matches!(
-        ResponseEvent::parse_named("message", data),
-        Ok(ResponseEvent::OutputTextDone(_))
+        ResponsesEvent::parse_named("message", data),
+        Ok(ResponsesEvent::OutputTextDone(_))
     ));
     // The name alone suffices when the data has no type.
     let untyped = r#"{"sequence_number":3}"#;
     assert!(matches!(
-        ResponseEvent::parse_named("keepalive", untyped),
-        Ok(ResponseEvent::Keepalive(k)) if k.sequence_number == Some(3)
+        ResponsesEvent::parse_named("keepalive", untyped),
+        Ok(ResponsesEvent::Keepalive(k)) if k.sequence_number == Some(3)
     ));
     let frame = Frame::new(data).with_event("response.output_text.done");
     assert!(matches!(
-        ResponseEvent::from_frame(&frame),
-        Ok(ResponseEvent::OutputTextDone(_))
+        ResponsesEvent::from_frame(&frame),
+        Ok(ResponsesEvent::OutputTextDone(_))
     ));
 }
 
 #[test]
 fn response_object_and_output_items() {
     let data = r#"{"type":"response.completed","sequence_number":9,"response":{"id":"resp_1","status":"completed","model":"gpt","created_at":1763474589,"error":null,"incomplete_details":{"reason":"max_output_tokens"},"usage":{"input_tokens":3,"input_tokens_details":{"cached_tokens":1},"output_tokens":5,"output_tokens_details":{"reasoning_tokens":2},"total_tokens":8},"output":[{"type":"message","id":"msg","role":"assistant","status":"completed","content":[{"type":"output_text","text":"hi","annotations":[{"type":"url_citation","url":"u","start_index":0,"end_index":2,"title":"t"}]}]},{"type":"reasoning","id":"rs","summary":[{"type":"summary_text","text":"s"}]},{"type":"future_item","id":"f"},7],"tools":[],"text":{"format":{"type":"text"}}}}"#;
-    let ResponseEvent::ResponseCompleted(c) = parse(data) else {
+    let ResponsesEvent::ResponseCompleted(c) = parse(data) else {
         panic!()
     };
     let r = c.response.get().unwrap();
@@ -331,7 +331,7 @@ fn response_object_and_output_items() {
 #[test]
 fn partial_items_decode() {
     let data = r#"{"type":"response.output_item.added","output_index":0,"item":{"id":"ig","type":"image_generation_call","status":"in_progress"}}"#;
-    let ResponseEvent::OutputItemAdded(a) = parse(data) else {
+    let ResponsesEvent::OutputItemAdded(a) = parse(data) else {
         panic!()
     };
     let OutputItem::ImageGenerationCall(ig) = a.item.get().unwrap() else {
@@ -343,12 +343,12 @@ fn partial_items_decode() {
 
 #[test]
 fn every_type_has_a_distinct_variant() {
-    let mut types: Vec<_> = ResponseEvent::TYPES.to_vec();
+    let mut types: Vec<_> = ResponsesEvent::TYPES.to_vec();
     types.sort_unstable();
     types.dedup();
     assert_eq!(types.len(), 78);
-    for ty in ResponseEvent::TYPES {
-        let fields = ResponseEvent::fields_of(ty).unwrap();
+    for ty in ResponsesEvent::TYPES {
+        let fields = ResponsesEvent::fields_of(ty).unwrap();
         assert!(fields.contains(&"sequence_number"), "{ty}");
     }
 }
@@ -375,9 +375,9 @@ fn owned_forms_outlive_the_input() {
     let data = alloc::string::String::from(
         r#" {"type":"response.output_item.done","output_index":1,"item":{"type":"message","id":"m","content":[{"type":"output_text","text":"hi"}]}} "#,
     );
-    let event = ResponseEvent::parse(&data).unwrap();
+    let event = ResponsesEvent::parse(&data).unwrap();
     let owned = event.to_owned();
-    let ResponseEvent::OutputItemDone(done) = &event else {
+    let ResponsesEvent::OutputItemDone(done) = &event else {
         panic!()
     };
     let item = done.item.get().unwrap().to_owned();
@@ -389,33 +389,33 @@ fn owned_forms_outlive_the_input() {
     assert_eq!(owned.get(), event);
     assert_eq!(owned.as_str(), data.trim());
     drop(data);
-    assert!(matches!(owned.get(), ResponseEvent::OutputItemDone(d) if d.output_index == 1));
+    assert!(matches!(owned.get(), ResponsesEvent::OutputItemDone(d) if d.output_index == 1));
     assert!(matches!(item.get(), OutputItem::Message(m) if m.id.unwrap() == "m"));
     assert!(matches!(part.get(), ContentPart::OutputText(t) if t.text.unwrap() == "hi"));
-    assert_eq!(ResponseEvent::Done.to_owned().get(), ResponseEvent::Done);
-    let unknown = ResponseEvent::parse(r#"{"type":"x.y"}"#)
+    assert_eq!(ResponsesEvent::Done.to_owned().get(), ResponsesEvent::Done);
+    let unknown = ResponsesEvent::parse(r#"{"type":"x.y"}"#)
         .unwrap()
         .to_owned();
     assert_eq!(unknown.get().ty(), "x.y");
     // Decoded by name, without a type in the data: kept by name.
     let frame = Frame::new(r#"{"sequence_number":1}"#).with_event("keepalive");
-    let owned = OwnedResponseEvent::from_frame(&frame).unwrap();
+    let owned = OwnedResponsesEvent::from_frame(&frame).unwrap();
     drop(frame);
-    assert!(matches!(owned.get(), ResponseEvent::Keepalive(_)));
+    assert!(matches!(owned.get(), ResponsesEvent::Keepalive(_)));
     assert_eq!(
-        OwnedResponseEvent::parse("[DONE]").unwrap().get(),
-        ResponseEvent::Done
+        OwnedResponsesEvent::parse("[DONE]").unwrap().get(),
+        ResponsesEvent::Done
     );
     let view = {
         let data = alloc::string::String::from(
             r#"{"type":"response.output_text.done","item_id":"m","output_index":0,"content_index":0,"text":"t"}"#,
         );
-        let ResponseEvent::OutputTextDone(done) = ResponseEvent::parse(&data).unwrap() else {
+        let ResponsesEvent::OutputTextDone(done) = ResponsesEvent::parse(&data).unwrap() else {
             panic!()
         };
         done.to_owned()
     };
-    assert!(matches!(view.get(), ResponseEvent::OutputTextDone(d) if d.text == "t"));
+    assert!(matches!(view.get(), ResponsesEvent::OutputTextDone(d) if d.text == "t"));
 }
 
 #[test]
@@ -423,16 +423,16 @@ fn owned_forms_outlive_the_input() {
 fn views_are_shareable_and_their_sizes_pinned() {
     use core::mem::size_of;
     fn send_sync<T: Send + Sync>() {}
-    send_sync::<ResponseEvent<'_>>();
-    send_sync::<OwnedResponseEvent>();
+    send_sync::<ResponsesEvent<'_>>();
+    send_sync::<OwnedResponsesEvent>();
     send_sync::<DecodeError>();
     // The large payloads (the response object, items, parts, annotations,
     // errors) are `Lazy`: the enum is no bigger than its largest delta.
     assert!(size_of::<Response<'_>>() <= 960);
     assert!(size_of::<Lazy<'_, Response<'_>>>() <= 32);
     assert!(size_of::<OutputTextDelta<'_>>() <= 160);
-    assert!(size_of::<ResponseEvent<'_>>() <= 160);
-    assert!(size_of::<ResponseEvent<'_>>() <= size_of::<OutputTextDelta<'_>>() + 8);
+    assert!(size_of::<ResponsesEvent<'_>>() <= 160);
+    assert!(size_of::<ResponsesEvent<'_>>() <= size_of::<OutputTextDelta<'_>>() + 8);
     assert!(size_of::<DecodeError>() <= 48);
 }
 
@@ -469,17 +469,17 @@ fn type_and_fields_are_read_as_every_json_reader_reads_them() {
         ),
     ];
     for (data, want) in &cases {
-        let ev = ResponseEvent::parse(data).unwrap_or_else(|e| panic!("{data}: {e}"));
+        let ev = ResponsesEvent::parse(data).unwrap_or_else(|e| panic!("{data}: {e}"));
         match ev {
-            ResponseEvent::OutputTextDelta(d) => {
+            ResponsesEvent::OutputTextDelta(d) => {
                 assert_eq!(*want, D, "{data}");
                 assert_eq!(d.delta, "hi", "{data}");
             }
-            ResponseEvent::RefusalDelta(d) => {
+            ResponsesEvent::RefusalDelta(d) => {
                 assert_eq!(*want, "response.refusal.delta", "{data}");
                 assert_eq!(d.delta, "hi", "{data}");
             }
-            ResponseEvent::Unknown { ty, .. } => assert_eq!(ty, *want, "{data}"),
+            ResponsesEvent::Unknown { ty, .. } => assert_eq!(ty, *want, "{data}"),
             other => panic!("{data}: {other:?}"),
         }
     }
@@ -487,22 +487,22 @@ fn type_and_fields_are_read_as_every_json_reader_reads_them() {
     let data = format!(
         r#"{{"type":"{D}","item_id":"m","output_index":0,"content_index":0,"delta":"a","delta":"b","output_index":7}}"#
     );
-    let ResponseEvent::OutputTextDelta(d) = parse(&data) else {
+    let ResponsesEvent::OutputTextDelta(d) = parse(&data) else {
         panic!()
     };
     assert_eq!((d.delta.as_str(), d.output_index), (Some("b"), 7));
     // The last `type` is not a string: an error, not a guess.
     let data = format!(r#"{{"type":"{D}",{tail},"type":7}}"#);
-    let e = unfit(&data, ResponseEvent::parse(&data));
+    let e = unfit(&data, ResponsesEvent::parse(&data));
     assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "type" });
     // With an SSE event name, every `type` must agree with it.
     let data = format!(r#"{{"type":"{D}",{tail},"type":"x.other"}}"#);
-    let e = unfit(&data, ResponseEvent::parse_named(D, &data));
+    let e = unfit(&data, ResponsesEvent::parse_named(D, &data));
     assert_eq!(e.kind(), DecodeErrorKind::TypeMismatch);
     let data = format!(r#"{{"type":"{D}",{tail},"type":"response.output_text.d\u0065lta"}}"#);
     assert!(matches!(
-        ResponseEvent::parse_named(D, &data),
-        Ok(ResponseEvent::OutputTextDelta(_))
+        ResponsesEvent::parse_named(D, &data),
+        Ok(ResponsesEvent::OutputTextDelta(_))
     ));
 }
 
@@ -558,7 +558,7 @@ fn nested_types_are_read_by_the_last_member_unescaped() {
             "function_call",
         ),
     ] {
-        let ResponseEvent::OutputItemAdded(e) = parse(&data) else {
+        let ResponsesEvent::OutputItemAdded(e) = parse(&data) else {
             panic!("{data}")
         };
         let got = e.item.get().unwrap();
@@ -574,22 +574,22 @@ fn nested_types_are_read_by_the_last_member_unescaped() {
 #[test]
 fn lazy_payloads_fail_when_read_and_strict_consumers_still_reject_them() {
     let data = r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":5}}"#;
-    let event = ResponseEvent::parse(data).unwrap();
+    let event = ResponsesEvent::parse(data).unwrap();
     let e = event.validate().unwrap_err();
     assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "id" });
     assert_eq!(e.event_type(), "response.output_item.added");
     assert_eq!(&data[e.offset()..e.offset() + 1], "5");
     // Not an object: still an error of the event itself.
     let not_object = r#"{"type":"response.completed","response":[]}"#;
-    let e = unfit(not_object, ResponseEvent::parse(not_object));
+    let e = unfit(not_object, ResponsesEvent::parse(not_object));
     assert_eq!(e.kind(), DecodeErrorKind::WrongType { field: "response" });
     // Kept as it is when owned: valid JSON is passed on.
-    let owned = OwnedResponseEvent::parse(not_object).unwrap();
+    let owned = OwnedResponsesEvent::parse(not_object).unwrap();
     assert_eq!(owned.get().decode_error(), Some(e));
     // The owned form keeps it; reading the payload tells.
-    let owned = OwnedResponseEvent::parse(data).unwrap();
+    let owned = OwnedResponsesEvent::parse(data).unwrap();
     assert_eq!(owned.get().validate(), Err(e_of(data)));
-    let mut acc = crate::accumulate::ResponseAccumulator::new();
+    let mut acc = crate::accumulate::ResponsesAccumulator::new();
     let err = acc.feed(&event).unwrap_err();
     assert!(
         matches!(err.kind(), crate::accumulate::AccumulateErrorKind::Decode(d) if d == e_of(data))
@@ -607,7 +607,7 @@ fn lazy_payloads_fail_when_read_and_strict_consumers_still_reject_them() {
     let settings = parse(
         r#"{"type":"response.image_generation_call.partial_image","output_index":0,"item_id":"ig","partial_image_index":0,"partial_image_b64":"QQ==","size":"1536x1024","quality":"low"}"#,
     );
-    let ResponseEvent::ImageGenerationCallPartialImage(p) = settings else {
+    let ResponsesEvent::ImageGenerationCallPartialImage(p) = settings else {
         panic!()
     };
     let [size, quality, background, format] = p.settings();
@@ -617,20 +617,20 @@ fn lazy_payloads_fail_when_read_and_strict_consumers_still_reject_them() {
 }
 
 fn e_of(data: &str) -> DecodeError {
-    ResponseEvent::parse(data).unwrap().validate().unwrap_err()
+    ResponsesEvent::parse(data).unwrap().validate().unwrap_err()
 }
 
 /// Issue 13: `EventKind` is the one table of event types and their roles.
 #[test]
 fn event_kinds_round_trip_their_types_and_carry_roles() {
-    assert_eq!(EventKind::ALL.len(), ResponseEvent::TYPES.len());
-    for (kind, ty) in EventKind::ALL.iter().zip(ResponseEvent::TYPES) {
+    assert_eq!(EventKind::ALL.len(), ResponsesEvent::TYPES.len());
+    for (kind, ty) in EventKind::ALL.iter().zip(ResponsesEvent::TYPES) {
         assert_eq!(kind.ty(), *ty);
         assert_eq!(EventKind::from_type(ty), *kind);
     }
     assert_eq!(EventKind::from_type("response.future"), EventKind::Unknown);
     assert_eq!(EventKind::from_type("[DONE]"), EventKind::Done);
-    assert_eq!(ResponseEvent::Done.kind(), EventKind::Done);
+    assert_eq!(ResponsesEvent::Done.kind(), EventKind::Done);
     let delta = parse(
         r#"{"type":"response.reasoning_summary_text.delta","item_id":"rs","output_index":0,"summary_index":1,"delta":"x"}"#,
     );

@@ -1,8 +1,10 @@
-//! `ResponsesWriter`: an OpenAI Responses stream, written event by event,
-//! for servers and gateways. Depends on `encode` (the SSE lines), `json`
-//! (the JSON writer, and the scanner for [`ResponsesWriter::forward`], to
-//! find `type` and replace `sequence_number` in an event it is handed) and
-//! the event types of [`EventKind`].
+//! [`ResponsesWriter`]: an OpenAI Responses stream, written event by event,
+//! for servers and gateways.
+
+// Built on `encode` (the SSE lines), `json` (the JSON writer, and the
+// scanner for `ResponsesWriter::forward`, to find `type` and replace
+// `sequence_number` in an event it is handed) and the event types of
+// `EventKind`.
 
 use alloc::collections::BTreeSet;
 use alloc::string::String;
@@ -64,7 +66,7 @@ pub enum DoneMarker {
     /// Write `data: [DONE]` as it came: no `event:` line, no sequence
     /// number. The default: a gateway passes on what it was given, and the
     /// OpenAI SDKs (and this crate's views, as
-    /// [`ResponseEvent::Done`](crate::responses::ResponseEvent::Done)) stop
+    /// [`ResponsesEvent::Done`](crate::responses::ResponsesEvent::Done)) stop
     /// at it.
     #[default]
     Forward,
@@ -334,7 +336,7 @@ enum Phase {
 ///
 /// ```
 /// use ssekit::responses::writer::{ResponsesWriter, TokenUsage};
-/// use ssekit::responses::ResponseEvent;
+/// use ssekit::responses::ResponsesEvent;
 /// use ssekit::{Bytes, Parser};
 ///
 /// let mut w = ResponsesWriter::new("resp_1", "my-model", 1_767_225_600);
@@ -352,8 +354,8 @@ enum Phase {
 /// let mut types = Vec::new();
 /// let mut text = String::new();
 /// while let Some(frame) = parser.next_frame()? {
-///     let event = ResponseEvent::from_frame(&frame)?;
-///     if let ResponseEvent::OutputTextDelta(d) = &event {
+///     let event = ResponsesEvent::from_frame(&frame)?;
+///     if let ResponsesEvent::OutputTextDelta(d) = &event {
 ///         assert_eq!(d.item_id, "msg_1");
 ///         d.delta.unescape_into(&mut text);
 ///     }
@@ -394,6 +396,9 @@ pub struct ResponsesWriter {
     /// What `forward` does with `[DONE]`, and whether one came.
     done_marker: DoneMarker,
     done_seen: bool,
+    /// Members every `response` object carries besides the writer's own
+    /// (`,"tools":…`), from [`with_request_fields`](Self::with_request_fields).
+    request: String,
 }
 
 /// The default limit of [`ResponsesWriter::with_max_kept_bytes`]: 64 MiB.
@@ -417,7 +422,52 @@ impl ResponsesWriter {
             max_kept: DEFAULT_MAX_KEPT_BYTES,
             done_marker: DoneMarker::Forward,
             done_seen: false,
+            request: String::new(),
         }
+    }
+
+    /// Makes every `response` object carry `tools`, `tool_choice` and
+    /// `parallel_tool_calls`, which the official SDKs' types declare
+    /// required: the request's values as JSON texts (`tools` an array,
+    /// `tool_choice` a string or object), or `None` for the API's defaults
+    /// (`[]`, `"auto"`, `true`). Texts that are not valid JSON are replaced
+    /// by the defaults.
+    ///
+    /// ```
+    /// use ssekit::responses::writer::ResponsesWriter;
+    ///
+    /// let mut w = ResponsesWriter::new("resp_1", "m", 0).with_request_fields(None, None, None);
+    /// w.start()?;
+    /// let out = String::from_utf8(w.take().to_vec()).unwrap();
+    /// assert!(out.contains(r#""tools":[],"tool_choice":"auto","parallel_tool_calls":true,"usage":null"#));
+    /// # Ok::<(), ssekit::responses::writer::WriterError>(())
+    /// ```
+    #[must_use]
+    pub fn with_request_fields(
+        mut self,
+        tools: Option<&str>,
+        tool_choice: Option<&str>,
+        parallel_tool_calls: Option<bool>,
+    ) -> Self {
+        let valid = |t: Option<&str>, default: &'static str| -> String {
+            match t {
+                Some(t) if crate::json::RawJson::parse(t).is_ok() => String::from(t.trim()),
+                _ => String::from(default),
+            }
+        };
+        let r = &mut self.request;
+        r.clear();
+        r.push_str(",\"tools\":");
+        r.push_str(&valid(tools, "[]"));
+        r.push_str(",\"tool_choice\":");
+        r.push_str(&valid(tool_choice, "\"auto\""));
+        r.push_str(",\"parallel_tool_calls\":");
+        r.push_str(if parallel_tool_calls.unwrap_or(true) {
+            "true"
+        } else {
+            "false"
+        });
+        self
     }
 
     /// Sets what [`forward`](Self::forward) does with a `[DONE]` end marker:
@@ -1327,6 +1377,7 @@ impl ResponsesWriter {
             created_at,
             output,
             usage,
+            request,
             ..
         } = self;
         sink.event(ty, |s| {
@@ -1367,6 +1418,7 @@ impl ResponsesWriter {
                 }
                 _ => field_raw(s, "incomplete_details", "null"),
             }
+            s.push_str(request);
             match usage.filter(|_| last) {
                 Some(u) => {
                     key(s, "usage");

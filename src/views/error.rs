@@ -45,8 +45,8 @@ pub enum DecodeErrorKind {
 ///   before that point.
 /// * **An object of a type this version does not know** (a new Responses or
 ///   Anthropic event type): `Unknown` with no error
-///   ([`ResponseEvent::Unknown`](crate::responses::ResponseEvent::Unknown),
-///   [`MessageEvent::Unknown`](crate::anthropic::MessageEvent::Unknown)).
+///   ([`ResponsesEvent::Unknown`](crate::responses::ResponsesEvent::Unknown),
+///   [`AnthropicEvent::Unknown`](crate::anthropic::AnthropicEvent::Unknown)).
 ///   Members a view does not model are ignored, in every dialect.
 /// * **An object whose members do not fit** (a
 ///   `response.output_text.delta` without its `delta`, an Anthropic

@@ -17,7 +17,7 @@ use crate::json::{ObjectView, RawJson, Value};
 /// a field inside it of the wrong kind surfaces when it is read, as the
 /// same [`DecodeError`] (its offset in the event's data) that decoding the
 /// whole event at once would give, except that the event type is not
-/// named; [`ResponseEvent::validate`](crate::responses::ResponseEvent::validate)
+/// named; [`ResponsesEvent::validate`](crate::responses::ResponsesEvent::validate)
 /// reads every lazy payload of an event and names it.
 ///
 /// As a [`Fields`] value it is the decoded view: a visitor sees `T`'s

@@ -24,11 +24,11 @@ pub trait ViewFamily: 'static {
 /// view's text, no allocation). Cloning shares the text.
 ///
 /// ```
-/// use ssekit::responses::{OutputItem, ResponseEvent};
+/// use ssekit::responses::{OutputItem, ResponsesEvent};
 ///
 /// let kept = {
 ///     let data = String::from(r#"{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"}}"#);
-///     let ResponseEvent::OutputItemDone(done) = ResponseEvent::parse(&data)? else { panic!() };
+///     let ResponsesEvent::OutputItemDone(done) = ResponsesEvent::parse(&data)? else { panic!() };
 ///     done.item.get()?.to_owned()
 /// }; // `data` is gone
 /// let OutputItem::FunctionCall(call) = kept.get() else { panic!() };

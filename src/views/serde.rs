@@ -1,15 +1,15 @@
 //! `serde::Deserialize` for the views (feature `serde`).
 //!
-//! The borrowed views (`ResponseEvent<'de>`, `OutputItem<'de>`, …) take the
+//! The borrowed views (`ResponsesEvent<'de>`, `OutputItem<'de>`, …) take the
 //! value's raw JSON text from the deserializer, through `serde_json`'s
 //! `RawValue` protocol, and decode it with this crate's own decoder: the
-//! result is exactly what [`ResponseEvent::parse`](crate::responses::ResponseEvent::parse) gives, and borrows from
+//! result is exactly what [`ResponsesEvent::parse`](crate::responses::ResponsesEvent::parse) gives, and borrows from
 //! the deserializer's input. This needs `serde_json` with its `raw_value`
 //! feature, and a borrowed input (`from_str`, `from_slice`); other
 //! deserializers cannot hand out raw text, so they fail with a message that
 //! says so.
 //!
-//! The owned forms ([`OwnedResponseEvent`](crate::responses::OwnedResponseEvent), [`Owned`]) deserialize from any
+//! The owned forms ([`OwnedResponsesEvent`](crate::responses::OwnedResponsesEvent), [`Owned`]) deserialize from any
 //! deserializer (`simd_json`, `serde_json::Value`, a reader, …): they take the
 //! raw text when it is offered, and otherwise write the value out as JSON
 //! text (one allocation for the text) and decode that.
@@ -28,7 +28,7 @@ const RAW_TOKEN: &str = "$serde_json::private::RawValue";
 
 const NEED_RAW: &str = "ssekit's borrowed views deserialize only from serde_json \
     (with its `raw_value` feature) over borrowed input; use the owned forms \
-    (OwnedResponseEvent, Owned) with other deserializers";
+    (OwnedResponsesEvent, Owned) with other deserializers";
 
 /// Whether a map key is the raw-value token.
 struct IsRawToken;

@@ -15,11 +15,11 @@ use std::vec::Vec;
 use proptest::prelude::*;
 
 use super::{DecodeError, DecodeErrorKind, Field};
-use crate::anthropic::MessageEvent;
+use crate::anthropic::AnthropicEvent;
 use crate::chat::{ChatChunk, ChatEvent, ChoiceDelta};
 use crate::json::tests::{arb_soup, mutate};
 use crate::json::{JsonError, Value};
-use crate::responses::ResponseEvent;
+use crate::responses::ResponsesEvent;
 
 /// Chunks with every nested view of the Chat dialect: the delta, tool call
 /// fragments and their functions, log probabilities, usage with details.
@@ -163,9 +163,9 @@ fn check_head_list<'a>(chunk: &ChatChunk<'a>, text: &str) -> Result<(), TestCase
 fn check_others(text: &str) -> Result<(), TestCaseError> {
     if let Some(e) = validator_error(text) {
         for got in [
-            ResponseEvent::parse(text).map(|_| ()),
-            MessageEvent::parse(text).map(|_| ()),
-            MessageEvent::parse_named("message_start", text).map(|_| ()),
+            ResponsesEvent::parse(text).map(|_| ()),
+            AnthropicEvent::parse(text).map(|_| ()),
+            AnthropicEvent::parse_named("message_start", text).map(|_| ()),
         ] {
             let got = got.expect_err("invalid JSON decoded");
             prop_assert_eq!(got.kind(), DecodeError::json(e).kind(), "{}", text);
@@ -196,7 +196,7 @@ fn the_samples_decode_alike_in_one_pass_and_two() {
     }
     for text in OTHERS {
         assert!(
-            ResponseEvent::parse(text).is_ok() || MessageEvent::parse(text).is_ok(),
+            ResponsesEvent::parse(text).is_ok() || AnthropicEvent::parse(text).is_ok(),
             "{text}"
         );
         for (k, _) in text.char_indices() {
@@ -479,7 +479,7 @@ fn a_repeated_key_replaces_the_first_reading_whole() {
         r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":"x"},"delta":null,"delta":{"stop_reason":"max_tokens"}}"#,
     ] {
         let reference: serde_json::Value = serde_json::from_str(text).unwrap();
-        let Ok(MessageEvent::MessageDelta(m)) = MessageEvent::parse(text) else {
+        let Ok(AnthropicEvent::MessageDelta(m)) = AnthropicEvent::parse(text) else {
             panic!("a message_delta: {text}")
         };
         assert_eq!(

@@ -1,4 +1,4 @@
-//! `MessageAccumulator` against an independent reference.
+//! `AnthropicAccumulator` against an independent reference.
 //!
 //! The reference (below, [`reference`]) reads each event's data with
 //! `serde_json::Value`, collects each content block's start and deltas by
@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 use json_diff::{diff, frames};
 use serde_json::{json, Map, Value as J};
 use ssekit::accumulate::anthropic::Message;
-use ssekit::accumulate::{AccumulateErrorKind, MessageAccumulator, Outcome};
-use ssekit::anthropic::MessageEvent;
+use ssekit::accumulate::{AccumulateErrorKind, AnthropicAccumulator, Outcome};
+use ssekit::anthropic::AnthropicEvent;
 
 struct Expected {
     json: J,
@@ -227,9 +227,9 @@ fn reference(datas: &[&str]) -> Expected {
 
 fn check(name: &str, datas: &[&str], failures: &mut Vec<String>) -> usize {
     let expected = reference(datas);
-    let mut acc = MessageAccumulator::new();
+    let mut acc = AnthropicAccumulator::new();
     for (i, data) in datas.iter().enumerate() {
-        let event = MessageEvent::parse(data).unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
+        let event = AnthropicEvent::parse(data).unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
         if let Err(e) = acc.feed(&event) {
             failures.push(format!("{name} #{i}: {e}"));
         }
@@ -300,9 +300,9 @@ fn check_ok(name: &str, datas: &[&str]) -> Message {
     let mut failures = Vec::new();
     check(name, datas, &mut failures);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    let mut acc = MessageAccumulator::new();
+    let mut acc = AnthropicAccumulator::new();
     for frame in frames(&sse(datas)) {
-        let _ = acc.feed(&MessageEvent::from_frame(&frame).unwrap());
+        let _ = acc.feed(&AnthropicEvent::from_frame(&frame).unwrap());
     }
     acc.finish()
 }
@@ -467,9 +467,9 @@ fn cut_streams_are_truncated_never_completed() {
             check(&format!("cut at {cut}"), &datas[..cut], &mut failures);
             assert!(failures.is_empty(), "{}", failures.join("\n"));
         }
-        let mut acc = MessageAccumulator::new();
+        let mut acc = AnthropicAccumulator::new();
         for d in &datas[..cut] {
-            acc.feed(&MessageEvent::parse(d).unwrap()).unwrap();
+            acc.feed(&AnthropicEvent::parse(d).unwrap()).unwrap();
         }
         if cut == 3 {
             let live = acc.snapshot().block(0).unwrap().partial_input();
@@ -504,16 +504,16 @@ fn error_event_is_recorded_and_fails_the_stream() {
 
 #[test]
 fn invalid_tool_input_is_a_typed_error_at_stop() {
-    let mut acc = MessageAccumulator::new();
+    let mut acc = AnthropicAccumulator::new();
     for d in [
         START,
         r#"{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
         r#"{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"{\"a\": 1}}"}}"#,
     ] {
-        acc.feed(&MessageEvent::parse(d).unwrap()).unwrap();
+        acc.feed(&AnthropicEvent::parse(d).unwrap()).unwrap();
     }
     let e = acc
-        .feed(&MessageEvent::parse(r#"{"type":"content_block_stop","index":3}"#).unwrap())
+        .feed(&AnthropicEvent::parse(r#"{"type":"content_block_stop","index":3}"#).unwrap())
         .unwrap_err();
     let AccumulateErrorKind::InvalidInput { index, error } = e.kind() else {
         panic!("{e:?}")
@@ -533,11 +533,13 @@ fn memory_limit_is_a_typed_error_and_truncates() {
         r#"{{"type":"content_block_delta","index":0,"delta":{{"type":"text_delta","text":"{}"}}}}"#,
         "y".repeat(1000)
     );
-    let mut acc = MessageAccumulator::with_max_bytes(8192);
-    acc.feed(&MessageEvent::parse(START).unwrap()).unwrap();
+    let mut acc = AnthropicAccumulator::with_config(
+        ssekit::accumulate::AnthropicAccumulatorConfig::DEFAULT.with_max_bytes(8192),
+    );
+    acc.feed(&AnthropicEvent::parse(START).unwrap()).unwrap();
     let mut limited = 0;
     for _ in 0..20 {
-        if let Err(e) = acc.feed(&MessageEvent::parse(&delta).unwrap()) {
+        if let Err(e) = acc.feed(&AnthropicEvent::parse(&delta).unwrap()) {
             assert!(matches!(
                 e.kind(),
                 AccumulateErrorKind::TooManyBytes { limit: 8192 }
@@ -548,20 +550,22 @@ fn memory_limit_is_a_typed_error_and_truncates() {
     }
     assert!(limited >= 12, "{limited}");
     for d in [r#"{"type":"content_block_stop","index":0}"#, END[0], END[1]] {
-        acc.feed(&MessageEvent::parse(d).unwrap()).unwrap();
+        acc.feed(&AnthropicEvent::parse(d).unwrap()).unwrap();
     }
     let m = acc.finish();
     assert!(m.limit_exceeded());
     assert_eq!(m.outcome(), Outcome::Truncated);
     // Sparse block indexes cost memory too.
-    let mut acc = MessageAccumulator::with_max_bytes(50_000);
+    let mut acc = AnthropicAccumulator::with_config(
+        ssekit::accumulate::AnthropicAccumulatorConfig::DEFAULT.with_max_bytes(50_000),
+    );
     let mut refused = 0;
     for i in 0..5_000u64 {
         let e = format!(
             r#"{{"type":"content_block_stop","index":{}}}"#,
             i * 1_000_000_007
         );
-        refused += usize::from(acc.feed(&MessageEvent::parse(&e).unwrap()).is_err());
+        refused += usize::from(acc.feed(&AnthropicEvent::parse(&e).unwrap()).is_err());
     }
     assert!(refused > 4000, "{refused}");
 }
@@ -620,11 +624,11 @@ mod hostile {
             events in prop::collection::vec(arb_event(), 0..40),
             max in prop_oneof![Just(usize::MAX), 0usize..4000],
         ) {
-            let mut acc = MessageAccumulator::with_max_bytes(max);
+            let mut acc = AnthropicAccumulator::with_config(ssekit::accumulate::AnthropicAccumulatorConfig::DEFAULT.with_max_bytes(max));
             let mut saw_stop = false;
             let mut saw_error = false;
             for e in &events {
-                let event = MessageEvent::parse(e).unwrap();
+                let event = AnthropicEvent::parse(e).unwrap();
                 let _ = acc.feed(&event);
                 prop_assert!(acc.used_bytes() <= max);
                 saw_stop |= e.contains("message_stop");

@@ -5,17 +5,17 @@
 
 use serde_json::{json, Value as J};
 use ssekit::accumulate::{
-    AccumulateErrorKind, AccumulatorConfig, FinalResponse, FindingKind, Outcome,
-    ResponseAccumulator,
+    AccumulateErrorKind, AnomalyKind, FinalResponse, Outcome, ResponsesAccumulator,
+    ResponsesAccumulatorConfig,
 };
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 
 /// Feeds each event's data (one JSON text per entry; a `sequence_number`
 /// is added from the entry's position unless it has one or is `[DONE]`).
-fn feed(acc: &mut ResponseAccumulator, events: &[J]) {
+fn feed(acc: &mut ResponsesAccumulator, events: &[J]) {
     for e in events {
         let text = e.to_string();
-        let event = ResponseEvent::parse(&text).expect("test events decode");
+        let event = ResponsesEvent::parse(&text).expect("test events decode");
         acc.feed(&event).expect("within the limits");
     }
 }
@@ -33,7 +33,7 @@ fn numbered(events: Vec<J>) -> Vec<J> {
 }
 
 fn run(events: &[J]) -> FinalResponse {
-    let mut acc = ResponseAccumulator::new();
+    let mut acc = ResponsesAccumulator::new();
     feed(&mut acc, events);
     acc.finish()
 }
@@ -69,8 +69,8 @@ fn done(i: u64, item: J) -> J {
     json!({"type": "response.output_item.done", "output_index": i, "item": item})
 }
 
-fn kinds(r: &FinalResponse) -> Vec<FindingKind> {
-    r.findings().iter().map(|f| f.kind.clone()).collect()
+fn kinds(r: &FinalResponse) -> Vec<AnomalyKind> {
+    r.anomalies().iter().map(|f| f.kind.clone()).collect()
 }
 
 #[test]
@@ -103,7 +103,7 @@ fn message_with_text_annotations_logprobs_and_refusal_out_of_order() {
         json!({"type": "response.refusal.done", "item_id": "msg_1", "output_index": 0, "content_index": 1, "refusal": "Nope."}),
         completed(),
     ]);
-    let mut acc = ResponseAccumulator::new();
+    let mut acc = ResponsesAccumulator::new();
     feed(&mut acc, &events[..6]);
     let item = acc.item(0).unwrap();
     assert_eq!(item.part_text(0), Some("Hello \"x\"\n"));
@@ -113,7 +113,7 @@ fn message_with_text_annotations_logprobs_and_refusal_out_of_order() {
     feed(&mut acc, &events[6..]);
     let r = acc.finish();
     assert_eq!(r.outcome(), Outcome::Completed);
-    assert!(r.findings().is_empty(), "{:?}", r.findings());
+    assert!(r.anomalies().is_empty(), "{:?}", r.anomalies());
     assert_eq!(
         json_of(&r)["output"],
         json!([{
@@ -157,7 +157,7 @@ fn function_call_arguments_and_their_live_value() {
         ),
         completed(),
     ]);
-    let mut acc = ResponseAccumulator::new();
+    let mut acc = ResponsesAccumulator::new();
     let mut shown = Vec::new();
     for e in &events {
         feed(&mut acc, std::slice::from_ref(e));
@@ -179,7 +179,7 @@ fn function_call_arguments_and_their_live_value() {
     assert_eq!(acc.item(0).unwrap().name(), Some("get_weather"));
     assert_eq!(acc.item(0).unwrap().call_id(), Some("call_1"));
     let r = acc.finish();
-    assert!(r.findings().is_empty(), "{:?}", r.findings());
+    assert!(r.anomalies().is_empty(), "{:?}", r.anomalies());
     assert_eq!(
         json_of(&r)["output"][0],
         json!({"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
@@ -198,7 +198,7 @@ fn custom_tool_call_input_is_free_text() {
         json!({"type": "response.custom_tool_call_input.delta", "item_id": "ctc_1", "output_index": 0, "delta": "SELECT *"}),
         json!({"type": "response.custom_tool_call_input.delta", "item_id": "ctc_1", "output_index": 0, "delta": " FROM t"}),
     ]);
-    let mut acc = ResponseAccumulator::new();
+    let mut acc = ResponsesAccumulator::new();
     feed(&mut acc, &events);
     let it = acc.item(0).unwrap();
     assert_eq!(it.arguments(), Some("SELECT * FROM t"));
@@ -239,7 +239,7 @@ fn reasoning_summary_parts_by_summary_index_and_reasoning_text() {
         completed(),
     ]);
     let r = run(&events);
-    assert!(r.findings().is_empty(), "{:?}", r.findings());
+    assert!(r.anomalies().is_empty(), "{:?}", r.anomalies());
     assert_eq!(
         json_of(&r)["output"][0],
         json!({"type": "reasoning", "id": "rs_1", "encrypted_content": "gAAA",
@@ -251,7 +251,7 @@ fn reasoning_summary_parts_by_summary_index_and_reasoning_text() {
 #[test]
 fn web_and_file_search_status_from_progress_events_then_the_item() {
     let ws = |ty: &str| json!({"type": ty, "item_id": "ws_1", "output_index": 0});
-    let mut acc = ResponseAccumulator::new();
+    let mut acc = ResponsesAccumulator::new();
     feed(
         &mut acc,
         &numbered(vec![
@@ -314,13 +314,13 @@ fn code_interpreter_code_from_deltas_outputs_from_the_item() {
         ),
         completed(),
     ]);
-    let mut acc = ResponseAccumulator::new();
+    let mut acc = ResponsesAccumulator::new();
     feed(&mut acc, &events[..7]);
     assert_eq!(acc.item(0).unwrap().arguments(), Some("print(1)\n"));
     assert_eq!(acc.item(0).unwrap().status(), Some("interpreting"));
     feed(&mut acc, &events[7..]);
     let r = acc.finish();
-    assert!(r.findings().is_empty(), "{:?}", r.findings());
+    assert!(r.anomalies().is_empty(), "{:?}", r.anomalies());
     assert_eq!(
         json_of(&r)["output"][0],
         json!({"type": "code_interpreter_call", "id": "ci_1", "status": "completed", "container_id": "c", "code": "print(1)\n", "outputs": [{"type": "logs", "logs": "1\n"}]})
@@ -330,7 +330,7 @@ fn code_interpreter_code_from_deltas_outputs_from_the_item() {
 #[test]
 fn image_generation_partial_images_by_index_and_the_result() {
     let partial = |i: u64, b: &str| json!({"type": "response.image_generation_call.partial_image", "item_id": "ig_1", "output_index": 0, "partial_image_index": i, "partial_image_b64": b});
-    let mut acc = ResponseAccumulator::new();
+    let mut acc = ResponsesAccumulator::new();
     feed(
         &mut acc,
         &numbered(vec![
@@ -391,14 +391,14 @@ fn mcp_list_tools_and_a_failed_mcp_call() {
         json!({"type": "response.mcp_call.failed", "item_id": "mcp_1", "output_index": 1}),
         completed(),
     ]);
-    let mut acc = ResponseAccumulator::new();
+    let mut acc = ResponsesAccumulator::new();
     feed(&mut acc, &events);
     assert_eq!(
         acc.item(1).unwrap().partial_arguments(),
         Ok(Some(r#"{"dice":"2d6"}"#))
     );
     let r = acc.finish();
-    assert!(r.findings().is_empty(), "{:?}", r.findings());
+    assert!(r.anomalies().is_empty(), "{:?}", r.anomalies());
     assert_eq!(
         json_of(&r)["output"],
         json!([
@@ -435,14 +435,14 @@ fn shell_commands_and_apply_patch_diff() {
         json!({"type": "response.apply_patch_call_operation_diff.done", "item_id": "apc_1", "output_index": 1, "diff": "+hello\n+world\n"}),
         completed(),
     ]);
-    let mut acc = ResponseAccumulator::new();
+    let mut acc = ResponsesAccumulator::new();
     feed(&mut acc, &events);
     assert_eq!(
         acc.item(0).unwrap().commands().collect::<Vec<_>>(),
         ["ls -a", "pwd"]
     );
     let r = acc.finish();
-    assert!(r.findings().is_empty(), "{:?}", r.findings());
+    assert!(r.anomalies().is_empty(), "{:?}", r.anomalies());
     assert_eq!(
         json_of(&r)["output"],
         json!([
@@ -491,9 +491,9 @@ fn events_before_their_item_are_kept_and_reported() {
     let r = run(&events);
     assert_eq!(
         kinds(&r),
-        [FindingKind::EventBeforeItem { output_index: 0 }]
+        [AnomalyKind::EventBeforeItem { output_index: 0 }]
     );
-    assert_eq!(r.findings()[0].sequence_number, Some(1));
+    assert_eq!(r.anomalies()[0].sequence_number, Some(1));
     assert_eq!(r.output_text(), "early bird");
     assert_eq!(json_of(&r)["output"][0]["role"], "assistant");
 }
@@ -519,11 +519,11 @@ fn sequence_gaps_and_regressions_are_findings_not_failures() {
     assert_eq!(
         kinds(&r),
         [
-            FindingKind::SequenceGap {
+            AnomalyKind::SequenceGap {
                 expected: 3,
                 found: 7
             },
-            FindingKind::SequenceRegression {
+            AnomalyKind::SequenceRegression {
                 previous: 7,
                 found: 5
             },
@@ -537,8 +537,8 @@ fn sequence_gaps_and_regressions_are_findings_not_failures() {
         .unwrap()
         .remove("sequence_number");
     let r = run(&unnumbered);
-    assert_eq!(kinds(&r)[0], FindingKind::MissingSequenceNumber);
-    assert_eq!(r.findings()[0].event_index, 2);
+    assert_eq!(kinds(&r)[0], AnomalyKind::MissingSequenceNumber);
+    assert_eq!(r.anomalies()[0].event_index, 2);
     assert_eq!(r.sequence().unnumbered, 1);
     assert_eq!(r.sequence().regressions, 1);
     assert_eq!(r.output_text(), "abc");
@@ -565,7 +565,7 @@ fn a_stream_without_a_terminal_event_is_truncated() {
              "content": [{"type": "output_text", "text": "Once upon", "annotations": []}]}]})
     );
     // Nothing at all: still a response, still truncated.
-    let empty = ResponseAccumulator::new().finish();
+    let empty = ResponsesAccumulator::new().finish();
     assert_eq!(empty.outcome(), Outcome::Truncated);
     assert_eq!(
         empty.json().to_string(),
@@ -581,7 +581,7 @@ fn an_error_event_without_a_terminal_event_fails_the_response() {
     ]);
     let r = run(&events);
     assert_eq!(r.outcome(), Outcome::Failed);
-    assert_eq!(kinds(&r), [FindingKind::ErrorEvent]);
+    assert_eq!(kinds(&r), [AnomalyKind::ErrorEvent]);
     let j = json_of(&r);
     assert_eq!(j["status"], "failed");
     assert_eq!(
@@ -644,7 +644,7 @@ fn a_done_text_that_contradicts_the_deltas_wins_and_is_reported() {
         completed(),
         completed(),
     ]);
-    let mut acc = ResponseAccumulator::new();
+    let mut acc = ResponsesAccumulator::new();
     feed(&mut acc, &events[..4]);
     // The live value follows the done text.
     assert_eq!(
@@ -656,17 +656,17 @@ fn a_done_text_that_contradicts_the_deltas_wins_and_is_reported() {
     assert_eq!(
         kinds(&r),
         [
-            FindingKind::DoneMismatch {
+            AnomalyKind::DoneMismatch {
                 output_index: 0,
                 field: "arguments"
             },
-            FindingKind::DeltaAfterDone { output_index: 0 },
-            FindingKind::ItemMismatch {
+            AnomalyKind::DeltaAfterDone { output_index: 0 },
+            AnomalyKind::ItemMismatch {
                 output_index: 0,
                 field: "arguments"
             },
-            FindingKind::EventAfterTerminal,
-            FindingKind::SecondTerminal,
+            AnomalyKind::EventAfterTerminal,
+            AnomalyKind::SecondTerminal,
         ]
     );
     assert_eq!(json_of(&r)["output"][0]["arguments"], "{\"a\":1}");
@@ -679,7 +679,7 @@ fn an_item_id_that_disagrees_with_the_item_is_reported() {
         json!({"type": "response.output_text.delta", "item_id": "msg_2", "output_index": 0, "content_index": 0, "delta": "x"}),
         completed(),
     ]));
-    assert_eq!(kinds(&r), [FindingKind::ItemIdMismatch { output_index: 0 }]);
+    assert_eq!(kinds(&r), [AnomalyKind::ItemIdMismatch { output_index: 0 }]);
     assert_eq!(json_of(&r)["output"][0]["id"], "msg_1");
 }
 
@@ -692,7 +692,7 @@ fn items_only_in_the_terminal_response_are_taken_from_it() {
     ]));
     assert_eq!(
         kinds(&r),
-        [FindingKind::ItemNotStreamed { output_index: 0 }]
+        [AnomalyKind::ItemNotStreamed { output_index: 0 }]
     );
     assert_eq!(r.output_text(), "hi");
 }
@@ -700,10 +700,10 @@ fn items_only_in_the_terminal_response_are_taken_from_it() {
 #[test]
 fn limits_are_typed_errors_and_sticky() {
     let delta = json!({"type": "response.output_text.delta", "item_id": "m", "output_index": 0, "content_index": 0, "delta": "0123456789"}).to_string();
-    let delta = ResponseEvent::parse(&delta).unwrap();
-    let mut config = AccumulatorConfig::default();
+    let delta = ResponsesEvent::parse(&delta).unwrap();
+    let mut config = ResponsesAccumulatorConfig::default();
     config.max_bytes = 25;
-    let mut acc = ResponseAccumulator::with_config(config);
+    let mut acc = ResponsesAccumulator::with_config(config);
     acc.feed(&delta).unwrap();
     acc.feed(&delta).unwrap();
     let err = acc.feed(&delta).unwrap_err();
@@ -722,41 +722,41 @@ fn limits_are_typed_errors_and_sticky() {
     assert_eq!(r.limit_error(), Some(err));
     assert_eq!(r.output_text(), "01234567890123456789");
 
-    let mut config = AccumulatorConfig::default();
+    let mut config = ResponsesAccumulatorConfig::default();
     config.max_items = 2;
-    let mut acc = ResponseAccumulator::with_config(config);
+    let mut acc = ResponsesAccumulator::with_config(config);
     for i in 0..3u64 {
         let e = json!({"type": "response.output_item.added", "output_index": i, "item": {"type": "message", "id": format!("m{i}")}}).to_string();
-        let res = acc.feed(&ResponseEvent::parse(&e).unwrap());
+        let res = acc.feed(&ResponsesEvent::parse(&e).unwrap());
         assert_eq!(res.is_err(), i == 2);
     }
     assert_eq!(acc.items().len(), 2);
 
-    let mut config = AccumulatorConfig::default();
+    let mut config = ResponsesAccumulatorConfig::default();
     config.max_parts = 1;
-    let mut acc = ResponseAccumulator::with_config(config);
+    let mut acc = ResponsesAccumulator::with_config(config);
     let part = |ci: u64| {
         json!({"type": "response.output_text.delta", "item_id": "m", "output_index": 0, "content_index": ci, "delta": "x"}).to_string()
     };
-    acc.feed(&ResponseEvent::parse(&part(0)).unwrap()).unwrap();
+    acc.feed(&ResponsesEvent::parse(&part(0)).unwrap()).unwrap();
     let err = acc
-        .feed(&ResponseEvent::parse(&part(5)).unwrap())
+        .feed(&ResponsesEvent::parse(&part(5)).unwrap())
         .unwrap_err();
     assert_eq!(err.kind(), AccumulateErrorKind::TooManyParts { limit: 1 });
 }
 
 #[test]
 fn findings_are_bounded() {
-    let mut config = AccumulatorConfig::default();
-    config.max_findings = 2;
-    let mut acc = ResponseAccumulator::with_config(config);
+    let mut config = ResponsesAccumulatorConfig::default();
+    config.max_anomalies = 2;
+    let mut acc = ResponsesAccumulator::with_config(config);
     for n in [0u64, 10, 20, 30, 40] {
         let e = json!({"type": "keepalive", "sequence_number": n}).to_string();
-        acc.feed(&ResponseEvent::parse(&e).unwrap()).unwrap();
+        acc.feed(&ResponsesEvent::parse(&e).unwrap()).unwrap();
     }
     let r = acc.finish();
-    assert_eq!(r.findings().len(), 2);
-    assert_eq!(r.findings_dropped(), 2);
+    assert_eq!(r.anomalies().len(), 2);
+    assert_eq!(r.anomalies_dropped(), 2);
     assert_eq!(r.sequence().missing, 36);
 }
 
@@ -779,11 +779,11 @@ fn serialize_gives_the_same_json_as_display() {
 
 #[test]
 fn done_sentinel_needs_no_sequence_number() {
-    let mut acc = ResponseAccumulator::new();
+    let mut acc = ResponsesAccumulator::new();
     feed(&mut acc, &numbered(vec![created(), completed()]));
-    acc.feed(&ResponseEvent::parse("[DONE]").unwrap()).unwrap();
+    acc.feed(&ResponsesEvent::parse("[DONE]").unwrap()).unwrap();
     let r = acc.finish();
-    assert!(r.findings().is_empty(), "{:?}", r.findings());
+    assert!(r.anomalies().is_empty(), "{:?}", r.anomalies());
     assert_eq!(r.sequence().unnumbered, 1);
     assert_eq!(r.outcome(), Outcome::Completed);
 }
@@ -796,11 +796,11 @@ fn done_sentinel_needs_no_sequence_number() {
 fn added_after_done_keeps_the_byte_count_consistent() {
     let big = r#"{"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"m","role":"assistant","status":"completed","content":[{"type":"output_text","text":"a long text, longer than the added item","annotations":[]}]}}"#;
     let small = r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"m","role":"assistant","content":[]}}"#;
-    let mut acc = ResponseAccumulator::new();
-    acc.feed(&ResponseEvent::parse(big).unwrap()).unwrap();
+    let mut acc = ResponsesAccumulator::new();
+    acc.feed(&ResponsesEvent::parse(big).unwrap()).unwrap();
     let after_done = acc.bytes();
     for _ in 0..3 {
-        acc.feed(&ResponseEvent::parse(small).unwrap()).unwrap();
+        acc.feed(&ResponsesEvent::parse(small).unwrap()).unwrap();
         // The done item is what is kept: the count does not move.
         assert_eq!(acc.bytes(), after_done);
     }
@@ -837,7 +837,7 @@ fn an_item_at_u64_max_and_an_unstreamed_item_do_not_overflow() {
     // fc_0 is renamed fc_new at position 0 by the terminal output: a finding,
     // and fc_0 keeps its streamed id.
     assert_eq!(ids, ["fc_0", "fc_max"], "{:?}", kinds(&r));
-    assert!(kinds(&r).contains(&FindingKind::ItemIdMismatch { output_index: 0 }));
+    assert!(kinds(&r).contains(&AnomalyKind::ItemIdMismatch { output_index: 0 }));
 
     // Position 0 taken by an item whose own id is listed too: the
     // unstreamed one goes after the last, which is u64::MAX (saturated).
@@ -852,7 +852,7 @@ fn an_item_at_u64_max_and_an_unstreamed_item_do_not_overflow() {
     let r = run(&events);
     let ids = output_ids(&r);
     assert_eq!(ids, ["fc_0", "fc_max", "fc_new"]);
-    assert!(kinds(&r).contains(&FindingKind::ItemNotStreamed {
+    assert!(kinds(&r).contains(&AnomalyKind::ItemNotStreamed {
         output_index: u64::MAX
     }));
 }
@@ -881,17 +881,17 @@ fn a_retyped_item_and_a_reused_id_are_findings() {
     ]);
     let r = run(&events);
     let found: Vec<_> = r
-        .findings()
+        .anomalies()
         .iter()
         .map(|f| (f.kind.clone(), f.event_index))
         .collect();
     assert!(
-        found.contains(&(FindingKind::ItemTypeChanged { output_index: 0 }, 3)),
+        found.contains(&(AnomalyKind::ItemTypeChanged { output_index: 0 }, 3)),
         "{found:?}"
     );
     assert!(
         found.contains(&(
-            FindingKind::DuplicateItemId {
+            AnomalyKind::DuplicateItemId {
                 output_index: 1,
                 other: 0
             },
@@ -913,11 +913,13 @@ fn a_terminal_output_longer_than_max_items_is_an_error() {
             .map(|i| json!({"type": "message", "id": format!("m{i}"), "content": []}))
             .collect(),
     );
-    let mut config = AccumulatorConfig::default();
+    let mut config = ResponsesAccumulatorConfig::default();
     config.max_items = 4;
-    let mut acc = ResponseAccumulator::with_config(config);
+    let mut acc = ResponsesAccumulator::with_config(config);
     let text = terminal.to_string();
-    let e = acc.feed(&ResponseEvent::parse(&text).unwrap()).unwrap_err();
+    let e = acc
+        .feed(&ResponsesEvent::parse(&text).unwrap())
+        .unwrap_err();
     assert_eq!(e.kind(), AccumulateErrorKind::TooManyItems { limit: 4 });
 }
 

@@ -458,7 +458,9 @@ fn error_chunk_is_recorded_and_fails_the_stream() {
 fn memory_limit_is_a_typed_error_and_truncates() {
     let big = "x".repeat(1000);
     let chunk = format!(r#"{{"choices":[{{"index":0,"delta":{{"content":"{big}"}}}}]}}"#);
-    let mut acc = ChatAccumulator::with_max_bytes(4096);
+    let mut acc = ChatAccumulator::with_config(
+        ssekit::accumulate::ChatAccumulatorConfig::DEFAULT.with_max_bytes(4096),
+    );
     let mut limited = 0;
     for _ in 0..10 {
         if let Err(e) = acc.feed(&ChatEvent::parse(&chunk).unwrap()) {
@@ -468,7 +470,7 @@ fn memory_limit_is_a_typed_error_and_truncates() {
             ));
             limited += 1;
         }
-        assert!(acc.used_bytes() <= acc.max_bytes());
+        assert!(acc.used_bytes() <= acc.config().max_bytes);
     }
     assert!(limited >= 6, "{limited}");
     let content_len = acc.snapshot().choice(0).unwrap().content().unwrap().len();
@@ -482,7 +484,9 @@ fn memory_limit_is_a_typed_error_and_truncates() {
     assert_eq!(c.outcome(), Outcome::Truncated);
     // Tool call arguments count twice (text and live repair); sparse
     // indexes cost memory too.
-    let mut acc = ChatAccumulator::with_max_bytes(100_000);
+    let mut acc = ChatAccumulator::with_config(
+        ssekit::accumulate::ChatAccumulatorConfig::DEFAULT.with_max_bytes(100_000),
+    );
     let mut refused = 0;
     for i in 0..10_000u64 {
         let e = format!(
@@ -661,7 +665,7 @@ mod hostile {
             chunks in prop::collection::vec(arb_chunk(), 0..30),
             max in prop_oneof![Just(usize::MAX), 0usize..3000],
         ) {
-            let mut acc = ChatAccumulator::with_max_bytes(max);
+            let mut acc = ChatAccumulator::with_config(ssekit::accumulate::ChatAccumulatorConfig::DEFAULT.with_max_bytes(max));
             let mut saw_error = false;
             for c in &chunks {
                 // Wrongly typed fields make a chunk undecodable: skipped, as a caller would.

@@ -392,7 +392,9 @@ fn unexpected_shapes_and_bad_elements_are_reported_and_the_rest_kept() {
 
 #[test]
 fn the_memory_limit_drops_data_and_truncates() {
-    let mut acc = GeminiAccumulator::with_max_bytes(2000);
+    let mut acc = GeminiAccumulator::with_config(
+        ssekit::accumulate::GeminiAccumulatorConfig::DEFAULT.with_max_bytes(2000),
+    );
     let big = "x".repeat(1500);
     let chunk = format!(r#"{{"candidates":[{{"content":{{"parts":[{{"text":"{big}"}}]}}}}]}}"#);
     let last = r#"{"candidates":[{"content":{"parts":[{"text":"y"}]},"finishReason":"STOP"}]}"#;
@@ -411,7 +413,9 @@ fn the_memory_limit_drops_data_and_truncates() {
 
 #[test]
 fn sparse_indexes_cost_memory_and_are_bounded() {
-    let mut acc = GeminiAccumulator::with_max_bytes(4096);
+    let mut acc = GeminiAccumulator::with_config(
+        ssekit::accumulate::GeminiAccumulatorConfig::DEFAULT.with_max_bytes(4096),
+    );
     let mut errors = 0;
     for i in 0..1000u64 {
         let c = format!(r#"{{"candidates":[{{"index":{}}}]}}"#, u64::MAX - i * 7919);
@@ -475,7 +479,7 @@ fn the_accumulator_and_its_result_are_send_and_sync() {
 #[test]
 fn candidates_past_the_count_limit_are_dropped_and_the_response_is_truncated() {
     assert_eq!(
-        GeminiAccumulator::new().max_candidates(),
+        GeminiAccumulator::new().config().max_candidates,
         ssekit::accumulate::DEFAULT_MAX_CANDIDATES
     );
     let config = ssekit::accumulate::GeminiAccumulatorConfig::DEFAULT.with_max_candidates(2);

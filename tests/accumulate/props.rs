@@ -13,8 +13,8 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
-use ssekit::accumulate::ResponseAccumulator;
-use ssekit::responses::ResponseEvent;
+use ssekit::accumulate::ResponsesAccumulator;
+use ssekit::responses::ResponsesEvent;
 
 /// Whether `partial` is a possible earlier state of `full`, written from
 /// the `PartialJson` contract: scalars equal; a string a prefix; an array a
@@ -88,8 +88,8 @@ fn event(v: Value) -> String {
     v.to_string()
 }
 
-fn feed(acc: &mut ResponseAccumulator, text: &str) {
-    acc.feed(&ResponseEvent::parse(text).unwrap()).unwrap();
+fn feed(acc: &mut ResponsesAccumulator, text: &str) {
+    acc.feed(&ResponsesEvent::parse(text).unwrap()).unwrap();
 }
 
 proptest! {
@@ -102,7 +102,7 @@ proptest! {
         cuts in prop::collection::vec(0.0f64..1.0, 0..12),
     ) {
         let text = if pretty { serde_json::to_string_pretty(&args) } else { serde_json::to_string(&args) }.unwrap();
-        let mut acc = ResponseAccumulator::new();
+        let mut acc = ResponsesAccumulator::new();
         feed(&mut acc, &event(json!({"type": "response.output_item.added", "output_index": 0,
             "item": {"type": "function_call", "id": "fc", "call_id": "c", "name": "f", "arguments": ""}})));
         let mut shown: Vec<Value> = Vec::new();
@@ -162,7 +162,7 @@ proptest! {
             cursors[k] += 1;
         }
         let assemble = |evs: &[&String]| {
-            let mut acc = ResponseAccumulator::new();
+            let mut acc = ResponsesAccumulator::new();
             for e in evs {
                 feed(&mut acc, e);
             }

@@ -21,8 +21,8 @@ use std::collections::BTreeMap;
 
 use responses_common::responses_streams;
 use serde_json::Value as J;
-use ssekit::accumulate::{FinalResponse, Outcome, ResponseAccumulator};
-use ssekit::responses::ResponseEvent;
+use ssekit::accumulate::{FinalResponse, Outcome, ResponsesAccumulator};
+use ssekit::responses::ResponsesEvent;
 use ssekit::Frame;
 
 /// Fields where a recorded stream disagrees with itself: (stream, field
@@ -99,15 +99,15 @@ const ABRIDGED: &str = "the recording (a Vercel AI SDK fixture) is abridged: seq
     output_index 1; the done events and response.completed have the full text";
 
 /// Decodes every frame of a stream.
-fn events(frames: &[Frame]) -> Vec<ResponseEvent<'_>> {
+fn events(frames: &[Frame]) -> Vec<ResponsesEvent<'_>> {
     frames
         .iter()
-        .map(|f| ResponseEvent::from_frame(f).expect("corpus events decode"))
+        .map(|f| ResponsesEvent::from_frame(f).expect("corpus events decode"))
         .collect()
 }
 
-fn assemble<'a>(events: impl IntoIterator<Item = &'a ResponseEvent<'a>>) -> FinalResponse {
-    let mut acc = ResponseAccumulator::new();
+fn assemble<'a>(events: impl IntoIterator<Item = &'a ResponsesEvent<'a>>) -> FinalResponse {
+    let mut acc = ResponsesAccumulator::new();
     for e in events {
         acc.feed(e).expect("within the default limits");
     }
@@ -365,7 +365,7 @@ fn assembled_output_equals_the_completed_output() {
         done_checked += check_done_events(name, &data, &mut done_failures, &mut full.allowed_hits);
 
         let response = assemble(&events);
-        for f in response.findings() {
+        for f in response.anomalies() {
             let path = format!("finding:{:?}", f.kind);
             if ALLOWED
                 .iter()
@@ -429,7 +429,7 @@ fn assembled_output_equals_the_completed_output() {
             }
         }
         // The stream without its done, item-done and terminal events.
-        let partial: Vec<&ResponseEvent<'_>> = events
+        let partial: Vec<&ResponsesEvent<'_>> = events
             .iter()
             .filter(|e| !e.ty().ends_with(".done") && !is_terminal(e.ty()))
             .collect();
@@ -551,12 +551,12 @@ fn correlation_keys_equal_the_json_members() {
     let mut checked = 0;
     for (name, frames) in &streams {
         for frame in frames {
-            let event = ResponseEvent::from_frame(frame).unwrap();
+            let event = ResponsesEvent::from_frame(frame).unwrap();
             let Ok(data) = serde_json::from_str::<J>(frame.data()) else {
                 continue;
             };
             let item_id = event.item_id().map(|s| s.unescape().into_owned());
-            let modeled = !matches!(event, ResponseEvent::Unknown { .. });
+            let modeled = !matches!(event, ResponsesEvent::Unknown { .. });
             // Where the accessor gives a key, it is the member; where the
             // member is there on a modeled event, the accessor gives it
             // (output_item events carry the id in their item instead).

@@ -509,7 +509,7 @@ fn encoder_output_over_http_through_the_stream_adapter() {
 #[test]
 fn responses_writer_output_over_http_through_the_stream_adapter() {
     use ssekit::responses::writer::ResponsesWriter;
-    use ssekit::responses::ResponseEvent;
+    use ssekit::responses::ResponsesEvent;
 
     let seed = seed();
     let pieces: Vec<String> = (0..300)
@@ -538,9 +538,9 @@ fn responses_writer_output_over_http_through_the_stream_adapter() {
         let mut last = None;
         for (n, outcome) in fetched.outcomes.iter().enumerate() {
             let frame = outcome.as_ref().expect("no parse errors");
-            let event = ResponseEvent::from_frame(frame).expect("decodes");
+            let event = ResponsesEvent::from_frame(frame).expect("decodes");
             assert_eq!(event.sequence_number(), Some(n as u64));
-            if let ResponseEvent::OutputTextDelta(d) = &event {
+            if let ResponsesEvent::OutputTextDelta(d) = &event {
                 d.delta.unescape_into(&mut text);
             }
             last = Some(event.ty().to_owned());

@@ -205,7 +205,7 @@ fn responses_events_accumulate_over_http_complete_and_cut() {
 #[test]
 fn owned_events_over_http_can_be_kept() {
     use futures::StreamExt;
-    use ssekit::responses::ResponseEvent;
+    use ssekit::responses::ResponsesEvent;
 
     run(async {
         let events = responses_stream(&["a", "b"]);
@@ -225,14 +225,14 @@ fn owned_events_over_http_can_be_kept() {
         let deltas: Vec<String> = kept
             .iter()
             .filter_map(|e| match e.get() {
-                ResponseEvent::OutputTextDelta(d) => Some(d.delta.unescape().into_owned()),
+                ResponsesEvent::OutputTextDelta(d) => Some(d.delta.unescape().into_owned()),
                 _ => None,
             })
             .collect();
         assert_eq!(deltas, ["a", "b"]);
         assert!(matches!(
             kept.last().unwrap().get(),
-            ResponseEvent::ResponseCompleted(_)
+            ResponsesEvent::ResponseCompleted(_)
         ));
     });
 }
@@ -258,7 +258,7 @@ async fn gateway_wire(url: &str) -> (reqwest::header::HeaderMap, Bytes) {
 #[test]
 fn the_axum_gateway_example_forwards_renumbers_and_reports_a_cut_upstream() {
     use ssekit::responses::writer::DoneMarker;
-    use ssekit::responses::ResponseEvent;
+    use ssekit::responses::ResponsesEvent;
     use ssekit::Parser;
 
     run(async {
@@ -293,8 +293,8 @@ fn the_axum_gateway_example_forwards_renumbers_and_reports_a_cut_upstream() {
             let mut numbers = Vec::new();
             let mut saw_done = false;
             while let Some(frame) = parser.next_frame().unwrap() {
-                match ResponseEvent::from_frame(&frame).unwrap() {
-                    ResponseEvent::Done => saw_done = true,
+                match ResponsesEvent::from_frame(&frame).unwrap() {
+                    ResponsesEvent::Done => saw_done = true,
                     event => numbers.push(event.sequence_number().unwrap()),
                 }
             }
@@ -370,7 +370,11 @@ fn the_resume_example_reassembles_a_stream_cut_twice() {
         assert_eq!(response.outcome(), Outcome::Completed);
         assert_eq!(response.output_text(), resume::WORDS.concat());
         assert_eq!(response.events(), events as u64, "each event once");
-        assert!(response.findings().is_empty(), "{:?}", response.findings());
+        assert!(
+            response.anomalies().is_empty(),
+            "{:?}",
+            response.anomalies()
+        );
 
         // A server that is gone: the client gives up after its attempts.
         let policy = Reconnect::new()

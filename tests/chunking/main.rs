@@ -3,8 +3,8 @@
 //! One test binary; each module below was once a binary of its own. Shared
 //! helpers live in `tests/support/`.
 
-// The counting allocator needs `unsafe impl GlobalAlloc`; the library itself
-// forbids unsafe code.
+// The counting allocator needs `unsafe impl GlobalAlloc`; the package denies
+// unsafe code elsewhere.
 #![allow(unsafe_code)]
 
 #[path = "../support/common.rs"]

@@ -3,8 +3,8 @@
 //! SSE event name, unknown types, errors and the owned form.
 
 use ssekit::anthropic::{
-    BlockDelta, Citation, ContentBlock, DecodeError, DecodeErrorKind, MessageEvent,
-    OwnedMessageEvent,
+    AnthropicEvent, BlockDelta, Citation, ContentBlock, DecodeError, DecodeErrorKind,
+    OwnedAnthropicEvent,
 };
 use ssekit::{Bytes, Frame, Parser};
 
@@ -22,9 +22,9 @@ fn frames(text: &'static str) -> Vec<Frame> {
 /// The error of valid JSON that does not fit its type: not an error of
 /// decoding, but `Unknown` with its whole text, the error handed out by
 /// `decode_error` and returned by `validate`.
-fn unfit(data: &str, decoded: Result<MessageEvent<'_>, DecodeError>) -> DecodeError {
+fn unfit(data: &str, decoded: Result<AnthropicEvent<'_>, DecodeError>) -> DecodeError {
     let event = decoded.unwrap_or_else(|e| panic!("{data}: an error, not Unknown: {e}"));
-    let MessageEvent::Unknown {
+    let AnthropicEvent::Unknown {
         raw,
         error: Some(error),
         ..
@@ -39,8 +39,8 @@ fn unfit(data: &str, decoded: Result<MessageEvent<'_>, DecodeError>) -> DecodeEr
 }
 
 fn delta(data: &str) -> BlockDelta<'_> {
-    match MessageEvent::parse(data) {
-        Ok(MessageEvent::ContentBlockDelta(d)) => d.delta,
+    match AnthropicEvent::parse(data) {
+        Ok(AnthropicEvent::ContentBlockDelta(d)) => d.delta,
         other => panic!("{other:?}"),
     }
 }
@@ -137,7 +137,7 @@ fn compaction_and_unknown_deltas() {
     assert_eq!(raw.get(), r#"{"type":"future_delta","x":1}"#);
     // A known delta without its text does not fit its type.
     let data = r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta"}}"#;
-    let e = unfit(data, MessageEvent::parse(data));
+    let e = unfit(data, AnthropicEvent::parse(data));
     assert_eq!(e.kind(), DecodeErrorKind::MissingField { field: "text" });
     assert_eq!(e.event_type(), "content_block_delta");
 }
@@ -160,9 +160,9 @@ fn message_lifecycle() {
     ));
     let events: Vec<_> = events
         .iter()
-        .map(|f| MessageEvent::from_frame(f).unwrap())
+        .map(|f| AnthropicEvent::from_frame(f).unwrap())
         .collect();
-    let tys: Vec<_> = events.iter().map(MessageEvent::ty).collect();
+    let tys: Vec<_> = events.iter().map(AnthropicEvent::ty).collect();
     assert_eq!(
         tys,
         [
@@ -174,7 +174,7 @@ fn message_lifecycle() {
             "message_stop"
         ]
     );
-    let MessageEvent::MessageStart(s) = &events[0] else {
+    let AnthropicEvent::MessageStart(s) = &events[0] else {
         panic!()
     };
     let m = &s.message;
@@ -190,7 +190,7 @@ fn message_lifecycle() {
     assert_eq!(u.cache_creation.unwrap().ephemeral_1h_input_tokens, Some(0));
     assert_eq!(u.service_tier.unwrap(), "standard");
 
-    let MessageEvent::ContentBlockStart(b) = &events[1] else {
+    let AnthropicEvent::ContentBlockStart(b) = &events[1] else {
         panic!()
     };
     assert_eq!(events[1].index(), Some(0));
@@ -201,20 +201,20 @@ fn message_lifecycle() {
     assert_eq!(t.input.unwrap().get(), "{}");
 
     assert_eq!(events[3].index(), Some(0));
-    let MessageEvent::MessageDelta(d) = &events[4] else {
+    let AnthropicEvent::MessageDelta(d) = &events[4] else {
         panic!()
     };
     assert_eq!(d.delta.stop_reason.unwrap(), "tool_use");
     let u = d.usage.clone().unwrap();
     assert_eq!((u.output_tokens, u.input_tokens), (Some(89), None));
     assert_eq!(u.server_tool_use.unwrap().web_search_requests, Some(1));
-    assert!(matches!(events[5], MessageEvent::MessageStop(_)));
+    assert!(matches!(events[5], AnthropicEvent::MessageStop(_)));
 }
 
 #[test]
 fn content_blocks() {
-    let block = |data: &'static str| match MessageEvent::parse(data).unwrap() {
-        MessageEvent::ContentBlockStart(s) => s.content_block,
+    let block = |data: &'static str| match AnthropicEvent::parse(data).unwrap() {
+        AnthropicEvent::ContentBlockStart(s) => s.content_block,
         other => panic!("{other:?}"),
     };
     let ContentBlock::Text(t) = block(
@@ -259,7 +259,7 @@ fn error_event() {
     let f = frames(
         "event: error\ndata: {\"type\": \"error\", \"error\": {\"type\": \"overloaded_error\", \"message\": \"Overloaded\"}}\n\n",
     );
-    let MessageEvent::Error(e) = MessageEvent::from_frame(&f[0]).unwrap() else {
+    let AnthropicEvent::Error(e) = AnthropicEvent::from_frame(&f[0]).unwrap() else {
         panic!()
     };
     assert_eq!(e.error.ty.unwrap(), "overloaded_error");
@@ -269,28 +269,28 @@ fn error_event() {
 #[test]
 fn unknown_events_pass_through() {
     let data = r#"{"type":"message_paused","reason":{"x":1}}"#;
-    let MessageEvent::Unknown {
+    let AnthropicEvent::Unknown {
         ty,
         raw,
         error: None,
-    } = MessageEvent::parse(data).unwrap()
+    } = AnthropicEvent::parse(data).unwrap()
     else {
         panic!()
     };
     assert_eq!(ty, "message_paused");
     assert_eq!(raw.get(), data);
     // Unknown event name: dispatched on the data's type.
-    let e = MessageEvent::parse_named("something_new", r#"{"type":"ping"}"#).unwrap();
-    assert!(matches!(e, MessageEvent::Ping(_)));
+    let e = AnthropicEvent::parse_named("something_new", r#"{"type":"ping"}"#).unwrap();
+    assert!(matches!(e, AnthropicEvent::Ping(_)));
 }
 
 #[test]
 fn event_name_is_checked_against_type() {
     let data = r#"{"type":"ping"}"#;
-    let e = unfit(data, MessageEvent::parse_named("message_stop", data));
+    let e = unfit(data, AnthropicEvent::parse_named("message_stop", data));
     assert_eq!(e.kind(), DecodeErrorKind::TypeMismatch);
     assert_eq!(
-        MessageEvent::parse_named("message_stop", data)
+        AnthropicEvent::parse_named("message_stop", data)
             .unwrap()
             .ty(),
         "ping"
@@ -298,10 +298,10 @@ fn event_name_is_checked_against_type() {
     assert_eq!(e.event_type(), "message_stop");
     assert_eq!(e.offset(), 8); // the `"ping"` string
                                // The name alone is enough when the data has no `type`.
-    let e = MessageEvent::parse_named("content_block_stop", r#"{"index":4}"#).unwrap();
+    let e = AnthropicEvent::parse_named("content_block_stop", r#"{"index":4}"#).unwrap();
     assert_eq!(e.index(), Some(4));
     // `type` after other members (sorted keys) takes the slow path.
-    let e = MessageEvent::parse(r#"{"index":4,"type":"content_block_stop"}"#).unwrap();
+    let e = AnthropicEvent::parse(r#"{"index":4,"type":"content_block_stop"}"#).unwrap();
     assert_eq!(e.index(), Some(4));
 }
 
@@ -327,34 +327,34 @@ fn decode_errors() {
         ),
     ] {
         assert_eq!(
-            unfit(data, MessageEvent::parse(data)).kind(),
+            unfit(data, AnthropicEvent::parse(data)).kind(),
             kind,
             "{data}"
         );
     }
     // Not JSON, or not an object: errors.
-    let e = MessageEvent::parse("[DONE]").unwrap_err();
+    let e = AnthropicEvent::parse("[DONE]").unwrap_err();
     assert!(matches!(e.kind(), DecodeErrorKind::Json(_)));
-    let e = MessageEvent::parse(r#"{"type":"ping""#).unwrap_err();
+    let e = AnthropicEvent::parse(r#"{"type":"ping""#).unwrap_err();
     assert!(matches!(e.kind(), DecodeErrorKind::Json(j) if j.is_eof()));
 }
 
 #[test]
 fn owned_form_outlives_the_frame() {
     let f = frames("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":5,\"delta\":{\"type\":\"text_delta\",\"text\":\"k\"}}\n\n");
-    let owned = OwnedMessageEvent::from_frame(&f[0]).unwrap();
+    let owned = OwnedAnthropicEvent::from_frame(&f[0]).unwrap();
     drop(f);
     let event = owned.get();
     assert_eq!(event.index(), Some(5));
-    assert_eq!(OwnedMessageEvent::parse(owned.as_str()).unwrap(), owned);
+    assert_eq!(OwnedAnthropicEvent::parse(owned.as_str()).unwrap(), owned);
     assert_eq!(event.to_owned(), owned);
 }
 
 #[test]
 fn views_are_send_sync_and_small() {
     fn send_sync<T: Send + Sync>() {}
-    send_sync::<MessageEvent<'static>>();
-    send_sync::<OwnedMessageEvent>();
-    let size = std::mem::size_of::<MessageEvent<'static>>();
-    assert!(size <= 1024, "MessageEvent is {size} bytes");
+    send_sync::<AnthropicEvent<'static>>();
+    send_sync::<OwnedAnthropicEvent>();
+    let size = std::mem::size_of::<AnthropicEvent<'static>>();
+    assert!(size <= 1024, "AnthropicEvent is {size} bytes");
 }

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use dialects_common::{diff_view, streams};
 use serde_json::Value as J;
-use ssekit::anthropic::{BlockDelta, Citation, ContentBlock, MessageEvent};
+use ssekit::anthropic::{AnthropicEvent, BlockDelta, Citation, ContentBlock};
 
 #[test]
 fn every_anthropic_event_decodes_typed_and_matches_serde_json() {
@@ -31,7 +31,7 @@ fn every_anthropic_event_decodes_typed_and_matches_serde_json() {
         for (i, frame) in frames.iter().enumerate() {
             let at = format!("{name} #{i}");
             assert!(frame.has_event_type(), "{at}: no event name");
-            let event = match MessageEvent::from_frame(frame) {
+            let event = match AnthropicEvent::from_frame(frame) {
                 Ok(event) => event,
                 Err(e) => {
                     failures.push(format!("{at}: {e}"));
@@ -39,7 +39,7 @@ fn every_anthropic_event_decodes_typed_and_matches_serde_json() {
                 }
             };
             assert_eq!(
-                MessageEvent::parse(frame.data()).as_ref(),
+                AnthropicEvent::parse(frame.data()).as_ref(),
                 Ok(&event),
                 "{at}"
             );
@@ -48,19 +48,21 @@ fn every_anthropic_event_decodes_typed_and_matches_serde_json() {
             assert_eq!(event.ty(), ty, "{at}");
             assert_eq!(frame.event(), ty, "{at}");
             assert_eq!(event.raw().get(), frame.data().trim(), "{at}");
-            if MessageEvent::TYPES.contains(&ty) == matches!(event, MessageEvent::Unknown { .. }) {
+            if AnthropicEvent::TYPES.contains(&ty)
+                == matches!(event, AnthropicEvent::Unknown { .. })
+            {
                 failures.push(format!("{at}: {ty} decoded as {event:?}"));
             }
             *counts.entry(ty.to_owned()).or_default() += 1;
             match &event {
-                MessageEvent::ContentBlockStart(s) => {
+                AnthropicEvent::ContentBlockStart(s) => {
                     let block = s.content_block.ty();
                     if let ContentBlock::Other { .. } = s.content_block {
                         failures.push(format!("{at}: block {block} is Other"));
                     }
                     kinds.insert(format!("block {block}"));
                 }
-                MessageEvent::ContentBlockDelta(d) => {
+                AnthropicEvent::ContentBlockDelta(d) => {
                     let delta = d.delta.ty();
                     match &d.delta {
                         BlockDelta::Other { .. } => {

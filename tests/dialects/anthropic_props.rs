@@ -6,14 +6,14 @@
 use crate::dialects_common;
 
 use proptest::prelude::*;
-use ssekit::anthropic::MessageEvent;
+use ssekit::anthropic::AnthropicEvent;
 
 fn decode_and_walk(data: &str) {
     for event in [
-        MessageEvent::parse(data),
-        MessageEvent::parse_named("content_block_delta", data),
-        MessageEvent::parse_named("content_block_start", data),
-        MessageEvent::parse_named("message_start", data),
+        AnthropicEvent::parse(data),
+        AnthropicEvent::parse_named("content_block_delta", data),
+        AnthropicEvent::parse_named("content_block_start", data),
+        AnthropicEvent::parse_named("message_start", data),
     ] {
         match event {
             Ok(event) => {

@@ -1,7 +1,7 @@
 //! Chat and Anthropic nested views keep their text in an `Owned<_>`, as the
 //! Responses nested views do (one machinery for the three dialects).
 
-use ssekit::anthropic::{ContentBlock, MessageEvent};
+use ssekit::anthropic::{AnthropicEvent, ContentBlock};
 use ssekit::chat::{ChatEvent, ChoiceDelta, Owned};
 
 #[test]
@@ -10,7 +10,7 @@ fn anthropic_block_outlives_its_data() {
         let data = String::from(
             r#"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}"#,
         );
-        let MessageEvent::ContentBlockStart(start) = MessageEvent::parse(&data).unwrap() else {
+        let AnthropicEvent::ContentBlockStart(start) = AnthropicEvent::parse(&data).unwrap() else {
             panic!("not a content_block_start");
         };
         start.content_block.to_owned()

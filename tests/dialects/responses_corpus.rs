@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 
 use responses_common::{inventory, responses_streams};
 use serde_json::{json, Value as J};
-use ssekit::responses::{Annotation, ContentPart, FieldValue, Fields, OutputItem, ResponseEvent};
+use ssekit::responses::{Annotation, ContentPart, FieldValue, Fields, OutputItem, ResponsesEvent};
 
 /// Compares every field of `view` with the JSON object `json`.
 fn diff_view(view: &dyn Fields<'_>, json: &J, path: &str, failures: &mut Vec<String>) {
@@ -104,7 +104,7 @@ fn every_corpus_event_decodes_typed_and_matches_serde_json() {
     for (name, frames) in &streams {
         for (i, frame) in frames.iter().enumerate() {
             let at = format!("{name} #{i}");
-            let event = match ResponseEvent::from_frame(frame) {
+            let event = match ResponsesEvent::from_frame(frame) {
                 Ok(event) => event,
                 Err(e) => {
                     failures.push(format!("{at}: {e}"));
@@ -113,12 +113,12 @@ fn every_corpus_event_decodes_typed_and_matches_serde_json() {
             };
             // The same event from the data alone.
             assert_eq!(
-                ResponseEvent::parse(frame.data()).as_ref(),
+                ResponsesEvent::parse(frame.data()).as_ref(),
                 Ok(&event),
                 "{at}"
             );
             decoded += 1;
-            if let ResponseEvent::Done = event {
+            if let ResponsesEvent::Done = event {
                 done += 1;
                 continue;
             }
@@ -126,7 +126,7 @@ fn every_corpus_event_decodes_typed_and_matches_serde_json() {
             let ty = json["type"].as_str().unwrap_or_default();
             assert_eq!(event.ty(), ty, "{at}");
             if known.contains(ty) {
-                if matches!(event, ResponseEvent::Unknown { .. }) {
+                if matches!(event, ResponsesEvent::Unknown { .. }) {
                     failures.push(format!("{at}: {ty} decoded as Unknown"));
                 }
                 typed.insert(ty.to_owned());
@@ -174,10 +174,10 @@ fn every_inventory_type_has_a_variant_exposing_every_field() {
         return;
     };
     let events = events.as_array().unwrap();
-    assert_eq!(events.len(), ResponseEvent::TYPES.len());
+    assert_eq!(events.len(), ResponsesEvent::TYPES.len());
     for e in events {
         let ty = e["type"].as_str().unwrap();
-        let fields = ResponseEvent::fields_of(ty).unwrap_or_else(|| panic!("no variant for {ty}"));
+        let fields = ResponsesEvent::fields_of(ty).unwrap_or_else(|| panic!("no variant for {ty}"));
         for f in inventory_fields(e) {
             assert!(fields.contains(&f.as_str()), "{ty}: field {f} not exposed");
         }
@@ -270,8 +270,8 @@ fn generated_samples_decode_with_every_field_present() {
     for e in events.as_array().unwrap() {
         let ty = e["type"].as_str().unwrap();
         let data = sample_object(e).to_string();
-        match ResponseEvent::parse(&data) {
-            Ok(ResponseEvent::Unknown { .. }) => failures.push(format!("{ty}: Unknown")),
+        match ResponsesEvent::parse(&data) {
+            Ok(ResponsesEvent::Unknown { .. }) => failures.push(format!("{ty}: Unknown")),
             Ok(event) => {
                 let names = present(&event);
                 for f in e["fields"].as_object().unwrap().keys() {
@@ -302,7 +302,7 @@ fn generated_samples_decode_with_every_field_present() {
                 "content_index": 0, "annotation_index": 0});
             event[key] = sample_object(entry);
             let data = event.to_string();
-            let decoded = match ResponseEvent::parse(&data) {
+            let decoded = match ResponsesEvent::parse(&data) {
                 Ok(decoded) => decoded,
                 Err(err) => {
                     failures.push(format!("{section} {ty}: {err}"));

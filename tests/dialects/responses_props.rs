@@ -9,15 +9,15 @@ use crate::responses_common;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 
 /// Decodes `data` (with and without an event name) and walks the result.
 fn decode_and_walk(data: &str) {
     for event in [
-        ResponseEvent::parse(data),
-        ResponseEvent::parse_named("response.output_text.delta", data),
-        ResponseEvent::parse_named("response.completed", data),
-        ResponseEvent::parse_named("error", data),
+        ResponsesEvent::parse(data),
+        ResponsesEvent::parse_named("response.output_text.delta", data),
+        ResponsesEvent::parse_named("response.completed", data),
+        ResponsesEvent::parse_named("error", data),
     ] {
         match event {
             Ok(event) => {
@@ -64,7 +64,7 @@ proptest! {
         parser.feed(ssekit::Bytes::from([b"event: response.output_text.delta\ndata: ".as_slice(), &bytes, b"\n\n"].concat()));
         parser.feed(ssekit::Bytes::from(bytes));
         while let Ok(Some(frame)) = parser.next_frame() {
-            if let Ok(event) = ResponseEvent::from_frame(&frame) {
+            if let Ok(event) = ResponsesEvent::from_frame(&frame) {
                 let mut sum = 0;
                 dialects_common::touch_all(&event, &mut sum);
             }

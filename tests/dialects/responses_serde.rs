@@ -9,15 +9,15 @@ use crate::responses_common;
 
 use serde::Deserialize;
 use ssekit::responses::{
-    OutputItem, OutputTextDelta, Owned, OwnedResponseEvent, ResponseEvent, Usage,
+    OutputItem, OutputTextDelta, Owned, OwnedResponsesEvent, ResponsesEvent, Usage,
 };
 
 #[derive(Deserialize)]
 struct Envelope<'a> {
     #[serde(borrow)]
-    event: ResponseEvent<'a>,
+    event: ResponsesEvent<'a>,
     #[serde(borrow)]
-    also: Option<ResponseEvent<'a>>,
+    also: Option<ResponsesEvent<'a>>,
 }
 
 #[test]
@@ -32,8 +32,8 @@ fn corpus_events_through_serde_equal_the_parse_path() {
             if data.trim() == "[DONE]" {
                 continue;
             }
-            let parsed = ResponseEvent::parse(data).unwrap();
-            let via_serde: ResponseEvent<'_> =
+            let parsed = ResponsesEvent::parse(data).unwrap();
+            let via_serde: ResponsesEvent<'_> =
                 serde_json::from_str(data).unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
             assert_eq!(via_serde, parsed, "{name} #{i}");
 
@@ -44,7 +44,7 @@ fn corpus_events_through_serde_equal_the_parse_path() {
 
             // Any deserializer, through the owned form.
             let value: serde_json::Value = serde_json::from_str(data).unwrap();
-            let owned: OwnedResponseEvent = serde_json::from_value(value).unwrap();
+            let owned: OwnedResponsesEvent = serde_json::from_value(value).unwrap();
             let mut a = Vec::new();
             let mut b = Vec::new();
             collect(&owned.get(), &mut a);
@@ -103,15 +103,15 @@ fn views_and_errors_through_serde() {
 
     // Borrowed views need raw text: a `Value` cannot give it.
     let value: serde_json::Value = serde_json::from_str(data).unwrap();
-    let e = ResponseEvent::deserialize(&value).unwrap_err();
+    let e = ResponsesEvent::deserialize(&value).unwrap_err();
     assert!(e.to_string().contains("raw_value"), "{e}");
     // Valid JSON that does not fit its type is `Unknown` with the error, as
     // from `parse`; data that is not an object is the deserializer's error.
     let event =
-        serde_json::from_str::<ResponseEvent<'_>>(r#"{"type":"response.output_text.delta"}"#)
+        serde_json::from_str::<ResponsesEvent<'_>>(r#"{"type":"response.output_text.delta"}"#)
             .unwrap();
     let e = event.decode_error().unwrap();
     assert!(e.to_string().contains("missing field `item_id`"), "{e}");
-    let e = serde_json::from_str::<ResponseEvent<'_>>("[1]").unwrap_err();
+    let e = serde_json::from_str::<ResponsesEvent<'_>>("[1]").unwrap_err();
     assert!(e.to_string().contains("not a json object"), "{e}");
 }

@@ -7,7 +7,7 @@
 use crate::dialects_common;
 
 use serde::Deserialize;
-use ssekit::anthropic::{MessageEvent, OwnedMessageEvent};
+use ssekit::anthropic::{AnthropicEvent, OwnedAnthropicEvent};
 use ssekit::chat::{ChatEvent, OwnedChatEvent};
 
 #[derive(Deserialize)]
@@ -19,7 +19,7 @@ struct ChatEnvelope<'a> {
 #[derive(Deserialize)]
 struct MessageEnvelope<'a> {
     #[serde(borrow)]
-    event: MessageEvent<'a>,
+    event: AnthropicEvent<'a>,
 }
 
 #[test]
@@ -63,15 +63,15 @@ fn anthropic_events_through_serde_equal_the_parse_path() {
     for (name, frames) in &streams {
         for (i, frame) in frames.iter().enumerate() {
             let data = frame.data();
-            let parsed = MessageEvent::parse(data).unwrap();
-            let direct: MessageEvent<'_> =
+            let parsed = AnthropicEvent::parse(data).unwrap();
+            let direct: AnthropicEvent<'_> =
                 serde_json::from_str(data).unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
             assert_eq!(direct, parsed, "{name} #{i}");
             let wrapped = format!(r#"{{"event":{data}}}"#);
             let env: MessageEnvelope<'_> = serde_json::from_str(&wrapped).unwrap();
             assert_eq!(env.event, parsed, "{name} #{i}");
             let value: serde_json::Value = serde_json::from_str(data).unwrap();
-            let owned: OwnedMessageEvent = serde_json::from_value(value.clone()).unwrap();
+            let owned: OwnedAnthropicEvent = serde_json::from_value(value.clone()).unwrap();
             let mut failures = Vec::new();
             dialects_common::diff_view(&owned.get(), &value, name, &mut failures);
             assert!(failures.is_empty(), "{name} #{i}: {failures:?}");
@@ -86,10 +86,10 @@ fn borrowed_events_need_raw_text() {
     // `serde_json::Value` offers no raw text: the borrowed view says so
     // instead of decoding something else.
     let value: serde_json::Value = serde_json::from_str(r#"{"type":"ping"}"#).unwrap();
-    let err = MessageEvent::deserialize(&value).unwrap_err();
+    let err = AnthropicEvent::deserialize(&value).unwrap_err();
     assert!(!err.to_string().is_empty());
-    let owned: OwnedMessageEvent = serde_json::from_value(value).unwrap();
-    assert!(matches!(owned.get(), MessageEvent::Ping(_)));
+    let owned: OwnedAnthropicEvent = serde_json::from_value(value).unwrap();
+    assert!(matches!(owned.get(), AnthropicEvent::Ping(_)));
 }
 
 /// Owned events serialize (feature `serde`) to the JSON they hold, so a
@@ -99,7 +99,7 @@ fn borrowed_events_need_raw_text() {
 #[test]
 fn owned_events_serialize_to_their_json() {
     use ssekit::gemini::OwnedGeminiEvent;
-    use ssekit::responses::OwnedResponseEvent;
+    use ssekit::responses::OwnedResponsesEvent;
     let mut n = 0;
     for dialect in ["chat", "anthropic", "responses", "gemini"] {
         let Some(streams) = dialects_common::streams(dialect) else {
@@ -115,8 +115,8 @@ fn owned_events_serialize_to_their_json() {
                 };
                 let got = match dialect {
                     "chat" => OwnedChatEvent::from_frame(frame).map(serde_json::to_value),
-                    "anthropic" => OwnedMessageEvent::from_frame(frame).map(serde_json::to_value),
-                    "responses" => OwnedResponseEvent::from_frame(frame).map(serde_json::to_value),
+                    "anthropic" => OwnedAnthropicEvent::from_frame(frame).map(serde_json::to_value),
+                    "responses" => OwnedResponsesEvent::from_frame(frame).map(serde_json::to_value),
                     _ => OwnedGeminiEvent::from_frame(frame).map(serde_json::to_value),
                 };
                 // Frames a dialect does not decode are not this test's concern.

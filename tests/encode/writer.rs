@@ -1,7 +1,7 @@
 //! `responses::writer::ResponsesWriter`, read back as a client reads it.
 //!
 //! Every stream the writer makes is parsed with the crate's `Parser`, each
-//! event decoded with `ResponseEvent::from_frame` (it must be its typed
+//! event decoded with `ResponsesEvent::from_frame` (it must be its typed
 //! variant, never `Unknown`), and the whole stream checked by an oracle
 //! written here with `serde_json` alone: sequence numbers from 0 in steps
 //! of 1, `event:` equal to `type`, every delta's `item_id` introduced by
@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use proptest::prelude::*;
 use serde_json::{json, Value as J};
 use ssekit::responses::writer::{ResponsesWriter, TokenUsage, WriterErrorKind};
-use ssekit::responses::{ContentPart, OutputItem, ResponseEvent};
+use ssekit::responses::{ContentPart, OutputItem, ResponsesEvent};
 use ssekit::{Bytes, Frame, Parser};
 
 fn read_frames(wire: &[u8]) -> Vec<Frame> {
@@ -175,14 +175,14 @@ fn check_stream(frames: &[Frame]) -> Vec<J> {
 
 /// Decodes every frame to its typed variant (never `Unknown`), with the
 /// sequence number the oracle saw.
-fn typed(frames: &[Frame]) -> Vec<ResponseEvent<'_>> {
+fn typed(frames: &[Frame]) -> Vec<ResponsesEvent<'_>> {
     frames
         .iter()
         .enumerate()
         .map(|(n, f)| {
-            let event = ResponseEvent::from_frame(f).expect("decodes");
+            let event = ResponsesEvent::from_frame(f).expect("decodes");
             assert!(
-                !matches!(event, ResponseEvent::Unknown { .. }),
+                !matches!(event, ResponsesEvent::Unknown { .. }),
                 "{} is unknown",
                 f.event()
             );
@@ -198,7 +198,7 @@ fn u(s: ssekit::json::JsonStr<'_>) -> String {
     s.unescape().into_owned()
 }
 
-fn types(events: &[ResponseEvent<'_>]) -> Vec<String> {
+fn types(events: &[ResponsesEvent<'_>]) -> Vec<String> {
     events.iter().map(|e| e.ty().to_owned()).collect()
 }
 
@@ -235,7 +235,7 @@ fn text_answer() {
             "response.completed",
         ]
     );
-    let ResponseEvent::ResponseCreated(c) = &events[0] else {
+    let ResponsesEvent::ResponseCreated(c) = &events[0] else {
         panic!()
     };
     let response = c.response.get().unwrap();
@@ -243,7 +243,7 @@ fn text_answer() {
     assert_eq!(response.model.unwrap(), "gpt-test");
     assert_eq!(response.status.unwrap(), "in_progress");
     assert_eq!(response.created_at, Some(1_767_225_600.0));
-    let ResponseEvent::OutputItemAdded(a) = &events[2] else {
+    let ResponsesEvent::OutputItemAdded(a) = &events[2] else {
         panic!()
     };
     assert_eq!(a.output_index, 0);
@@ -259,7 +259,7 @@ fn text_answer() {
         )
     );
     assert!(m.content.unwrap().is_empty());
-    let ResponseEvent::ContentPartAdded(p) = &events[3] else {
+    let ResponsesEvent::ContentPartAdded(p) = &events[3] else {
         panic!()
     };
     assert_eq!(
@@ -269,7 +269,7 @@ fn text_answer() {
     assert!(matches!(&p.part.get().unwrap(), ContentPart::OutputText(t) if t.text.unwrap() == ""));
     let mut text = String::new();
     for e in &events[4..8] {
-        let ResponseEvent::OutputTextDelta(d) = e else {
+        let ResponsesEvent::OutputTextDelta(d) = e else {
             panic!()
         };
         assert_eq!(
@@ -280,27 +280,27 @@ fn text_answer() {
         d.delta.unescape_into(&mut text);
     }
     assert_eq!(text, "Hello \"wörld\"\n😀");
-    let ResponseEvent::OutputTextDone(d) = &events[8] else {
+    let ResponsesEvent::OutputTextDone(d) = &events[8] else {
         panic!()
     };
     assert_eq!(
         (u(d.item_id), u(d.text)),
         ("msg_1".to_owned(), text.to_owned())
     );
-    let ResponseEvent::ContentPartDone(p) = &events[9] else {
+    let ResponsesEvent::ContentPartDone(p) = &events[9] else {
         panic!()
     };
     assert!(
         matches!(&p.part.get().unwrap(), ContentPart::OutputText(t) if t.text.unwrap() == text.as_str())
     );
-    let ResponseEvent::OutputItemDone(d) = &events[10] else {
+    let ResponsesEvent::OutputItemDone(d) = &events[10] else {
         panic!()
     };
     let OutputItem::Message(m) = &d.item.get().unwrap() else {
         panic!()
     };
     assert_eq!(m.status.unwrap(), "completed");
-    let ResponseEvent::ResponseCompleted(c) = &events[11] else {
+    let ResponsesEvent::ResponseCompleted(c) = &events[11] else {
         panic!()
     };
     let response = c.response.get().unwrap();
@@ -344,7 +344,7 @@ fn function_call() {
             "response.completed",
         ]
     );
-    let ResponseEvent::OutputItemAdded(a) = &events[2] else {
+    let ResponsesEvent::OutputItemAdded(a) = &events[2] else {
         panic!()
     };
     let OutputItem::FunctionCall(f) = &a.item.get().unwrap() else {
@@ -364,14 +364,14 @@ fn function_call() {
             String::new()
         )
     );
-    let ResponseEvent::FunctionCallArgumentsDelta(d) = &events[4] else {
+    let ResponsesEvent::FunctionCallArgumentsDelta(d) = &events[4] else {
         panic!()
     };
     assert_eq!(
         (u(d.item_id), d.output_index, u(d.delta)),
         ("fc_1".to_owned(), 0, "ation\":\"Paris".to_owned())
     );
-    let ResponseEvent::FunctionCallArgumentsDone(d) = &events[6] else {
+    let ResponsesEvent::FunctionCallArgumentsDone(d) = &events[6] else {
         panic!()
     };
     let args = r#"{"location":"Paris, FR"}"#;
@@ -379,7 +379,7 @@ fn function_call() {
         (u(d.item_id), u(d.name.unwrap()), u(d.arguments)),
         ("fc_1".to_owned(), "get_weather".to_owned(), args.to_owned())
     );
-    let ResponseEvent::OutputItemDone(d) = &events[7] else {
+    let ResponsesEvent::OutputItemDone(d) = &events[7] else {
         panic!()
     };
     let OutputItem::FunctionCall(f) = &d.item.get().unwrap() else {
@@ -428,7 +428,7 @@ fn reasoning_summary_then_message() {
             "response.reasoning_summary_text.done",
         ]
     );
-    let ResponseEvent::ReasoningSummaryPartAdded(p) = &events[3] else {
+    let ResponsesEvent::ReasoningSummaryPartAdded(p) = &events[3] else {
         panic!()
     };
     assert_eq!(
@@ -436,21 +436,21 @@ fn reasoning_summary_then_message() {
         ("rs_1".to_owned(), 0, 0)
     );
     assert!(matches!(&p.part.get().unwrap(), ContentPart::SummaryText(t) if t.text.unwrap() == ""));
-    let ResponseEvent::ReasoningSummaryTextDelta(d) = &events[9] else {
+    let ResponsesEvent::ReasoningSummaryTextDelta(d) = &events[9] else {
         panic!()
     };
     assert_eq!(
         (u(d.item_id), d.summary_index, u(d.delta)),
         ("rs_1".to_owned(), 1, "more".to_owned())
     );
-    let ResponseEvent::ReasoningSummaryTextDone(d) = &events[6] else {
+    let ResponsesEvent::ReasoningSummaryTextDone(d) = &events[6] else {
         panic!()
     };
     assert_eq!(
         (d.summary_index, u(d.text)),
         (0, "**Plan**\nthink".to_owned())
     );
-    let ResponseEvent::ReasoningSummaryPartDone(d) = &events[7] else {
+    let ResponsesEvent::ReasoningSummaryPartDone(d) = &events[7] else {
         panic!()
     };
     assert!(
@@ -490,7 +490,7 @@ fn incomplete_ending_closes_the_open_item_as_incomplete() {
     let frames = read_frames(&w.take());
     let json = check_stream(&frames);
     let events = typed(&frames);
-    let ResponseEvent::ResponseIncomplete(r) = events.last().unwrap() else {
+    let ResponsesEvent::ResponseIncomplete(r) = events.last().unwrap() else {
         panic!()
     };
     assert_eq!(r.response.get().unwrap().status.unwrap(), "incomplete");
@@ -529,14 +529,14 @@ fn error_event_then_failed() {
             "response.failed"
         ]
     );
-    let ResponseEvent::ErrorEvent(e) = &events[2] else {
+    let ResponsesEvent::ErrorEvent(e) = &events[2] else {
         panic!()
     };
     assert_eq!(e.code().unwrap(), "insufficient_quota");
     assert_eq!(e.message().unwrap(), "You \"exceeded\" it");
     assert_eq!(e.param(), None);
     assert_eq!(json[2]["param"], J::Null, "param is written, as null");
-    let ResponseEvent::ResponseFailed(f) = &events[3] else {
+    let ResponsesEvent::ResponseFailed(f) = &events[3] else {
         panic!()
     };
     assert_eq!(f.response.get().unwrap().status.unwrap(), "failed");
@@ -572,7 +572,7 @@ fn keep_alive_and_heartbeat() {
     let frames = read_frames(&wire);
     check_stream(&frames);
     let events = typed(&frames);
-    assert!(matches!(events[2], ResponseEvent::Keepalive(_)));
+    assert!(matches!(events[2], ResponsesEvent::Keepalive(_)));
 }
 
 #[test]
@@ -756,7 +756,7 @@ fn forward_stamps_sequence_numbers_and_keeps_members() {
 #[test]
 fn forward_passes_or_drops_the_done_marker() {
     use ssekit::responses::writer::DoneMarker;
-    use ssekit::responses::ResponseEvent;
+    use ssekit::responses::ResponsesEvent;
 
     let completed = r#"{"type":"response.completed","response":{"id":"r","status":"completed"}}"#;
     for marker in [DoneMarker::Forward, DoneMarker::Drop] {
@@ -774,16 +774,16 @@ fn forward_passes_or_drops_the_done_marker() {
             WriterErrorKind::Finished
         );
         let frames = read_frames(&w.take());
-        let last = ResponseEvent::from_frame(frames.last().unwrap()).unwrap();
+        let last = ResponsesEvent::from_frame(frames.last().unwrap()).unwrap();
         match marker {
             DoneMarker::Forward => {
                 assert_eq!(frames.len(), 3);
                 assert_eq!((frames[2].event(), frames[2].data()), ("message", "[DONE]"));
-                assert!(matches!(last, ResponseEvent::Done));
+                assert!(matches!(last, ResponsesEvent::Done));
             }
             _ => {
                 assert_eq!(frames.len(), 2);
-                assert!(matches!(last, ResponseEvent::ResponseCompleted(_)));
+                assert!(matches!(last, ResponsesEvent::ResponseCompleted(_)));
             }
         }
     }
@@ -849,24 +849,24 @@ proptest! {
         let (mut done_summary, mut done_args, mut done_text) = (None, None, None);
         for e in &events {
             match e {
-                ResponseEvent::ReasoningSummaryTextDelta(d) => {
+                ResponsesEvent::ReasoningSummaryTextDelta(d) => {
                     prop_assert_eq!(d.item_id.unescape(), rs.as_str());
                     got_summary.push(d.delta.unescape().into_owned());
                 }
-                ResponseEvent::FunctionCallArgumentsDelta(d) => {
+                ResponsesEvent::FunctionCallArgumentsDelta(d) => {
                     prop_assert_eq!(d.item_id.unescape(), fc.as_str());
                     got_args.push(d.delta.unescape().into_owned());
                 }
-                ResponseEvent::OutputTextDelta(d) => {
+                ResponsesEvent::OutputTextDelta(d) => {
                     prop_assert_eq!(d.item_id.unescape(), msg.as_str());
                     got_text.push(d.delta.unescape().into_owned());
                 }
-                ResponseEvent::ReasoningSummaryTextDone(d) => done_summary = Some(d.text.unescape().into_owned()),
-                ResponseEvent::FunctionCallArgumentsDone(d) => {
+                ResponsesEvent::ReasoningSummaryTextDone(d) => done_summary = Some(d.text.unescape().into_owned()),
+                ResponsesEvent::FunctionCallArgumentsDone(d) => {
                     prop_assert_eq!(d.name.unwrap().unescape(), id.as_str());
                     done_args = Some(d.arguments.unescape().into_owned());
                 }
-                ResponseEvent::OutputTextDone(d) => done_text = Some(d.text.unescape().into_owned()),
+                ResponsesEvent::OutputTextDone(d) => done_text = Some(d.text.unescape().into_owned()),
                 _ => {}
             }
         }
@@ -876,7 +876,7 @@ proptest! {
         prop_assert_eq!(done_summary, (!summary.is_empty()).then(|| summary.concat()));
         prop_assert_eq!(done_args, Some(args.concat()));
         prop_assert_eq!(done_text, Some(text.concat()));
-        let ResponseEvent::ResponseCompleted(c) = events.last().unwrap() else {
+        let ResponsesEvent::ResponseCompleted(c) = events.last().unwrap() else {
             panic!("last is not completed")
         };
         prop_assert_eq!(c.response.get().unwrap().id.unwrap().unescape(), id.as_str());

@@ -18,17 +18,17 @@
 //!
 //! A global allocator cannot be written without `unsafe impl GlobalAlloc`,
 //! which the support file allows for itself; the library keeps
-//! `#![forbid(unsafe_code)]`.
+//! `#![deny(unsafe_code)]`.
 
 use crate::counting;
 use counting::peak_heap;
 
 use bytes::Bytes;
-use ssekit::anthropic::MessageEvent;
+use ssekit::anthropic::AnthropicEvent;
 use ssekit::chat::ChatEvent;
 use ssekit::json::partial::PartialJson;
 use ssekit::json::{JsonErrorKind, ObjectView, Value, MAX_DEPTH};
-use ssekit::responses::{DecodeErrorKind, ResponseEvent};
+use ssekit::responses::{DecodeErrorKind, ResponsesEvent};
 use ssekit::{Frame, FrameError, FrameErrorKind, Item, Parser, ParserConfig, Utf8Mode};
 
 /// Everything a parser reported while it was drained.
@@ -309,12 +309,12 @@ fn deeply_nested_json_is_an_error_in_every_layer_never_a_stack_overflow() {
     let item = format!(
         r#"{{"type":"response.output_item.done","output_index":0,"sequence_number":1,"item":{{"type":"function_call","id":"fc","call_id":"c","name":"f","arguments":{deep}}}}}"#
     );
-    let e = ResponseEvent::parse(&item).unwrap_err();
+    let e = ResponsesEvent::parse(&item).unwrap_err();
     assert!(
         matches!(e.kind(), DecodeErrorKind::Json(j) if j.kind() == JsonErrorKind::TooDeep),
         "{e:?}"
     );
-    let e = MessageEvent::parse(&format!(r#"{{"type":"content_block_start","index":0,"content_block":{{"type":"tool_use","id":"t","name":"f","input":{deep}}}}}"#)).unwrap_err();
+    let e = AnthropicEvent::parse(&format!(r#"{{"type":"content_block_start","index":0,"content_block":{{"type":"tool_use","id":"t","name":"f","input":{deep}}}}}"#)).unwrap_err();
     assert!(
         matches!(e.kind(), DecodeErrorKind::Json(j) if j.kind() == JsonErrorKind::TooDeep),
         "{e:?}"
@@ -332,8 +332,8 @@ fn deeply_nested_json_is_an_error_in_every_layer_never_a_stack_overflow() {
     let delta = format!(
         r#"{{"type":"response.function_call_arguments.delta","item_id":"fc","output_index":0,"sequence_number":2,"delta":"{escaped}"}}"#
     );
-    match ResponseEvent::parse(&delta).unwrap() {
-        ResponseEvent::FunctionCallArgumentsDelta(d) => assert_eq!(d.delta.raw().len(), 2 * DEPTH),
+    match ResponsesEvent::parse(&delta).unwrap() {
+        ResponsesEvent::FunctionCallArgumentsDelta(d) => assert_eq!(d.delta.raw().len(), 2 * DEPTH),
         other => panic!("{other:?}"),
     }
     let mut partial = PartialJson::new();
@@ -361,7 +361,7 @@ fn deeply_nested_json_is_an_error_in_every_layer_never_a_stack_overflow() {
     let mut parser = Parser::new();
     parser.feed(Bytes::from(format!("data: {item}\n\n")));
     let frame = parser.next_frame().unwrap().unwrap();
-    assert!(ResponseEvent::from_frame(&frame).is_err());
+    assert!(ResponsesEvent::from_frame(&frame).is_err());
 }
 
 // ---------------------------------------------------------------------------
@@ -410,14 +410,14 @@ fn invalid_utf8_and_nul_bytes_in_every_field() {
     assert_eq!(parser.reconnection_time(), None);
     // The views: a raw NUL in a JSON string is a typed error.
     let with_nul = "{\"type\":\"x\",\"delta\":\"a\0b\"}";
-    let e = ResponseEvent::parse(with_nul).unwrap_err();
+    let e = ResponsesEvent::parse(with_nul).unwrap_err();
     assert!(
         matches!(e.kind(), DecodeErrorKind::Json(j) if j.kind() == JsonErrorKind::ControlCharacter),
         "{e:?}"
     );
     assert_eq!(e.offset(), 22); // the NUL
     let escaped = r#"{"type":"x","delta":"a\u0000b"}"#;
-    assert!(ResponseEvent::parse(escaped).is_ok());
+    assert!(ResponsesEvent::parse(escaped).is_ok());
 
     // Strict mode: a typed error at the first invalid byte of each event,
     // which is dropped; parsing goes on.
@@ -473,7 +473,10 @@ fn huge_numbers_in_retry_sequence_number_and_indexes() {
         // One member of that name: the huge one.
         let data = data.replacen(&format!(r#""{field}":0,"#), "", 1);
         // Valid JSON: `Unknown`, with the error.
-        let e = ResponseEvent::parse(&data).unwrap().decode_error().unwrap();
+        let e = ResponsesEvent::parse(&data)
+            .unwrap()
+            .decode_error()
+            .unwrap();
         assert_eq!(
             e.kind(),
             DecodeErrorKind::WrongType { field },
@@ -486,7 +489,7 @@ fn huge_numbers_in_retry_sequence_number_and_indexes() {
         let data = format!(
             r#"{{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":{value},"delta":"x"}}"#
         );
-        let e = ResponseEvent::parse(&data).unwrap_err();
+        let e = ResponsesEvent::parse(&data).unwrap_err();
         match e.kind() {
             DecodeErrorKind::Json(j) => {
                 assert_eq!(j.kind(), ssekit::json::JsonErrorKind::NumberOutOfRange);
@@ -497,10 +500,10 @@ fn huge_numbers_in_retry_sequence_number_and_indexes() {
     }
     // At the edge, u64::MAX itself is a value.
     let data = r#"{"type":"response.output_text.delta","item_id":"m","output_index":18446744073709551615,"content_index":0,"sequence_number":18446744073709551615,"delta":"x"}"#;
-    let ev = ResponseEvent::parse(data).unwrap();
+    let ev = ResponsesEvent::parse(data).unwrap();
     assert_eq!(ev.sequence_number(), Some(u64::MAX));
     // Anthropic and Chat indexes.
-    let e = MessageEvent::parse(r#"{"type":"content_block_stop","index":18446744073709551616}"#)
+    let e = AnthropicEvent::parse(r#"{"type":"content_block_stop","index":18446744073709551616}"#)
         .unwrap()
         .decode_error()
         .unwrap();
@@ -605,4 +608,16 @@ fn work_ratio_bridge_anthropic() {
 #[ignore = "valgrind: run in release by .ci/run"]
 fn work_ratio_bridge_to_chat() {
     work_ratio::check("bridge-to-chat", 5_000);
+}
+
+/// The turn model's bridges, all 12 directions, each over its source's
+/// adversarial input.
+#[test]
+#[ignore = "valgrind: run in release by .ci/run"]
+fn work_ratio_turn_bridges() {
+    for from in ["chat", "anthropic", "gemini", "responses"] {
+        for to in ["chat", "anthropic", "gemini", "responses"] {
+            work_ratio::check(&format!("turn-{from}-{to}"), 2_000);
+        }
+    }
 }

@@ -191,9 +191,9 @@ fn fuzz_inputs_round_trip() {
 /// where serde_json rejects them too.
 #[test]
 fn objects_that_do_not_fit_are_unknown_not_errors() {
-    use ssekit::anthropic::MessageEvent;
+    use ssekit::anthropic::AnthropicEvent;
     use ssekit::chat::ChatEvent;
-    use ssekit::responses::ResponseEvent;
+    use ssekit::responses::ResponsesEvent;
     let cases = [
         (
             Dialect::Responses,
@@ -232,14 +232,14 @@ fn objects_that_do_not_fit_are_unknown_not_errors() {
     for (dialect, event, data) in cases {
         check(dialect, event, data).unwrap_or_else(|e| panic!("{e}"));
         let unfit = match (dialect, event) {
-            (Dialect::Responses, Some(name)) => ResponseEvent::parse_named(name, data)
+            (Dialect::Responses, Some(name)) => ResponsesEvent::parse_named(name, data)
                 .unwrap()
                 .decode_error(),
-            (Dialect::Responses, None) => ResponseEvent::parse(data).unwrap().decode_error(),
-            (Dialect::Anthropic, Some(name)) => MessageEvent::parse_named(name, data)
+            (Dialect::Responses, None) => ResponsesEvent::parse(data).unwrap().decode_error(),
+            (Dialect::Anthropic, Some(name)) => AnthropicEvent::parse_named(name, data)
                 .unwrap()
                 .decode_error(),
-            (Dialect::Anthropic, None) => MessageEvent::parse(data).unwrap().decode_error(),
+            (Dialect::Anthropic, None) => AnthropicEvent::parse(data).unwrap().decode_error(),
             (Dialect::Chat, _) => ChatEvent::parse(data).unwrap().decode_error(),
         };
         assert!(
@@ -264,35 +264,35 @@ fn objects_that_do_not_fit_are_unknown_not_errors() {
 /// differential fuzz target's owned-form rule.
 #[test]
 fn a_named_event_is_read_by_its_last_type() {
-    use ssekit::anthropic::MessageEvent;
-    use ssekit::responses::ResponseEvent;
+    use ssekit::anthropic::AnthropicEvent;
+    use ssekit::responses::ResponsesEvent;
     let data = r#"{"type":0,"item_id":"m","output_index":0,"content_index":0,"delta":"x","type":"response.output_text.delta"}"#;
     for event in [
-        ResponseEvent::parse(data).unwrap(),
-        ResponseEvent::parse_named("response.output_text.delta", data).unwrap(),
+        ResponsesEvent::parse(data).unwrap(),
+        ResponsesEvent::parse_named("response.output_text.delta", data).unwrap(),
     ] {
         assert!(
-            matches!(event, ResponseEvent::OutputTextDelta(ref d) if d.delta == "x"),
+            matches!(event, ResponsesEvent::OutputTextDelta(ref d) if d.delta == "x"),
             "{event:?}"
         );
     }
     let data = r#"{"type":0,"index":1,"type":"content_block_stop"}"#;
     for event in [
-        MessageEvent::parse(data).unwrap(),
-        MessageEvent::parse_named("content_block_stop", data).unwrap(),
+        AnthropicEvent::parse(data).unwrap(),
+        AnthropicEvent::parse_named("content_block_stop", data).unwrap(),
     ] {
         assert_eq!(event.index(), Some(1), "{event:?}");
     }
     // A field that does not fit the first `type` comes before a last one
     // that says otherwise: the last one decides (found by a review).
     let data = r#"{"type":"content_block_stop","index":"x","type":"message_stop"}"#;
-    let event = MessageEvent::parse(data).unwrap();
-    assert!(matches!(event, MessageEvent::MessageStop(_)), "{event:?}");
+    let event = AnthropicEvent::parse(data).unwrap();
+    assert!(matches!(event, AnthropicEvent::MessageStop(_)), "{event:?}");
     let data =
         r#"{"type":"response.output_text.delta","output_index":"x","type":"response.future"}"#;
-    let event = ResponseEvent::parse(data).unwrap();
+    let event = ResponsesEvent::parse(data).unwrap();
     assert!(
-        matches!(event, ResponseEvent::Unknown { ty, error: None, .. } if ty == "response.future"),
+        matches!(event, ResponsesEvent::Unknown { ty, error: None, .. } if ty == "response.future"),
         "{event:?}"
     );
     // With an event name, a last `type` that disagrees with it is a type
@@ -301,7 +301,7 @@ fn a_named_event_is_read_by_its_last_type() {
         r#"{"type":0,"type":"ping"}"#,
         r#"{"type":"message_stop","x":1,"type":"ping"}"#,
     ] {
-        let event = MessageEvent::parse_named("message_stop", data).unwrap();
+        let event = AnthropicEvent::parse_named("message_stop", data).unwrap();
         let e = event.decode_error().unwrap();
         assert_eq!(
             e.kind(),

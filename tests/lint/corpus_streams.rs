@@ -9,7 +9,7 @@ use crate::corpus;
 use std::collections::BTreeMap;
 
 use ssekit::json::find_key;
-use ssekit::lint::{lint_bytes, Finding, Severity, StreamLinter};
+use ssekit::lint::{lint_bytes, Finding, ResponsesLinter, Severity, StreamLinter};
 use ssekit::{Bytes, Parser};
 
 /// Error findings a recording really has: (stream, [(rule, count)], why).
@@ -78,7 +78,7 @@ fn responses_streams_lint_without_errors_or_with_their_known_faults() {
             continue;
         }
         linted += 1;
-        let findings = lint_bytes(bytes);
+        let findings = lint_bytes(ResponsesLinter::new(), bytes);
         for f in &findings {
             *by_rule.entry((f.rule().id(), f.severity())).or_default() += 1;
         }
@@ -122,7 +122,7 @@ fn findings_do_not_depend_on_chunking() {
         if !is_responses(&name) {
             continue;
         }
-        let whole = lint_bytes(&bytes);
+        let whole = lint_bytes(ResponsesLinter::new(), &bytes);
         // Byte-at-a-time on the small streams; odd sizes on all.
         let sizes: &[usize] = if bytes.len() < 16 << 10 {
             &[1, 13, 4096]
@@ -150,7 +150,7 @@ fn finding_offsets_point_at_an_event_block() {
         if !is_responses(&name) {
             continue;
         }
-        for f in lint_bytes(&bytes) {
+        for f in lint_bytes(ResponsesLinter::new(), &bytes) {
             let at = f.offset() as usize;
             let rest = &bytes[at.min(bytes.len())..];
             assert!(

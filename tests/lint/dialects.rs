@@ -5,7 +5,7 @@
 
 use crate::corpus;
 
-use ssekit::lint::{lint_frames, ChatLinter, Finding, MessageLinter, Rule, Severity};
+use ssekit::lint::{lint_bytes, AnthropicLinter, ChatLinter, Finding, Rule, Severity};
 
 fn errors(findings: &[Finding]) -> Vec<String> {
     findings
@@ -28,10 +28,10 @@ fn recorded_chat_and_anthropic_streams_lint_without_errors() {
     for (name, bytes) in corpus::sse_files(&dir) {
         let findings = if name.contains("-chat-") {
             seen.0 += 1;
-            lint_frames(ChatLinter::new(), &bytes)
+            lint_bytes(ChatLinter::new(), &bytes)
         } else if name.contains("-anthropic-") {
             seen.1 += 1;
-            lint_frames(MessageLinter::new(), &bytes)
+            lint_bytes(AnthropicLinter::new(), &bytes)
         } else {
             continue;
         };
@@ -52,7 +52,7 @@ fn hand_written_chat_streams_lint_without_errors() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "sse") {
             let bytes = std::fs::read(&path).unwrap();
-            let findings = lint_frames(ChatLinter::new(), &bytes);
+            let findings = lint_bytes(ChatLinter::new(), &bytes);
             assert_eq!(errors(&findings), Vec::<String>::new(), "{path:?}");
             n += 1;
         }
@@ -72,13 +72,13 @@ fn chat_rules_fire_where_the_stream_breaks_them() {
     let stop = r#"{"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#;
     let nameless = r#"{"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"arguments":"{"}}]}}]}"#;
     let clean = chat(&[start, text, stop, "[DONE]"]);
-    assert_eq!(rules(&lint_frames(ChatLinter::new(), clean.as_bytes())), []);
+    assert_eq!(rules(&lint_bytes(ChatLinter::new(), clean.as_bytes())), []);
 
     // A delta after the finish reason, then events after [DONE].
     let s = chat(&[start, stop, text, "[DONE]", text, "[DONE]"]);
     let at = |i: usize| chat(&[start, stop, text, "[DONE]", text][..i]).len() as u64;
     assert_eq!(
-        rules(&lint_frames(ChatLinter::new(), s.as_bytes())),
+        rules(&lint_bytes(ChatLinter::new(), s.as_bytes())),
         [
             (Rule::EventAfterItemDone, at(2)),
             (Rule::EventAfterTerminal, at(4)),
@@ -88,7 +88,7 @@ fn chat_rules_fire_where_the_stream_breaks_them() {
 
     // A tool call without a name; a choice never finished; no [DONE].
     let s = chat(&[start, nameless]);
-    let found = lint_frames(ChatLinter::new(), s.as_bytes());
+    let found = lint_bytes(ChatLinter::new(), s.as_bytes());
     assert_eq!(
         rules(&found),
         [
@@ -107,7 +107,7 @@ fn chat_rules_fire_where_the_stream_breaks_them() {
     // Not JSON, and a chunk whose choice lacks its index.
     let s = chat(&["{oops", r#"{"choices":[{"delta":{}}]}"#, stop, "[DONE]"]);
     assert_eq!(
-        rules(&lint_frames(ChatLinter::new(), s.as_bytes()))
+        rules(&lint_bytes(ChatLinter::new(), s.as_bytes()))
             .into_iter()
             .map(|r| r.0)
             .collect::<Vec<_>>(),
@@ -120,7 +120,7 @@ fn chat_rules_fire_where_the_stream_breaks_them() {
         text,
         r#"{"error":{"message":"overloaded","code":502}}"#,
     ]);
-    let found = lint_frames(ChatLinter::new(), s.as_bytes());
+    let found = lint_bytes(ChatLinter::new(), s.as_bytes());
     assert_eq!(errors(&found), Vec::<String>::new());
     assert_eq!(rules(&found), [(Rule::MissingTerminal, s.len() as u64)]);
 }
@@ -153,7 +153,7 @@ const PING: &str = r#"{"type":"ping"}"#;
 fn anthropic_rules_fire_where_the_stream_breaks_them() {
     let clean = anthropic(&[START, PING, TEXT_START, TEXT, STOP0, DELTA, MSG_STOP]);
     assert_eq!(
-        rules(&lint_frames(MessageLinter::new(), clean.as_bytes())),
+        rules(&lint_bytes(AnthropicLinter::new(), clean.as_bytes())),
         []
     );
 
@@ -172,7 +172,7 @@ fn anthropic_rules_fire_where_the_stream_breaks_them() {
     let s = anthropic(&events);
     let at = |i: usize| anthropic(&events[..i]).len() as u64;
     assert_eq!(
-        rules(&lint_frames(MessageLinter::new(), s.as_bytes())),
+        rules(&lint_bytes(AnthropicLinter::new(), s.as_bytes())),
         [
             (Rule::MessageStartNotFirst, at(0)),
             (Rule::DeltaTypeMismatch, at(2)),
@@ -189,7 +189,7 @@ fn anthropic_rules_fire_where_the_stream_breaks_them() {
     // A delta for a block never started; the stream cut before message_stop.
     let s = anthropic(&[START, TEXT]);
     assert_eq!(
-        rules(&lint_frames(MessageLinter::new(), s.as_bytes())),
+        rules(&lint_bytes(AnthropicLinter::new(), s.as_bytes())),
         [
             (Rule::UnknownItem, anthropic(&[START]).len() as u64),
             (Rule::MissingTerminal, s.len() as u64),
@@ -199,7 +199,7 @@ fn anthropic_rules_fire_where_the_stream_breaks_them() {
     // An event name that contradicts the data's type.
     let s = format!("event: ping\ndata: {START}\n\n");
     assert_eq!(
-        rules(&lint_frames(MessageLinter::new(), s.as_bytes()))[0].0,
+        rules(&lint_bytes(AnthropicLinter::new(), s.as_bytes()))[0].0,
         Rule::EventNameMismatch
     );
 
@@ -211,7 +211,7 @@ fn anthropic_rules_fire_where_the_stream_breaks_them() {
         anthropic(&[START, TEXT_START])
     );
     let at = anthropic(&[START, TEXT_START]).len() as u64;
-    let found = rules(&lint_frames(MessageLinter::new(), s.as_bytes()));
+    let found = rules(&lint_bytes(AnthropicLinter::new(), s.as_bytes()));
     assert_eq!(found[0], (Rule::InvalidEvent, at), "{found:?}");
     let second = at + format!("event: content_block_stop\ndata: {bad_index}\n\n").len() as u64;
     assert_eq!(found[1], (Rule::MissingType, second), "{found:?}");
@@ -222,7 +222,7 @@ fn block_indexes_far_ahead_are_bounded() {
     // A start at index 10^12 does not make the linter fill 10^12 blocks.
     let far = r#"{"type":"content_block_start","index":1000000000000,"content_block":{"type":"text","text":""}}"#;
     let s = anthropic(&[START, far, far, DELTA, MSG_STOP]);
-    let found = lint_frames(MessageLinter::new(), s.as_bytes());
+    let found = lint_bytes(AnthropicLinter::new(), s.as_bytes());
     assert!(found.iter().any(|f| f.rule() == Rule::BlockIndexMismatch));
     assert!(found.len() < 10, "{found:?}");
 }

@@ -5,7 +5,7 @@
 //! findings are the same however the bytes are chunked.
 
 use proptest::prelude::*;
-use ssekit::lint::{lint_bytes, Finding, Rule, StreamLinter};
+use ssekit::lint::{lint_bytes, Finding, ResponsesLinter, Rule, StreamLinter};
 use ssekit::{Bytes, Parser};
 
 const SAMPLE: &str = include_str!("../../samples/responses-text.sse");
@@ -44,7 +44,7 @@ fn chunked(bytes: &[u8], cuts: &[usize]) -> Vec<Finding> {
 }
 
 fn check(bytes: &[u8], cuts: &[usize]) -> Result<Vec<Finding>, TestCaseError> {
-    let whole = lint_bytes(bytes);
+    let whole = lint_bytes(ResponsesLinter::new(), bytes);
     for f in &whole {
         let at = f.offset() as usize;
         prop_assert!(at <= bytes.len(), "{f} past the end");
@@ -79,7 +79,7 @@ fn edit() -> impl Strategy<Value = Edit> {
 
 #[test]
 fn the_sample_is_clean() {
-    assert_eq!(lint_bytes(SAMPLE.as_bytes()), []);
+    assert_eq!(lint_bytes(ResponsesLinter::new(), SAMPLE.as_bytes()), []);
 }
 
 proptest! {
@@ -131,7 +131,7 @@ proptest! {
             let n = text.len();
             text[i % n] = b;
         }
-        let whole = lint_bytes(&text);
+        let whole = lint_bytes(ResponsesLinter::new(), &text);
         prop_assert_eq!(chunked(&text, &cuts), whole);
     }
 }

@@ -74,7 +74,7 @@ fn each_kind_of_answer_lints_clean() {
     for (name, build) in cases {
         let mut w = ResponsesWriter::new("resp_1", "m", 1);
         build(&mut w);
-        let findings = lint::lint_bytes(&w.take());
+        let findings = lint::lint_bytes(lint::ResponsesLinter::new(), &w.take());
         assert_eq!(problems(&findings), Vec::<String>::new(), "{name}");
     }
 }
@@ -82,7 +82,7 @@ fn each_kind_of_answer_lints_clean() {
 #[test]
 fn a_full_stream_lints_clean_whole_and_chunked() {
     let wire = full_stream();
-    let findings = lint::lint_bytes(&wire);
+    let findings = lint::lint_bytes(lint::ResponsesLinter::new(), &wire);
     assert!(!lint::has_errors(&findings));
     // Not even a warning or an info: the writer's output is what clients expect.
     assert_eq!(
@@ -116,7 +116,7 @@ fn the_linter_flags_the_writer_output_once_an_event_is_removed() {
             .filter(|&(j, _)| j != i)
             .map(|(_, b)| *b)
             .collect();
-        let findings = lint::lint_bytes(cut.as_bytes());
+        let findings = lint::lint_bytes(lint::ResponsesLinter::new(), cut.as_bytes());
         // Every event carries a sequence number, so removing any one of them
         // is seen, at least as a gap.
         assert!(

@@ -1,12 +1,20 @@
 //! Where the shared data is (the corpus of recorded streams, the research
-//! inventories): `../shared` beside the crate, each overridable by a variable. A test binary takes it with
+//! inventories): `../shared` beside the repository, each overridable by a variable. A test binary takes it with
 //! `#[path = "support/corpus.rs"] mod corpus;`.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 
-/// The shared data beside the crate: `../shared`.
-pub(crate) const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared");
+/// The repository: the library's directory, or the parent of the CLI
+/// package's (`cli/`), whose tests borrow these helpers.
+pub(crate) fn repository() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if env!("CARGO_PKG_NAME") == "ssekit" {
+        dir.to_path_buf()
+    } else {
+        dir.join("..")
+    }
+}
 
 /// A directory of the shared data: `$var` if set, else `../shared/{sub}`; or
 /// `None` (the caller skips) when it is missing.
@@ -17,7 +25,7 @@ pub(crate) const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared"
 pub(crate) fn shared_dir(var: &str, sub: &str) -> Option<PathBuf> {
     let dir = std::env::var(var)
         .map(PathBuf::from)
-        .unwrap_or_else(|_| Path::new(SHARED).join(sub));
+        .unwrap_or_else(|_| repository().join("../shared").join(sub));
     if dir.is_dir() {
         return Some(dir);
     }
@@ -37,7 +45,7 @@ pub(crate) fn skip_notice(what: &str) {
     let _ = writeln!(
         std::io::stderr(),
         "SKIPPED (shared data missing): {what}; these checks did not run. \
-         The data is ../shared beside the repository (see README, Testing strategy)."
+         The data is ../shared beside the repository (see CONTRIBUTING.md, Test data)."
     );
 }
 

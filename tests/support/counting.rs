@@ -5,7 +5,7 @@
 //! current thread while [`measure`] runs, so the harness, other tests running
 //! in parallel and the test's own setup are not counted.
 
-// The library forbids `unsafe`; a global allocator cannot be written without it.
+// The package denies `unsafe`; a global allocator cannot be written without it.
 #![allow(unsafe_code, dead_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};

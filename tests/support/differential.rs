@@ -38,12 +38,12 @@
 #![allow(dead_code)]
 
 use serde_json::{Map, Value as J};
-use ssekit::anthropic::{BlockDelta, Citation, ContentBlock, MessageEvent, OwnedMessageEvent};
+use ssekit::anthropic::{AnthropicEvent, BlockDelta, Citation, ContentBlock, OwnedAnthropicEvent};
 use ssekit::chat::{ChatEvent, OwnedChatEvent};
 use ssekit::json::JsonStr;
 use ssekit::responses::{
-    Annotation, ContentPart, DecodeError, FieldValue, Fields, OutputItem, OwnedResponseEvent,
-    ResponseEvent,
+    Annotation, ContentPart, DecodeError, FieldValue, Fields, OutputItem, OwnedResponsesEvent,
+    ResponsesEvent,
 };
 use ssekit::Frame;
 
@@ -53,11 +53,11 @@ pub(crate) type Verdict = Result<(), String>;
 /// The dialect whose view decodes the data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dialect {
-    /// OpenAI Responses: `ResponseEvent`.
+    /// OpenAI Responses: `ResponsesEvent`.
     Responses,
     /// Chat Completions: `ChatEvent`.
     Chat,
-    /// Anthropic Messages: `MessageEvent`.
+    /// Anthropic Messages: `AnthropicEvent`.
     Anthropic,
 }
 
@@ -82,9 +82,9 @@ impl Dialect {
     /// The event types with their own variant (Chat has no `type`).
     fn event_types(self) -> &'static [&'static str] {
         match self {
-            Dialect::Responses => ResponseEvent::TYPES,
+            Dialect::Responses => ResponsesEvent::TYPES,
             Dialect::Chat => &[],
-            Dialect::Anthropic => MessageEvent::TYPES,
+            Dialect::Anthropic => AnthropicEvent::TYPES,
         }
     }
 
@@ -152,12 +152,12 @@ pub(crate) fn check(dialect: Dialect, event: Option<&str>, data: &str) -> Verdic
     }
     let result = match dialect {
         Dialect::Responses => {
-            let named = event.filter(|n| ResponseEvent::TYPES.contains(n));
-            check_responses("parse", ResponseEvent::parse(data), None, data, &json)
+            let named = event.filter(|n| ResponsesEvent::TYPES.contains(n));
+            check_responses("parse", ResponsesEvent::parse(data), None, data, &json)
                 .and_then(|()| match event {
                     Some(name) => check_responses(
                         "parse_named",
-                        ResponseEvent::parse_named(name, data),
+                        ResponsesEvent::parse_named(name, data),
                         named,
                         data,
                         &json,
@@ -165,19 +165,19 @@ pub(crate) fn check(dialect: Dialect, event: Option<&str>, data: &str) -> Verdic
                     None => Ok(()),
                 })
                 .and_then(|()| {
-                    let ev = ResponseEvent::from_frame(&frame);
+                    let ev = ResponsesEvent::from_frame(&frame);
                     check_responses("from_frame", ev, named, data, &json)
                 })
         }
         Dialect::Chat => check_chat("parse", ChatEvent::parse(data), data, &json)
             .and_then(|()| check_chat("from_frame", ChatEvent::from_frame(&frame), data, &json)),
         Dialect::Anthropic => {
-            let named = event.filter(|n| MessageEvent::TYPES.contains(n));
-            check_anthropic("parse", MessageEvent::parse(data), None, data, &json)
+            let named = event.filter(|n| AnthropicEvent::TYPES.contains(n));
+            check_anthropic("parse", AnthropicEvent::parse(data), None, data, &json)
                 .and_then(|()| match event {
                     Some(name) => check_anthropic(
                         "parse_named",
-                        MessageEvent::parse_named(name, data),
+                        AnthropicEvent::parse_named(name, data),
                         named,
                         data,
                         &json,
@@ -185,7 +185,7 @@ pub(crate) fn check(dialect: Dialect, event: Option<&str>, data: &str) -> Verdic
                     None => Ok(()),
                 })
                 .and_then(|()| {
-                    let ev = MessageEvent::from_frame(&frame);
+                    let ev = AnthropicEvent::from_frame(&frame);
                     check_anthropic("from_frame", ev, named, data, &json)
                 })
         }
@@ -198,7 +198,7 @@ pub(crate) fn check(dialect: Dialect, event: Option<&str>, data: &str) -> Verdic
 /// event name gave the decoder, if any.
 fn check_responses(
     how: &str,
-    result: Result<ResponseEvent<'_>, DecodeError>,
+    result: Result<ResponsesEvent<'_>, DecodeError>,
     named: Option<&str>,
     data: &str,
     json: &Result<J, String>,
@@ -208,11 +208,11 @@ fn check_responses(
         Ok(ev) => ev,
         Err(e) => return errors_only_for_what_is_not_an_object(&e, data, json).map_err(at),
     };
-    if let ResponseEvent::Done = ev {
+    if let ResponsesEvent::Done = ev {
         return done_is_the_sentinel(data).map_err(at);
     }
     let j = never_accept_what_serde_rejects(json).map_err(at)?;
-    if let ResponseEvent::Unknown {
+    if let ResponsesEvent::Unknown {
         ty, error: Some(_), ..
     } = ev
     {
@@ -223,8 +223,8 @@ fn check_responses(
         return Ok(());
     }
     match &ev {
-        ResponseEvent::Unknown { ty, .. } => {
-            unknown_type_is_unknown(*ty, j, ResponseEvent::TYPES).map_err(at)
+        ResponsesEvent::Unknown { ty, .. } => {
+            unknown_type_is_unknown(*ty, j, ResponsesEvent::TYPES).map_err(at)
         }
         _ => known_type_agrees(ev.ty(), j, named)
             .and_then(|()| fields_agree(Dialect::Responses, &ev, j, "", true))
@@ -263,7 +263,7 @@ fn check_chat(
 /// The rules for one Anthropic decode. `named`: as for Responses.
 fn check_anthropic(
     how: &str,
-    result: Result<MessageEvent<'_>, DecodeError>,
+    result: Result<AnthropicEvent<'_>, DecodeError>,
     named: Option<&str>,
     data: &str,
     json: &Result<J, String>,
@@ -275,11 +275,11 @@ fn check_anthropic(
     };
     let j = never_accept_what_serde_rejects(json).map_err(at)?;
     match &ev {
-        MessageEvent::Unknown {
+        AnthropicEvent::Unknown {
             ty, error: Some(_), ..
         } => unfit_is_an_object(*ty, j).map_err(at),
-        MessageEvent::Unknown { ty, .. } => {
-            unknown_type_is_unknown(*ty, j, MessageEvent::TYPES).map_err(at)
+        AnthropicEvent::Unknown { ty, .. } => {
+            unknown_type_is_unknown(*ty, j, AnthropicEvent::TYPES).map_err(at)
         }
         _ => known_type_agrees(ev.ty(), j, named)
             .and_then(|()| fields_agree(Dialect::Anthropic, &ev, j, "", true))
@@ -304,14 +304,14 @@ fn owned_gives_back(dialect: Dialect, frame: &Frame) -> Verdict {
     let trimmed = data.trim_start_matches([' ', '\t', '\n', '\r']).len() == data.len();
     match dialect {
         Dialect::Responses => {
-            if let Some(ev) = ResponseEvent::parse(data).ok().filter(|_| trimmed) {
+            if let Some(ev) = ResponsesEvent::parse(data).ok().filter(|_| trimmed) {
                 same("parse, to_owned", ev.to_owned().get(), ev)?;
             }
-            if let Ok(ev) = ResponseEvent::from_frame(frame) {
+            if let Ok(ev) = ResponsesEvent::from_frame(frame) {
                 if trimmed {
                     same("from_frame, to_owned", ev.to_owned().get(), ev.clone())?;
                 }
-                let owned = OwnedResponseEvent::from_frame(frame)
+                let owned = OwnedResponsesEvent::from_frame(frame)
                     .map_err(|e| format!("owned from_frame fails: {e}"))?;
                 same("owned from_frame", owned.get(), ev)?;
             }
@@ -324,14 +324,14 @@ fn owned_gives_back(dialect: Dialect, frame: &Frame) -> Verdict {
             }
         }
         Dialect::Anthropic => {
-            if let Some(ev) = MessageEvent::parse(data).ok().filter(|_| trimmed) {
+            if let Some(ev) = AnthropicEvent::parse(data).ok().filter(|_| trimmed) {
                 same("parse, to_owned", ev.to_owned().get(), ev)?;
             }
-            if let Ok(ev) = MessageEvent::from_frame(frame) {
+            if let Ok(ev) = AnthropicEvent::from_frame(frame) {
                 if trimmed {
                     same("from_frame, to_owned", ev.to_owned().get(), ev.clone())?;
                 }
-                let owned = OwnedMessageEvent::from_frame(frame)
+                let owned = OwnedAnthropicEvent::from_frame(frame)
                     .map_err(|e| format!("owned from_frame fails: {e}"))?;
                 same("owned from_frame", owned.get(), ev)?;
             }

@@ -19,14 +19,14 @@ use std::fmt::Write as _;
 use std::process::Command;
 
 use bytes::Bytes;
-use ssekit::accumulate::ResponseAccumulator;
-use ssekit::accumulate::{AccumulatorConfig, ChatAccumulator, MessageAccumulator};
-use ssekit::anthropic::MessageEvent;
+use ssekit::accumulate::ResponsesAccumulator;
+use ssekit::accumulate::{AnthropicAccumulator, ChatAccumulator, ResponsesAccumulatorConfig};
+use ssekit::anthropic::AnthropicEvent;
 use ssekit::chat::ChatEvent;
 use ssekit::json::partial::PartialJson;
 use ssekit::lint::{LintConfig, StreamLinter};
 use ssekit::responses::writer::ResponsesWriter;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 use ssekit::{Parser, ParserConfig};
 
 /// The environment variable that makes the probe run: `layer:n`.
@@ -135,6 +135,7 @@ fn run(layer: &str, n: usize) -> usize {
         "bridge-chat" => bridge_chat(n),
         "bridge-anthropic" => bridge_anthropic(n),
         "bridge-to-chat" => bridge_to_chat(n),
+        _ if layer.starts_with("turn-") => turn(layer, n),
         _ => panic!("unknown layer {layer}"),
     }
 }
@@ -245,10 +246,11 @@ fn anthropic(n: usize) -> usize {
         sse(&mut body, [e.as_str()]);
     }
     sse(&mut body, [r#"{"type":"message_stop"}"#]);
-    let config = ssekit::accumulate::MessageAccumulatorConfig::DEFAULT.with_max_blocks(usize::MAX);
-    let mut acc = MessageAccumulator::with_config(config);
+    let config =
+        ssekit::accumulate::AnthropicAccumulatorConfig::DEFAULT.with_max_blocks(usize::MAX);
+    let mut acc = AnthropicAccumulator::with_config(config);
     frames(body, |f| {
-        acc.feed(&MessageEvent::from_frame(f).unwrap()).unwrap();
+        acc.feed(&AnthropicEvent::from_frame(f).unwrap()).unwrap();
     });
     acc.finish().to_json().len()
 }
@@ -316,15 +318,15 @@ fn responses(n: usize) -> usize {
         }
         e.push_str("]}}");
     });
-    let mut config = AccumulatorConfig::default();
+    let mut config = ResponsesAccumulatorConfig::default();
     config.max_items = usize::MAX;
     config.max_parts = usize::MAX;
-    let mut acc = ResponseAccumulator::with_config(config);
+    let mut acc = ResponsesAccumulator::with_config(config);
     frames(body, |f| {
-        let _ = acc.feed(&ResponseEvent::from_frame(f).unwrap());
+        let _ = acc.feed(&ResponsesEvent::from_frame(f).unwrap());
     });
     let response = acc.finish();
-    response.json().to_string().len() + response.findings().len()
+    response.json().to_string().len() + response.anomalies().len()
 }
 
 /// The linter: n items; n content parts on one item, each with a delta
@@ -491,9 +493,9 @@ fn views(n: usize) -> usize {
         while let Some(frame) = parser.next_frame().expect("frames") {
             seen += frame.data().len();
             let ok = match dialect % 3 {
-                0 => ResponseEvent::from_frame(&frame).is_ok(),
+                0 => ResponsesEvent::from_frame(&frame).is_ok(),
                 1 => ChatEvent::from_frame(&frame).is_ok(),
-                _ => MessageEvent::from_frame(&frame).is_ok(),
+                _ => AnthropicEvent::from_frame(&frame).is_ok(),
             };
             if n > 0 && frame.data().len() > 1000 {
                 dialect += 1;
@@ -542,8 +544,7 @@ fn roomy() -> ssekit::bridge::BridgeConfig {
 /// Chat → Responses: n tool calls started in decreasing index order, each
 /// with an arguments fragment, then n reasoning / text alternations (2n
 /// more items), `finish_reason`, `[DONE]`.
-fn bridge_chat(n: usize) -> usize {
-    use ssekit::bridge::{Bridge, ChatToResponses};
+fn chat_upstream(n: usize) -> String {
     let mut body = String::new();
     let mut e = String::new();
     for i in (0..n).rev() {
@@ -571,6 +572,12 @@ fn bridge_chat(n: usize) -> usize {
             "[DONE]",
         ],
     );
+    body
+}
+
+fn bridge_chat(n: usize) -> usize {
+    use ssekit::bridge::{Bridge, ChatToResponses};
+    let body = chat_upstream(n);
     let mut bridge = ChatToResponses::with_config(roomy());
     let mut out = 0;
     frames(body, |f| {
@@ -583,8 +590,7 @@ fn bridge_chat(n: usize) -> usize {
 /// Anthropic → Responses: n blocks (text, thinking with a signature,
 /// tool_use with input fragments, in turn) started, filled and stopped in
 /// decreasing index order.
-fn bridge_anthropic(n: usize) -> usize {
-    use ssekit::bridge::{AnthropicToResponses, Bridge};
+fn anthropic_upstream(n: usize) -> String {
     let mut body = String::new();
     let mut e = String::new();
     sse(
@@ -631,6 +637,12 @@ fn bridge_anthropic(n: usize) -> usize {
             r#"{"type":"message_stop"}"#,
         ],
     );
+    body
+}
+
+fn bridge_anthropic(n: usize) -> usize {
+    use ssekit::bridge::{AnthropicToResponses, Bridge};
+    let body = anthropic_upstream(n);
     let mut bridge = AnthropicToResponses::with_config(roomy());
     let mut out = 0;
     frames(body, |f| {
@@ -643,8 +655,7 @@ fn bridge_anthropic(n: usize) -> usize {
 /// Responses → Chat: n function calls added in decreasing `output_index`,
 /// then an arguments delta of each, then their done events, in the other
 /// order.
-fn bridge_to_chat(n: usize) -> usize {
-    use ssekit::bridge::{Bridge, ResponsesToChat};
+fn responses_upstream(n: usize) -> String {
     let mut body = String::new();
     let mut e = String::new();
     sse(
@@ -682,6 +693,12 @@ fn bridge_to_chat(n: usize) -> usize {
         &mut body,
         [r#"{"type":"response.completed","response":{"id":"r","status":"completed"}}"#],
     );
+    body
+}
+
+fn bridge_to_chat(n: usize) -> usize {
+    use ssekit::bridge::{Bridge, ResponsesToChat};
+    let body = responses_upstream(n);
     let mut bridge = ResponsesToChat::with_config(roomy());
     let mut out = 0;
     frames(body, |f| {
@@ -689,4 +706,69 @@ fn bridge_to_chat(n: usize) -> usize {
         out += bridge.take().len();
     });
     out
+}
+
+/// Gemini: n function calls, one per chunk, then n thought / text
+/// alternations, then `finishReason`.
+fn gemini_upstream(n: usize) -> String {
+    let mut body = String::new();
+    let mut e = String::new();
+    for i in 0..n {
+        e.clear();
+        write!(
+            e,
+            r#"{{"candidates":[{{"content":{{"parts":[{{"functionCall":{{"name":"f{i}","args":{{"i":{i}}}}}}}],"role":"model"}}}}],"responseId":"r"}}"#
+        )
+        .unwrap();
+        sse(&mut body, [e.as_str()]);
+    }
+    for _ in 0..n {
+        sse(
+            &mut body,
+            [
+                r#"{"candidates":[{"content":{"parts":[{"text":"r","thought":true}]}}]}"#,
+                r#"{"candidates":[{"content":{"parts":[{"text":"t"}]}}]}"#,
+            ],
+        );
+    }
+    sse(
+        &mut body,
+        [r#"{"candidates":[{"content":{"parts":[]},"finishReason":"STOP"}]}"#],
+    );
+    body
+}
+
+/// The turn model's bridge `turn-{from}-{to}` over the adversarial input
+/// of the source dialect (the bodies of the bridges above; Gemini's own):
+/// the Chat input opens n tool calls at once, which a sequential target
+/// (Anthropic, Responses) holds and replays.
+fn turn(layer: &str, n: usize) -> usize {
+    use ssekit::bridge::{translate, Bridge};
+    use ssekit::turn::Dialect;
+    let dialect = |s: &str| match s {
+        "chat" => Dialect::Chat,
+        "anthropic" => Dialect::Anthropic,
+        "gemini" => Dialect::Gemini,
+        "responses" => Dialect::Responses,
+        _ => panic!("unknown dialect {s}"),
+    };
+    let mut parts = layer.trim_start_matches("turn-").split('-');
+    let from = dialect(parts.next().expect("turn-from-to"));
+    let to = dialect(parts.next().expect("turn-from-to"));
+    let body = match from {
+        Dialect::Chat => chat_upstream(n),
+        Dialect::Anthropic => anthropic_upstream(n),
+        Dialect::Gemini => gemini_upstream(n),
+        _ => responses_upstream(n),
+    };
+    let mut config = roomy();
+    config.max_items = usize::MAX;
+    let mut bridge = translate(from, to, &config);
+    let mut out = 0;
+    frames(body, |f| {
+        bridge.push_frame(f).unwrap();
+        out += bridge.take().len();
+    });
+    bridge.finish().unwrap();
+    out + bridge.take().len()
 }

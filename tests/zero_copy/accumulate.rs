@@ -8,8 +8,8 @@
 //! thread's allocations while `measure` runs; the events are decoded before.
 
 use serde_json::json;
-use ssekit::accumulate::ResponseAccumulator;
-use ssekit::responses::ResponseEvent;
+use ssekit::accumulate::ResponsesAccumulator;
+use ssekit::responses::ResponsesEvent;
 
 use crate::counting;
 use counting::allocations;
@@ -25,16 +25,16 @@ fn piece(i: usize) -> String {
 }
 
 /// Feeds `setup` unmeasured, then `deltas` measured: the allocations.
-fn allocations_of_deltas(setup: &[String], deltas: &[String]) -> (ResponseAccumulator, u64) {
-    let setup: Vec<ResponseEvent<'_>> = setup
+fn allocations_of_deltas(setup: &[String], deltas: &[String]) -> (ResponsesAccumulator, u64) {
+    let setup: Vec<ResponsesEvent<'_>> = setup
         .iter()
-        .map(|t| ResponseEvent::parse(t).unwrap())
+        .map(|t| ResponsesEvent::parse(t).unwrap())
         .collect();
-    let deltas: Vec<ResponseEvent<'_>> = deltas
+    let deltas: Vec<ResponsesEvent<'_>> = deltas
         .iter()
-        .map(|t| ResponseEvent::parse(t).unwrap())
+        .map(|t| ResponsesEvent::parse(t).unwrap())
         .collect();
-    let mut acc = ResponseAccumulator::new();
+    let mut acc = ResponsesAccumulator::new();
     for e in &setup {
         acc.feed(e).unwrap();
     }

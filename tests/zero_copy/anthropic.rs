@@ -7,7 +7,7 @@ use crate::counting;
 use crate::dialects_common;
 
 use counting::allocations;
-use ssekit::anthropic::MessageEvent;
+use ssekit::anthropic::AnthropicEvent;
 
 #[test]
 fn decoding_every_anthropic_corpus_event_allocates_nothing() {
@@ -18,9 +18,9 @@ fn decoding_every_anthropic_corpus_event_allocates_nothing() {
     let ((decoded, values, errors, sum), allocs) = allocations(|| {
         let (mut decoded, mut values, mut errors, mut sum) = (0usize, 0usize, 0usize, 0u64);
         for frame in &frames {
-            match MessageEvent::from_frame(frame) {
+            match AnthropicEvent::from_frame(frame) {
                 Ok(event) => {
-                    if !matches!(event, MessageEvent::Unknown { .. }) {
+                    if !matches!(event, AnthropicEvent::Unknown { .. }) {
                         decoded += 1;
                     }
                     sum = sum.wrapping_add(event.raw().get().len() as u64);

@@ -1,5 +1,5 @@
 //! Allocations per event of the full pipeline the `pipeline` bench measures
-//! (ssekit `Parser` + `ResponseEvent::from_frame`, touching the type, the
+//! (ssekit `Parser` + `ResponsesEvent::from_frame`, touching the type, the
 //! `sequence_number` and the delta), on the bench's own input: the
 //! synthetic Responses stream, in 16 B and 4 KiB chunks.
 //!
@@ -24,7 +24,7 @@ use std::convert::Infallible;
 use bytes::Bytes;
 use counting::allocations;
 use futures::StreamExt as _;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 use ssekit::Parser;
 use support::Chunking;
 
@@ -37,10 +37,10 @@ fn pipeline(parser: &mut Parser, chunks: Vec<Bytes>, sum: &mut u64) -> usize {
     for chunk in chunks {
         parser.feed(chunk);
         while let Some(frame) = parser.next_frame().unwrap() {
-            let event = ResponseEvent::from_frame(&frame).unwrap();
+            let event = ResponsesEvent::from_frame(&frame).unwrap();
             events += 1;
             *sum = sum.wrapping_add(event.ty().len() as u64);
-            if let ResponseEvent::OutputTextDelta(d) = &event {
+            if let ResponsesEvent::OutputTextDelta(d) = &event {
                 *sum = sum
                     .wrapping_add(d.sequence_number.unwrap())
                     .wrapping_add(d.delta.len_hint() as u64)

@@ -7,7 +7,7 @@
 use crate::dialects_common;
 
 use bytes::Bytes;
-use ssekit::responses::ResponseEvent;
+use ssekit::responses::ResponsesEvent;
 use ssekit::Parser;
 
 use crate::counting;
@@ -33,9 +33,9 @@ fn decoding_every_corpus_event_allocates_nothing() {
     let ((typed, values, errors, sum), allocs) = allocations(|| {
         let (mut typed, mut values, mut errors, mut sum) = (0usize, 0usize, 0usize, 0u64);
         for frame in &frames {
-            match ResponseEvent::from_frame(frame) {
+            match ResponsesEvent::from_frame(frame) {
                 Ok(event) => {
-                    if !matches!(event, ResponseEvent::Unknown { .. }) {
+                    if !matches!(event, ResponsesEvent::Unknown { .. }) {
                         typed += 1;
                     }
                     sum = sum.wrapping_add(event.sequence_number().unwrap_or(0));

@@ -69,7 +69,8 @@ pub(super) struct Part {
 }
 
 /// Parts by their index: a map, so that no order of indexes makes an
-/// insert shift the others (issue 11: work stays linear in the events).
+/// insert shift the others (work stays linear in the events, whatever
+/// order an upstream sends them in).
 pub(super) type Parts = BTreeMap<u64, Part>;
 
 /// Finds the part with `index`, inserting it (when fewer than `max` are

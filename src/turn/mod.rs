@@ -1,0 +1,519 @@
+//! L3½: the model of a streamed assistant turn, one reader per dialect
+//! into it and one writer per dialect out of it.
+//!
+//! Every dialect streams the same thing: a turn starts (an id, a model, a
+//! time), items open (a message's text, reasoning, a tool call, a
+//! refusal, or something only one dialect knows, such as a hosted tool),
+//! fragments are appended to them, they close, usage is counted, the turn
+//! stops for a reason and ends, or fails. [`TurnEvent`] says each of these
+//! once, borrowed from the upstream frame and allocation-free, so that a
+//! dialect costs one reader and one writer instead of one module per
+//! consumer and direction.
+//!
+//! * Items are addressed by an index the reader assigns (from 0, in the
+//!   order they open). Several may be open at once: parallel tool calls
+//!   interleave their fragments.
+//! * A reader ([`ChatReader`], [`AnthropicReader`], [`GeminiReader`],
+//!   [`ResponsesReader`]) owns its dialect's order rules: a fragment of an
+//!   item never opened, content after the end, a cut stream are
+//!   [`TurnError`]s with the upstream event's position.
+//! * A writer ([`ChatWriter`], [`AnthropicWriter`], [`GeminiWriter`],
+//!   [`ResponsesTurnWriter`]) opens and closes what its dialect needs,
+//!   whatever the order of the events it is given. A dialect that cannot
+//!   interleave items (Anthropic content blocks, Responses items as the
+//!   [`ResponsesWriter`](crate::responses::writer::ResponsesWriter) writes
+//!   them) holds a later item's fragments until the earlier item closes,
+//!   within [`TurnConfig::max_held_bytes`].
+//!
+//! [`Translate`](crate::bridge::Translate) is a reader followed by a
+//! writer: any dialect to any other.
+
+mod hold;
+mod read_anthropic;
+mod read_chat;
+mod read_gemini;
+mod read_responses;
+mod write_anthropic;
+mod write_chat;
+mod write_gemini;
+mod write_responses;
+
+use alloc::string::String;
+use bytes::Bytes;
+use core::fmt;
+
+use crate::frame::Frame;
+use crate::json::{JsonStr, RawJson};
+use crate::responses::DecodeError;
+
+pub use read_anthropic::AnthropicReader;
+pub use read_chat::ChatReader;
+pub use read_gemini::GeminiReader;
+pub use read_responses::ResponsesReader;
+pub use write_anthropic::AnthropicWriter;
+pub use write_chat::ChatWriter;
+pub use write_gemini::GeminiWriter;
+pub use write_responses::ResponsesTurnWriter;
+
+/// The start of a turn: what the upstream says about it (each optional;
+/// a writer fills what its dialect requires).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TurnStart<'a> {
+    /// The upstream's id of the response, message or completion.
+    pub id: Option<JsonStr<'a>>,
+    /// The model.
+    pub model: Option<JsonStr<'a>>,
+    /// The creation time, Unix seconds.
+    pub created: Option<u64>,
+}
+
+/// What an item is, given when it opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ItemKind<'a> {
+    /// Assistant text.
+    Message,
+    /// Reasoning (thinking), with or without a signature or encrypted
+    /// content.
+    Reasoning,
+    /// A client-side tool (function) call.
+    ToolCall {
+        /// The call id, when the upstream gave one.
+        call_id: Option<JsonStr<'a>>,
+        /// The function's name.
+        name: Option<JsonStr<'a>>,
+    },
+    /// A refusal.
+    Refusal,
+    /// An item only the upstream's dialect has (a hosted tool call, a
+    /// server tool result): its type, and the upstream event's JSON that
+    /// opened it, for a writer of the same dialect.
+    Other {
+        /// The item's or block's `type`.
+        ty: &'a str,
+        /// The item's JSON as the upstream gave it, where the reader has
+        /// it.
+        raw: Option<RawJson<'a>>,
+    },
+}
+
+/// What a fragment appends to its item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DeltaKind {
+    /// Answer text.
+    Text,
+    /// Reasoning text (Anthropic thinking, Chat `reasoning_content`,
+    /// Responses `reasoning_text`, Gemini thought parts).
+    Reasoning,
+    /// A reasoning summary's text (Responses); `part` is the summary index.
+    Summary,
+    /// A reasoning signature (Anthropic `signature_delta`, Gemini
+    /// `thoughtSignature`): carried, never invented.
+    Signature,
+    /// Encrypted reasoning (Anthropic `redacted_thinking` data, Responses
+    /// `encrypted_content`).
+    Encrypted,
+    /// A fragment of a tool call's arguments (JSON text).
+    Arguments,
+    /// Refusal text.
+    Refusal,
+}
+
+/// Token counts, each the total so far when given (a later usage event
+/// replaces the counts it carries; nothing is added up). `input` counts
+/// every input token, cached ones included; `output` every output token,
+/// reasoning included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct TurnUsage {
+    /// Input tokens, cached included.
+    pub input: Option<u64>,
+    /// Output tokens, reasoning included.
+    pub output: Option<u64>,
+    /// Input tokens read from a cache.
+    pub cached: Option<u64>,
+    /// Output tokens spent reasoning.
+    pub reasoning: Option<u64>,
+}
+
+impl TurnUsage {
+    /// Replaces the counts `other` carries.
+    pub fn merge(&mut self, other: &TurnUsage) {
+        self.input = other.input.or(self.input);
+        self.output = other.output.or(self.output);
+        self.cached = other.cached.or(self.cached);
+        self.reasoning = other.reasoning.or(self.reasoning);
+    }
+}
+
+/// Why a turn stopped: one vocabulary every dialect's finish or stop
+/// reason maps into and out of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StopReason {
+    /// The model finished its answer (Chat `stop`, Anthropic `end_turn`,
+    /// Gemini `STOP`, Responses `completed`).
+    EndTurn,
+    /// A stop sequence matched.
+    StopSequence,
+    /// The model called tools and waits for their results.
+    ToolUse,
+    /// The output token limit.
+    MaxTokens,
+    /// The context window is full.
+    ContextWindow,
+    /// A content filter stopped the output.
+    ContentFilter,
+    /// The model refused.
+    Refusal,
+    /// The server paused a long turn (Anthropic `pause_turn`).
+    PauseTurn,
+    /// The upstream stopped for an error of its own (Gemini
+    /// `MALFORMED_FUNCTION_CALL`, `OTHER`): the turn fails.
+    Error,
+}
+
+/// A stop: the reason, and the upstream's own string for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Stop<'a> {
+    /// The reason.
+    pub reason: StopReason,
+    /// The upstream's string (`"length"`, `"end_turn"`, …), for round trips.
+    pub raw: Option<JsonStr<'a>>,
+}
+
+/// An error the upstream reported in its stream: the turn ends failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct UpstreamError<'a> {
+    /// Its code or type (`overloaded_error`, `rate_limit_exceeded`, …).
+    pub code: Option<JsonStr<'a>>,
+    /// Its message.
+    pub message: Option<JsonStr<'a>>,
+}
+
+/// One event of the model of a streamed turn, borrowed from the upstream
+/// frame (or from a writer's hold).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TurnEvent<'a> {
+    /// The turn starts (at most once, before any item).
+    Start(TurnStart<'a>),
+    /// Item `index` opens.
+    ItemStart {
+        /// The item's index (from 0, in the order items open).
+        index: u64,
+        /// What it is.
+        item: ItemKind<'a>,
+    },
+    /// A fragment of item `index`.
+    Delta {
+        /// The item's index.
+        index: u64,
+        /// What the fragment is.
+        kind: DeltaKind,
+        /// The part of the item it belongs to (the Responses content or
+        /// summary index; 0 elsewhere).
+        part: u32,
+        /// The fragment, as JSON string text.
+        text: JsonStr<'a>,
+    },
+    /// Item `index` is complete. Its fragments so far spell it whole (a
+    /// reader sends what a dialect's closing event adds to its deltas as a
+    /// last fragment first); `whole` is the closing event's whole value
+    /// where the dialect gives one, for reference.
+    ItemEnd {
+        /// The item's index.
+        index: u64,
+        /// The whole text or arguments, when the dialect repeats them.
+        whole: Option<JsonStr<'a>>,
+    },
+    /// Token counts so far.
+    Usage(TurnUsage),
+    /// Why the turn stopped (the last one given counts).
+    Stop(Stop<'a>),
+    /// The upstream reported an error: the turn ends failed.
+    Error(UpstreamError<'a>),
+    /// A keep-alive (Anthropic `ping`, an SSE comment).
+    KeepAlive,
+    /// The turn ended as its dialect ends a complete stream.
+    End,
+}
+
+/// The limits of readers and writers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TurnConfig {
+    /// The downstream id (`None`: derived from the upstream's).
+    pub id: Option<String>,
+    /// The downstream model (`None`: the upstream's).
+    pub model: Option<String>,
+    /// The creation time (`None`: the upstream's, or 0).
+    pub created: Option<u64>,
+    /// The limit on distinct items (tool calls, blocks) of one turn.
+    pub max_items: usize,
+    /// The limit on the bytes a writer holds: fragments of items a
+    /// sequential dialect cannot open yet, signatures kept until their
+    /// block closes, Gemini function-call arguments kept until whole.
+    pub max_held_bytes: usize,
+    /// The limit on the text the Responses writer keeps for its done
+    /// events.
+    pub max_kept_bytes: usize,
+    /// The request's `tools` (a JSON array), for the Responses writer's
+    /// `response` objects; `None`: `[]`.
+    pub tools: Option<String>,
+    /// The request's `tool_choice` (JSON); `None`: `"auto"`.
+    pub tool_choice: Option<String>,
+    /// The request's `parallel_tool_calls`; `None`: `true`.
+    pub parallel_tool_calls: Option<bool>,
+}
+
+/// The default of [`TurnConfig::max_held_bytes`]: 16 MiB.
+pub const DEFAULT_MAX_HELD_BYTES: usize = 16 << 20;
+
+impl Default for TurnConfig {
+    fn default() -> Self {
+        Self {
+            id: None,
+            model: None,
+            created: None,
+            max_items: 4096,
+            max_held_bytes: DEFAULT_MAX_HELD_BYTES,
+            max_kept_bytes: crate::responses::writer::DEFAULT_MAX_KEPT_BYTES,
+            tools: None,
+            tool_choice: None,
+            parallel_tool_calls: None,
+        }
+    }
+}
+
+/// What went wrong, reading or writing a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TurnErrorKind {
+    /// The upstream event does not decode.
+    Decode(DecodeError),
+    /// A fragment or end of an item never started.
+    UnknownIndex {
+        /// The upstream's index.
+        index: u64,
+    },
+    /// A fragment, start or end of an item already complete.
+    IndexClosed {
+        /// The upstream's index.
+        index: u64,
+    },
+    /// More items than [`TurnConfig::max_items`].
+    TooManyItems {
+        /// The limit.
+        limit: usize,
+    },
+    /// Content after the upstream's end.
+    ContentAfterFinish,
+    /// The turn started twice (two `message_start`s).
+    DuplicateStart,
+    /// The upstream ended before its end.
+    Truncated,
+    /// A writer would hold more than [`TurnConfig::max_held_bytes`].
+    HoldExceeded {
+        /// The limit.
+        limit: usize,
+    },
+    /// The Responses writer refused (its kept-text limit).
+    Writer(crate::responses::writer::WriterErrorKind),
+    /// Arguments that are not a JSON object, for a dialect that carries
+    /// them as an object (Gemini).
+    InvalidArguments,
+}
+
+/// An error of a reader or writer: what, and at which upstream event
+/// (counted from 0 over the frames read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TurnError {
+    kind: TurnErrorKind,
+    event_index: u64,
+}
+
+impl TurnError {
+    /// An error of this kind at upstream event `event_index`.
+    #[cold]
+    pub fn new(kind: TurnErrorKind, event_index: u64) -> Self {
+        Self { kind, event_index }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> TurnErrorKind {
+        self.kind
+    }
+
+    /// The upstream event's position (from 0).
+    pub fn event_index(&self) -> u64 {
+        self.event_index
+    }
+
+    /// The byte offset in the event's data, for
+    /// [`Decode`](TurnErrorKind::Decode) errors.
+    pub fn offset(&self) -> Option<u64> {
+        match self.kind {
+            TurnErrorKind::Decode(e) => Some(e.offset() as u64),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn at(mut self, event_index: u64) -> Self {
+        self.event_index = event_index;
+        self
+    }
+}
+
+impl fmt::Display for TurnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            TurnErrorKind::Decode(e) => write!(f, "undecodable upstream event: {e}")?,
+            TurnErrorKind::UnknownIndex { index } => {
+                write!(f, "fragment of index {index}, never started")?
+            }
+            TurnErrorKind::IndexClosed { index } => {
+                write!(f, "fragment of index {index}, already finished")?
+            }
+            TurnErrorKind::TooManyItems { limit } => {
+                write!(f, "more than {limit} tool calls or blocks")?
+            }
+            TurnErrorKind::ContentAfterFinish => f.write_str("content after the upstream end")?,
+            TurnErrorKind::DuplicateStart => f.write_str("the turn started twice")?,
+            TurnErrorKind::Truncated => f.write_str("upstream ended before its end event")?,
+            TurnErrorKind::HoldExceeded { limit } => {
+                write!(f, "held fragments over the limit of {limit} bytes")?
+            }
+            TurnErrorKind::Writer(kind) => write!(f, "downstream writer refused: {kind:?}")?,
+            TurnErrorKind::InvalidArguments => f.write_str("tool arguments not a JSON object")?,
+        }
+        write!(f, " at upstream event {}", self.event_index)
+    }
+}
+
+impl core::error::Error for TurnError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match &self.kind {
+            TurnErrorKind::Decode(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// A dialect's reader: upstream frames in, [`TurnEvent`]s out.
+pub trait TurnReader {
+    /// Reads one upstream frame, giving its events to `out`.
+    ///
+    /// # Errors
+    ///
+    /// The upstream broke its protocol (the reader's error), or `out`
+    /// refused an event (its error, passed on).
+    fn read<W: TurnWriter + ?Sized>(&mut self, frame: &Frame, out: &mut W)
+        -> Result<(), TurnError>;
+
+    /// Says the upstream ended: a dialect that has no end event (Gemini),
+    /// or a stream that stopped without its end marker after saying why it
+    /// stopped (Chat without `[DONE]`), ends here.
+    ///
+    /// # Errors
+    ///
+    /// [`TurnErrorKind::Truncated`] for a stream cut before it said it was
+    /// done.
+    fn finish<W: TurnWriter + ?Sized>(&mut self, out: &mut W) -> Result<(), TurnError>;
+
+    /// Upstream frames read so far.
+    fn events(&self) -> u64;
+
+    /// Choices or candidates other than the first that the reader saw and
+    /// did not read (a turn has one answer).
+    fn skipped(&self) -> u64 {
+        0
+    }
+}
+
+/// A dialect's writer: [`TurnEvent`]s in, wire bytes out.
+pub trait TurnWriter {
+    /// Writes one event.
+    ///
+    /// # Errors
+    ///
+    /// A limit of the writer (what it holds, what it keeps); nothing of the
+    /// event was written.
+    fn write(&mut self, event: &TurnEvent<'_>) -> Result<(), TurnError>;
+
+    /// Ends the stream as failed, the dialect's way (nothing when it has
+    /// ended).
+    fn fail(&mut self, code: &str, message: &str);
+
+    /// Takes the bytes written so far.
+    fn take(&mut self) -> Bytes;
+
+    /// Whether the stream has ended.
+    fn is_finished(&self) -> bool;
+}
+
+/// The dialects, for choosing a reader or writer at run time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// OpenAI Responses.
+    Responses,
+    /// OpenAI Chat Completions.
+    Chat,
+    /// Anthropic Messages.
+    Anthropic,
+    /// Gemini `streamGenerateContent?alt=sse`.
+    Gemini,
+}
+
+impl Dialect {
+    /// Every dialect.
+    pub const ALL: [Dialect; 4] = [
+        Dialect::Responses,
+        Dialect::Chat,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+    ];
+}
+
+/// The text of a JSON string: borrowed when it has no escapes, else
+/// unescaped into `scratch`.
+pub(crate) fn unescaped<'s>(s: JsonStr<'s>, scratch: &'s mut String) -> &'s str {
+    match s.as_str() {
+        Some(text) => text,
+        None => {
+            scratch.clear();
+            s.unescape_into(scratch);
+            scratch
+        }
+    }
+}
+
+/// `text` as a JSON string literal in `scratch`, borrowed as a [`JsonStr`].
+pub(crate) fn as_json_str<'s>(text: &str, scratch: &'s mut String) -> JsonStr<'s> {
+    scratch.clear();
+    crate::json::push_json_str(scratch, text);
+    let escaped = scratch.len() != text.len() + 2;
+    JsonStr::new(scratch, escaped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        // The largest variants are the start (three optional fields) and
+        // the usage (four optional counts), 64 bytes each; a delta (an
+        // index, a kind and part, a string view) is 40. Nine words in all,
+        // passed by reference to writers.
+        assert_eq!(core::mem::size_of::<TurnEvent<'_>>(), 72);
+        assert_eq!(core::mem::size_of::<TurnUsage>(), 64);
+        assert_eq!(core::mem::size_of::<ItemKind<'_>>(), 48);
+        assert_eq!(core::mem::size_of::<Stop<'_>>(), 32);
+    }
+}

@@ -1,0 +1,388 @@
+//! The Anthropic Messages reader.
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+
+use super::{
+    as_json_str, DeltaKind, ItemKind, Stop, StopReason, TurnConfig, TurnError, TurnErrorKind,
+    TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
+};
+use crate::anthropic::{AnthropicEvent, BlockDelta, ContentBlock, Usage};
+use crate::frame::Frame;
+
+/// A block, by its upstream index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Block {
+    /// The model item.
+    item: u64,
+    /// Whether it stopped.
+    stopped: bool,
+    /// A `tool_use` block whose input came in its start and has had no
+    /// `input_json_delta` yet.
+    input_pending: bool,
+}
+
+/// Reads an Anthropic Messages stream into turn events.
+///
+/// | upstream | model |
+/// | --- | --- |
+/// | `message_start` | start; usage (input) |
+/// | a `text` block, `text_delta` | a message item, text |
+/// | a `thinking` block, `thinking_delta`, `signature_delta` | a reasoning item, reasoning text, signature |
+/// | a `redacted_thinking` block | a reasoning item with its `data` as encrypted content |
+/// | a `tool_use` block, `input_json_delta` | a tool call item, arguments (an input given whole in the start, as arguments when the block stops) |
+/// | server tool blocks and their results, `compaction`, unknown blocks | an item of the other kind |
+/// | `content_block_stop` | item end |
+/// | `message_delta` | stop (`end_turn`, `tool_use`, `max_tokens`, …); usage: the counts are cumulative, so each replaces the last |
+/// | `message_stop` | end |
+/// | `ping` | keep-alive |
+/// | `error` | error |
+///
+/// Usage: input is `input_tokens` plus cache reads and writes (cached
+/// input counts as input), cached is `cache_read_input_tokens`.
+///
+/// Faults: a second `message_start`, a delta or stop of a block never
+/// started, a delta of a block stopped, a block index started twice, more
+/// blocks than [`TurnConfig::max_items`], content after `message_stop`, an
+/// event that does not decode, a stream without `message_stop`.
+#[derive(Debug)]
+pub struct AnthropicReader {
+    max_items: usize,
+    events: u64,
+    started: bool,
+    blocks: BTreeMap<u64, Block>,
+    items: u64,
+    usage: TurnUsage,
+    /// A `tool_use` start's input, for a block with no deltas.
+    input: String,
+    scratch: String,
+    ended: bool,
+}
+
+impl Default for AnthropicReader {
+    fn default() -> Self {
+        Self::new(&TurnConfig::default())
+    }
+}
+
+impl AnthropicReader {
+    /// A reader with this config's limits.
+    pub fn new(config: &TurnConfig) -> Self {
+        Self {
+            max_items: config.max_items,
+            events: 0,
+            started: false,
+            blocks: BTreeMap::new(),
+            items: 0,
+            usage: TurnUsage::default(),
+            input: String::new(),
+            scratch: String::new(),
+            ended: false,
+        }
+    }
+
+    fn error(&self, kind: TurnErrorKind) -> TurnError {
+        TurnError::new(kind, self.events.saturating_sub(1))
+    }
+
+    /// Reads one decoded event.
+    ///
+    /// # Errors
+    ///
+    /// As [`TurnReader::read`].
+    pub fn read_event<W: TurnWriter + ?Sized>(
+        &mut self,
+        event: &AnthropicEvent<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        self.events += 1;
+        let at = self.events - 1;
+        self.event(event, out).map_err(|e| e.at(at))
+    }
+
+    fn usage(&mut self, u: &Usage<'_>) -> TurnUsage {
+        let cache_read = u.cache_read_input_tokens;
+        if u.input_tokens.is_some() || cache_read.is_some() {
+            self.usage.input = Some(
+                u.input_tokens
+                    .unwrap_or(0)
+                    .saturating_add(cache_read.unwrap_or(0))
+                    .saturating_add(u.cache_creation_input_tokens.unwrap_or(0)),
+            );
+            self.usage.cached = Some(cache_read.unwrap_or(0));
+        }
+        if let Some(n) = u.output_tokens {
+            // Cumulative: the running total, never added up.
+            self.usage.output = Some(n);
+        }
+        self.usage
+    }
+
+    fn event<W: TurnWriter + ?Sized>(
+        &mut self,
+        event: &AnthropicEvent<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        if self.ended {
+            return match event {
+                AnthropicEvent::Ping(_) => Ok(()),
+                _ => Err(self.error(TurnErrorKind::ContentAfterFinish)),
+            };
+        }
+        match event {
+            AnthropicEvent::MessageStart(start) => {
+                if self.started {
+                    return Err(self.error(TurnErrorKind::DuplicateStart));
+                }
+                self.started = true;
+                let m = &start.message;
+                out.write(&TurnEvent::Start(TurnStart {
+                    id: m.id,
+                    model: m.model,
+                    created: None,
+                }))?;
+                if let Some(u) = &m.usage {
+                    let u = self.usage(u);
+                    out.write(&TurnEvent::Usage(u))?;
+                }
+                Ok(())
+            }
+            AnthropicEvent::ContentBlockStart(start) => {
+                self.block_start(start.index, &start.content_block, out)
+            }
+            AnthropicEvent::ContentBlockDelta(d) => self.block_delta(d.index, &d.delta, out),
+            AnthropicEvent::ContentBlockStop(stop) => self.block_stop(stop.index, out),
+            AnthropicEvent::MessageDelta(d) => {
+                if let Some(raw) = d.delta.stop_reason {
+                    let reason = match raw.as_str() {
+                        Some("max_tokens") => StopReason::MaxTokens,
+                        Some("model_context_window_exceeded") => StopReason::ContextWindow,
+                        Some("refusal") => StopReason::Refusal,
+                        Some("tool_use") => StopReason::ToolUse,
+                        Some("stop_sequence") => StopReason::StopSequence,
+                        Some("pause_turn") => StopReason::PauseTurn,
+                        _ => StopReason::EndTurn,
+                    };
+                    out.write(&TurnEvent::Stop(Stop {
+                        reason,
+                        raw: Some(raw),
+                    }))?;
+                }
+                if let Some(u) = &d.usage {
+                    let u = self.usage(u);
+                    out.write(&TurnEvent::Usage(u))?;
+                }
+                Ok(())
+            }
+            AnthropicEvent::MessageStop(_) => {
+                // Blocks left open end with the message.
+                let open: alloc::vec::Vec<u64> = self
+                    .blocks
+                    .values()
+                    .filter(|b| !b.stopped)
+                    .map(|b| b.item)
+                    .collect();
+                for index in open {
+                    out.write(&TurnEvent::ItemEnd { index, whole: None })?;
+                }
+                self.ended = true;
+                out.write(&TurnEvent::End)
+            }
+            AnthropicEvent::Ping(_) => out.write(&TurnEvent::KeepAlive),
+            AnthropicEvent::Error(e) => {
+                self.ended = true;
+                out.write(&TurnEvent::Error(UpstreamError {
+                    code: e.error.ty,
+                    message: e.error.message,
+                }))
+            }
+            // A known type whose members do not fit is not passed over.
+            AnthropicEvent::Unknown { error: Some(e), .. } => {
+                Err(self.error(TurnErrorKind::Decode(*e)))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn block_start<W: TurnWriter + ?Sized>(
+        &mut self,
+        index: u64,
+        block: &ContentBlock<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        if self.blocks.contains_key(&index) {
+            return Err(self.error(TurnErrorKind::IndexClosed { index }));
+        }
+        let limit = self.max_items;
+        if self.blocks.len() >= limit {
+            return Err(self.error(TurnErrorKind::TooManyItems { limit }));
+        }
+        let item = self.items;
+        self.items += 1;
+        let mut input_pending = false;
+        let delta = |kind, text| TurnEvent::Delta {
+            index: item,
+            kind,
+            part: 0,
+            text,
+        };
+        match block {
+            ContentBlock::Text(t) => {
+                out.write(&TurnEvent::ItemStart {
+                    index: item,
+                    item: ItemKind::Message,
+                })?;
+                if let Some(text) = t.text.filter(|t| !t.is_empty()) {
+                    out.write(&delta(DeltaKind::Text, text))?;
+                }
+            }
+            ContentBlock::Thinking(t) => {
+                out.write(&TurnEvent::ItemStart {
+                    index: item,
+                    item: ItemKind::Reasoning,
+                })?;
+                if let Some(text) = t.thinking.filter(|t| !t.is_empty()) {
+                    out.write(&delta(DeltaKind::Reasoning, text))?;
+                }
+                if let Some(sig) = t.signature.filter(|t| !t.is_empty()) {
+                    out.write(&delta(DeltaKind::Signature, sig))?;
+                }
+            }
+            ContentBlock::RedactedThinking(t) => {
+                out.write(&TurnEvent::ItemStart {
+                    index: item,
+                    item: ItemKind::Reasoning,
+                })?;
+                if let Some(data) = t.data.filter(|t| !t.is_empty()) {
+                    out.write(&delta(DeltaKind::Encrypted, data))?;
+                }
+            }
+            ContentBlock::ToolUse(t) => {
+                out.write(&TurnEvent::ItemStart {
+                    index: item,
+                    item: ItemKind::ToolCall {
+                        call_id: t.id,
+                        name: t.name,
+                    },
+                })?;
+                self.input.clear();
+                if let Some(input) = t.input {
+                    let text = input.get().trim();
+                    if !text.is_empty() && text != "{}" {
+                        self.input.push_str(text);
+                        input_pending = true;
+                    }
+                }
+            }
+            other => {
+                out.write(&TurnEvent::ItemStart {
+                    index: item,
+                    item: ItemKind::Other {
+                        ty: other.ty(),
+                        raw: None,
+                    },
+                })?;
+            }
+        }
+        self.blocks.insert(
+            index,
+            Block {
+                item,
+                stopped: false,
+                input_pending,
+            },
+        );
+        Ok(())
+    }
+
+    fn block(&self, index: u64) -> Result<Block, TurnError> {
+        match self.blocks.get(&index) {
+            None => Err(self.error(TurnErrorKind::UnknownIndex { index })),
+            Some(b) if b.stopped => Err(self.error(TurnErrorKind::IndexClosed { index })),
+            Some(&b) => Ok(b),
+        }
+    }
+
+    fn block_delta<W: TurnWriter + ?Sized>(
+        &mut self,
+        index: u64,
+        delta: &BlockDelta<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        let block = self.block(index)?;
+        let (kind, text) = match delta {
+            BlockDelta::Text(t) => (DeltaKind::Text, t.text),
+            BlockDelta::Thinking(t) => (DeltaKind::Reasoning, t.thinking),
+            BlockDelta::Signature(s) => (DeltaKind::Signature, s.signature),
+            BlockDelta::InputJson(j) => {
+                if let Some(b) = self.blocks.get_mut(&index) {
+                    b.input_pending = false;
+                }
+                (DeltaKind::Arguments, j.partial_json)
+            }
+            // Citations, compaction: nothing the model carries.
+            _ => return Ok(()),
+        };
+        if text.is_empty() {
+            return Ok(());
+        }
+        out.write(&TurnEvent::Delta {
+            index: block.item,
+            kind,
+            part: 0,
+            text,
+        })
+    }
+
+    fn block_stop<W: TurnWriter + ?Sized>(
+        &mut self,
+        index: u64,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        let block = self.block(index)?;
+        if block.input_pending {
+            let input = core::mem::take(&mut self.input);
+            let text = as_json_str(&input, &mut self.scratch);
+            let r = out.write(&TurnEvent::Delta {
+                index: block.item,
+                kind: DeltaKind::Arguments,
+                part: 0,
+                text,
+            });
+            self.input = input;
+            r?;
+        }
+        if let Some(b) = self.blocks.get_mut(&index) {
+            b.stopped = true;
+        }
+        out.write(&TurnEvent::ItemEnd {
+            index: block.item,
+            whole: None,
+        })
+    }
+}
+
+impl TurnReader for AnthropicReader {
+    fn read<W: TurnWriter + ?Sized>(
+        &mut self,
+        frame: &Frame,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        self.events += 1;
+        let at = self.events - 1;
+        let event = AnthropicEvent::from_frame(frame)
+            .map_err(|e| TurnError::new(TurnErrorKind::Decode(e), at))?;
+        self.event(&event, out).map_err(|e| e.at(at))
+    }
+
+    fn finish<W: TurnWriter + ?Sized>(&mut self, _out: &mut W) -> Result<(), TurnError> {
+        if self.ended {
+            return Ok(());
+        }
+        Err(TurnError::new(TurnErrorKind::Truncated, self.events))
+    }
+
+    fn events(&self) -> u64 {
+        self.events
+    }
+}

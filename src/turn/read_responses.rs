@@ -1,0 +1,508 @@
+//! The Responses reader.
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+
+use super::{
+    as_json_str, DeltaKind, ItemKind, Stop, StopReason, TurnConfig, TurnError, TurnErrorKind,
+    TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
+};
+use crate::frame::Frame;
+use crate::json::JsonStr;
+use crate::responses::{ContentPart, Lazy, OutputItem, Response, ResponsesEvent};
+use crate::views::Field;
+
+/// An item, by its output index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Item {
+    /// A message whose kind (text or refusal) its first part will say.
+    PendingMessage,
+    Open,
+    Done,
+}
+
+/// Reads an OpenAI Responses stream into turn events. Items keep their
+/// `output_index` as their model index.
+///
+/// | upstream | model |
+/// | --- | --- |
+/// | `response.created` (or the first lifecycle event) | start |
+/// | a `message` item | a message item (a refusal item when its part is a `refusal`) |
+/// | `output_text.delta`, `refusal.delta` | text, refusal |
+/// | a `reasoning` item; `reasoning_summary_text.delta` (by `summary_index`), `reasoning_text.delta` | a reasoning item; summary, reasoning text; its `encrypted_content` at `output_item.done` as encrypted content |
+/// | a `function_call` item, `function_call_arguments.delta` | a tool call item, arguments (arguments in the added item, too) |
+/// | other items (hosted tools) | an item of the other kind |
+/// | a done event (`output_text.done`, `function_call_arguments.done`, …) | what its whole value adds to the deltas, as a last fragment |
+/// | `output_item.done` | item end |
+/// | `response.completed` / `.incomplete` | usage, stop (`max_output_tokens` → max tokens, `content_filter`), end |
+/// | `response.failed`, `error` | error |
+/// | `keepalive` | keep-alive |
+///
+/// Faults: a delta of an item never added, an item added twice, more items
+/// than [`TurnConfig::max_items`], an event that does not decode, a stream
+/// without a terminal event.
+#[derive(Debug)]
+pub struct ResponsesReader {
+    max_items: usize,
+    events: u64,
+    started: bool,
+    items: BTreeMap<u64, Item>,
+    /// The unescaped bytes the deltas of each part gave, by (kind, output
+    /// index, part), to send what its done event adds.
+    parts: BTreeMap<(u64, DeltaKind, u64), usize>,
+    scratch: String,
+    rest: String,
+    ended: bool,
+}
+
+impl Default for ResponsesReader {
+    fn default() -> Self {
+        Self::new(&TurnConfig::default())
+    }
+}
+
+fn lazy<'a, T: Field<'a>>(payload: &Lazy<'a, T>) -> T {
+    payload.get().unwrap_or_else(|_| T::fallback())
+}
+
+impl ResponsesReader {
+    /// A reader with this config's limits.
+    pub fn new(config: &TurnConfig) -> Self {
+        Self {
+            max_items: config.max_items,
+            events: 0,
+            started: false,
+            items: BTreeMap::new(),
+            parts: BTreeMap::new(),
+            scratch: String::new(),
+            rest: String::new(),
+            ended: false,
+        }
+    }
+
+    fn error(&self, kind: TurnErrorKind) -> TurnError {
+        TurnError::new(kind, self.events.saturating_sub(1))
+    }
+
+    /// Reads one decoded event.
+    ///
+    /// # Errors
+    ///
+    /// As [`TurnReader::read`].
+    pub fn read_event<W: TurnWriter + ?Sized>(
+        &mut self,
+        event: &ResponsesEvent<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        self.events += 1;
+        let at = self.events - 1;
+        let r = match event.validate() {
+            Ok(()) => self.event(event, out),
+            Err(e) => Err(self.error(TurnErrorKind::Decode(e))),
+        };
+        r.map_err(|e| e.at(at))
+    }
+
+    fn start<W: TurnWriter + ?Sized>(
+        &mut self,
+        r: &Response<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        if self.started {
+            return Ok(());
+        }
+        self.started = true;
+        out.write(&TurnEvent::Start(TurnStart {
+            id: r.id,
+            model: r.model,
+            created: r.created_at.map(|t| t as u64),
+        }))
+    }
+
+    fn usage<W: TurnWriter + ?Sized>(
+        &mut self,
+        r: &Response<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        let Some(u) = &r.usage else {
+            return Ok(());
+        };
+        out.write(&TurnEvent::Usage(TurnUsage {
+            input: u.input_tokens,
+            output: u.output_tokens,
+            cached: u
+                .input_tokens_details
+                .as_ref()
+                .and_then(|d| d.cached_tokens),
+            reasoning: u
+                .output_tokens_details
+                .as_ref()
+                .and_then(|d| d.reasoning_tokens),
+        }))
+    }
+
+    /// The item `index`, which must be open; a pending message opens as
+    /// `kind`.
+    fn open<W: TurnWriter + ?Sized>(
+        &mut self,
+        index: u64,
+        refusal: bool,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        match self.items.get(&index) {
+            None => Err(self.error(TurnErrorKind::UnknownIndex { index })),
+            Some(Item::Done) => Err(self.error(TurnErrorKind::IndexClosed { index })),
+            Some(Item::Open) => Ok(()),
+            Some(Item::PendingMessage) => {
+                self.items.insert(index, Item::Open);
+                let item = if refusal {
+                    ItemKind::Refusal
+                } else {
+                    ItemKind::Message
+                };
+                out.write(&TurnEvent::ItemStart { index, item })
+            }
+        }
+    }
+
+    /// A text or reasoning fragment of an item never added opens one: a
+    /// stream resumed with `starting_after` begins inside an item. (A
+    /// call's arguments cannot: its name is unknown.)
+    fn implicit<W: TurnWriter + ?Sized>(
+        &mut self,
+        index: u64,
+        kind: DeltaKind,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        if self.items.contains_key(&index) || kind == DeltaKind::Arguments {
+            return Ok(());
+        }
+        let limit = self.max_items;
+        if self.items.len() >= limit {
+            return Err(self.error(TurnErrorKind::TooManyItems { limit }));
+        }
+        if matches!(kind, DeltaKind::Reasoning | DeltaKind::Summary) {
+            self.items.insert(index, Item::Open);
+            return out.write(&TurnEvent::ItemStart {
+                index,
+                item: ItemKind::Reasoning,
+            });
+        }
+        self.items.insert(index, Item::PendingMessage);
+        Ok(())
+    }
+
+    fn delta<W: TurnWriter + ?Sized>(
+        &mut self,
+        index: u64,
+        kind: DeltaKind,
+        part: u64,
+        text: JsonStr<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        self.implicit(index, kind, out)?;
+        self.open(index, kind == DeltaKind::Refusal, out)?;
+        let n = match text.as_str() {
+            Some(t) => t.len(),
+            None => {
+                self.scratch.clear();
+                text.unescape_into(&mut self.scratch);
+                self.scratch.len()
+            }
+        };
+        let at = (index, kind, part);
+        match self.parts.get_mut(&at) {
+            Some(emitted) => *emitted += n,
+            None => {
+                let limit = self.max_items;
+                if self.parts.len() >= limit {
+                    return Err(self.error(TurnErrorKind::TooManyItems { limit }));
+                }
+                self.parts.insert(at, n);
+            }
+        }
+        if text.is_empty() {
+            return Ok(());
+        }
+        out.write(&TurnEvent::Delta {
+            index,
+            kind,
+            part: part as u32,
+            text,
+        })
+    }
+
+    /// A done event with the whole text: sends what the deltas did not.
+    fn done<W: TurnWriter + ?Sized>(
+        &mut self,
+        index: u64,
+        kind: DeltaKind,
+        part: u64,
+        whole: JsonStr<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        self.implicit(index, kind, out)?;
+        self.open(index, kind == DeltaKind::Refusal, out)?;
+        let at = (index, kind, part);
+        let emitted = self.parts.get(&at).copied().unwrap_or(0);
+        let mut text = core::mem::take(&mut self.scratch);
+        text.clear();
+        whole.unescape_into(&mut text);
+        // The part now holds the whole: a later done event of the item
+        // (`output_item.done`) adds nothing the deltas and this gave.
+        if self.parts.len() >= self.max_items && !self.parts.contains_key(&at) {
+            self.scratch = text;
+            return Err(self.error(TurnErrorKind::TooManyItems {
+                limit: self.max_items,
+            }));
+        }
+        self.parts.insert(at, text.len().max(emitted));
+        let mut r = Ok(());
+        if let Some(rest) = text.get(emitted..).filter(|r| !r.is_empty()) {
+            let rest = as_json_str(rest, &mut self.rest);
+            r = out.write(&TurnEvent::Delta {
+                index,
+                kind,
+                part: part as u32,
+                text: rest,
+            });
+        }
+        self.scratch = text;
+        r
+    }
+
+    fn event<W: TurnWriter + ?Sized>(
+        &mut self,
+        event: &ResponsesEvent<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        use ResponsesEvent as E;
+        if self.ended {
+            return match event {
+                E::Done => Ok(()),
+                _ => Err(self.error(TurnErrorKind::ContentAfterFinish)),
+            };
+        }
+        match event {
+            E::ResponseCreated(e) => self.start(&lazy(&e.response), out),
+            E::ResponseInProgress(e) => self.start(&lazy(&e.response), out),
+            E::ResponseQueued(e) => self.start(&lazy(&e.response), out),
+            E::OutputItemAdded(added) => {
+                let index = added.output_index;
+                if self.items.contains_key(&index) {
+                    return Err(self.error(TurnErrorKind::IndexClosed { index }));
+                }
+                let limit = self.max_items;
+                if self.items.len() >= limit {
+                    return Err(self.error(TurnErrorKind::TooManyItems { limit }));
+                }
+                let item = lazy(&added.item);
+                let kind = match &item {
+                    OutputItem::Message(_) => {
+                        self.items.insert(index, Item::PendingMessage);
+                        return Ok(());
+                    }
+                    OutputItem::Reasoning(_) => ItemKind::Reasoning,
+                    OutputItem::FunctionCall(call) => ItemKind::ToolCall {
+                        call_id: call.call_id,
+                        name: call.name,
+                    },
+                    other => ItemKind::Other {
+                        ty: other.ty(),
+                        raw: None,
+                    },
+                };
+                self.items.insert(index, Item::Open);
+                out.write(&TurnEvent::ItemStart { index, item: kind })?;
+                if let OutputItem::FunctionCall(call) = &item {
+                    if let Some(args) = call.arguments {
+                        self.delta(index, DeltaKind::Arguments, 0, args, out)?;
+                    }
+                }
+                Ok(())
+            }
+            E::ContentPartAdded(p) => {
+                let refusal = matches!(lazy(&p.part), ContentPart::Refusal(_));
+                self.open(p.output_index, refusal, out)
+            }
+            E::OutputTextDelta(d) => self.delta(
+                d.output_index,
+                DeltaKind::Text,
+                d.content_index,
+                d.delta,
+                out,
+            ),
+            E::OutputTextDone(d) => self.done(
+                d.output_index,
+                DeltaKind::Text,
+                d.content_index,
+                d.text,
+                out,
+            ),
+            E::RefusalDelta(d) => self.delta(
+                d.output_index,
+                DeltaKind::Refusal,
+                d.content_index,
+                d.delta,
+                out,
+            ),
+            E::RefusalDone(d) => self.done(
+                d.output_index,
+                DeltaKind::Refusal,
+                d.content_index,
+                d.refusal,
+                out,
+            ),
+            E::ReasoningSummaryTextDelta(d) => self.delta(
+                d.output_index,
+                DeltaKind::Summary,
+                d.summary_index,
+                d.delta,
+                out,
+            ),
+            E::ReasoningSummaryTextDone(d) => self.done(
+                d.output_index,
+                DeltaKind::Summary,
+                d.summary_index,
+                d.text,
+                out,
+            ),
+            E::ReasoningTextDelta(d) => self.delta(
+                d.output_index,
+                DeltaKind::Reasoning,
+                d.content_index,
+                d.delta,
+                out,
+            ),
+            E::ReasoningTextDone(d) => self.done(
+                d.output_index,
+                DeltaKind::Reasoning,
+                d.content_index,
+                d.text,
+                out,
+            ),
+            E::FunctionCallArgumentsDelta(d) => {
+                self.delta(d.output_index, DeltaKind::Arguments, 0, d.delta, out)
+            }
+            E::FunctionCallArgumentsDone(d) => {
+                self.done(d.output_index, DeltaKind::Arguments, 0, d.arguments, out)
+            }
+            E::OutputItemDone(done) => {
+                let index = done.output_index;
+                let item = lazy(&done.item);
+                if !self.items.contains_key(&index) {
+                    // An item given whole at its done event: open it.
+                    let limit = self.max_items;
+                    if self.items.len() >= limit {
+                        return Err(self.error(TurnErrorKind::TooManyItems { limit }));
+                    }
+                    self.items.insert(index, Item::PendingMessage);
+                    if !matches!(item, OutputItem::Message(_)) {
+                        return Err(self.error(TurnErrorKind::UnknownIndex { index }));
+                    }
+                }
+                self.open(index, false, out)?;
+                match &item {
+                    OutputItem::Reasoning(r) => {
+                        if let Some(enc) = r.encrypted_content.filter(|e| !e.is_empty()) {
+                            out.write(&TurnEvent::Delta {
+                                index,
+                                kind: DeltaKind::Encrypted,
+                                part: 0,
+                                text: enc,
+                            })?;
+                        }
+                    }
+                    OutputItem::FunctionCall(call) => {
+                        // Arguments given only here.
+                        if let Some(args) = call.arguments {
+                            self.done(index, DeltaKind::Arguments, 0, args, out)?;
+                        }
+                    }
+                    _ => {}
+                }
+                // This item's parts only (the map is ordered by item).
+                while let Some((&k, _)) = self.parts.range((index, DeltaKind::Text, 0)..).next() {
+                    if k.0 != index {
+                        break;
+                    }
+                    self.parts.remove(&k);
+                }
+                self.items.insert(index, Item::Done);
+                out.write(&TurnEvent::ItemEnd { index, whole: None })
+            }
+            E::ResponseCompleted(e) => {
+                let r = lazy(&e.response);
+                self.start(&r, out)?;
+                self.usage(&r, out)?;
+                out.write(&TurnEvent::Stop(Stop {
+                    reason: StopReason::EndTurn,
+                    raw: r.status,
+                }))?;
+                self.ended = true;
+                out.write(&TurnEvent::End)
+            }
+            E::ResponseIncomplete(e) => {
+                let r = lazy(&e.response);
+                self.start(&r, out)?;
+                self.usage(&r, out)?;
+                let why = r.incomplete_details.as_ref().and_then(|d| d.reason);
+                let reason = if why.is_some_and(|r| r == "content_filter") {
+                    StopReason::ContentFilter
+                } else {
+                    StopReason::MaxTokens
+                };
+                out.write(&TurnEvent::Stop(Stop { reason, raw: why }))?;
+                self.ended = true;
+                out.write(&TurnEvent::End)
+            }
+            E::ResponseFailed(e) => {
+                let r = lazy(&e.response);
+                self.usage(&r, out)?;
+                let err = r.error.as_ref();
+                self.ended = true;
+                out.write(&TurnEvent::Error(UpstreamError {
+                    code: err.and_then(|e| e.code),
+                    message: err.and_then(|e| e.message),
+                }))
+            }
+            E::ErrorEvent(e) => {
+                let inner = e.error.as_ref().map(lazy);
+                self.ended = true;
+                out.write(&TurnEvent::Error(UpstreamError {
+                    code: e.code.or(inner.as_ref().and_then(|i| i.code)),
+                    message: e.message.or(inner.as_ref().and_then(|i| i.message)),
+                }))
+            }
+            E::Done => Err(self.error(TurnErrorKind::Truncated)),
+            E::Unknown { ty, .. } if *ty == "keepalive" => out.write(&TurnEvent::KeepAlive),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl TurnReader for ResponsesReader {
+    fn read<W: TurnWriter + ?Sized>(
+        &mut self,
+        frame: &Frame,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        self.events += 1;
+        let at = self.events - 1;
+        let event = ResponsesEvent::from_frame(frame)
+            .and_then(ResponsesEvent::strict)
+            .map_err(|e| TurnError::new(TurnErrorKind::Decode(e), at))?;
+        self.event(&event, out).map_err(|e| e.at(at))
+    }
+
+    fn finish<W: TurnWriter + ?Sized>(&mut self, _out: &mut W) -> Result<(), TurnError> {
+        if self.ended {
+            return Ok(());
+        }
+        Err(TurnError::new(TurnErrorKind::Truncated, self.events))
+    }
+
+    fn events(&self) -> u64 {
+        self.events
+    }
+}

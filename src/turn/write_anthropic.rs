@@ -1,0 +1,436 @@
+//! The Anthropic Messages writer.
+
+use alloc::string::String;
+use bytes::{BufMut, Bytes, BytesMut};
+use core::fmt::Write;
+
+use super::hold::Hold;
+use super::{
+    DeltaKind, ItemKind, StopReason, TurnConfig, TurnError, TurnErrorKind, TurnEvent, TurnStart,
+    TurnUsage, TurnWriter,
+};
+use crate::json::{push_json_str, JsonStr};
+
+/// The block open downstream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Block {
+    None,
+    /// A text block (text or refusal items).
+    Text,
+    /// A reasoning item whose block is not written yet (it becomes a
+    /// `thinking` block at its first text, or a `redacted_thinking` block
+    /// when it ends with encrypted data only).
+    PendingThinking,
+    Thinking,
+    ToolUse,
+    /// An item Anthropic has no block for: nothing written.
+    Skipped,
+}
+
+/// Writes a turn as an Anthropic Messages stream.
+///
+/// | model | event |
+/// | --- | --- |
+/// | the first item (or the end) | `message_start` (`msg_{id}`, the model, the usage known so far) |
+/// | a message or refusal item | a `text` block; `text_delta` |
+/// | a reasoning item with text | a `thinking` block; `thinking_delta`; its signature as one `signature_delta` before `content_block_stop` |
+/// | a reasoning item with only encrypted content | a `redacted_thinking` block |
+/// | a tool call | a `tool_use` block (`input: {}`); `input_json_delta` |
+/// | item end | `content_block_stop` |
+/// | end | `message_delta` (`stop_reason`, cumulative usage), `message_stop` |
+/// | error, failure | `event: error` |
+/// | keep-alive | `event: ping` |
+///
+/// Blocks are sequential: an item that opens while another is open is held
+/// (up to [`TurnConfig::max_held_bytes`]) and written when the open one
+/// ends. A signature is written only onto a thinking block, and only when
+/// the upstream gave one. Items only other dialects have are not written.
+#[derive(Debug)]
+pub struct AnthropicWriter {
+    inner: Inner,
+    hold: Hold,
+}
+
+#[derive(Debug)]
+struct Inner {
+    config: TurnConfig,
+    out: BytesMut,
+    json: String,
+    id: String,
+    model: String,
+    started: bool,
+    block: Block,
+    /// Blocks written.
+    blocks: u64,
+    /// Whether a `tool_use` block was written.
+    tool_use: bool,
+    signature: String,
+    encrypted: String,
+    usage: TurnUsage,
+    stop: Option<StopReason>,
+    finished: bool,
+}
+
+impl Default for AnthropicWriter {
+    fn default() -> Self {
+        Self::new(TurnConfig::default())
+    }
+}
+
+impl AnthropicWriter {
+    /// A writer with this config.
+    pub fn new(config: TurnConfig) -> Self {
+        Self {
+            hold: Hold::new(config.max_held_bytes),
+            inner: Inner {
+                config,
+                out: BytesMut::new(),
+                json: String::new(),
+                id: String::new(),
+                model: String::new(),
+                started: false,
+                block: Block::None,
+                blocks: 0,
+                tool_use: false,
+                signature: String::new(),
+                encrypted: String::new(),
+                usage: TurnUsage::default(),
+                stop: None,
+                finished: false,
+            },
+        }
+    }
+}
+
+impl Inner {
+    fn event(&mut self, ty: &str) {
+        self.out.reserve(self.json.len() + ty.len() + 16);
+        self.out.put_slice(b"event: ");
+        self.out.put_slice(ty.as_bytes());
+        self.out.put_slice(b"\ndata: ");
+        self.out.put_slice(self.json.as_bytes());
+        self.out.put_slice(b"\n\n");
+    }
+
+    fn set_start(&mut self, start: &TurnStart<'_>) {
+        if !self.id.is_empty() {
+            return;
+        }
+        match (&self.config.id, start.id) {
+            (Some(id), _) => self.id.push_str(id),
+            (None, Some(id)) => {
+                if !id.raw().starts_with("msg_") {
+                    self.id.push_str("msg_");
+                }
+                id.unescape_into(&mut self.id);
+            }
+            (None, None) => {}
+        }
+        match (&self.config.model, start.model) {
+            (Some(m), _) => self.model.push_str(m),
+            (None, Some(m)) => m.unescape_into(&mut self.model),
+            (None, None) => {}
+        }
+    }
+
+    fn usage_json(&self, j: &mut String, with_input: bool) {
+        let u = self.usage;
+        let cached = u.cached.unwrap_or(0);
+        let input = u.input.unwrap_or(0).saturating_sub(cached);
+        j.push_str("\"usage\":{");
+        if with_input || u.input.is_some() {
+            let _ = write!(
+                j,
+                "\"input_tokens\":{input},\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":{cached},"
+            );
+        }
+        let _ = write!(j, "\"output_tokens\":{}}}", u.output.unwrap_or(0));
+    }
+
+    fn message_start(&mut self) {
+        if self.started {
+            return;
+        }
+        self.started = true;
+        if self.id.is_empty() {
+            self.id.push_str("msg_bridge");
+        }
+        let mut j = core::mem::take(&mut self.json);
+        j.clear();
+        j.push_str("{\"type\":\"message_start\",\"message\":{\"id\":");
+        push_json_str(&mut j, &self.id);
+        j.push_str(",\"type\":\"message\",\"role\":\"assistant\",\"model\":");
+        push_json_str(&mut j, &self.model);
+        j.push_str(",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,");
+        self.usage_json(&mut j, true);
+        j.push_str("}}");
+        self.json = j;
+        self.event("message_start");
+    }
+
+    /// Writes `content_block_start` with this block JSON.
+    fn block_start(&mut self, block: Block, body: impl FnOnce(&mut String)) {
+        self.message_start();
+        let j = &mut self.json;
+        j.clear();
+        let _ = write!(
+            j,
+            "{{\"type\":\"content_block_start\",\"index\":{},\"content_block\":",
+            self.blocks
+        );
+        body(j);
+        j.push('}');
+        self.event("content_block_start");
+        self.block = block;
+    }
+
+    fn block_delta(&mut self, ty: &str, key: &str, raw: &str) {
+        let j = &mut self.json;
+        j.clear();
+        let _ = write!(
+            j,
+            "{{\"type\":\"content_block_delta\",\"index\":{},\"delta\":{{\"type\":\"{ty}\",\"{key}\":\"",
+            self.blocks
+        );
+        j.push_str(raw);
+        j.push_str("\"}}");
+        self.event("content_block_delta");
+    }
+
+    fn thinking_start(&mut self) {
+        self.block_start(Block::Thinking, |j| {
+            j.push_str("{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"\"}")
+        });
+    }
+
+    fn block_stop(&mut self) {
+        match self.block {
+            Block::None | Block::Skipped => {
+                self.block = Block::None;
+                return;
+            }
+            Block::PendingThinking => {
+                if !self.encrypted.is_empty() && self.signature.is_empty() {
+                    let data = core::mem::take(&mut self.encrypted);
+                    self.block_start(Block::Thinking, |j| {
+                        j.push_str("{\"type\":\"redacted_thinking\",\"data\":\"");
+                        j.push_str(&data);
+                        j.push_str("\"}");
+                    });
+                    self.encrypted = data;
+                } else if !self.signature.is_empty() {
+                    self.thinking_start();
+                } else {
+                    // Nothing to show: no block.
+                    self.block = Block::None;
+                    return;
+                }
+            }
+            _ => {}
+        }
+        if self.block == Block::Thinking && !self.signature.is_empty() {
+            let sig = core::mem::take(&mut self.signature);
+            self.block_delta("signature_delta", "signature", &sig);
+            self.signature = sig;
+        }
+        self.signature.clear();
+        self.encrypted.clear();
+        let j = &mut self.json;
+        j.clear();
+        let _ = write!(
+            j,
+            "{{\"type\":\"content_block_stop\",\"index\":{}}}",
+            self.blocks
+        );
+        self.event("content_block_stop");
+        self.blocks += 1;
+        self.block = Block::None;
+    }
+
+    fn keep(&mut self, which: DeltaKind, s: JsonStr<'_>) -> Result<(), TurnError> {
+        let limit = self.config.max_held_bytes;
+        let buf = if which == DeltaKind::Signature {
+            &mut self.signature
+        } else {
+            &mut self.encrypted
+        };
+        if buf.len().saturating_add(s.raw().len()) > limit {
+            return Err(TurnError::new(TurnErrorKind::HoldExceeded { limit }, 0));
+        }
+        // Kept as JSON string text, written back as it came.
+        buf.push_str(s.raw());
+        Ok(())
+    }
+
+    fn error(&mut self, code: &str, message: &str) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        let ty = if code.ends_with("_error") {
+            code
+        } else {
+            "api_error"
+        };
+        let j = &mut self.json;
+        j.clear();
+        j.push_str("{\"type\":\"error\",\"error\":{\"type\":");
+        push_json_str(j, ty);
+        j.push_str(",\"message\":");
+        push_json_str(j, message);
+        j.push_str("}}");
+        self.event("error");
+    }
+
+    fn end(&mut self) {
+        if self.finished {
+            return;
+        }
+        let reason = match self.stop.unwrap_or(StopReason::EndTurn) {
+            StopReason::Error => {
+                self.error("api_error", "the upstream stopped for an error");
+                return;
+            }
+            StopReason::MaxTokens => "max_tokens",
+            StopReason::ContextWindow => "model_context_window_exceeded",
+            StopReason::ContentFilter | StopReason::Refusal => "refusal",
+            StopReason::PauseTurn => "pause_turn",
+            StopReason::StopSequence => "stop_sequence",
+            StopReason::ToolUse => "tool_use",
+            StopReason::EndTurn if self.tool_use => "tool_use",
+            StopReason::EndTurn => "end_turn",
+        };
+        self.message_start();
+        self.block_stop();
+        self.finished = true;
+        let mut j = core::mem::take(&mut self.json);
+        j.clear();
+        j.push_str("{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"");
+        j.push_str(reason);
+        j.push_str("\",\"stop_sequence\":");
+        // The model does not carry the matched sequence.
+        j.push_str("null");
+        j.push_str("},");
+        self.usage_json(&mut j, true);
+        j.push('}');
+        self.json = j;
+        self.event("message_delta");
+        self.json.clear();
+        self.json.push_str("{\"type\":\"message_stop\"}");
+        self.event("message_stop");
+    }
+
+    fn write(&mut self, event: &TurnEvent<'_>) -> Result<(), TurnError> {
+        if self.finished {
+            return Ok(());
+        }
+        match *event {
+            TurnEvent::Start(start) => self.set_start(&start),
+            TurnEvent::ItemStart { item, .. } => {
+                self.block_stop();
+                match item {
+                    ItemKind::Message | ItemKind::Refusal => self.block_start(Block::Text, |j| {
+                        j.push_str("{\"type\":\"text\",\"text\":\"\"}")
+                    }),
+                    ItemKind::Reasoning => {
+                        self.message_start();
+                        self.block = Block::PendingThinking;
+                    }
+                    ItemKind::ToolCall { call_id, name } => {
+                        let n = self.blocks;
+                        self.tool_use = true;
+                        self.block_start(Block::ToolUse, |j| {
+                            j.push_str("{\"type\":\"tool_use\",\"id\":");
+                            match call_id {
+                                Some(id) => {
+                                    j.push('"');
+                                    j.push_str(id.raw());
+                                    j.push('"');
+                                }
+                                None => {
+                                    let _ = write!(j, "\"toolu_bridge_{n}\"");
+                                }
+                            }
+                            j.push_str(",\"name\":\"");
+                            j.push_str(name.map_or("", |s| s.raw()));
+                            j.push_str("\",\"input\":{}}");
+                        });
+                    }
+                    _ => {
+                        self.message_start();
+                        self.block = Block::Skipped;
+                    }
+                }
+            }
+            TurnEvent::Delta { kind, text, .. } => match (self.block, kind) {
+                (_, DeltaKind::Signature | DeltaKind::Encrypted)
+                    if matches!(self.block, Block::PendingThinking | Block::Thinking) =>
+                {
+                    self.keep(kind, text)?
+                }
+                (Block::Text, DeltaKind::Text | DeltaKind::Refusal) if !text.is_empty() => {
+                    self.block_delta("text_delta", "text", text.raw())
+                }
+                (Block::PendingThinking, DeltaKind::Reasoning | DeltaKind::Summary)
+                    if !text.is_empty() =>
+                {
+                    self.thinking_start();
+                    self.block_delta("thinking_delta", "thinking", text.raw());
+                }
+                (Block::Thinking, DeltaKind::Reasoning | DeltaKind::Summary)
+                    if !text.is_empty() =>
+                {
+                    self.block_delta("thinking_delta", "thinking", text.raw())
+                }
+                (Block::ToolUse, DeltaKind::Arguments) if !text.is_empty() => {
+                    self.block_delta("input_json_delta", "partial_json", text.raw())
+                }
+                _ => {}
+            },
+            TurnEvent::ItemEnd { .. } => self.block_stop(),
+            TurnEvent::Usage(u) => self.usage.merge(&u),
+            TurnEvent::Stop(stop) => {
+                self.stop = Some(stop.reason);
+            }
+            TurnEvent::Error(e) => {
+                let mut code = String::new();
+                let mut message = String::new();
+                if let Some(c) = e.code {
+                    c.unescape_into(&mut code);
+                }
+                match e.message {
+                    Some(m) => m.unescape_into(&mut message),
+                    None => message.push_str("error"),
+                }
+                self.error(&code, &message);
+            }
+            TurnEvent::KeepAlive => {
+                self.json.clear();
+                self.json.push_str("{\"type\":\"ping\"}");
+                self.event("ping");
+            }
+            TurnEvent::End => self.end(),
+        }
+        Ok(())
+    }
+}
+
+impl TurnWriter for AnthropicWriter {
+    fn write(&mut self, event: &TurnEvent<'_>) -> Result<(), TurnError> {
+        let inner = &mut self.inner;
+        self.hold.event(event, &mut |e| inner.write(e))
+    }
+
+    fn fail(&mut self, code: &str, message: &str) {
+        let _ = code;
+        self.inner.error("api_error", message);
+    }
+
+    fn take(&mut self) -> Bytes {
+        self.inner.out.split().freeze()
+    }
+
+    fn is_finished(&self) -> bool {
+        self.inner.finished
+    }
+}

@@ -1,0 +1,403 @@
+//! The Gemini writer: `streamGenerateContent?alt=sse` chunks.
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use bytes::{BufMut, Bytes, BytesMut};
+use core::fmt::Write;
+
+use super::{
+    DeltaKind, ItemKind, StopReason, TurnConfig, TurnError, TurnErrorKind, TurnEvent, TurnStart,
+    TurnUsage, TurnWriter,
+};
+use crate::json::{push_json_str, JsonStr, ObjectView};
+
+/// A tool call being gathered: Gemini sends a function call whole.
+#[derive(Debug, Default)]
+struct Call {
+    /// `"id"` and `"name"` members, written.
+    head: String,
+    /// The arguments' JSON text (unescaped).
+    args: String,
+    /// The `thoughtSignature` that rides on the call, as JSON string text.
+    signature: String,
+}
+
+/// Writes a turn as Gemini `GenerateContentResponse` chunks, one part per
+/// chunk (candidate 0).
+///
+/// | model | part |
+/// | --- | --- |
+/// | text, refusal | `{"text": …}` |
+/// | reasoning, summary | `{"text": …, "thought": true}` |
+/// | a signature of a reasoning item | an empty thought part with its `thoughtSignature`, when the item ends |
+/// | a tool call | `{"functionCall": {"id", "name", "args"}}` when the call ends (arguments gathered, up to [`TurnConfig::max_held_bytes`]), with the call's signature as its `thoughtSignature` |
+/// | end | a chunk with `finishReason` and `usageMetadata` |
+/// | error, failure | `{"error": {"code", "message", "status"}}` |
+/// | keep-alive | an empty line |
+///
+/// Every chunk carries `modelVersion` and `responseId`. A keep-alive is an
+/// empty line, not an SSE comment: `google-genai` (Python) reads every line
+/// that is not `data:` as JSON (the way the API sends an error), so a
+/// comment fails the stream there, while an empty line is a no-op to every
+/// SSE reader and still sends bytes.
+#[derive(Debug)]
+pub struct GeminiWriter {
+    config: TurnConfig,
+    out: BytesMut,
+    json: String,
+    /// `,"modelVersion":…,"responseId":…}` closing every chunk.
+    tail: String,
+    calls: BTreeMap<u64, Call>,
+    /// The signature of reasoning items, by item.
+    signature: String,
+    held: usize,
+    usage: TurnUsage,
+    stop: Option<StopReason>,
+    finished: bool,
+}
+
+impl Default for GeminiWriter {
+    fn default() -> Self {
+        Self::new(TurnConfig::default())
+    }
+}
+
+impl GeminiWriter {
+    /// A writer with this config.
+    pub fn new(config: TurnConfig) -> Self {
+        Self {
+            config,
+            out: BytesMut::new(),
+            json: String::new(),
+            tail: String::new(),
+            calls: BTreeMap::new(),
+            signature: String::new(),
+            held: 0,
+            usage: TurnUsage::default(),
+            stop: None,
+            finished: false,
+        }
+    }
+
+    fn tail(&mut self, start: Option<&TurnStart<'_>>) {
+        if !self.tail.is_empty() {
+            return;
+        }
+        let t = &mut self.tail;
+        t.push_str(",\"modelVersion\":");
+        match (&self.config.model, start.and_then(|s| s.model)) {
+            (Some(m), _) => push_json_str(t, m),
+            (None, Some(m)) => {
+                t.push('"');
+                t.push_str(m.raw());
+                t.push('"');
+            }
+            (None, None) => t.push_str("\"\""),
+        }
+        t.push_str(",\"responseId\":");
+        match (&self.config.id, start.and_then(|s| s.id)) {
+            (Some(id), _) => push_json_str(t, id),
+            (None, Some(id)) => {
+                t.push('"');
+                t.push_str(id.raw());
+                t.push('"');
+            }
+            (None, None) => t.push_str("\"bridge\""),
+        }
+        t.push('}');
+    }
+
+    /// Writes a chunk with one part, written by `part`.
+    fn part(&mut self, part: impl FnOnce(&mut String)) {
+        self.tail(None);
+        let j = &mut self.json;
+        j.clear();
+        j.push_str("{\"candidates\":[{\"content\":{\"parts\":[{");
+        part(j);
+        j.push_str("}],\"role\":\"model\"},\"index\":0}]");
+        j.push_str(&self.tail);
+        self.put();
+    }
+
+    fn put(&mut self) {
+        self.out.reserve(self.json.len() + 8);
+        self.out.put_slice(b"data: ");
+        self.out.put_slice(self.json.as_bytes());
+        self.out.put_slice(b"\n\n");
+    }
+
+    fn hold(&mut self, n: usize) -> Result<(), TurnError> {
+        let limit = self.config.max_held_bytes;
+        if self.held.saturating_add(n) > limit {
+            return Err(TurnError::new(TurnErrorKind::HoldExceeded { limit }, 0));
+        }
+        self.held += n;
+        Ok(())
+    }
+
+    fn error(&mut self, status: &str, message: &str) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        let code = match status {
+            "INVALID_ARGUMENT" => 400,
+            "RESOURCE_EXHAUSTED" => 429,
+            "UNAVAILABLE" => 503,
+            _ => 500,
+        };
+        let j = &mut self.json;
+        j.clear();
+        let _ = write!(j, "{{\"error\":{{\"code\":{code},\"message\":");
+        push_json_str(j, message);
+        j.push_str(",\"status\":");
+        push_json_str(j, status);
+        j.push_str("}}");
+        self.put();
+    }
+
+    fn end(&mut self) -> Result<(), TurnError> {
+        // Calls still gathering are written whole now.
+        let open: alloc::vec::Vec<u64> = self.calls.keys().copied().collect();
+        for index in open {
+            self.call_end(index)?;
+        }
+        let reason = match self.stop.unwrap_or(StopReason::EndTurn) {
+            StopReason::Error => {
+                self.error("INTERNAL", "the upstream stopped for an error");
+                return Ok(());
+            }
+            StopReason::MaxTokens | StopReason::ContextWindow => "MAX_TOKENS",
+            StopReason::ContentFilter | StopReason::Refusal => "SAFETY",
+            _ => "STOP",
+        };
+        self.finished = true;
+        self.tail(None);
+        let u = self.usage;
+        let j = &mut self.json;
+        j.clear();
+        let _ = write!(
+            j,
+            "{{\"candidates\":[{{\"content\":{{\"parts\":[],\"role\":\"model\"}},\"finishReason\":\"{reason}\",\"index\":0}}]"
+        );
+        if u.input.is_some() || u.output.is_some() {
+            let input = u.input.unwrap_or(0);
+            let output = u.output.unwrap_or(0);
+            let thoughts = u.reasoning.unwrap_or(0);
+            let _ = write!(
+                j,
+                ",\"usageMetadata\":{{\"promptTokenCount\":{input},\"candidatesTokenCount\":{},\"totalTokenCount\":{}",
+                output.saturating_sub(thoughts),
+                input.saturating_add(output)
+            );
+            if let Some(c) = u.cached {
+                let _ = write!(j, ",\"cachedContentTokenCount\":{c}");
+            }
+            if thoughts > 0 {
+                let _ = write!(j, ",\"thoughtsTokenCount\":{thoughts}");
+            }
+            j.push('}');
+        }
+        j.push_str(&self.tail);
+        self.put();
+        Ok(())
+    }
+
+    fn call_end(&mut self, index: u64) -> Result<(), TurnError> {
+        let Some(call) = self.calls.remove(&index) else {
+            return Ok(());
+        };
+        let args = call.args.trim();
+        let args = if args.is_empty() { "{}" } else { args };
+        if ObjectView::parse(args).is_err() {
+            return Err(TurnError::new(TurnErrorKind::InvalidArguments, 0));
+        }
+        self.held = self
+            .held
+            .saturating_sub(call.args.len() + call.signature.len());
+        self.part(|j| {
+            j.push_str("\"functionCall\":{");
+            j.push_str(&call.head);
+            j.push_str("\"args\":");
+            j.push_str(args);
+            j.push('}');
+            if !call.signature.is_empty() {
+                j.push_str(",\"thoughtSignature\":\"");
+                j.push_str(&call.signature);
+                j.push('"');
+            }
+        });
+        Ok(())
+    }
+
+    fn text(&mut self, s: JsonStr<'_>, thought: bool) {
+        if s.is_empty() {
+            return;
+        }
+        self.part(|j| {
+            j.push_str("\"text\":\"");
+            j.push_str(s.raw());
+            j.push('"');
+            if thought {
+                j.push_str(",\"thought\":true");
+            }
+        });
+    }
+}
+
+impl TurnWriter for GeminiWriter {
+    fn write(&mut self, event: &TurnEvent<'_>) -> Result<(), TurnError> {
+        if self.finished {
+            return Ok(());
+        }
+        match *event {
+            TurnEvent::Start(start) => self.tail(Some(&start)),
+            TurnEvent::ItemStart {
+                index,
+                item: ItemKind::ToolCall { call_id, name },
+            } => {
+                let limit = self.config.max_items;
+                if self.calls.len() >= limit {
+                    return Err(TurnError::new(TurnErrorKind::TooManyItems { limit }, 0));
+                }
+                let mut call = Call::default();
+                if let Some(id) = call_id {
+                    call.head.push_str("\"id\":\"");
+                    call.head.push_str(id.raw());
+                    call.head.push_str("\",");
+                }
+                call.head.push_str("\"name\":\"");
+                call.head.push_str(name.map_or("", |s| s.raw()));
+                call.head.push_str("\",");
+                self.calls.insert(index, call);
+            }
+            TurnEvent::Delta {
+                index, kind, text, ..
+            } => match kind {
+                DeltaKind::Text | DeltaKind::Refusal => self.text(text, false),
+                DeltaKind::Reasoning | DeltaKind::Summary => self.text(text, true),
+                DeltaKind::Arguments | DeltaKind::Signature if self.calls.contains_key(&index) => {
+                    self.hold(text.raw().len())?;
+                    if let Some(call) = self.calls.get_mut(&index) {
+                        if kind == DeltaKind::Arguments {
+                            text.unescape_into(&mut call.args);
+                        } else {
+                            call.signature.push_str(text.raw());
+                        }
+                    }
+                }
+                DeltaKind::Signature => {
+                    let limit = self.config.max_held_bytes;
+                    if self.signature.len().saturating_add(text.raw().len()) > limit {
+                        return Err(TurnError::new(TurnErrorKind::HoldExceeded { limit }, 0));
+                    }
+                    self.signature.push_str(text.raw());
+                }
+                _ => {}
+            },
+            TurnEvent::ItemEnd { index, .. } => {
+                if self.calls.contains_key(&index) {
+                    self.call_end(index)?;
+                } else if !self.signature.is_empty() {
+                    let sig = core::mem::take(&mut self.signature);
+                    self.part(|j| {
+                        j.push_str("\"text\":\"\",\"thought\":true,\"thoughtSignature\":\"");
+                        j.push_str(&sig);
+                        j.push('"');
+                    });
+                    self.signature = sig;
+                    self.signature.clear();
+                }
+            }
+            TurnEvent::Usage(u) => self.usage.merge(&u),
+            TurnEvent::Stop(stop) => self.stop = Some(stop.reason),
+            TurnEvent::Error(e) => {
+                let mut message = String::new();
+                match e.message {
+                    Some(m) => m.unescape_into(&mut message),
+                    None => message.push_str("error"),
+                }
+                let mut status = String::new();
+                if let Some(c) = e.code {
+                    c.unescape_into(&mut status);
+                }
+                let status = if !status.is_empty()
+                    && status.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+                {
+                    status.as_str()
+                } else {
+                    "INTERNAL"
+                };
+                let status = String::from(status);
+                self.error(&status, &message);
+            }
+            TurnEvent::KeepAlive => self.out.put_slice(b"\n"),
+            TurnEvent::End => self.end()?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn fail(&mut self, _code: &str, message: &str) {
+        self.error("INTERNAL", message);
+    }
+
+    fn take(&mut self) -> Bytes {
+        self.out.split().freeze()
+    }
+
+    fn is_finished(&self) -> bool {
+        self.finished
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every line of a written stream is `data: …` or empty: the lines
+    /// `google-genai` does not read as JSON.
+    fn every_line_is_data_or_empty(out: &[u8]) {
+        let text = core::str::from_utf8(out).unwrap();
+        for line in text.split('\n') {
+            assert!(
+                line.is_empty() || line.starts_with("data: "),
+                "{line:?} in {text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn keep_alives_are_empty_lines() {
+        let mut w = GeminiWriter::default();
+        w.write(&TurnEvent::KeepAlive).unwrap();
+        assert_eq!(&w.take()[..], b"\n");
+        let text = JsonStr::new("\"Hi\"", false);
+        for event in [
+            TurnEvent::ItemStart {
+                index: 0,
+                item: ItemKind::Message,
+            },
+            TurnEvent::KeepAlive,
+            TurnEvent::Delta {
+                index: 0,
+                kind: DeltaKind::Text,
+                part: 0,
+                text,
+            },
+            TurnEvent::KeepAlive,
+            TurnEvent::ItemEnd {
+                index: 0,
+                whole: None,
+            },
+            TurnEvent::End,
+        ] {
+            w.write(&event).unwrap();
+        }
+        let out = w.take();
+        every_line_is_data_or_empty(&out);
+        let text = core::str::from_utf8(&out).unwrap();
+        assert!(text.contains(r#""text":"Hi""#), "{text}");
+        assert!(text.contains(r#""finishReason":"STOP""#), "{text}");
+    }
+}
