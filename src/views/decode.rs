@@ -58,6 +58,10 @@ pub(crate) trait View<'a>: Sized {
     /// `(OTHER_MEMBER, 0)`.
     fn match_word<M: MemberSource<'a>>(word: KeyWord, members: &M) -> (usize, usize);
 
+    /// The number of the field whose key is `name` (unescaped), or
+    /// `OTHER_MEMBER`: a key that was scanned.
+    fn key_number(name: &[u8]) -> usize;
+
     /// Calls `f` on field `n`'s slot; `None` when there is no field `n`.
     fn slot_mut<F: SlotFn<'a>>(&mut self, n: usize, f: F) -> Option<F::Output>;
 
@@ -77,9 +81,13 @@ pub(crate) trait Slot<'a> {
     /// The slot of an absent field.
     fn empty() -> Self;
 
-    /// Stores a value read (`None` for `null`); `bit` is the field's bit in
-    /// `seen`, the fields read so far.
-    fn put(&mut self, value: Option<Self::Value>, bit: u64, seen: &mut u64);
+    /// Stores a value read; `bit` is the field's bit in `seen`, the fields
+    /// read so far.
+    fn put(&mut self, value: Self::Value, bit: u64, seen: &mut u64);
+
+    /// Stores a `null` read (as [`put`](Self::put)): written apart, so that
+    /// no whole `Option` of a large value is built to store a `None`.
+    fn put_null(&mut self, bit: u64, seen: &mut u64);
 
     /// The place to read a value into in place (a nested view, a
     /// `HeadList`), holding the type's fallback: a slot read before (a
@@ -93,29 +101,27 @@ pub(crate) trait Slot<'a> {
 impl<'a, T: Field<'a>> Slot<'a> for T {
     type Value = T;
 
-    #[inline(always)]
+    #[inline]
     fn empty() -> Self {
         T::fallback()
     }
 
-    #[inline(always)]
-    fn put(&mut self, value: Option<T>, bit: u64, seen: &mut u64) {
-        match value {
-            Some(v) => {
-                *self = v;
-                *seen |= bit;
-            }
-            None => {
-                // Absent again: the slot holds the fallback, for a later
-                // reading in place (a repeated key) to start from, and a
-                // required field counts as missing.
-                *self = T::fallback();
-                *seen &= !bit;
-            }
-        }
+    #[inline]
+    fn put(&mut self, value: T, bit: u64, seen: &mut u64) {
+        *self = value;
+        *seen |= bit;
     }
 
-    #[inline(always)]
+    #[inline]
+    fn put_null(&mut self, bit: u64, seen: &mut u64) {
+        // Absent again: the slot holds the fallback, for a later reading
+        // in place (a repeated key) to start from, and a required field
+        // counts as missing.
+        *self = T::fallback();
+        *seen &= !bit;
+    }
+
+    #[inline]
     fn place(&mut self, bit: u64, seen: &mut u64) -> &mut T {
         if *seen & bit != 0 {
             *self = T::fallback();
@@ -124,7 +130,7 @@ impl<'a, T: Field<'a>> Slot<'a> for T {
         self
     }
 
-    #[inline(always)]
+    #[inline]
     fn get(&self) -> Option<&T> {
         Some(self)
     }
@@ -133,22 +139,27 @@ impl<'a, T: Field<'a>> Slot<'a> for T {
 impl<'a, T: Field<'a>> Slot<'a> for Option<T> {
     type Value = T;
 
-    #[inline(always)]
+    #[inline]
     fn empty() -> Self {
         None
     }
 
-    #[inline(always)]
-    fn put(&mut self, value: Option<T>, _bit: u64, _seen: &mut u64) {
-        *self = value;
+    #[inline]
+    fn put(&mut self, value: T, _bit: u64, _seen: &mut u64) {
+        *self = Some(value);
     }
 
-    #[inline(always)]
+    #[inline]
+    fn put_null(&mut self, _bit: u64, _seen: &mut u64) {
+        *self = None;
+    }
+
+    #[inline]
     fn place(&mut self, _bit: u64, _seen: &mut u64) -> &mut T {
         self.insert(T::fallback())
     }
 
-    #[inline(always)]
+    #[inline]
     fn get(&self) -> Option<&T> {
         self.as_ref()
     }
@@ -188,7 +199,9 @@ pub(crate) fn decode<'a, V: View<'a>, M: MemberSource<'a>>(
 /// [`decode`] into `out`, which holds the empty view on entry: each field
 /// is decoded where it will stay, so that a large view (a chunk with its
 /// first choice) is never moved on its way up. On an error `out` holds
-/// what was read so far. Inlined where the compiler chooses.
+/// what was read so far. Kept out of line: its body is large and its
+/// callers many (an event enum decodes every kind in one function).
+#[inline(never)]
 pub(crate) fn decode_in<'a, V: View<'a>, M: MemberSource<'a>>(
     members: M,
     base: &'a str,
@@ -323,14 +336,7 @@ fn member_number<'a, V: View<'a>>(key: Key<'a>, check: bool) -> usize {
     if check && name == b"type" {
         return TYPE_MEMBER;
     }
-    let mut n = 0;
-    while n < V::KEYS.len() {
-        if V::KEYS[n].as_bytes() == name {
-            return n;
-        }
-        n += 1;
-    }
-    OTHER_MEMBER
+    V::key_number(name)
 }
 
 /// Reads the value at hand in `members` into field `n`'s slot.
@@ -358,7 +364,10 @@ impl<'a, V: View<'a>, M: MemberSource<'a>> SlotFn<'a> for ReadField<'a, '_, V, M
         let in_field = |e: DecodeError| e.in_field(V::KEYS.get(n).copied().unwrap_or_default());
         if S::Value::FROM_U64 {
             if let Some(v) = members.value_u64() {
-                slot.put(S::Value::from_u64(v), bit, seen);
+                match S::Value::from_u64(v) {
+                    Some(v) => slot.put(v, bit, seen),
+                    None => slot.put_null(bit, seen),
+                }
                 return Ok(());
             }
         }
@@ -382,16 +391,19 @@ impl<'a, V: View<'a>, M: MemberSource<'a>> SlotFn<'a> for ReadField<'a, '_, V, M
             }
         }
         if members.value_is_null() {
-            slot.put(None, bit, seen);
+            slot.put_null(bit, seen);
             return Ok(());
         }
         let value = members.value().map_err(DecodeError::json)?;
-        let value = if value.is_null() {
-            None
+        if value.is_null() {
+            slot.put_null(bit, seen);
         } else {
-            Some(<S::Value as Field<'a>>::from_value(value, base).map_err(in_field)?)
-        };
-        slot.put(value, bit, seen);
+            slot.put(
+                <S::Value as Field<'a>>::from_value(value, base).map_err(in_field)?,
+                bit,
+                seen,
+            );
+        }
         Ok(())
     }
 }

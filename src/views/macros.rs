@@ -218,6 +218,17 @@ macro_rules! view {
                 ($crate::views::decode::OTHER_MEMBER, 0)
             }
 
+            #[inline]
+            #[allow(unused_variables)]
+            fn key_number(name: &[u8]) -> usize {
+                $(
+                    if name == field_key!($field $($key)?).as_bytes() {
+                        return const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) };
+                    }
+                )*
+                $crate::views::decode::OTHER_MEMBER
+            }
+
             #[inline(always)]
             #[allow(unused_variables)]
             fn slot_mut<F: $crate::views::decode::SlotFn<'a>>(
