@@ -255,9 +255,9 @@ macro_rules! view {
             /// On an error `out` holds what was read so far.
             // The loop is written out per view rather than as one generic
             // function over a per-view trait: the key compares and the value
-            // dispatch are one chain on constants. Every generic form tried
-            // measured more instructions per event on some dialect
-            // (benches/RESULTS-pipeline.md, issue 13).
+            // dispatch are one chain on constants. The generic forms tried
+            // so far cost more per event on some dialect (BENCHMARKS.md,
+            // "The typed decoder").
             #[allow(unused_mut, unused_variables, dead_code)]
             $(#[$attr])?
             pub(crate) fn $decode<M: $crate::json::MemberSource<'a>>(
