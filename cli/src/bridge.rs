@@ -141,6 +141,16 @@ impl State {
             match detect(&frame) {
                 Some(dialect) => self.bridge = Some(make(self.to, dialect)),
                 None => {
+                    // Frames that name no dialect are kept until one does,
+                    // up to the bytes `lint` sniffs before it gives up.
+                    if start > crate::lint::MAX_SNIFF {
+                        eprintln!(
+                            "ssekit: no event in the first {} bytes tells the upstream's \
+                             dialect; give it with --from",
+                            crate::lint::MAX_SNIFF
+                        );
+                        return Err(Failure::Exit(1));
+                    }
                     self.pending.push((start, frame));
                     return Ok(());
                 }

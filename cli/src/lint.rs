@@ -17,7 +17,7 @@ use crate::{parse_input, read_chunks, Failure};
 
 /// The most bytes read (and kept) before the first event that tells the
 /// dialect.
-const MAX_SNIFF: u64 = 1 << 20;
+pub(crate) const MAX_SNIFF: u64 = 1 << 20;
 
 /// The linter for the dialect the stream turned out to be.
 enum Active {

@@ -119,6 +119,11 @@ pub struct BridgeConfig {
     /// indexes (Anthropic) or function-call items (Responses → Chat) of
     /// one stream.
     pub max_items: usize,
+    /// The limit on what a writer holds back
+    /// ([`TurnConfig::max_held_bytes`](crate::turn::TurnConfig::max_held_bytes)):
+    /// a later block's fragments towards Anthropic and Responses, a tool
+    /// call's arguments and signature towards Gemini.
+    pub max_held_bytes: usize,
 }
 
 impl Default for BridgeConfig {
@@ -129,6 +134,7 @@ impl Default for BridgeConfig {
             created_at: None,
             max_kept_bytes: crate::responses::writer::DEFAULT_MAX_KEPT_BYTES,
             max_items: DEFAULT_MAX_ITEMS,
+            max_held_bytes: crate::turn::DEFAULT_MAX_HELD_BYTES,
         }
     }
 }

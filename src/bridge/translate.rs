@@ -348,6 +348,7 @@ pub fn turn_config(config: &BridgeConfig) -> TurnConfig {
     t.created = config.created_at;
     t.max_items = config.max_items;
     t.max_kept_bytes = config.max_kept_bytes;
+    t.max_held_bytes = config.max_held_bytes;
     t
 }
 
@@ -426,3 +427,35 @@ direction!(
     ChatWriter,
     crate::responses::ResponsesEvent<'_>
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Frame;
+
+    /// The bridge's `max_held_bytes` reaches the writer: towards Gemini a
+    /// tool call's arguments are held until the call ends.
+    #[test]
+    fn the_hold_limit_reaches_the_writer() {
+        let config = BridgeConfig {
+            max_held_bytes: 8,
+            ..BridgeConfig::default()
+        };
+        let mut bridge = translate(Dialect::Chat, Dialect::Gemini, &config);
+        let start = r#"{"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f","arguments":""}}]}}]}"#;
+        let args = r#"{"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"city\": \"Paris\"}"}}]}}]}"#;
+        bridge.push_frame(&Frame::new(start)).unwrap();
+        let err = bridge.push_frame(&Frame::new(args)).unwrap_err();
+        assert!(
+            matches!(
+                err.kind(),
+                BridgeErrorKind::Turn(TurnErrorKind::HoldExceeded { limit: 8 })
+            ),
+            "{err}"
+        );
+        // With the default limit the same call goes through.
+        let mut bridge = translate(Dialect::Chat, Dialect::Gemini, &BridgeConfig::default());
+        bridge.push_frame(&Frame::new(start)).unwrap();
+        bridge.push_frame(&Frame::new(args)).unwrap();
+    }
+}

@@ -20,6 +20,9 @@ struct Call {
     args: String,
     /// The `thoughtSignature` that rides on the call, as JSON string text.
     signature: String,
+    /// The bytes of the call's fragments counted against
+    /// `max_held_bytes` (their escaped length, as they arrived).
+    held: usize,
 }
 
 /// Writes a turn as Gemini `GenerateContentResponse` chunks, one part per
@@ -212,14 +215,17 @@ impl GeminiWriter {
         if ObjectView::parse(args).is_err() {
             return Err(TurnError::new(TurnErrorKind::InvalidArguments, 0));
         }
-        self.held = self
-            .held
-            .saturating_sub(call.args.len() + call.signature.len());
+        self.held = self.held.saturating_sub(call.held);
         self.part(|j| {
             j.push_str("\"functionCall\":{");
             j.push_str(&call.head);
             j.push_str("\"args\":");
-            j.push_str(args);
+            // The arguments were unescaped: a line break in them is JSON
+            // whitespace (a string cannot hold one raw), and written as it
+            // is it would end the SSE line. A space means the same.
+            for c in args.chars() {
+                j.push(if c == '\n' || c == '\r' { ' ' } else { c });
+            }
             j.push('}');
             if !call.signature.is_empty() {
                 j.push_str(",\"thoughtSignature\":\"");
@@ -269,7 +275,9 @@ impl TurnWriter for GeminiWriter {
                 call.head.push_str("\"name\":\"");
                 call.head.push_str(name.map_or("", |s| s.raw()));
                 call.head.push_str("\",");
-                self.calls.insert(index, call);
+                if let Some(old) = self.calls.insert(index, call) {
+                    self.held = self.held.saturating_sub(old.held);
+                }
             }
             TurnEvent::Delta {
                 index, kind, text, ..
@@ -279,6 +287,7 @@ impl TurnWriter for GeminiWriter {
                 DeltaKind::Arguments | DeltaKind::Signature if self.calls.contains_key(&index) => {
                     self.hold(text.raw().len())?;
                     if let Some(call) = self.calls.get_mut(&index) {
+                        call.held += text.raw().len();
                         if kind == DeltaKind::Arguments {
                             text.unescape_into(&mut call.args);
                         } else {
@@ -399,5 +408,48 @@ mod tests {
         let text = core::str::from_utf8(&out).unwrap();
         assert!(text.contains(r#""text":"Hi""#), "{text}");
         assert!(text.contains(r#""finishReason":"STOP""#), "{text}");
+    }
+
+    /// A call's arguments with line breaks (pretty-printed JSON, escaped
+    /// in the upstream's string) stay on one `data:` line, and the bytes
+    /// held for calls are all given back when they end.
+    #[test]
+    fn pretty_printed_arguments_stay_on_one_line_and_holds_are_released() {
+        let mut w = GeminiWriter::default();
+        for round in 0..3u64 {
+            let index = round + 1;
+            for event in [
+                TurnEvent::ItemStart {
+                    index,
+                    item: ItemKind::ToolCall {
+                        call_id: None,
+                        name: Some(JsonStr::new("\"get\"", false)),
+                    },
+                },
+                TurnEvent::Delta {
+                    index,
+                    kind: DeltaKind::Arguments,
+                    part: 0,
+                    text: JsonStr::new(r#""{\n  \"city\": \"Paris\"\r\n}""#, true),
+                },
+                TurnEvent::ItemEnd { index, whole: None },
+            ] {
+                w.write(&event).unwrap();
+            }
+            assert_eq!(w.held, 0, "round {round}");
+        }
+        w.write(&TurnEvent::End).unwrap();
+        let out = w.take();
+        every_line_is_data_or_empty(&out);
+        let text = core::str::from_utf8(&out).unwrap();
+        let mut calls = 0;
+        for line in text.lines().filter(|l| !l.is_empty()) {
+            let v: serde_json::Value = serde_json::from_str(&line["data: ".len()..]).unwrap();
+            if let Some(call) = v["candidates"][0]["content"]["parts"][0].get("functionCall") {
+                assert_eq!(call["args"], serde_json::json!({"city": "Paris"}));
+                calls += 1;
+            }
+        }
+        assert_eq!(calls, 3, "{text}");
     }
 }

@@ -165,3 +165,18 @@ fn bridge_writes_every_dialect() {
         }
     }
 }
+
+/// Frames that never tell the dialect are kept only up to the bytes `lint`
+/// sniffs: then the bridge stops and asks for --from.
+#[test]
+fn bridge_stops_waiting_for_the_dialect_after_a_bound() {
+    let body = "data: 1\n\n".repeat(150_000); // 1.35 MB, no dialect named
+    let out = cli::run_stdin(&["bridge", "--to", "chat"], body.as_bytes());
+    assert_eq!(out.status.code(), Some(1), "{}", cli::stderr(&out));
+    assert!(
+        cli::stderr(&out).contains("give it with --from"),
+        "{}",
+        cli::stderr(&out)
+    );
+    assert!(out.stdout.is_empty());
+}
