@@ -63,10 +63,11 @@
 //! require (Responses, Chat Completions, Anthropic Messages), each departure
 //! a finding with a rule id and a stream offset.
 //!
-//! [`bridge`] translates one dialect's stream into another, event by event:
-//! Chat Completions, Anthropic Messages and Gemini streams into a Responses
-//! stream that lints clean (a Responses endpoint in front of any model), and
-//! Responses streams into Chat Completions chunks.
+//! [`turn`] is the model of a streamed assistant turn that every dialect is
+//! read into and written out of: a reader and a writer per dialect.
+//! [`bridge`] is a reader and a writer together: any dialect's stream into
+//! any other's, event by event ([`bridge::translate`]), for gateways that
+//! put one API in front of another.
 //!
 //! Each layer has its own small error type; [`Error`] takes any of them by
 //! `From`, for applications that want one `?`-able type. [`Reconnect`] is a

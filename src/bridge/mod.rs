@@ -20,10 +20,11 @@
 //! frame, [`Bridge::take`] hands out the bytes written so far,
 //! [`Bridge::finish`] says the upstream ended. Each text, reasoning or
 //! argument fragment of the upstream leaves during the `push_frame` that
-//! brought it, with one exception: a dialect that writes items one after
+//! brought it, with two exceptions: a dialect that writes items one after
 //! another (Anthropic blocks, Responses items) holds the fragments of an
-//! item that opened while another is open until that one ends, within
-//! [`TurnConfig::max_held_bytes`](crate::turn::TurnConfig::max_held_bytes).
+//! item that opened while another is open until that one ends, and Gemini,
+//! whose function calls are sent whole, holds a call's arguments until the
+//! call ends; both within [`BridgeConfig::max_held_bytes`].
 //! The Responses side is written by
 //! [`ResponsesWriter`](crate::responses::writer::ResponsesWriter), so it is
 //! always a well-formed stream (sequence numbers, item ids,
