@@ -9,7 +9,7 @@
 mod corpus;
 
 use serde_json::Value as J;
-use ssekit::bridge::{translate, BridgeConfig, BridgeErrorKind, BytesBridge};
+use ssekit::bridge::{translate, Bridge, BridgeConfig, BridgeErrorKind, BytesBridge};
 use ssekit::turn::{Dialect, TurnError, TurnEvent, TurnWriter};
 use ssekit::Bytes;
 
@@ -482,6 +482,7 @@ struct Collect {
     text: String,
     reasoning: String,
     args: std::collections::BTreeMap<u64, String>,
+    calls: std::collections::BTreeSet<u64>,
     ended: bool,
     failed: bool,
 }
@@ -495,9 +496,18 @@ impl TurnWriter for Collect {
             } => match kind {
                 K::Text | K::Refusal => text.unescape_into(&mut self.text),
                 K::Reasoning | K::Summary => text.unescape_into(&mut self.reasoning),
-                K::Arguments => text.unescape_into(self.args.entry(*index).or_default()),
+                // Server tools' input (Anthropic) is not a call's.
+                K::Arguments if self.calls.contains(index) => {
+                    text.unescape_into(self.args.entry(*index).or_default())
+                }
                 _ => {}
             },
+            TurnEvent::ItemStart {
+                index,
+                item: ssekit::turn::ItemKind::ToolCall { .. },
+            } => {
+                self.calls.insert(*index);
+            }
             TurnEvent::End => self.ended = true,
             TurnEvent::Error(_) => self.failed = true,
             _ => {}
@@ -1238,4 +1248,110 @@ fn responses_objects_carry_the_requests_fields_when_given() {
         }
     }
     assert_eq!(n, 3);
+}
+
+// ---------------------------------------------------------------- hosted items
+
+/// The items only the stream's dialect has, by hand with serde_json: a
+/// Responses stream's `output_item.done` items that are not a message,
+/// reasoning or function call; an Anthropic stream's blocks that are not
+/// text, thinking or a tool use, each with the `input_json_delta` text it
+/// received.
+fn hosted(d: Dialect, text: &str) -> Vec<(J, String)> {
+    let mut out: Vec<(J, String)> = Vec::new();
+    let mut by_index = std::collections::BTreeMap::<u64, usize>::new();
+    for (_, data) in events(text) {
+        let Ok(v) = serde_json::from_str::<J>(&data) else {
+            continue;
+        };
+        match (d, v["type"].as_str().unwrap_or("")) {
+            (Dialect::Responses, "response.output_item.done") => {
+                let ty = v["item"]["type"].as_str().unwrap_or("");
+                if !matches!(ty, "message" | "reasoning" | "function_call") {
+                    out.push((v["item"].clone(), String::new()));
+                }
+            }
+            (Dialect::Anthropic, "content_block_start") => {
+                let ty = v["content_block"]["type"].as_str().unwrap_or("");
+                if !matches!(ty, "text" | "thinking" | "redacted_thinking" | "tool_use") {
+                    by_index.insert(v["index"].as_u64().unwrap(), out.len());
+                    out.push((v["content_block"].clone(), String::new()));
+                }
+            }
+            (Dialect::Anthropic, "content_block_delta") => {
+                let at = by_index.get(&v["index"].as_u64().unwrap_or(u64::MAX));
+                if let (Some(&at), Some(s)) = (at, v["delta"]["partial_json"].as_str()) {
+                    out[at].1.push_str(s);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Hosted tool items (Responses `web_search_call`, Anthropic
+/// `server_tool_use` and its result, …) go through a bridge into their own
+/// dialect untouched, and into any other are counted as not carried:
+/// never dropped without a word.
+#[test]
+fn hosted_items_carried_or_counted() {
+    let mut carried = 0;
+    let mut counted = 0;
+    for (file, from, body) in streams() {
+        let upstream_text = String::from_utf8_lossy(&body);
+        let want = hosted(from, &upstream_text);
+        if want.is_empty() {
+            continue;
+        }
+        let upstream = extract(from, &upstream_text);
+        if upstream.end != "completed" && upstream.end != "incomplete" {
+            continue;
+        }
+        for to in ALL {
+            let mut b = BytesBridge::new(translate(from, to, &BridgeConfig::default()));
+            let mut out = Vec::new();
+            let mut error = b.feed(Bytes::from(body.clone())).err();
+            out.extend_from_slice(&b.take());
+            if let Err(e) = b.finish() {
+                error.get_or_insert(e);
+            }
+            out.extend_from_slice(&b.take());
+            let out = String::from_utf8(out).unwrap();
+            let ctx = format!("{file} {}→{}: {error:?}", name(from), name(to));
+            assert!(error.is_none(), "{ctx}");
+            if to == from {
+                assert_eq!(hosted(to, &out), want, "carried untouched: {ctx}");
+                assert_eq!(b.get_ref().not_carried(), 0, "{ctx}");
+                if to == Dialect::Responses {
+                    // The terminal response lists them too.
+                    let last = events(&out).pop().unwrap().1;
+                    let v: J = serde_json::from_str(&last).unwrap();
+                    let listed: Vec<J> = v["response"]["output"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter(|i| want.iter().any(|(w, _)| w == *i))
+                        .cloned()
+                        .collect();
+                    assert_eq!(listed.len(), want.len(), "terminal output: {ctx}");
+                }
+                carried += want.len();
+            } else {
+                assert_eq!(
+                    b.get_ref().not_carried(),
+                    want.len() as u64,
+                    "counted: {ctx}"
+                );
+                counted += want.len();
+            }
+        }
+    }
+    eprintln!("hosted items: {carried} carried into their own dialect, {counted} counted as not carried elsewhere");
+    if corpus::corpus_dir().is_some() {
+        assert!(
+            carried > 0 && counted > 0,
+            "the corpus has hosted tool streams"
+        );
+    }
 }

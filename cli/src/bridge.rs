@@ -116,6 +116,13 @@ pub(crate) fn bridge(args: &[String]) -> Result<(), Failure> {
         if let Err(e) = b.finish() {
             state.error.get_or_insert_with(|| e.to_string());
         }
+        let n = b.not_carried();
+        if n > 0 {
+            eprintln!(
+                "ssekit: warning: {n} upstream item(s) (hosted tools, server tool results) \
+                 have no form in the output dialect and were left out"
+            );
+        }
     }
     state.write(&mut out)?;
     out.flush()?;

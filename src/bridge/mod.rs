@@ -366,6 +366,13 @@ pub trait Bridge {
     /// Upstream frames pushed so far.
     fn events(&self) -> u64;
 
+    /// Upstream items the downstream dialect cannot express and that were
+    /// left out (a hosted tool call towards Chat, say; see
+    /// [`TurnWriter::not_carried`](crate::turn::TurnWriter::not_carried)).
+    fn not_carried(&self) -> u64 {
+        0
+    }
+
     /// Whether [`BytesBridge`] should pass the upstream's SSE comments on
     /// ([`upstream_comment`](Self::upstream_comment)).
     fn wants_comments(&self) -> bool {

@@ -169,6 +169,10 @@ impl<R: TurnReader, W: TurnWriter> Bridge for Translate<R, W> {
         self.reader.events()
     }
 
+    fn not_carried(&self) -> u64 {
+        self.writer.not_carried()
+    }
+
     fn wants_comments(&self) -> bool {
         true
     }
@@ -286,6 +290,15 @@ impl TurnWriter for AnyWriter {
             Self::Chat(w) => w.fail(code, message),
             Self::Anthropic(w) => w.fail(code, message),
             Self::Gemini(w) => w.fail(code, message),
+        }
+    }
+
+    fn not_carried(&self) -> u64 {
+        match self {
+            Self::Responses(w) => w.not_carried(),
+            Self::Chat(w) => w.not_carried(),
+            Self::Anthropic(w) => w.not_carried(),
+            Self::Gemini(w) => w.not_carried(),
         }
     }
 

@@ -627,6 +627,72 @@ impl ResponsesWriter {
         Ok(())
     }
 
+    /// Writes a whole item that the other calls have no builder for (a
+    /// hosted tool call such as `web_search_call`, an `mcp_list_tools`
+    /// item, …), as given: `response.output_item.added` and
+    /// `response.output_item.done` with `item_json`, which the terminal
+    /// response's `output` lists too. It finishes the open item first.
+    ///
+    /// ```
+    /// use ssekit::responses::writer::ResponsesWriter;
+    ///
+    /// let mut w = ResponsesWriter::new("resp_1", "m", 0);
+    /// w.item(r#"{"type":"web_search_call","id":"ws_1","status":"completed"}"#)?;
+    /// w.complete()?;
+    /// let wire = w.take();
+    /// let wire = std::str::from_utf8(&wire).unwrap();
+    /// assert!(wire.contains(r#""output":[{"type":"web_search_call","id":"ws_1","status":"completed"}]"#));
+    /// # Ok::<(), ssekit::responses::writer::WriterError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidJson`](WriterErrorKind::InvalidJson),
+    /// [`NotAnObject`](WriterErrorKind::NotAnObject),
+    /// [`MissingType`](WriterErrorKind::MissingType) for text that is not
+    /// an item; [`DuplicateItemId`](WriterErrorKind::DuplicateItemId) for
+    /// the `id` of an earlier item;
+    /// [`LimitExceeded`](WriterErrorKind::LimitExceeded) (the item is kept
+    /// for the terminal response); [`Finished`](WriterErrorKind::Finished)
+    /// after the terminal event.
+    pub fn item(&mut self, item_json: &str) -> Result<(), WriterError> {
+        self.check_open()?;
+        let at = self.sink.seq;
+        let object = ObjectView::parse(item_json).map_err(|e| {
+            let kind = match e.kind() {
+                JsonErrorKind::ExpectedObject => WriterErrorKind::NotAnObject,
+                _ => WriterErrorKind::InvalidJson { offset: e.offset() },
+            };
+            WriterError::new(kind, at)
+        })?;
+        if object
+            .get("type")
+            .and_then(|v| v.as_json_str())
+            .is_none_or(|t| t.is_empty())
+        {
+            return Err(WriterError::new(WriterErrorKind::MissingType, at));
+        }
+        let raw = object.as_raw_json().get();
+        match object.get("id") {
+            Some(id) => self.begin_item(id.as_raw_json().get(), raw.len())?,
+            None => {
+                self.check_room(raw.len())?;
+                self.kept += raw.len();
+                self.start()?;
+                self.finish_item("completed");
+            }
+        }
+        let index = self.output_index();
+        for kind in [EventKind::OutputItemAdded, EventKind::OutputItemDone] {
+            self.sink.event(kind.ty(), |s| {
+                field_u64(s, "output_index", index);
+                field_raw(s, "item", raw);
+            });
+        }
+        self.output.push(raw.into());
+        Ok(())
+    }
+
     /// Starts an assistant message item whose one content part is a
     /// `refusal` (what a model writes instead of an answer it declines to
     /// give): writes `response.output_item.added` and

@@ -11,7 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{DeltaKind, ItemKind, TurnError, TurnErrorKind, TurnEvent};
-use crate::json::JsonStr;
+use crate::json::{JsonStr, RawJson};
 
 /// A held event; its strings are ranges of `Hold::text`, quoted.
 #[derive(Debug, Clone, Copy)]
@@ -49,7 +49,9 @@ enum HeldKind {
         name: Option<Span>,
     },
     Other {
+        dialect: super::Dialect,
         ty: Span,
+        raw: Option<Span>,
     },
 }
 
@@ -172,8 +174,10 @@ impl Hold {
                         call_id: call_id.map(|s| self.span(s)).transpose()?,
                         name: name.map(|s| self.span(s)).transpose()?,
                     },
-                    ItemKind::Other { ty, .. } => HeldKind::Other {
+                    ItemKind::Other { dialect, ty, raw } => HeldKind::Other {
+                        dialect,
                         ty: self.plain(ty)?,
+                        raw: raw.map(|r| self.plain(r.get())).transpose()?,
                     },
                 };
                 self.push(Held::Start { index, kind });
@@ -253,9 +257,11 @@ impl Hold {
                                 call_id: call_id.map(s),
                                 name: name.map(s),
                             },
-                            HeldKind::Other { ty } => ItemKind::Other {
+                            HeldKind::Other { dialect, ty, raw } => ItemKind::Other {
+                                dialect,
                                 ty: &text[ty.start..ty.end],
-                                raw: None,
+                                // Held as the reader gave it: one JSON value.
+                                raw: raw.map(|r| RawJson::new(&text[r.start..r.end])),
                             },
                         },
                     },

@@ -87,13 +87,17 @@ pub enum ItemKind<'a> {
     /// A refusal.
     Refusal,
     /// An item only the upstream's dialect has (a hosted tool call, a
-    /// server tool result): its type, and the upstream event's JSON that
-    /// opened it, for a writer of the same dialect.
+    /// server tool result): its type, and its JSON as the upstream gave
+    /// it. A writer of the same dialect writes it through untouched;
+    /// another counts it in [`TurnWriter::not_carried`].
     Other {
+        /// The dialect whose item it is.
+        dialect: Dialect,
         /// The item's or block's `type`.
         ty: &'a str,
-        /// The item's JSON as the upstream gave it, where the reader has
-        /// it.
+        /// The item's JSON (a Responses output item as its
+        /// `output_item.done` gives it, an Anthropic content block as its
+        /// `content_block_start` gives it).
         raw: Option<RawJson<'a>>,
     },
 }
@@ -454,6 +458,14 @@ pub trait TurnWriter {
 
     /// Whether the stream has ended.
     fn is_finished(&self) -> bool;
+
+    /// Items this writer was given and left out because its dialect has no
+    /// way to say them: [`ItemKind::Other`] items of another dialect (a
+    /// hosted tool call towards Chat or Gemini, say). A gateway reports
+    /// them; nothing else a writer is given is left out.
+    fn not_carried(&self) -> u64 {
+        0
+    }
 }
 
 /// The dialects, for choosing a reader or writer at run time.

@@ -4,11 +4,12 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 
 use super::{
-    as_json_str, DeltaKind, ItemKind, Stop, StopReason, TurnConfig, TurnError, TurnErrorKind,
-    TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
+    as_json_str, DeltaKind, Dialect, ItemKind, Stop, StopReason, TurnConfig, TurnError,
+    TurnErrorKind, TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
 };
 use crate::anthropic::{AnthropicEvent, BlockDelta, ContentBlock, Usage};
 use crate::frame::Frame;
+use crate::json::ObjectView;
 
 /// A block, by its upstream index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,7 +98,7 @@ impl AnthropicReader {
     ) -> Result<(), TurnError> {
         self.events += 1;
         let at = self.events - 1;
-        self.event(event, out).map_err(|e| e.at(at))
+        self.event(event, None, out).map_err(|e| e.at(at))
     }
 
     fn usage(&mut self, u: &Usage<'_>) -> TurnUsage {
@@ -118,9 +119,12 @@ impl AnthropicReader {
         self.usage
     }
 
-    fn event<W: TurnWriter + ?Sized>(
+    /// Reads `event`; `data` is its frame's data, where the caller has it
+    /// (for the JSON of blocks only Anthropic has).
+    fn event<'e, W: TurnWriter + ?Sized>(
         &mut self,
-        event: &AnthropicEvent<'_>,
+        event: &AnthropicEvent<'e>,
+        data: Option<&'e str>,
         out: &mut W,
     ) -> Result<(), TurnError> {
         if self.ended {
@@ -148,7 +152,7 @@ impl AnthropicReader {
                 Ok(())
             }
             AnthropicEvent::ContentBlockStart(start) => {
-                self.block_start(start.index, &start.content_block, out)
+                self.block_start(start.index, &start.content_block, data, out)
             }
             AnthropicEvent::ContentBlockDelta(d) => self.block_delta(d.index, &d.delta, out),
             AnthropicEvent::ContentBlockStop(stop) => self.block_stop(stop.index, out),
@@ -204,10 +208,11 @@ impl AnthropicReader {
         }
     }
 
-    fn block_start<W: TurnWriter + ?Sized>(
+    fn block_start<'e, W: TurnWriter + ?Sized>(
         &mut self,
         index: u64,
-        block: &ContentBlock<'_>,
+        block: &ContentBlock<'e>,
+        data: Option<&'e str>,
         out: &mut W,
     ) -> Result<(), TurnError> {
         if self.blocks.contains_key(&index) {
@@ -275,11 +280,18 @@ impl AnthropicReader {
                 }
             }
             other => {
+                // Parsed again for its span: only blocks the model has no
+                // kind for (server tools and their results) pay for it.
+                let raw = data
+                    .and_then(|d| ObjectView::parse(d).ok())
+                    .and_then(|o| o.get("content_block"))
+                    .map(|v| v.as_raw_json());
                 out.write(&TurnEvent::ItemStart {
                     index: item,
                     item: ItemKind::Other {
+                        dialect: Dialect::Anthropic,
                         ty: other.ty(),
-                        raw: None,
+                        raw,
                     },
                 })?;
             }
@@ -372,7 +384,8 @@ impl TurnReader for AnthropicReader {
         let at = self.events - 1;
         let event = AnthropicEvent::from_frame(frame)
             .map_err(|e| TurnError::new(TurnErrorKind::Decode(e), at))?;
-        self.event(&event, out).map_err(|e| e.at(at))
+        self.event(&event, Some(frame.data()), out)
+            .map_err(|e| e.at(at))
     }
 
     fn finish<W: TurnWriter + ?Sized>(&mut self, _out: &mut W) -> Result<(), TurnError> {

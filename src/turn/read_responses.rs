@@ -4,8 +4,8 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 
 use super::{
-    as_json_str, DeltaKind, ItemKind, Stop, StopReason, TurnConfig, TurnError, TurnErrorKind,
-    TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
+    as_json_str, DeltaKind, Dialect, ItemKind, Stop, StopReason, TurnConfig, TurnError,
+    TurnErrorKind, TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
 };
 use crate::frame::Frame;
 use crate::json::JsonStr;
@@ -17,6 +17,9 @@ use crate::views::Field;
 enum Item {
     /// A message whose kind (text or refusal) its first part will say.
     PendingMessage,
+    /// An item only Responses has (a hosted tool call): it starts at its
+    /// `output_item.done`, whole.
+    PendingOther,
     Open,
     Done,
 }
@@ -153,6 +156,8 @@ impl ResponsesReader {
             None => Err(self.error(TurnErrorKind::UnknownIndex { index })),
             Some(Item::Done) => Err(self.error(TurnErrorKind::IndexClosed { index })),
             Some(Item::Open) => Ok(()),
+            // No text or reasoning of its own.
+            Some(Item::PendingOther) => Err(self.error(TurnErrorKind::UnknownIndex { index })),
             Some(Item::PendingMessage) => {
                 self.items.insert(index, Item::Open);
                 let item = if refusal {
@@ -307,10 +312,10 @@ impl ResponsesReader {
                         call_id: call.call_id,
                         name: call.name,
                     },
-                    other => ItemKind::Other {
-                        ty: other.ty(),
-                        raw: None,
-                    },
+                    _ => {
+                        self.items.insert(index, Item::PendingOther);
+                        return Ok(());
+                    }
                 };
                 self.items.insert(index, Item::Open);
                 out.write(&TurnEvent::ItemStart { index, item: kind })?;
@@ -396,10 +401,30 @@ impl ResponsesReader {
                     if self.items.len() >= limit {
                         return Err(self.error(TurnErrorKind::TooManyItems { limit }));
                     }
-                    self.items.insert(index, Item::PendingMessage);
-                    if !matches!(item, OutputItem::Message(_)) {
-                        return Err(self.error(TurnErrorKind::UnknownIndex { index }));
+                    match &item {
+                        OutputItem::Message(_) => {
+                            self.items.insert(index, Item::PendingMessage);
+                        }
+                        OutputItem::Reasoning(_) | OutputItem::FunctionCall(_) => {
+                            return Err(self.error(TurnErrorKind::UnknownIndex { index }));
+                        }
+                        _ => {
+                            self.items.insert(index, Item::PendingOther);
+                        }
                     }
+                }
+                if self.items.get(&index) == Some(&Item::PendingOther) {
+                    // Whole now: carried as the upstream gave it.
+                    self.items.insert(index, Item::Done);
+                    out.write(&TurnEvent::ItemStart {
+                        index,
+                        item: ItemKind::Other {
+                            dialect: Dialect::Responses,
+                            ty: item.ty(),
+                            raw: Some(done.item.raw()),
+                        },
+                    })?;
+                    return out.write(&TurnEvent::ItemEnd { index, whole: None });
                 }
                 self.open(index, false, out)?;
                 match &item {

@@ -23,6 +23,9 @@ enum Block {
     PendingThinking,
     Thinking,
     ToolUse,
+    /// A block only Anthropic has (a server tool's use or result), written
+    /// as the upstream gave it; its input arrives as `input_json_delta`.
+    Native,
     /// An item Anthropic has no block for: nothing written.
     Skipped,
 }
@@ -44,7 +47,29 @@ enum Block {
 /// Blocks are sequential: an item that opens while another is open is held
 /// (up to [`TurnConfig::max_held_bytes`]) and written when the open one
 /// ends. A signature is written only onto a thinking block, and only when
-/// the upstream gave one. Items only other dialects have are not written.
+/// the upstream gave one. A block only Anthropic has (`server_tool_use`,
+/// `web_search_tool_result`, …) read from an Anthropic stream is written
+/// as it came; items only other dialects have are not written, and
+/// counted ([`TurnWriter::not_carried`]).
+///
+/// ```
+/// use ssekit::bridge::{BytesBridge, Translate};
+/// use ssekit::turn::{AnthropicWriter, ResponsesReader, TurnConfig, TurnWriter};
+/// use ssekit::Bytes;
+///
+/// let upstream = concat!(
+///     "data: {\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"type\":\"web_search_call\",\"id\":\"ws_1\",\"status\":\"in_progress\"}}\n\n",
+///     "data: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":{\"type\":\"web_search_call\",\"id\":\"ws_1\",\"status\":\"completed\"}}\n\n",
+///     "data: {\"type\":\"response.completed\",\"response\":{\"id\":\"r\",\"status\":\"completed\",\"output\":[]}}\n\n",
+/// );
+/// let config = TurnConfig::default();
+/// let mut bridge = BytesBridge::new(Translate::from_parts(ResponsesReader::new(&config), AnthropicWriter::new(config)));
+/// bridge.feed(Bytes::from_static(upstream.as_bytes()))?;
+/// bridge.finish()?;
+/// // Anthropic has no block for a Responses web search: left out, and said.
+/// assert_eq!(bridge.get_ref().writer().not_carried(), 1);
+/// # Ok::<(), ssekit::bridge::BridgeError>(())
+/// ```
 #[derive(Debug)]
 pub struct AnthropicWriter {
     inner: Inner,
@@ -69,6 +94,8 @@ struct Inner {
     usage: TurnUsage,
     stop: Option<StopReason>,
     finished: bool,
+    /// Items of other dialects left out.
+    not_carried: u64,
 }
 
 impl Default for AnthropicWriter {
@@ -97,6 +124,7 @@ impl AnthropicWriter {
                 usage: TurnUsage::default(),
                 stop: None,
                 finished: false,
+                not_carried: 0,
             },
         }
     }
@@ -356,8 +384,14 @@ impl Inner {
                             j.push_str("\",\"input\":{}}");
                         });
                     }
+                    ItemKind::Other {
+                        dialect: super::Dialect::Anthropic,
+                        raw: Some(raw),
+                        ..
+                    } => self.block_start(Block::Native, |j| j.push_str(raw.get())),
                     _ => {
                         self.message_start();
+                        self.not_carried += 1;
                         self.block = Block::Skipped;
                     }
                 }
@@ -382,7 +416,7 @@ impl Inner {
                 {
                     self.block_delta("thinking_delta", "thinking", text.raw())
                 }
-                (Block::ToolUse, DeltaKind::Arguments) if !text.is_empty() => {
+                (Block::ToolUse | Block::Native, DeltaKind::Arguments) if !text.is_empty() => {
                     self.block_delta("input_json_delta", "partial_json", text.raw())
                 }
                 _ => {}
@@ -432,5 +466,9 @@ impl TurnWriter for AnthropicWriter {
 
     fn is_finished(&self) -> bool {
         self.inner.finished
+    }
+
+    fn not_carried(&self) -> u64 {
+        self.inner.not_carried
     }
 }

@@ -42,6 +42,8 @@ pub struct ChatWriter {
     usage: TurnUsage,
     stop: Option<StopReason>,
     finished: bool,
+    /// Items of other dialects left out.
+    not_carried: u64,
 }
 
 impl Default for ChatWriter {
@@ -64,6 +66,7 @@ impl ChatWriter {
             usage: TurnUsage::default(),
             stop: None,
             finished: false,
+            not_carried: 0,
         }
     }
 
@@ -246,6 +249,10 @@ impl TurnWriter for ChatWriter {
                     j.push_str("\",\"arguments\":\"\"}}]");
                 });
             }
+            TurnEvent::ItemStart {
+                item: ItemKind::Other { .. },
+                ..
+            } => self.not_carried += 1,
             TurnEvent::Delta {
                 index,
                 kind,
@@ -316,5 +323,9 @@ impl TurnWriter for ChatWriter {
 
     fn is_finished(&self) -> bool {
         self.finished
+    }
+
+    fn not_carried(&self) -> u64 {
+        self.not_carried
     }
 }

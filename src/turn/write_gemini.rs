@@ -57,6 +57,8 @@ pub struct GeminiWriter {
     usage: TurnUsage,
     stop: Option<StopReason>,
     finished: bool,
+    /// Items of other dialects left out.
+    not_carried: u64,
 }
 
 impl Default for GeminiWriter {
@@ -79,6 +81,7 @@ impl GeminiWriter {
             usage: TurnUsage::default(),
             stop: None,
             finished: false,
+            not_carried: 0,
         }
     }
 
@@ -279,6 +282,10 @@ impl TurnWriter for GeminiWriter {
                     self.held = self.held.saturating_sub(old.held);
                 }
             }
+            TurnEvent::ItemStart {
+                item: ItemKind::Other { .. },
+                ..
+            } => self.not_carried += 1,
             TurnEvent::Delta {
                 index, kind, text, ..
             } => match kind {
@@ -357,6 +364,10 @@ impl TurnWriter for GeminiWriter {
 
     fn is_finished(&self) -> bool {
         self.finished
+    }
+
+    fn not_carried(&self) -> u64 {
+        self.not_carried
     }
 }
 

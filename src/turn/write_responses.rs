@@ -65,6 +65,8 @@ struct Inner {
     stop: Option<StopReason>,
     finished: bool,
     early: BytesMut,
+    /// Items of other dialects left out.
+    not_carried: u64,
 }
 
 impl Default for ResponsesTurnWriter {
@@ -92,6 +94,7 @@ impl ResponsesTurnWriter {
                 stop: None,
                 finished: false,
                 early: BytesMut::new(),
+                not_carried: 0,
             },
         }
     }
@@ -207,7 +210,20 @@ impl Inner {
                     None => Ok(()),
                 }
             }
+            ItemKind::Other {
+                dialect: super::Dialect::Responses,
+                raw: Some(raw),
+                ..
+            } => {
+                // Whole already: written and closed at once.
+                self.open = Open::None;
+                match self.writer.as_mut() {
+                    Some(w) => w.item(raw.get()),
+                    None => Ok(()),
+                }
+            }
             _ => {
+                self.not_carried += 1;
                 self.open = Open::Skipped;
                 Ok(())
             }
@@ -369,5 +385,9 @@ impl TurnWriter for ResponsesTurnWriter {
 
     fn is_finished(&self) -> bool {
         self.inner.finished
+    }
+
+    fn not_carried(&self) -> u64 {
+        self.inner.not_carried
     }
 }

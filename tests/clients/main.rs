@@ -138,6 +138,18 @@ const DIRECTIONS: &[Direction] = &[
     },
     Direction {
         from: Dialect::Responses,
+        via: "ResponsesToResponses",
+        to: Dialect::Responses,
+        translate: responses_to_responses,
+    },
+    Direction {
+        from: Dialect::Anthropic,
+        via: "AnthropicToAnthropic",
+        to: Dialect::Anthropic,
+        translate: anthropic_to_anthropic,
+    },
+    Direction {
+        from: Dialect::Responses,
         via: "raw",
         to: Dialect::Responses,
         translate: raw,
@@ -228,6 +240,16 @@ fn anthropic_to_chat(input: &[u8]) -> Translated {
 
 fn gemini_to_chat(input: &[u8]) -> Translated {
     any(TurnDialect::Gemini, TurnDialect::Chat, input)
+}
+
+/// Through the turn model into the same dialect: hosted tool items are
+/// written as the upstream gave them.
+fn responses_to_responses(input: &[u8]) -> Translated {
+    any(TurnDialect::Responses, TurnDialect::Responses, input)
+}
+
+fn anthropic_to_anthropic(input: &[u8]) -> Translated {
+    any(TurnDialect::Anthropic, TurnDialect::Anthropic, input)
 }
 
 fn raw(input: &[u8]) -> Translated {

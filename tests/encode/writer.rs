@@ -43,6 +43,8 @@ struct Item {
     /// Parts opened (`content_part.added`, `reasoning_summary_part.added`).
     parts: Vec<u64>,
     done: bool,
+    /// The item as `output_item.added` gave it.
+    added: J,
 }
 
 /// The lifecycle rules, checked with serde_json only. Returns the events'
@@ -67,7 +69,10 @@ fn check_stream(frames: &[Frame]) -> Vec<J> {
                 assert_eq!(v["response"]["output"], json!([]));
             }
             "response.output_item.added" => {
-                let id = v["item"]["id"].as_str().unwrap().to_owned();
+                // A whole item written as given may have no id.
+                let id = v["item"]["id"]
+                    .as_str()
+                    .map_or_else(|| format!("#{}", v["output_index"]), str::to_owned);
                 assert!(!items.contains_key(&id), "item {id} added twice");
                 assert_eq!(v["output_index"], json!(items.len()));
                 let ty = v["item"]["type"].as_str().unwrap().to_owned();
@@ -77,6 +82,7 @@ fn check_stream(frames: &[Frame]) -> Vec<J> {
                     Item {
                         index,
                         ty,
+                        added: v["item"].clone(),
                         ..Item::default()
                     },
                 );
@@ -138,8 +144,10 @@ fn check_stream(frames: &[Frame]) -> Vec<J> {
                 assert_eq!(v["part"]["text"].as_str().unwrap(), it.deltas[&part]);
             }
             "response.output_item.done" => {
-                let id = v["item"]["id"].as_str().unwrap();
-                let it = items.get_mut(id).expect("done of a known item");
+                let id = v["item"]["id"]
+                    .as_str()
+                    .map_or_else(|| format!("#{}", v["output_index"]), str::to_owned);
+                let it = items.get_mut(&id).expect("done of a known item");
                 assert!(!it.done, "item done twice");
                 assert_eq!(v["output_index"], json!(it.index));
                 it.done = true;
@@ -155,7 +163,8 @@ fn check_stream(frames: &[Frame]) -> Vec<J> {
                             assert_eq!(v["item"]["summary"][i]["text"], json!(it.deltas[part]));
                         }
                     }
-                    other => panic!("item type {other}"),
+                    // Written whole: done as added.
+                    _ => assert_eq!(v["item"], it.added, "a whole item"),
                 }
                 done_items.push(v["item"].clone());
             }
@@ -882,4 +891,47 @@ proptest! {
         prop_assert_eq!(c.response.get().unwrap().id.unwrap().unescape(), id.as_str());
         prop_assert_eq!(c.response.get().unwrap().output.unwrap().len(), 3);
     }
+}
+
+#[test]
+fn whole_items_written_as_given() {
+    let mut w = ResponsesWriter::new("resp_1", "m", 0);
+    w.start_message("msg_1").unwrap();
+    w.text_delta("before").unwrap();
+    let search = r#"{"type":"web_search_call","id":"ws_1","status":"completed","action":{"type":"search","query":"q \"x\""}}"#;
+    w.item(search).unwrap();
+    // No id: written all the same.
+    w.item(r#" {"type":"mcp_list_tools","server_label":"s","tools":[]} "#)
+        .unwrap();
+    // Not items: typed errors, nothing written.
+    let kind = |r: Result<(), ssekit::responses::writer::WriterError>| r.unwrap_err().kind();
+    assert!(matches!(kind(w.item("[1]")), WriterErrorKind::NotAnObject));
+    assert!(matches!(
+        kind(w.item(r#"{"type":"x""#)),
+        WriterErrorKind::InvalidJson { .. }
+    ));
+    assert!(matches!(
+        kind(w.item(r#"{"id":"a"}"#)),
+        WriterErrorKind::MissingType
+    ));
+    assert!(matches!(
+        kind(w.item(r#"{"type":"web_search_call","id":"ws_1"}"#)),
+        WriterErrorKind::DuplicateItemId
+    ));
+    w.complete().unwrap();
+    let frames = read_frames(&w.take());
+    let events = check_stream(&frames);
+    let search: J = serde_json::from_str(search).unwrap();
+    let done: Vec<&J> = events
+        .iter()
+        .filter(|e| e["type"] == "response.output_item.done")
+        .map(|e| &e["item"])
+        .collect();
+    assert_eq!(done.len(), 3);
+    assert_eq!(done[0]["content"][0]["text"], "before");
+    assert_eq!(done[1], &search);
+    assert_eq!(done[2]["type"], "mcp_list_tools");
+    let output = &events.last().unwrap()["response"]["output"];
+    assert_eq!(&output[1], &search);
+    assert_eq!(output.as_array().unwrap().len(), 3);
 }
