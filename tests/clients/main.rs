@@ -346,6 +346,7 @@ fn request_path_ends(d: Dialect) -> &'static str {
 /// `reasoning`, `refusal`, `tools`, `usage`, `stop`, or `accepted` for a client that rejects the
 /// stream), with why.
 struct Known {
+    /// A direction, several separated by `|`, or `*`.
     direction: &'static str,
     stream: &'static str,
     client: &'static str,
@@ -491,7 +492,7 @@ const KNOWN: &[Known] = &[
                  content parts",
     },
     Known {
-        direction: "raw",
+        direction: "raw|ResponsesToResponses",
         stream: "-responses-",
         client: "ai-sdk.openai.responses",
         field: "tools",
@@ -499,7 +500,7 @@ const KNOWN: &[Known] = &[
                  client runs) as tool calls; the neutral answer counts function calls only",
     },
     Known {
-        direction: "raw",
+        direction: "raw|ResponsesToResponses",
         stream: "-responses-",
         client: "ai-sdk.openai.responses",
         field: "stop",
@@ -586,7 +587,7 @@ const KNOWN: &[Known] = &[
         reason: "Mistral's list content fails the AI SDK's chunk schema",
     },
     Known {
-        direction: "raw",
+        direction: "raw|ResponsesToResponses",
         stream: "openaidotnet-responses-mcp",
         client: "ai-sdk.openai.responses",
         field: "accepted",
@@ -605,7 +606,7 @@ const KNOWN: &[Known] = &[
 
 impl Known {
     fn matches(&self, via: &str, stream: &str, client: &str, field: &str) -> bool {
-        (self.direction == "*" || self.direction == via)
+        (self.direction == "*" || self.direction.split('|').any(|d| d == via))
             && (self.stream == "*" || stream.contains(self.stream))
             && (self.client == "*" || client.starts_with(self.client))
             && self.field == field
