@@ -25,6 +25,9 @@ use crate::json::{ObjectView, Value};
 /// assert_eq!(Dialect::detect(&chunk), Some(Dialect::Gemini));
 /// assert_eq!(Dialect::detect(&Frame::new("[DONE]")), None);
 /// ```
+// Exhaustive on purpose: every site that dispatches on a dialect (the
+// bridge, `lint::linter_for`, the CLI) must handle a new one.
+#[allow(clippy::exhaustive_enums)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Dialect {
     /// OpenAI Responses.

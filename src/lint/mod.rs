@@ -89,7 +89,7 @@
 //! started or stopped twice, `item-not-done` a block still open at
 //! `message_stop`, `missing-terminal` a stream without `message_stop`.
 //! [`lint_bytes`] runs any of the linters over a stream in memory, and
-//! [`linter_for`] picks one for a [`Dialect`](crate::Dialect) known at run
+//! [`linter_for`] picks one for a [`Dialect`] known at run
 //! time.
 //!
 //! ## Gemini streams

@@ -290,3 +290,98 @@ fn tracked_candidates_and_ids_are_capped() {
     );
     assert_eq!(rules(&found), [(Rule::LimitReached, at(&refs, 2))]);
 }
+
+/// The same findings however the stream is chunked (every Gemini stream
+/// here, a byte at a time and in chunks of 7), broken ones included.
+#[test]
+fn findings_do_not_depend_on_chunking() {
+    use ssekit::lint::StreamLinter;
+    use ssekit::{Bytes, ParserConfig};
+
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/gemini");
+    let mut streams: Vec<Vec<u8>> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sse"))
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    let t = text("Hi");
+    let bare = r#"{"error":{"message":"overloaded"}}"#;
+    streams.push(gemini(&[&t, "[DONE]", bare, &t]).into_bytes());
+    for bytes in &streams {
+        let whole = lint_bytes(GeminiLinter::new(), bytes);
+        for n in [1, 7] {
+            let mut linter = StreamLinter::with_linter(ParserConfig::DEFAULT, GeminiLinter::new());
+            for chunk in bytes.chunks(n) {
+                linter.feed(Bytes::copy_from_slice(chunk));
+            }
+            linter.finish();
+            let split: Vec<Finding> = linter.drain().collect();
+            assert_eq!(split, whole, "chunks of {n}");
+        }
+    }
+}
+
+/// What the Gemini writer writes lints without errors: every corpus and
+/// hand-written stream, of any dialect, bridged to Gemini (a stream the
+/// upstream cut or failed ends with the writer's error chunk).
+#[test]
+fn streams_bridged_to_gemini_lint_without_errors() {
+    use ssekit::bridge::{boxed, BridgeConfig};
+    use ssekit::{Bytes, Parser};
+
+    let mut files = Vec::new();
+    if let Some(dir) = corpus::corpus_dir() {
+        files.extend(corpus::sse_files(&dir));
+    }
+    for sub in ["chat", "gemini"] {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(sub);
+        files.extend(corpus::sse_files(&dir));
+    }
+    let mut warnings = std::collections::BTreeMap::new();
+    let mut bridged = 0;
+    for (name, bytes) in &files {
+        let mut parser = Parser::new();
+        parser.feed(Bytes::copy_from_slice(bytes));
+        let _ = parser.finish();
+        let mut frames = Vec::new();
+        while let Ok(Some(frame)) = parser.next_frame() {
+            frames.push(frame);
+        }
+        let Some(from) = frames.iter().find_map(Dialect::detect) else {
+            continue;
+        };
+        let mut bridge = boxed(from, Dialect::Gemini, &BridgeConfig::default());
+        let mut out = Vec::new();
+        for frame in &frames {
+            if bridge.is_finished() {
+                break;
+            }
+            let _ = bridge.push_frame(frame);
+            out.extend_from_slice(&bridge.take());
+        }
+        let _ = bridge.finish();
+        out.extend_from_slice(&bridge.take());
+        let found = lint_bytes(GeminiLinter::new(), &out);
+        let errors: Vec<String> = found
+            .iter()
+            .filter(|f| f.is_error())
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            errors,
+            Vec::<String>::new(),
+            "{name} ({from}) bridged to Gemini:\n{}",
+            String::from_utf8_lossy(&out)
+        );
+        for f in &found {
+            eprintln!("{name} ({from}): {f}");
+            *warnings.entry(f.rule().id()).or_insert(0) += 1;
+        }
+        bridged += 1;
+    }
+    eprintln!("bridged {bridged} streams to Gemini; findings below error: {warnings:?}");
+    assert!(bridged >= 9);
+}
