@@ -25,6 +25,9 @@ struct CandidateState {
     called: bool,
     /// Content after its `finishReason` was reported (once per candidate).
     late_reported: bool,
+    /// A function call with streamed arguments is open: its first part
+    /// said `willContinue: true`.
+    streaming: bool,
 }
 
 /// Checks a Gemini stream (`streamGenerateContent?alt=sse`, Gemini API or
@@ -42,7 +45,8 @@ struct CandidateState {
 ///   (`function-call-without-name`; a call without one is dropped) and
 ///   its `args` an object (`invalid-arguments`), an `id` once
 ///   (`duplicate-item`: clients would run the call twice). Parts of
-///   streamed arguments (`partialArgs`, `willContinue`) are exempt;
+///   streamed arguments (`partialArgs`, `willContinue`, and the empty
+///   `functionCall` that may end them) are exempt;
 /// * a turn that thought (thought parts or `thoughtsTokenCount`) signs its
 ///   first function call (`missing-thought-signature`, a warning: the next
 ///   request of a Gemini 3 model is refused without it);
@@ -188,6 +192,7 @@ impl GeminiLinter {
                     every_chunk_finished: true,
                     called: false,
                     late_reported: false,
+                    streaming: false,
                 },
             );
         }
@@ -233,7 +238,14 @@ impl GeminiLinter {
         };
         if call.partial_args.is_some() || call.will_continue.is_some() {
             // A fragment of streamed arguments: named on its first part
-            // only, its arguments in `partialArgs`.
+            // only, its arguments in `partialArgs`; the last says
+            // `willContinue` no more.
+            state.streaming = call.will_continue == Some(true);
+            return;
+        }
+        if state.streaming && call.name.is_none() && call.args.is_none() && call.id.is_none() {
+            // An empty `functionCall` ends streamed arguments.
+            state.streaming = false;
             return;
         }
         let first = !core::mem::replace(&mut state.called, true);

@@ -185,6 +185,18 @@ fn each_gemini_rule_fires_at_its_event() {
     );
     let more = call(r#"{"functionCall":{"partialArgs":[{"jsonPath":"$.a","stringValue":"y"}]}}"#);
     assert_eq!(rules(&lint(&gemini(&[&streamed, &more]))), []);
+    // Ended by an empty `functionCall`; one with no streamed call open is
+    // a call without a name.
+    let going = text_call(
+        r#"{"functionCall":{"partialArgs":[{"jsonPath":"$.a","stringValue":"y"}],"willContinue":true}}"#,
+    );
+    let end = call(r#"{"functionCall":{}}"#);
+    assert_eq!(rules(&lint(&gemini(&[&streamed, &going, &end]))), []);
+    let chunks = [t.as_str(), end.as_str()];
+    assert_eq!(
+        rules(&lint(&gemini(&chunks))),
+        [(Rule::FunctionCallWithoutName, at(&chunks, 1))]
+    );
 
     // A turn that thought, and its first call unsigned.
     let thought = r#"{"candidates":[{"content":{"parts":[{"text":"Plan","thought":true}],"role":"model"}}],"usageMetadata":{"promptTokenCount":4,"totalTokenCount":9,"thoughtsTokenCount":5}}"#;
