@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use ssekit::accumulate::TurnAccumulator;
-//! use ssekit::turn::{ChatReader, Dialect, TurnReader};
+//! use ssekit::turn::{ChatReader, Dialect};
 //! use ssekit::{Bytes, Parser};
 //!
 //! let stream = concat!(
