@@ -56,6 +56,10 @@ fn fault(dialect: Dialect, kind: TurnErrorKind) -> Option<(Rule, Severity, Strin
             Rule::LimitReached,
             format!("more than {limit} items: later ones are not checked"),
         ),
+        TurnErrorKind::TooManyBytes { limit } => (
+            Rule::LimitReached,
+            format!("more than {limit} bytes kept: later events are not checked"),
+        ),
         TurnErrorKind::ContentAfterFinish => (
             Rule::EventAfterTerminal,
             match dialect {
