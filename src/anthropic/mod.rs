@@ -152,7 +152,7 @@ macro_rules! message_events {
             ) -> Option<Result<Self, DecodeError>> {
                 Some(match ty {
                     $(
-                        $ty => $view::decode_members(members, data, Some(trim_json_ws(data)), expect)
+                        $ty => $crate::views::decode::decode::<$view<'a>, _>(members, data, Some(trim_json_ws(data)), expect)
                             .map(Self::$variant)
                             .map_err(|e| e.with_event_type($ty)),
                     )*

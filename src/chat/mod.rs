@@ -152,7 +152,7 @@ impl<'a> ChatEvent<'a> {
         if let Ok(Self::Chunk(chunk)) = &mut event {
             let mut members = crate::json::WatchKey::new(ObjectScanner::new(data), "error");
             let read =
-                ChatChunk::decode_members_inline(&mut members, data, Some(text), None, chunk);
+                crate::views::decode::decode_inline(&mut members, data, Some(text), None, chunk);
             if members.seen() || read.is_err() {
                 let result = read.and(event);
                 event = Self::parse_slow(data, text, result);
@@ -172,7 +172,7 @@ impl<'a> ChatEvent<'a> {
         let object = ObjectView::parse(data).map_err(DecodeError::json)?;
         let decoded = match object.get("error") {
             Some(e) if !e.is_null() => {
-                ChatErrorChunk::decode_members(object.members(), data, Some(text), None)
+                crate::views::decode::decode(object.members(), data, Some(text), None)
                     .map(Self::Error)
             }
             _ => result,

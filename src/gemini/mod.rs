@@ -132,13 +132,8 @@ impl<'a> GeminiEvent<'a> {
         let mut event = Ok(Self::Response(GenerateContentResponse::fallback_view()));
         if let Ok(Self::Response(chunk)) = &mut event {
             let mut members = crate::json::WatchKey::new(ObjectScanner::new(data), "error");
-            let read = GenerateContentResponse::decode_members_inline(
-                &mut members,
-                data,
-                Some(text),
-                None,
-                chunk,
-            );
+            let read =
+                crate::views::decode::decode_inline(&mut members, data, Some(text), None, chunk);
             if members.seen() || read.is_err() {
                 let result = read.and(event);
                 event = Self::parse_slow(data, text, result);
@@ -159,7 +154,7 @@ impl<'a> GeminiEvent<'a> {
         let raw = RawJson::new(text);
         let decoded = match object.get("error") {
             Some(e) if !e.is_null() => {
-                GeminiErrorChunk::decode_members(object.members(), data, Some(text), None)
+                crate::views::decode::decode(object.members(), data, Some(text), None)
                     .map(Self::Error)
             }
             _ => result,

@@ -105,7 +105,7 @@ pub(crate) mod tests;
 
 pub use error::{JsonError, JsonErrorKind};
 pub use members::{find_key, ObjectScanner};
-pub(crate) use members::{Key, KeyPattern, MemberSource, WatchKey};
+pub(crate) use members::{Key, KeyPattern, KeyWord, MemberSource, WatchKey};
 pub use raw::{RawJson, RawNumber};
 pub use scan::MAX_DEPTH;
 

@@ -1,5 +1,6 @@
-//! `event_view!`: a Responses event view. The struct, decoder and visitor
-//! come from the shared `view!` (see `views/macros.rs`); on top, an event
+//! `event_view!`: a Responses event view. The struct, its description for
+//! the generic decoder and its visitor come from the shared `view!` (see
+//! `views/macros.rs`); on top, an event
 //! view has a `TYPE` constant, a `to_owned()` that keeps the whole event as
 //! an [`OwnedResponsesEvent`](super::OwnedResponsesEvent), and (feature
 //! `serde`) a `Deserialize` that checks its `type`. It does not decode as a
@@ -105,8 +106,7 @@ macro_rules! event_view {
             /// for the others).
             #[inline]
             pub(crate) fn check_fields(&self) -> ::core::result::Result<(), $crate::views::DecodeError> {
-                $( field_check!($kind self.$field, field_key!($field $($key)?)); )*
-                Ok(())
+                $crate::views::decode::check_fields(self)
             }
         }
 
@@ -117,7 +117,7 @@ macro_rules! event_view {
             fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
                 $crate::views::serde::deserialize_borrowed(d, |raw: &'de str| {
                     let text = $crate::views::trim_json_ws(raw);
-                    Self::decode_members($crate::json::ObjectScanner::new(raw), raw, Some(text), Some($ty))
+                    $crate::views::decode::decode($crate::json::ObjectScanner::new(raw), raw, Some(text), Some($ty))
                         .map_err(|e| e.with_event_type($ty))
                 })
             }

@@ -1,8 +1,11 @@
 //! `view!` and `tagged!`: one declaration per view, from which the struct
-//! (or enum), its one-pass decoder, its field listing, its visitor, its
-//! `to_owned()` and (feature `serde`) its `Deserialize` are generated. Used
-//! by every dialect; the Responses events add their own arm on top
-//! (`event_view!` in `responses/macros.rs`).
+//! (or enum) and its description as data are generated: the fields' keys
+//! and kinds, the match from a key to a field's number, the fields' places
+//! by number (the `View` trait of `views/decode.rs`), and the impls that
+//! hand them to the generic code (the one decoder, the visitor,
+//! `to_owned()`, feature `serde`'s `Deserialize`). Used by every dialect;
+//! the Responses events add their own arm on top (`event_view!` in
+//! `responses/macros.rs`).
 //!
 //! ```text
 //! view! {
@@ -40,106 +43,16 @@ macro_rules! field_ty {
     (opt $t:ty) => { ::core::option::Option<$t> };
 }
 
-/// Stores a field's value (`Option<T>`: `None` for absent or `null`) in
-/// its place in the view being built, and notes it in `seen`.
-macro_rules! field_put {
-    (req $place:expr, $seen:ident, $bit:ident, $value:expr) => {
-        match $value {
-            ::core::option::Option::Some(v) => {
-                $place = v;
-                $seen |= $bit;
-            }
-            ::core::option::Option::None => {
-                // Absent again: the place holds the fallback, for a later
-                // reading in place (a repeated key) to start from.
-                $place = $crate::views::Field::fallback();
-                $seen &= !$bit;
-            }
-        }
+/// A field's kind, as data (see [`FieldKind`](super::decode::FieldKind)).
+macro_rules! field_kind {
+    (req) => {
+        $crate::views::decode::FieldKind::Required
     };
-    (opt $place:expr, $seen:ident, $bit:ident, $value:expr) => {
-        $place = $value
+    (opt) => {
+        $crate::views::decode::FieldKind::Optional
     };
-    (dflt $place:expr, $seen:ident, $bit:ident, $value:expr) => {{
-        $place = match $value {
-            ::core::option::Option::Some(v) => v,
-            ::core::option::Option::None => $crate::views::Field::fallback(),
-        };
-        $seen |= $bit;
-    }};
-}
-
-/// A field's place in the view being built, as `&mut T` holding `T`'s
-/// fallback, for a value decoded in place (a nested view, a `HeadList`).
-macro_rules! field_slot {
-    (opt $place:expr, $seen:ident, $bit:ident, $t:ty) => {
-        $place.insert(<$t as $crate::views::Field<'a>>::fallback())
-    };
-    ($kind:ident $place:expr, $seen:ident, $bit:ident, $t:ty) => {{
-        // Read before (a repeated key): start again from the fallback.
-        if $seen & $bit != 0 {
-            $place = <$t as $crate::views::Field<'a>>::fallback();
-        }
-        $seen |= $bit;
-        &mut $place
-    }};
-}
-
-/// A required field's check, once the members were read.
-macro_rules! field_require {
-    (req $seen:ident, $n:expr, $name:expr, $base:expr, $raw:expr) => {
-        if $seen & (1u64 << $n) == 0 {
-            return ::core::result::Result::Err($crate::views::DecodeError::new(
-                $crate::views::DecodeErrorKind::MissingField { field: $name },
-                $crate::views::offset_in($base, $raw),
-            ));
-        }
-    };
-    ($kind:ident $seen:ident, $n:expr, $name:expr, $base:expr, $raw:expr) => {};
-}
-
-/// The value of a field in a fallback view (see `Field::fallback`).
-macro_rules! field_fallback {
-    (req $t:ty) => {
-        <$t as $crate::views::Field<'_>>::fallback()
-    };
-    (opt $t:ty) => {
-        ::core::option::Option::None
-    };
-    (dflt $t:ty) => {
-        <$t as $crate::views::Field<'_>>::fallback()
-    };
-}
-
-/// Hands a field to a visitor (skipping an absent optional one).
-macro_rules! field_visit {
-    (req $value:expr, $name:expr, $f:ident) => {
-        $f($name, $crate::views::Field::field_value(&$value))
-    };
-    (opt $value:expr, $name:expr, $f:ident) => {
-        if let ::core::option::Option::Some(v) = &$value {
-            $f($name, $crate::views::Field::field_value(v))
-        }
-    };
-    (dflt $value:expr, $name:expr, $f:ident) => {
-        if !$crate::views::Field::is_fallback(&$value) {
-            $f($name, $crate::views::Field::field_value(&$value))
-        }
-    };
-}
-
-/// Decodes a field's lazy payload, returning its error (see `Field::check`).
-macro_rules! field_check {
-    (req $value:expr, $name:expr) => {
-        $crate::views::Field::check(&$value).map_err(|e| e.in_field($name))?
-    };
-    (opt $value:expr, $name:expr) => {
-        if let ::core::option::Option::Some(v) = &$value {
-            $crate::views::Field::check(v).map_err(|e| e.in_field($name))?
-        }
-    };
-    (dflt $value:expr, $name:expr) => {
-        $crate::views::Field::check(&$value).map_err(|e| e.in_field($name))?
+    (dflt) => {
+        $crate::views::decode::FieldKind::Defaulted
     };
 }
 
@@ -204,9 +117,12 @@ macro_rules! view {
                 base: &'a str,
             ) -> ::core::result::Result<Self, $crate::views::DecodeError> {
                 match value {
-                    $crate::json::Value::Object(o) => {
-                        Self::decode_members(o.members(), base, Some(o.as_raw_json().get()), None)
-                    }
+                    $crate::json::Value::Object(o) => $crate::views::decode::decode(
+                        o.members(),
+                        base,
+                        Some(o.as_raw_json().get()),
+                        None,
+                    ),
                     _ => Err($crate::views::wrong_type(base, &value)),
                 }
             }
@@ -216,7 +132,7 @@ macro_rules! view {
                 scanner: &mut $crate::json::ObjectScanner<'a>,
                 base: &'a str,
             ) -> ::core::result::Result<Self, $crate::views::DecodeError> {
-                Self::decode_members(scanner, base, None, None)
+                $crate::views::decode::decode(scanner, base, None, None)
             }
             #[inline]
             fn from_nested_in(
@@ -224,7 +140,7 @@ macro_rules! view {
                 base: &'a str,
                 out: &mut Self,
             ) -> ::core::result::Result<(), $crate::views::DecodeError> {
-                Self::decode_members_in(scanner, base, None, None, out)
+                $crate::views::decode::decode_in(scanner, base, None, None, out)
             }
             #[inline]
             fn field_value(&self) -> $crate::views::FieldValue<'a, '_> {
@@ -236,179 +152,6 @@ macro_rules! view {
         }
 
         owned_view!($name);
-    };
-    // The one-pass decoder of a view, under the name and attributes given:
-    // `decode_members_in` (inlined where the compiler chooses) and
-    // `decode_members_inline` (always inlined: for the callers where a
-    // measured call cost outweighs the code size, the Chat and Gemini
-    // chunks in their events).
-    (@decoder
-        $name:ident<'a> $decode:ident [$($attr:meta)?] {
-            $( $field:ident $([$key:literal])? : $kind:ident $fty:ty ),*
-        }
-    ) => {
-        impl<'a> $name<'a> {
-            /// [`decode_members`](Self::decode_members) into `out`, which
-            /// holds the fallback view (every field absent) on entry: each
-            /// field is decoded where it will stay, so that a large view (a
-            /// chunk with its first choice) is never moved on its way up.
-            /// On an error `out` holds what was read so far.
-            // The loop is written out per view rather than as one generic
-            // function over a per-view trait: the key compares and the value
-            // dispatch are one chain on constants. The generic forms tried
-            // so far cost more per event on some dialect (BENCHMARKS.md,
-            // "The typed decoder").
-            #[allow(unused_mut, unused_variables, dead_code)]
-            $(#[$attr])?
-            pub(crate) fn $decode<M: $crate::json::MemberSource<'a>>(
-                mut members: M,
-                base: &'a str,
-                raw: ::core::option::Option<&'a str>,
-                expect: ::core::option::Option<&str>,
-                out: &mut Self,
-            ) -> ::core::result::Result<(), $crate::views::DecodeError> {
-                const { assert!(Self::FIELDS.len() <= 64, "a view has at most 64 fields") };
-                // The fields read so far, bit `n` for field number `n`: for
-                // the required fields' check, and to start a nested view
-                // read a second time (a repeated key: the last one wins)
-                // from its fallback.
-                let mut seen: u64 = 0;
-                let check = expect.is_some();
-                loop {
-                    // Which member this is: `TYPE_MEMBER` for the checked
-                    // `type`, a field's number (see `field_number`), or
-                    // `OTHER_MEMBER`.
-                    let n = if M::IN_PLACE {
-                        // Keys as written are compared in place, in
-                        // declaration order, without scanning them first;
-                        // a key none of them matches is scanned.
-                        match members.start_member() {
-                            None => break,
-                            Some(r) => r.map_err($crate::views::DecodeError::json)?,
-                        }
-                        // The key's first sixteen bytes, compared with each
-                        // field's key in a few instructions; a key no field
-                        // has, or one too long for the word, is scanned.
-                        let n = match members.key_word() {
-                            ::core::option::Option::Some(word) => {
-                                let (n, len) = if check && const { $crate::json::KeyPattern::new("type") }.matches(word) {
-                                    ($crate::views::TYPE_MEMBER, 4)
-                                }
-                                $(
-                                    else if const { $crate::json::KeyPattern::new(field_key!($field $($key)?)) }.matches(word)
-                                        && (!const { $crate::json::KeyPattern::new(field_key!($field $($key)?)).is_long() }
-                                            || members.key_tail_is(field_key!($field $($key)?).as_bytes()))
-                                    {
-                                        (
-                                            const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) },
-                                            const { $crate::json::KeyPattern::new(field_key!($field $($key)?)).len() },
-                                        )
-                                    }
-                                )*
-                                else {
-                                    ($crate::views::OTHER_MEMBER, 0)
-                                };
-                                if n != $crate::views::OTHER_MEMBER {
-                                    members.take_key(len).map_err($crate::views::DecodeError::json)?;
-                                }
-                                n
-                            }
-                            ::core::option::Option::None => $crate::views::OTHER_MEMBER,
-                        };
-                        if n == $crate::views::OTHER_MEMBER {
-                            let key = members.scan_key().map_err($crate::views::DecodeError::json)?;
-                            Self::member_number(key, check)
-                        } else {
-                            n
-                        }
-                    } else {
-                        match members.next_key() {
-                            None => break,
-                            Some(key) => Self::member_number(
-                                key.map_err($crate::views::DecodeError::json)?,
-                                check,
-                            ),
-                        }
-                    };
-                    if n == $crate::views::TYPE_MEMBER {
-                        if let Some(expect) = expect {
-                            // The expected type as written is the common case:
-                            // compared in place, not scanned first.
-                            if !members.value_is_str(expect.as_bytes()) {
-                                let value = members.value().map_err($crate::views::DecodeError::json)?;
-                                $crate::views::check_type(expect, value, base)?;
-                            }
-                        }
-                    }
-                    $(
-                        else if n == const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) } {
-                            let bit = 1u64 << const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) };
-                            if <$fty as $crate::views::Field<'a>>::FROM_U64 {
-                                if let Some(v) = members.value_u64() {
-                                    field_put!($kind out.$field, seen, bit, <$fty as $crate::views::Field<'a>>::from_u64(v));
-                                    continue;
-                                }
-                            }
-                            if <$fty as $crate::views::Field<'a>>::NESTED {
-                                // An object decoded in the pass that
-                                // validates it, not validated then walked,
-                                // and built in its place, not moved there.
-                                if let Some(v) = members.nested_object(|s| {
-                                    <$fty as $crate::views::Field<'a>>::from_nested_in(
-                                        s,
-                                        base,
-                                        field_slot!($kind out.$field, seen, bit, $fty),
-                                    )
-                                }) {
-                                    v.map_err(|e| e.in_field(field_key!($field $($key)?)))?;
-                                    continue;
-                                }
-                            }
-                            if <$fty as $crate::views::Field<'a>>::FROM_SCANNER {
-                                // An array whose first element is decoded
-                                // in the pass that validates it (`HeadList`).
-                                if members.with_scanner(|s| {
-                                    <$fty as $crate::views::Field<'a>>::from_scanner(
-                                        s,
-                                        base,
-                                        field_slot!($kind out.$field, seen, bit, $fty),
-                                    )
-                                }) {
-                                    continue;
-                                }
-                            }
-                            if members.value_is_null() {
-                                field_put!($kind out.$field, seen, bit, ::core::option::Option::<$fty>::None);
-                                continue;
-                            }
-                            let value = members.value().map_err($crate::views::DecodeError::json)?;
-                            let value = if value.is_null() {
-                                None
-                            } else {
-                                Some(
-                                    <$fty as $crate::views::Field<'a>>::from_value(value, base)
-                                        .map_err(|e| e.in_field(field_key!($field $($key)?)))?,
-                                )
-                            };
-                            field_put!($kind out.$field, seen, bit, value);
-                        }
-                    )*
-                    else {
-                        members.value().map_err($crate::views::DecodeError::json)?;
-                    }
-                }
-                let raw = match raw {
-                    ::core::option::Option::Some(raw) => raw,
-                    ::core::option::Option::None => members.object_text(),
-                };
-                $(
-                    field_require!($kind seen, (const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) }),
-                        field_key!($field $($key)?), base, raw);
-                )*
-                out.__src = $crate::views::Source($crate::json::RawJson::new(raw));
-                Ok(())
-            }
-        }
     };
     (@struct
         $(#[$meta:meta])*
@@ -435,77 +178,93 @@ macro_rules! view {
             #[inline]
             pub(crate) fn fallback_view() -> Self {
                 Self {
-                    $( $field: field_fallback!($kind $fty), )*
+                    $( $field: $crate::views::decode::Slot::empty(), )*
                     __src: $crate::views::Source::EMPTY,
                 }
             }
 
             /// The JSON keys of the fields, in declaration order.
             pub const FIELDS: &'static [&'static str] = &[$(field_key!($field $($key)?)),*];
-
-            /// Decodes the members of one object. `raw` is the object's text,
-            /// a slice of `base` (the event's data), or `None` for the text
-            /// `members` walked (a nested scanner); `expect` is the `type`
-            /// the object must have, if it is checked here.
-            #[inline(always)]
-            pub(crate) fn decode_members<M: $crate::json::MemberSource<'a>>(
-                members: M,
-                base: &'a str,
-                raw: ::core::option::Option<&'a str>,
-                expect: ::core::option::Option<&str>,
-            ) -> ::core::result::Result<Self, $crate::views::DecodeError> {
-                let mut view = Self::fallback_view();
-                Self::decode_members_in(members, base, raw, expect, &mut view)?;
-                Ok(view)
-            }
-
-            /// The number of the member with this key (see `decode_members`).
-            /// Keys are matched as bytes (no `str` slicing); escaped keys
-            /// are unescaped and matched by name.
-            #[inline(always)]
-            #[allow(unused_variables)]
-            fn member_number(key: $crate::json::Key<'a>, check: bool) -> usize {
-                let escaped = key.has_escapes();
-                let unescaped = if escaped {
-                    $crate::views::match_escaped(key.json_str(), Self::FIELDS)
-                } else {
-                    ""
-                };
-                let k = key.bytes();
-                let is = |name: &str| {
-                    if escaped {
-                        unescaped == name
-                    } else {
-                        k == name.as_bytes()
-                    }
-                };
-                if check && is("type") {
-                    $crate::views::TYPE_MEMBER
-                }
-                $(
-                    else if is(field_key!($field $($key)?)) {
-                        const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) }
-                    }
-                )*
-                else {
-                    $crate::views::OTHER_MEMBER
-                }
-            }
         }
 
-        view! { @decoder $name<'a> decode_members_in [] { $( $field $([$key])? : $kind $fty ),* } }
-        view! { @decoder $name<'a> decode_members_inline [inline(always)] { $( $field $([$key])? : $kind $fty ),* } }
+        // The view as data for the generic decoder (`views/decode.rs`):
+        // its keys and kinds, the key match, its slots by number.
+        impl<'a> $crate::views::decode::View<'a> for $name<'a> {
+            const KEYS: &'static [&'static str] = Self::FIELDS;
+            const KINDS: &'static [$crate::views::decode::FieldKind] = &[$(field_kind!($kind)),*];
+
+            #[inline(always)]
+            fn empty() -> Self {
+                Self::fallback_view()
+            }
+
+            #[inline(always)]
+            #[allow(unused_variables)]
+            fn match_word<M: $crate::json::MemberSource<'a>>(
+                word: $crate::json::KeyWord,
+                members: &M,
+            ) -> (usize, usize) {
+                $(
+                    if const { $crate::json::KeyPattern::new(field_key!($field $($key)?)) }.matches(word)
+                        && (!const { $crate::json::KeyPattern::new(field_key!($field $($key)?)).is_long() }
+                            || members.key_tail_is(field_key!($field $($key)?).as_bytes()))
+                    {
+                        return (
+                            const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) },
+                            const { $crate::json::KeyPattern::new(field_key!($field $($key)?)).len() },
+                        );
+                    }
+                )*
+                ($crate::views::decode::OTHER_MEMBER, 0)
+            }
+
+            #[inline]
+            #[allow(unused_variables)]
+            fn key_number(name: &[u8]) -> usize {
+                $(
+                    if name == field_key!($field $($key)?).as_bytes() {
+                        return const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) };
+                    }
+                )*
+                $crate::views::decode::OTHER_MEMBER
+            }
+
+            #[inline(always)]
+            #[allow(unused_variables)]
+            fn slot_mut<F: $crate::views::decode::SlotFn<'a>>(
+                &mut self,
+                n: usize,
+                f: F,
+            ) -> ::core::option::Option<F::Output> {
+                $(
+                    if n == const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) } {
+                        return ::core::option::Option::Some(f.call(&mut self.$field));
+                    }
+                )*
+                ::core::option::Option::None
+            }
+
+            #[inline]
+            #[allow(unused_variables)]
+            fn each_slot<F: $crate::views::decode::EachSlot<'a>>(&self, f: &mut F) {
+                $( f.slot(const { $crate::views::field_number(Self::FIELDS, field_key!($field $($key)?)) }, &self.$field); )*
+            }
+
+            #[inline(always)]
+            fn source_mut(&mut self) -> &mut $crate::views::Source<'a> {
+                &mut self.__src
+            }
+        }
 
         impl<'a> $crate::views::Fields<'a> for $name<'a> {
             fn field_names(&self) -> &'static [&'static str] {
                 Self::FIELDS
             }
-            #[allow(unused_variables)]
             fn for_each_field(
                 &self,
                 f: &mut dyn FnMut(&'static str, $crate::views::FieldValue<'a, '_>),
             ) {
-                $( field_visit!($kind self.$field, field_key!($field $($key)?), f); )*
+                $crate::views::decode::for_each_field(self, f)
             }
         }
     };
@@ -570,7 +329,7 @@ macro_rules! tagged {
                 let raw = o.as_raw_json();
                 $(
                     if ty == $ty {
-                        return $view::decode_members(members, base, Some(raw.get()), check.then_some($ty))
+                        return $crate::views::decode::decode(members, base, Some(raw.get()), check.then_some($ty))
                             .map(Self::$variant);
                     }
                 )*

@@ -14,6 +14,7 @@
 
 #[macro_use]
 mod macros;
+pub(crate) mod decode;
 mod error;
 mod head_list;
 mod lazy;
@@ -634,13 +635,6 @@ pub(super) fn visit_elements<'a, T: Field<'a>>(
         }
     }
 }
-
-/// The member number of an object's `type` when the decoder checks it (see
-/// `decode_members` in `views/macros.rs`).
-pub(crate) const TYPE_MEMBER: usize = usize::MAX - 1;
-
-/// The member number of a member the decoder skips.
-pub(crate) const OTHER_MEMBER: usize = usize::MAX;
 
 /// The number of the field `name` in `names`, if it is one (for
 /// compile-time checks and tables).
