@@ -322,7 +322,7 @@ macro_rules! response_events {
             ) -> Result<Self, DecodeError> {
                 match kind {
                     $(
-                        Kind::$variant => $crate::views::decode::decode::<$view<'a>, _>(members, data, Some(text), check.then_some($ty))
+                        Kind::$variant => $crate::views::decode::decode_apart::<$view<'a>, _>(members, data, Some(text), check.then_some($ty))
                             .map_err(|e| e.with_event_type($ty))
                             .map(Self::$variant),
                     )*

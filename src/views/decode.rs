@@ -196,12 +196,40 @@ pub(crate) fn decode<'a, V: View<'a>, M: MemberSource<'a>>(
     Ok(view)
 }
 
+/// [`decode`], with the view's decoder kept in a function of its own: for
+/// a caller that picks one of many views (the Responses events). Inlined
+/// there, dozens of decoders make one function so large that the compiler
+/// stops inlining the small helpers of the common one (string slicing,
+/// list reading) into it, which costs more than the call.
+#[inline(always)]
+pub(crate) fn decode_apart<'a, V: View<'a>, M: MemberSource<'a>>(
+    members: M,
+    base: &'a str,
+    raw: Option<&'a str>,
+    expect: Option<&str>,
+) -> Result<V, DecodeError> {
+    let mut view = V::empty();
+    decode_in_apart(members, base, raw, expect, &mut view)?;
+    Ok(view)
+}
+
+/// [`decode_in`], never inlined (see [`decode_apart`]).
+#[inline(never)]
+fn decode_in_apart<'a, V: View<'a>, M: MemberSource<'a>>(
+    members: M,
+    base: &'a str,
+    raw: Option<&'a str>,
+    expect: Option<&str>,
+    out: &mut V,
+) -> Result<(), DecodeError> {
+    decode_inline(members, base, raw, expect, out)
+}
+
 /// [`decode`] into `out`, which holds the empty view on entry: each field
 /// is decoded where it will stay, so that a large view (a chunk with its
 /// first choice) is never moved on its way up. On an error `out` holds
-/// what was read so far. Kept out of line: its body is large and its
-/// callers many (an event enum decodes every kind in one function).
-#[inline(never)]
+/// what was read so far. Whether it is inlined is left to the compiler
+/// (nested views, the Anthropic events, the tagged enums' variants).
 pub(crate) fn decode_in<'a, V: View<'a>, M: MemberSource<'a>>(
     members: M,
     base: &'a str,
@@ -278,19 +306,30 @@ pub(crate) fn decode_inline<'a, V: View<'a>, M: MemberSource<'a>>(
                     super::check_type(expect, value, base)?;
                 }
             }
-        } else if let Some(read) = out.slot_mut(
-            n,
-            ReadField::<V, M> {
-                members: &mut members,
-                base,
-                n,
-                seen: &mut seen,
-                _view: core::marker::PhantomData,
-            },
-        ) {
-            read?;
         } else {
-            members.value().map_err(DecodeError::json)?;
+            let mut error = None;
+            let read = out.slot_mut(
+                n,
+                ReadField::<V, M> {
+                    members: &mut members,
+                    base,
+                    n,
+                    seen: &mut seen,
+                    error: &mut error,
+                    _view: core::marker::PhantomData,
+                },
+            );
+            match read {
+                Some(true) => {}
+                Some(false) => {
+                    if let Some(e) = error {
+                        return Err(e);
+                    }
+                }
+                None => {
+                    members.value().map_err(DecodeError::json)?;
+                }
+            }
         }
     }
     let raw = match raw {
@@ -339,73 +378,87 @@ fn member_number<'a, V: View<'a>>(key: Key<'a>, check: bool) -> usize {
     V::key_number(name)
 }
 
-/// Reads the value at hand in `members` into field `n`'s slot.
+/// Reads the value at hand in `members` into field `n`'s slot: `true`
+/// when it was read, else `false` with the error in `error`. A flag, not
+/// a `Result`, comes back out of the match on the field's number, so that
+/// the branches of that match meet on one byte.
 struct ReadField<'a, 'r, V, M> {
     members: &'r mut M,
     base: &'a str,
     n: usize,
     seen: &'r mut u64,
+    error: &'r mut Option<DecodeError>,
     _view: core::marker::PhantomData<fn() -> V>,
 }
 
 impl<'a, V: View<'a>, M: MemberSource<'a>> SlotFn<'a> for ReadField<'a, '_, V, M> {
-    type Output = Result<(), DecodeError>;
+    type Output = bool;
 
     #[inline(always)]
-    fn call<S: Slot<'a>>(self, slot: &mut S) -> Result<(), DecodeError> {
-        let Self {
-            members,
-            base,
-            n,
-            seen,
-            ..
-        } = self;
-        let bit = 1u64 << (n & 63);
-        let in_field = |e: DecodeError| e.in_field(V::KEYS.get(n).copied().unwrap_or_default());
-        if S::Value::FROM_U64 {
-            if let Some(v) = members.value_u64() {
-                match S::Value::from_u64(v) {
-                    Some(v) => slot.put(v, bit, seen),
-                    None => slot.put_null(bit, seen),
-                }
-                return Ok(());
+    fn call<S: Slot<'a>>(self, slot: &mut S) -> bool {
+        match read_slot::<V, M, S>(self.members, self.base, self.n, self.seen, slot) {
+            Ok(()) => true,
+            Err(e) => {
+                *self.error = Some(e);
+                false
             }
         }
-        if S::Value::NESTED {
-            // An object decoded in the pass that validates it, not
-            // validated then walked, and built in its place, not moved
-            // there.
-            if let Some(v) = members.nested_object(|s| {
-                <S::Value as Field<'a>>::from_nested_in(s, base, slot.place(bit, seen))
-            }) {
-                return v.map_err(in_field);
+    }
+}
+
+/// Reads the value at hand in `members` into `slot`, field `n`'s.
+#[inline(always)]
+fn read_slot<'a, V: View<'a>, M: MemberSource<'a>, S: Slot<'a>>(
+    members: &mut M,
+    base: &'a str,
+    n: usize,
+    seen: &mut u64,
+    slot: &mut S,
+) -> Result<(), DecodeError> {
+    let bit = 1u64 << (n & 63);
+    let in_field = |e: DecodeError| e.in_field(V::KEYS.get(n).copied().unwrap_or_default());
+    if S::Value::FROM_U64 {
+        if let Some(v) = members.value_u64() {
+            match S::Value::from_u64(v) {
+                Some(v) => slot.put(v, bit, seen),
+                None => slot.put_null(bit, seen),
             }
-        }
-        if S::Value::FROM_SCANNER {
-            // An array whose first element is decoded in the pass that
-            // validates it (`HeadList`).
-            if members.with_scanner(|s| {
-                <S::Value as Field<'a>>::from_scanner(s, base, slot.place(bit, seen))
-            }) {
-                return Ok(());
-            }
-        }
-        if members.value_is_null() {
-            slot.put_null(bit, seen);
             return Ok(());
         }
-        let value = members.value().map_err(DecodeError::json)?;
-        if value.is_null() {
-            slot.put_null(bit, seen);
-        } else {
-            slot.put(
-                <S::Value as Field<'a>>::from_value(value, base).map_err(in_field)?,
-                bit,
-                seen,
-            );
-        }
-        Ok(())
     }
+    if S::Value::NESTED {
+        // An object decoded in the pass that validates it, not validated
+        // then walked, and built in its place, not moved there.
+        if let Some(v) = members.nested_object(|s| {
+            <S::Value as Field<'a>>::from_nested_in(s, base, slot.place(bit, seen))
+        }) {
+            return v.map_err(in_field);
+        }
+    }
+    if S::Value::FROM_SCANNER {
+        // An array whose first element is decoded in the pass that
+        // validates it (`HeadList`).
+        if members
+            .with_scanner(|s| <S::Value as Field<'a>>::from_scanner(s, base, slot.place(bit, seen)))
+        {
+            return Ok(());
+        }
+    }
+    if members.value_is_null() {
+        slot.put_null(bit, seen);
+        return Ok(());
+    }
+    let value = members.value().map_err(DecodeError::json)?;
+    if value.is_null() {
+        slot.put_null(bit, seen);
+    } else {
+        slot.put(
+            <S::Value as Field<'a>>::from_value(value, base).map_err(in_field)?,
+            bit,
+            seen,
+        );
+    }
+    Ok(())
 }
 
 /// Hands each present field of `view` to a visitor (see
