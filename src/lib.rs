@@ -153,6 +153,10 @@
 //!   `parse` does; the owned forms deserialize from any deserializer, and
 //!   serialize (`serde::Serialize`) as their JSON, so a gateway can log
 //!   them. Works without `std`.
+//! * `request`: `request::translate`, request bodies translated
+//!   between the four dialects (with what could not be carried, listed),
+//!   and upstream errors in the client's dialect, for gateways. Adds
+//!   `serde_json`; works without `std`.
 //!
 //! The `ssekit` command-line tool is a package of its own, `ssekit-cli`.
 #![cfg_attr(
@@ -268,6 +272,9 @@ pub mod framing;
 pub mod gemini;
 pub mod json;
 pub mod lint;
+#[cfg(feature = "request")]
+#[cfg_attr(docsrs, doc(cfg(feature = "request")))]
+pub mod request;
 pub mod responses;
 mod simd;
 pub mod turn;
