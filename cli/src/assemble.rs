@@ -4,24 +4,35 @@
 //! streams through [`ChatAccumulator`], Anthropic Messages streams through
 //! [`AnthropicAccumulator`] and Gemini streams through [`GeminiAccumulator`]. The result is printed even when the stream was
 //! cut, and the exit status says so (1).
+//!
+//! With `--as D`, the stream is read by its dialect's turn reader into a
+//! [`TurnAccumulator`] and the final answer is printed in dialect D's
+//! non-streaming shape, whatever the stream's dialect.
 
 use std::io::{self, Write};
 
 use ssekit::accumulate::{
     AnthropicAccumulator, ChatAccumulator, GeminiAccumulator, Outcome, ResponsesAccumulator,
+    TurnAccumulator,
 };
 use ssekit::anthropic::AnthropicEvent;
+use ssekit::bridge::AnyReader;
 use ssekit::chat::ChatEvent;
 use ssekit::gemini::GeminiEvent;
 use ssekit::responses::ResponsesEvent;
+use ssekit::turn::{self, TurnConfig};
 use ssekit::Frame;
 
 use crate::events::{detect, Choice, Dialect};
-use crate::{each_frame, parse_dialect_input, Failure};
+use crate::{each_frame, parse_dialect_input, Failure, Input, Usage};
 
-/// Runs `ssekit assemble [--dialect D] [--chunk N] [FILE]`.
+/// Runs `ssekit assemble [--dialect D] [--as D] [--chunk N] [FILE]`.
 pub(crate) fn assemble(args: &[String]) -> Result<(), Failure> {
-    let (input, choice) = parse_dialect_input(args)?;
+    let (args, target) = take_as(args)?;
+    let (input, choice) = parse_dialect_input(&args)?;
+    if let Some(to) = target {
+        return assemble_as(&input, choice, to);
+    }
     let mut assembler = Assembler {
         acc: match choice {
             Choice::Fixed(d) => Some(Acc::new(d)),
@@ -207,5 +218,112 @@ impl Assembler {
             }
         };
         acc.feed(start, &frame);
+    }
+}
+
+/// Takes `--as D` out of `args`.
+fn take_as(args: &[String]) -> Result<(Vec<String>, Option<Dialect>), Usage> {
+    let mut rest = Vec::new();
+    let mut target = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        if arg != "--as" {
+            rest.push(arg.clone());
+            continue;
+        }
+        let v = it
+            .next()
+            .ok_or_else(|| Usage("--as needs a value".into()))?;
+        target = Some(match Choice::parse(v) {
+            Some(Choice::Fixed(d)) => d,
+            _ => {
+                return Err(Usage(format!(
+                    "--as takes responses, chat, anthropic or gemini, not '{v}'"
+                )))
+            }
+        });
+    }
+    Ok((rest, target))
+}
+
+fn turn_dialect(d: Dialect) -> turn::Dialect {
+    match d {
+        Dialect::Responses => turn::Dialect::Responses,
+        Dialect::Chat => turn::Dialect::Chat,
+        Dialect::Anthropic => turn::Dialect::Anthropic,
+        Dialect::Gemini => turn::Dialect::Gemini,
+    }
+}
+
+/// The stream read into the turn model by its dialect's reader.
+struct TurnAssembler {
+    reader: AnyReader,
+    acc: TurnAccumulator,
+}
+
+impl TurnAssembler {
+    fn new(dialect: Dialect) -> Self {
+        let d = turn_dialect(dialect);
+        Self {
+            reader: AnyReader::new(d, &TurnConfig::default()),
+            acc: TurnAccumulator::new().from_dialect(d),
+        }
+    }
+
+    fn feed(&mut self, start: u64, frame: &Frame) {
+        if let Err(e) = self.acc.read(&mut self.reader, frame) {
+            eprintln!("ssekit: warning: event at byte {start}: {e}");
+        }
+    }
+}
+
+/// `ssekit assemble --as D`.
+fn assemble_as(input: &Input, choice: Choice, to: Dialect) -> Result<(), Failure> {
+    let mut asm = match choice {
+        Choice::Fixed(d) => Some(TurnAssembler::new(d)),
+        Choice::Auto => None,
+    };
+    let mut pending: Vec<(u64, Frame)> = Vec::new();
+    each_frame(input, &mut io::sink(), |_, start, frame| {
+        let a = match &mut asm {
+            Some(a) => a,
+            None => {
+                let Some(dialect) = detect(&frame) else {
+                    pending.push((start, frame));
+                    return Ok(());
+                };
+                let a = asm.insert(TurnAssembler::new(dialect));
+                for (at, f) in std::mem::take(&mut pending) {
+                    a.feed(at, &f);
+                }
+                a
+            }
+        };
+        a.feed(start, &frame);
+        Ok(())
+    })?;
+    // Frames that never told a dialect are read as Responses events.
+    let mut asm = asm.unwrap_or_else(|| TurnAssembler::new(Dialect::Responses));
+    for (start, frame) in std::mem::take(&mut pending) {
+        asm.feed(start, &frame);
+    }
+    if let Err(e) = asm.acc.finish_reader(&mut asm.reader) {
+        eprintln!("ssekit: warning: {e}");
+    }
+    let outcome = asm.acc.outcome();
+    let turn = asm.acc.into_turn();
+    let mut out = io::stdout().lock();
+    writeln!(out, "{}", turn.to_json(turn_dialect(to)))?;
+    out.flush()?;
+    match outcome {
+        Outcome::Truncated => {
+            eprintln!("ssekit: error: the stream ended early: the result is truncated");
+            Err(Failure::Exit(1))
+        }
+        Outcome::Failed => {
+            eprintln!("ssekit: warning: the stream reported an error");
+            Ok(())
+        }
+        _ => Ok(()),
     }
 }

@@ -104,7 +104,7 @@ written, and the message names the line); 2 for usage and I/O errors.
 ";
 
 const ASSEMBLE: &str = "\
-usage: ssekit assemble [--dialect D] [--chunk N] [FILE]
+usage: ssekit assemble [--dialect D] [--as D] [--chunk N] [FILE]
 
 Prints the final response assembled from the stream's events as one JSON
 object, in the API's own shape: a Response, a Chat Completion, an Anthropic
@@ -115,12 +115,18 @@ assembled and printed.
 options:
   --dialect D  responses, chat, anthropic, gemini or auto (default auto: told by
                the stream's first event that tells it)
+  --as D       responses, chat, anthropic or gemini: print the final answer in
+               that API's non-streaming shape instead, whatever the stream's
+               dialect (a response, a chat.completion, a message, a
+               GenerateContentResponse); what the shape cannot say (hosted
+               tools towards Chat, signatures towards Chat) is left out
   --chunk N    feed the parser exactly N bytes at a time (default: what each
                read returns)
   -h, --help   print this help
 
 example:
   ssekit assemble samples/responses-text.sse
+  ssekit assemble --as anthropic samples/responses-text.sse
 
 Exit status: 0; 1 when the stream ended early; 2 for usage and I/O errors.
 ";

@@ -6,6 +6,10 @@
 //!   live snapshots while it streams.
 //! * [`ChatAccumulator`], [`AnthropicAccumulator`], [`GeminiAccumulator`]: the
 //!   same for Chat Completions, Anthropic Messages and Gemini.
+//! * [`TurnAccumulator`]: any dialect's stream, read into the model of a
+//!   turn by the dialect's [`TurnReader`](crate::turn::TurnReader), → a
+//!   [`FinalTurn`](crate::turn::FinalTurn), rendered in any dialect's
+//!   non-streaming shape.
 
 mod responses;
 mod value;
@@ -15,6 +19,7 @@ pub mod chat;
 mod dialect;
 mod error;
 pub mod gemini;
+mod turn;
 pub use anthropic::{AnthropicAccumulator, AnthropicAccumulatorConfig};
 pub use chat::{ChatAccumulator, ChatAccumulatorConfig};
 pub use dialect::IndexOrder;
@@ -24,4 +29,5 @@ pub use responses::{
     Anomaly, AnomalyKind, FinalResponse, ItemSnapshot, ResponsesAccumulator,
     ResponsesAccumulatorConfig, SequenceInfo,
 };
+pub use turn::{TurnAccumulator, TurnAccumulatorConfig};
 pub use value::JsonValue;

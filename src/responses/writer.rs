@@ -1488,29 +1488,34 @@ impl ResponsesWriter {
             match usage.filter(|_| last) {
                 Some(u) => {
                     key(s, "usage");
-                    s.push_str("{\"input_tokens\":");
-                    push_u64(s, u.input_tokens);
-                    key(s, "input_tokens_details");
-                    s.push_str("{\"cached_tokens\":");
-                    push_u64(s, u.cached_tokens);
-                    s.push('}');
-                    field_u64(s, "output_tokens", u.output_tokens);
-                    key(s, "output_tokens_details");
-                    s.push_str("{\"reasoning_tokens\":");
-                    push_u64(s, u.reasoning_tokens);
-                    s.push('}');
-                    field_u64(
-                        s,
-                        "total_tokens",
-                        u.input_tokens.saturating_add(u.output_tokens),
-                    );
-                    s.push('}');
+                    usage_json(s, &u);
                 }
                 None => field_raw(s, "usage", "null"),
             }
             s.push('}');
         });
     }
+}
+
+/// A response's `usage` object.
+pub(crate) fn usage_json(s: &mut String, u: &TokenUsage) {
+    s.push_str("{\"input_tokens\":");
+    push_u64(s, u.input_tokens);
+    key(s, "input_tokens_details");
+    s.push_str("{\"cached_tokens\":");
+    push_u64(s, u.cached_tokens);
+    s.push('}');
+    field_u64(s, "output_tokens", u.output_tokens);
+    key(s, "output_tokens_details");
+    s.push_str("{\"reasoning_tokens\":");
+    push_u64(s, u.reasoning_tokens);
+    s.push('}');
+    field_u64(
+        s,
+        "total_tokens",
+        u.input_tokens.saturating_add(u.output_tokens),
+    );
+    s.push('}');
 }
 
 /// What a terminal response adds.
@@ -1522,14 +1527,14 @@ enum Terminal<'a> {
 }
 
 /// `{"type":"output_text","annotations":[],"logprobs":[],"text":…}`
-fn text_part(s: &mut String, text: &str) {
+pub(crate) fn text_part(s: &mut String, text: &str) {
     s.push_str("{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[]");
     field_str(s, "text", text);
     s.push('}');
 }
 
 /// `{"type":"summary_text","text":…}`
-fn summary_part(s: &mut String, text: &str) {
+pub(crate) fn summary_part(s: &mut String, text: &str) {
     s.push_str("{\"type\":\"summary_text\"");
     field_str(s, "text", text);
     s.push('}');
@@ -1553,7 +1558,7 @@ fn message_item(s: &mut String, id: &str, status: &str, text: Option<&str>) {
 }
 
 /// A function call item; `id`, `call_id` and `name` are JSON literals.
-fn function_call_item(
+pub(crate) fn function_call_item(
     s: &mut String,
     id: &str,
     status: &str,
@@ -1600,7 +1605,7 @@ fn reasoning_item(
 }
 
 /// `{"type":"refusal","refusal":…}`
-fn refusal_part(s: &mut String, text: &str) {
+pub(crate) fn refusal_part(s: &mut String, text: &str) {
     s.push_str("{\"type\":\"refusal\"");
     field_str(s, "refusal", text);
     s.push('}');

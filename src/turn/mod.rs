@@ -28,6 +28,7 @@
 //! [`Translate`](crate::bridge::Translate) is a reader followed by a
 //! writer: any dialect to any other.
 
+pub(crate) mod answer;
 mod hold;
 mod read_anthropic;
 mod read_chat;
@@ -46,6 +47,7 @@ use crate::frame::Frame;
 use crate::json::{JsonStr, RawJson};
 use crate::responses::DecodeError;
 
+pub use answer::{FinalItem, FinalItemKind, FinalTurn};
 pub use read_anthropic::AnthropicReader;
 pub use read_chat::ChatReader;
 pub use read_gemini::GeminiReader;
@@ -331,6 +333,12 @@ pub enum TurnErrorKind {
     /// Arguments that are not a JSON object, for a dialect that carries
     /// them as an object (Gemini).
     InvalidArguments,
+    /// Keeping the event would take an accumulator past its memory limit
+    /// ([`TurnAccumulatorConfig::max_bytes`](crate::accumulate::TurnAccumulatorConfig::max_bytes)).
+    TooManyBytes {
+        /// The limit.
+        limit: usize,
+    },
 }
 
 /// An error of a reader or writer: what, and at which upstream event
@@ -394,6 +402,9 @@ impl fmt::Display for TurnError {
             }
             TurnErrorKind::Writer(kind) => write!(f, "downstream writer refused: {kind:?}")?,
             TurnErrorKind::InvalidArguments => f.write_str("tool arguments not a JSON object")?,
+            TurnErrorKind::TooManyBytes { limit } => {
+                write!(f, "accumulated turn exceeds {limit} bytes")?
+            }
         }
         write!(f, " at upstream event {}", self.event_index)
     }

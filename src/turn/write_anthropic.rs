@@ -9,7 +9,7 @@ use super::{
     DeltaKind, ItemKind, StopReason, TurnConfig, TurnError, TurnErrorKind, TurnEvent, TurnStart,
     TurnUsage, TurnWriter,
 };
-use crate::json::{push_json_str, JsonStr};
+use crate::json::{push_json_str, JsonStr, ObjectWriter};
 
 /// The block open downstream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,17 +162,8 @@ impl Inner {
     }
 
     fn usage_json(&self, j: &mut String, with_input: bool) {
-        let u = self.usage;
-        let cached = u.cached.unwrap_or(0);
-        let input = u.input.unwrap_or(0).saturating_sub(cached);
-        j.push_str("\"usage\":{");
-        if with_input || u.input.is_some() {
-            let _ = write!(
-                j,
-                "\"input_tokens\":{input},\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":{cached},"
-            );
-        }
-        let _ = write!(j, "\"output_tokens\":{}}}", u.output.unwrap_or(0));
+        j.push_str("\"usage\":");
+        usage_json(&self.usage, j, with_input);
     }
 
     fn message_start(&mut self) {
@@ -314,19 +305,10 @@ impl Inner {
         if self.finished {
             return;
         }
-        let reason = match self.stop.unwrap_or(StopReason::EndTurn) {
-            StopReason::Error => {
-                self.error("api_error", "the upstream stopped for an error");
-                return;
-            }
-            StopReason::MaxTokens => "max_tokens",
-            StopReason::ContextWindow => "model_context_window_exceeded",
-            StopReason::ContentFilter | StopReason::Refusal => "refusal",
-            StopReason::PauseTurn => "pause_turn",
-            StopReason::StopSequence => "stop_sequence",
-            StopReason::ToolUse => "tool_use",
-            StopReason::EndTurn if self.tool_use => "tool_use",
-            StopReason::EndTurn => "end_turn",
+        let stop = self.stop.unwrap_or(StopReason::EndTurn);
+        let Some(reason) = stop_reason(stop, self.tool_use) else {
+            self.error("api_error", "the upstream stopped for an error");
+            return;
         };
         self.message_start();
         self.block_stop();
@@ -471,4 +453,142 @@ impl TurnWriter for AnthropicWriter {
     fn not_carried(&self) -> u64 {
         self.inner.not_carried
     }
+}
+
+/// Anthropic's `stop_reason` for a stop (`tool_use` when a call was made
+/// and the model ended its turn); `None` for an upstream error, which
+/// Anthropic reports as an `error` event.
+pub(crate) fn stop_reason(stop: StopReason, tool_use: bool) -> Option<&'static str> {
+    Some(match stop {
+        StopReason::Error => return None,
+        StopReason::MaxTokens => "max_tokens",
+        StopReason::ContextWindow => "model_context_window_exceeded",
+        StopReason::ContentFilter | StopReason::Refusal => "refusal",
+        StopReason::PauseTurn => "pause_turn",
+        StopReason::StopSequence => "stop_sequence",
+        StopReason::ToolUse => "tool_use",
+        StopReason::EndTurn if tool_use => "tool_use",
+        StopReason::EndTurn => "end_turn",
+    })
+}
+
+/// Anthropic's `usage` object: `input_tokens` leaves out the tokens read
+/// from the cache, which `cache_read_input_tokens` counts.
+fn usage_json(u: &TurnUsage, j: &mut String, with_input: bool) {
+    let cached = u.cached.unwrap_or(0);
+    let input = u.input.unwrap_or(0).saturating_sub(cached);
+    j.push('{');
+    if with_input || u.input.is_some() {
+        let _ = write!(
+            j,
+            "\"input_tokens\":{input},\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":{cached},"
+        );
+    }
+    let _ = write!(j, "\"output_tokens\":{}}}", u.output.unwrap_or(0));
+}
+
+/// Writes a finished turn as an Anthropic `message` object.
+///
+/// | turn | message |
+/// | --- | --- |
+/// | id | `id` (`msg_` added when missing; `msg_bridge` when none) |
+/// | a message or refusal item | a `text` block (its parts joined) |
+/// | a reasoning item with text or a signature | a `thinking` block with its `signature` (empty when none came) |
+/// | a reasoning item with only encrypted content | a `redacted_thinking` block |
+/// | a tool call | a `tool_use` block; `input` the arguments parsed (`{}` when they are not a JSON object) |
+/// | an item only Anthropic has | its block as the upstream wrote it, when the turn was read from Anthropic and the reader kept it; else left out |
+/// | stop | `stop_reason`, as [`AnthropicWriter`] writes it (the upstream's own string when the turn was read from Anthropic); `null` for a failed or cut turn that gave none |
+/// | usage | `usage` (cache reads apart from `input_tokens`) |
+pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
+    use super::answer::{object_args, push_one_line, Ending, FinalItemKind};
+    let mut w = ObjectWriter::new(out);
+    match turn.id() {
+        Some(id) if id.starts_with("msg_") => w.str("id", id),
+        Some(id) => {
+            let mut s = String::from("msg_");
+            s.push_str(id);
+            w.str("id", &s);
+        }
+        None => w.str("id", "msg_bridge"),
+    }
+    w.raw("type", "\"message\"");
+    w.raw("role", "\"assistant\"");
+    w.str("model", turn.model().unwrap_or(""));
+    let mut content = String::from("[");
+    let mut tool_use = false;
+    for (n, item) in turn.items().iter().enumerate() {
+        let sep = |content: &mut String| {
+            if content.len() > 1 {
+                content.push(',');
+            }
+        };
+        match &item.kind {
+            FinalItemKind::Message | FinalItemKind::Refusal => {
+                let mut text = item.text();
+                text.push_str(&item.refusal);
+                sep(&mut content);
+                let mut b = ObjectWriter::new(&mut content);
+                b.raw("type", "\"text\"");
+                b.str("text", &text);
+                b.end();
+            }
+            FinalItemKind::Reasoning => {
+                let thinking = item.thinking();
+                if !thinking.is_empty() || !item.signature.is_empty() {
+                    sep(&mut content);
+                    let mut b = ObjectWriter::new(&mut content);
+                    b.raw("type", "\"thinking\"");
+                    b.str("thinking", &thinking);
+                    b.str("signature", &item.signature);
+                    b.end();
+                } else if !item.encrypted.is_empty() {
+                    sep(&mut content);
+                    let mut b = ObjectWriter::new(&mut content);
+                    b.raw("type", "\"redacted_thinking\"");
+                    b.str("data", &item.encrypted);
+                    b.end();
+                }
+            }
+            FinalItemKind::ToolCall { call_id, name } => {
+                tool_use = true;
+                sep(&mut content);
+                let mut b = ObjectWriter::new(&mut content);
+                b.raw("type", "\"tool_use\"");
+                match call_id {
+                    Some(id) => b.str("id", id),
+                    None => {
+                        let mut id = String::new();
+                        let _ = write!(id, "toolu_bridge_{n}");
+                        b.str("id", &id);
+                    }
+                }
+                b.str("name", name.as_deref().unwrap_or(""));
+                let j = b.key("input");
+                if !object_args(&item.arguments, j) {
+                    j.push_str("{}");
+                }
+                b.end();
+            }
+            FinalItemKind::Other { raw: Some(raw), .. }
+                if turn.source() == Some(super::Dialect::Anthropic) =>
+            {
+                sep(&mut content);
+                push_one_line(raw, &mut content);
+            }
+            FinalItemKind::Other { .. } => {}
+        }
+    }
+    content.push(']');
+    w.raw("content", &content);
+    let stop = match turn.stop_reason() {
+        Some(stop) => turn
+            .own_stop(super::Dialect::Anthropic)
+            .or_else(|| stop_reason(stop, tool_use)),
+        None if turn.ending() == Ending::Completed => stop_reason(StopReason::EndTurn, tool_use),
+        None => None,
+    };
+    w.str_or_null("stop_reason", stop);
+    w.raw("stop_sequence", "null");
+    usage_json(&turn.usage(), w.key("usage"), true);
+    w.end();
 }

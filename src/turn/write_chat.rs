@@ -10,7 +10,7 @@ use super::{
     DeltaKind, ItemKind, StopReason, TurnConfig, TurnError, TurnErrorKind, TurnEvent, TurnStart,
     TurnUsage, TurnWriter,
 };
-use crate::json::{push_json_str, JsonStr};
+use crate::json::{push_json_str, JsonStr, ObjectWriter};
 
 /// Writes a turn as Chat Completions chunks (`choices[0]` only).
 ///
@@ -175,16 +175,10 @@ impl ChatWriter {
         if self.finished {
             return;
         }
-        let reason = match self.stop.unwrap_or(StopReason::EndTurn) {
-            StopReason::Error => {
-                self.error_chunk("server_error", "the upstream stopped for an error");
-                return;
-            }
-            StopReason::MaxTokens | StopReason::ContextWindow => "length",
-            StopReason::ContentFilter | StopReason::Refusal => "content_filter",
-            StopReason::ToolUse => "tool_calls",
-            _ if !self.calls.is_empty() => "tool_calls",
-            _ => "stop",
+        let stop = self.stop.unwrap_or(StopReason::EndTurn);
+        let Some(reason) = finish_reason(stop, !self.calls.is_empty()) else {
+            self.error_chunk("server_error", "the upstream stopped for an error");
+            return;
         };
         self.finished = true;
         self.chunk(Some(reason), |_| {});
@@ -193,17 +187,9 @@ impl ChatWriter {
             let j = &mut self.json;
             j.clear();
             j.push_str(&self.head);
-            let input = u.input.unwrap_or(0);
-            let output = u.output.unwrap_or(0);
-            let _ = write!(
-                j,
-                "\"choices\":[],\"usage\":{{\"prompt_tokens\":{input},\"completion_tokens\":{output},\
-                 \"total_tokens\":{},\"prompt_tokens_details\":{{\"cached_tokens\":{}}},\
-                 \"completion_tokens_details\":{{\"reasoning_tokens\":{}}}}}}}",
-                input.saturating_add(output),
-                u.cached.unwrap_or(0),
-                u.reasoning.unwrap_or(0),
-            );
+            j.push_str("\"choices\":[],\"usage\":");
+            usage_json(&u, j);
+            j.push('}');
             self.put();
         }
         self.out.put_slice(b"data: [DONE]\n\n");
@@ -328,4 +314,151 @@ impl TurnWriter for ChatWriter {
     fn not_carried(&self) -> u64 {
         self.not_carried
     }
+}
+
+/// Chat's `finish_reason` for a stop (`tool_calls` when a call was made and
+/// the model ended its turn); `None` for an upstream error, which Chat
+/// reports as an error, not a finish reason.
+pub(crate) fn finish_reason(stop: StopReason, calls: bool) -> Option<&'static str> {
+    Some(match stop {
+        StopReason::Error => return None,
+        StopReason::MaxTokens | StopReason::ContextWindow => "length",
+        StopReason::ContentFilter | StopReason::Refusal => "content_filter",
+        StopReason::ToolUse => "tool_calls",
+        _ if calls => "tool_calls",
+        _ => "stop",
+    })
+}
+
+/// Chat's `usage` object.
+fn usage_json(u: &TurnUsage, j: &mut String) {
+    let input = u.input.unwrap_or(0);
+    let output = u.output.unwrap_or(0);
+    let _ = write!(
+        j,
+        "{{\"prompt_tokens\":{input},\"completion_tokens\":{output},\
+         \"total_tokens\":{},\"prompt_tokens_details\":{{\"cached_tokens\":{}}},\
+         \"completion_tokens_details\":{{\"reasoning_tokens\":{}}}}}",
+        input.saturating_add(output),
+        u.cached.unwrap_or(0),
+        u.reasoning.unwrap_or(0),
+    );
+}
+
+/// Writes a finished turn as a `chat.completion` object (one choice).
+///
+/// | turn | completion |
+/// | --- | --- |
+/// | id | `id` (`chatcmpl-` added when missing; `chatcmpl-bridge` when none) |
+/// | text of every item | `message.content` (`null` when the turn has no text item) |
+/// | refusals | `message.refusal` (`null` when none) |
+/// | reasoning, summaries | `message.reasoning_content` (left out when empty; a blank line between summary parts, as [`ChatWriter`] streams them) |
+/// | tool calls | `message.tool_calls` (`id`, `type: function`, `function: {name, arguments}`), left out when none |
+/// | stop | `finish_reason`, as [`ChatWriter`] writes it (the upstream's own string when the turn was read from Chat); a failed or cut turn, which Chat cannot say in a completion, says `stop` (or `tool_calls`) |
+/// | usage | `usage` with the cached and reasoning details, when known |
+///
+/// Signatures, encrypted reasoning and items only other dialects have are
+/// left out.
+pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
+    use super::answer::FinalItemKind;
+    let mut w = ObjectWriter::new(out);
+    {
+        let j = w.key("id");
+        match turn.id() {
+            Some(id) if id.starts_with("chatcmpl") => push_json_str(j, id),
+            Some(id) => {
+                let mut s = String::from("chatcmpl-");
+                s.push_str(id);
+                push_json_str(j, &s);
+            }
+            None => j.push_str("\"chatcmpl-bridge\""),
+        }
+    }
+    w.raw("object", "\"chat.completion\"");
+    w.u64("created", turn.created().unwrap_or(0));
+    w.str("model", turn.model().unwrap_or(""));
+    let (mut text, mut has_text, mut refusal, mut reasoning) =
+        (String::new(), false, String::new(), String::new());
+    let mut last_summary: Option<(usize, u32)> = None;
+    for (n, item) in turn.items().iter().enumerate() {
+        if !item.text.is_empty() || item.kind == FinalItemKind::Message {
+            has_text = true;
+        }
+        for t in item.text.values() {
+            text.push_str(t);
+        }
+        refusal.push_str(&item.refusal);
+        for (part, t) in item.summary.iter() {
+            if t.is_empty() {
+                continue;
+            }
+            if last_summary.is_some_and(|last| last != (n, *part)) {
+                reasoning.push_str("\n\n");
+            }
+            last_summary = Some((n, *part));
+            reasoning.push_str(t);
+        }
+        for t in item.reasoning.values() {
+            reasoning.push_str(t);
+        }
+    }
+    let j = w.key("choices");
+    j.push_str("[{\"index\":0,\"message\":");
+    let mut m = ObjectWriter::new(j);
+    m.raw("role", "\"assistant\"");
+    m.str_or_null("content", has_text.then_some(text.as_str()));
+    m.str_or_null("refusal", (!refusal.is_empty()).then_some(refusal.as_str()));
+    if !reasoning.is_empty() {
+        m.str("reasoning_content", &reasoning);
+    }
+    let mut calls = 0u64;
+    let mut arr = String::from("[");
+    for (n, item) in turn.items().iter().enumerate() {
+        let FinalItemKind::ToolCall { call_id, name } = &item.kind else {
+            continue;
+        };
+        if calls > 0 {
+            arr.push(',');
+        }
+        let mut c = ObjectWriter::new(&mut arr);
+        match call_id {
+            Some(id) => c.str("id", id),
+            None => {
+                let mut id = String::new();
+                let _ = write!(id, "call_{n}");
+                c.str("id", &id);
+            }
+        }
+        c.raw("type", "\"function\"");
+        let mut f = ObjectWriter::new(c.key("function"));
+        f.str("name", name.as_deref().unwrap_or(""));
+        f.str("arguments", &item.arguments);
+        f.end();
+        c.end();
+        calls += 1;
+    }
+    if calls > 0 {
+        arr.push(']');
+        m.raw("tool_calls", &arr);
+    }
+    m.end();
+    j.push_str(",\"logprobs\":null,\"finish_reason\":");
+    let stop = turn.stop_reason().unwrap_or(StopReason::EndTurn);
+    match turn
+        .own_stop(super::Dialect::Chat)
+        .or_else(|| finish_reason(stop, calls > 0))
+    {
+        Some(reason) => push_json_str(j, reason),
+        None => j.push_str(if calls > 0 {
+            "\"tool_calls\""
+        } else {
+            "\"stop\""
+        }),
+    }
+    j.push_str("}]");
+    let u = turn.usage();
+    if u.input.is_some() || u.output.is_some() {
+        usage_json(&u, w.key("usage"));
+    }
+    w.end();
 }

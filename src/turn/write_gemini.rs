@@ -9,7 +9,7 @@ use super::{
     DeltaKind, ItemKind, StopReason, TurnConfig, TurnError, TurnErrorKind, TurnEvent, TurnStart,
     TurnUsage, TurnWriter,
 };
-use crate::json::{push_json_str, JsonStr, ObjectView};
+use crate::json::{push_json_str, JsonStr, ObjectView, ObjectWriter};
 
 /// A tool call being gathered: Gemini sends a function call whole.
 #[derive(Debug, Default)]
@@ -168,14 +168,9 @@ impl GeminiWriter {
         for index in open {
             self.call_end(index)?;
         }
-        let reason = match self.stop.unwrap_or(StopReason::EndTurn) {
-            StopReason::Error => {
-                self.error("INTERNAL", "the upstream stopped for an error");
-                return Ok(());
-            }
-            StopReason::MaxTokens | StopReason::ContextWindow => "MAX_TOKENS",
-            StopReason::ContentFilter | StopReason::Refusal => "SAFETY",
-            _ => "STOP",
+        let Some(reason) = finish_reason(self.stop.unwrap_or(StopReason::EndTurn)) else {
+            self.error("INTERNAL", "the upstream stopped for an error");
+            return Ok(());
         };
         self.finished = true;
         self.tail(None);
@@ -187,22 +182,8 @@ impl GeminiWriter {
             "{{\"candidates\":[{{\"content\":{{\"parts\":[],\"role\":\"model\"}},\"finishReason\":\"{reason}\",\"index\":0}}]"
         );
         if u.input.is_some() || u.output.is_some() {
-            let input = u.input.unwrap_or(0);
-            let output = u.output.unwrap_or(0);
-            let thoughts = u.reasoning.unwrap_or(0);
-            let _ = write!(
-                j,
-                ",\"usageMetadata\":{{\"promptTokenCount\":{input},\"candidatesTokenCount\":{},\"totalTokenCount\":{}",
-                output.saturating_sub(thoughts),
-                input.saturating_add(output)
-            );
-            if let Some(c) = u.cached {
-                let _ = write!(j, ",\"cachedContentTokenCount\":{c}");
-            }
-            if thoughts > 0 {
-                let _ = write!(j, ",\"thoughtsTokenCount\":{thoughts}");
-            }
-            j.push('}');
+            j.push_str(",\"usageMetadata\":");
+            usage_json(&u, j);
         }
         j.push_str(&self.tail);
         self.put();
@@ -463,4 +444,136 @@ mod tests {
         }
         assert_eq!(calls, 3, "{text}");
     }
+}
+
+/// Gemini's `finishReason` for a stop (a turn that calls functions stops
+/// with `STOP`); `None` for an upstream error, which Gemini reports as an
+/// error object.
+pub(crate) fn finish_reason(stop: StopReason) -> Option<&'static str> {
+    Some(match stop {
+        StopReason::Error => return None,
+        StopReason::MaxTokens | StopReason::ContextWindow => "MAX_TOKENS",
+        StopReason::ContentFilter | StopReason::Refusal => "SAFETY",
+        _ => "STOP",
+    })
+}
+
+/// Gemini's `usageMetadata`: `candidatesTokenCount` leaves out the
+/// thoughts, which `thoughtsTokenCount` counts.
+fn usage_json(u: &TurnUsage, j: &mut String) {
+    let input = u.input.unwrap_or(0);
+    let output = u.output.unwrap_or(0);
+    let thoughts = u.reasoning.unwrap_or(0);
+    let _ = write!(
+        j,
+        "{{\"promptTokenCount\":{input},\"candidatesTokenCount\":{},\"totalTokenCount\":{}",
+        output.saturating_sub(thoughts),
+        input.saturating_add(output)
+    );
+    if let Some(c) = u.cached {
+        let _ = write!(j, ",\"cachedContentTokenCount\":{c}");
+    }
+    if thoughts > 0 {
+        let _ = write!(j, ",\"thoughtsTokenCount\":{thoughts}");
+    }
+    j.push('}');
+}
+
+/// Writes a finished turn as a Gemini `GenerateContentResponse` (candidate
+/// 0), one part per item.
+///
+/// | turn | response |
+/// | --- | --- |
+/// | a message or refusal item | `{"text"}` (left out when empty) |
+/// | a reasoning item | `{"text", "thought": true}` with its signature as `thoughtSignature` (left out when it has neither) |
+/// | a tool call | `{"functionCall": {"id", "name", "args"}}` with its signature as `thoughtSignature`; `args` left out when the arguments are not a JSON object |
+/// | an item only Gemini has | its part as the upstream wrote it, when the turn was read from Gemini and the reader kept it; else left out |
+/// | stop | `finishReason`, as [`GeminiWriter`] writes it (the upstream's own string when the turn was read from Gemini); left out for a failed or cut turn that gave none |
+/// | usage | `usageMetadata`, when known |
+/// | id, model | `responseId`, `modelVersion` |
+pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
+    use super::answer::{object_args, push_one_line, Ending, FinalItemKind};
+    let mut parts = String::from("[");
+    let sep = |parts: &mut String| {
+        if parts.len() > 1 {
+            parts.push(',');
+        }
+    };
+    for item in turn.items() {
+        match &item.kind {
+            FinalItemKind::Message | FinalItemKind::Refusal => {
+                let mut text = item.text();
+                text.push_str(&item.refusal);
+                if !text.is_empty() {
+                    sep(&mut parts);
+                    let mut p = ObjectWriter::new(&mut parts);
+                    p.str("text", &text);
+                    p.end();
+                }
+            }
+            FinalItemKind::Reasoning => {
+                let thinking = item.thinking();
+                if !thinking.is_empty() || !item.signature.is_empty() {
+                    sep(&mut parts);
+                    let mut p = ObjectWriter::new(&mut parts);
+                    p.str("text", &thinking);
+                    p.raw("thought", "true");
+                    if !item.signature.is_empty() {
+                        p.str("thoughtSignature", &item.signature);
+                    }
+                    p.end();
+                }
+            }
+            FinalItemKind::ToolCall { call_id, name } => {
+                sep(&mut parts);
+                let mut p = ObjectWriter::new(&mut parts);
+                let mut f = ObjectWriter::new(p.key("functionCall"));
+                if let Some(id) = call_id {
+                    f.str("id", id);
+                }
+                f.str("name", name.as_deref().unwrap_or(""));
+                let mut args = String::new();
+                if object_args(&item.arguments, &mut args) {
+                    f.raw("args", &args);
+                }
+                f.end();
+                if !item.signature.is_empty() {
+                    p.str("thoughtSignature", &item.signature);
+                }
+                p.end();
+            }
+            FinalItemKind::Other { raw: Some(raw), .. }
+                if turn.source() == Some(super::Dialect::Gemini) =>
+            {
+                sep(&mut parts);
+                push_one_line(raw, &mut parts);
+            }
+            FinalItemKind::Other { .. } => {}
+        }
+    }
+    parts.push(']');
+    let mut w = ObjectWriter::new(out);
+    let j = w.key("candidates");
+    j.push_str("[{\"content\":{\"parts\":");
+    j.push_str(&parts);
+    j.push_str(",\"role\":\"model\"}");
+    let stop = match turn.stop_reason() {
+        Some(stop) => turn
+            .own_stop(super::Dialect::Gemini)
+            .or_else(|| finish_reason(stop)),
+        None if turn.ending() == Ending::Completed => finish_reason(StopReason::EndTurn),
+        None => None,
+    };
+    if let Some(reason) = stop {
+        j.push_str(",\"finishReason\":");
+        push_json_str(j, reason);
+    }
+    j.push_str(",\"index\":0}]");
+    let u = turn.usage();
+    if u.input.is_some() || u.output.is_some() {
+        usage_json(&u, w.key("usageMetadata"));
+    }
+    w.str("modelVersion", turn.model().unwrap_or(""));
+    w.str("responseId", turn.id().unwrap_or("bridge"));
+    w.end();
 }

@@ -391,3 +391,187 @@ impl TurnWriter for ResponsesTurnWriter {
         self.inner.not_carried
     }
 }
+
+/// Writes a finished turn as a Responses `response` object, its items as
+/// [`ResponsesTurnWriter`] writes them.
+///
+/// | turn | response |
+/// | --- | --- |
+/// | id | `id` (`resp_` added when missing; `resp_bridge` when none); item ids `{msg\|rs\|fc}_{base}_{n}` |
+/// | a message item | a `message` item: an `output_text` part per part, then a `refusal` part when it has refusal text |
+/// | a refusal item | a `message` item with a `refusal` part |
+/// | a reasoning item | a `reasoning` item: `summary` parts, `reasoning_text` content parts, its encrypted content (or signature) as `encrypted_content` |
+/// | a tool call | a `function_call` item |
+/// | an item only Responses has | the item as the upstream wrote it, when the turn was read from Responses and the reader kept it; else left out |
+/// | completed, incomplete, failed, cut | `status` `completed`; `incomplete` with `incomplete_details.reason` (`max_output_tokens`, `content_filter`); `failed` with `error` (the upstream's code when read from Responses, else `server_error`); `in_progress` |
+/// | usage | `usage`, when known |
+///
+/// Items still open when the turn ended have status `incomplete`. The
+/// request's `tools`, `tool_choice` and `parallel_tool_calls` are the API's
+/// defaults (`[]`, `"auto"`, `true`).
+pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
+    use super::answer::{push_one_line, Ending, FinalItemKind};
+    use crate::json::{push_json_str, ObjectWriter};
+    use crate::responses::writer::{
+        function_call_item, refusal_part, summary_part, text_part, usage_json,
+    };
+    let id = match turn.id() {
+        Some(id) if id.starts_with("resp_") => String::from(id),
+        Some(id) => alloc::format!("resp_{id}"),
+        None => String::from("resp_bridge"),
+    };
+    let base = id.strip_prefix("resp_").unwrap_or(&id);
+    let mut w = ObjectWriter::new(out);
+    w.str("id", &id);
+    w.raw("object", "\"response\"");
+    w.u64("created_at", turn.created().unwrap_or(0));
+    let ending = turn.ending();
+    w.raw(
+        "status",
+        match ending {
+            Ending::Completed => "\"completed\"",
+            Ending::Incomplete => "\"incomplete\"",
+            Ending::Failed => "\"failed\"",
+            Ending::Cut => "\"in_progress\"",
+        },
+    );
+    w.str("model", turn.model().unwrap_or(""));
+    let mut output = String::from("[");
+    let mut item_id = String::new();
+    let mut literal = |prefix: &str, n: usize| {
+        item_id.clear();
+        let text = alloc::format!("{prefix}_{base}_{n}");
+        push_json_str(&mut item_id, &text);
+        item_id.clone()
+    };
+    for (n, item) in turn.items().iter().enumerate() {
+        let status = if item.done { "completed" } else { "incomplete" };
+        let sep = |o: &mut String| {
+            if o.len() > 1 {
+                o.push(',');
+            }
+        };
+        match &item.kind {
+            FinalItemKind::Message | FinalItemKind::Refusal => {
+                sep(&mut output);
+                let mut m = ObjectWriter::new(&mut output);
+                m.raw("id", &literal("msg", n));
+                m.raw("type", "\"message\"");
+                m.str("status", status);
+                let c = m.key("content");
+                c.push('[');
+                for (i, t) in item.text.values().enumerate() {
+                    if i > 0 {
+                        c.push(',');
+                    }
+                    text_part(c, t);
+                }
+                if !item.refusal.is_empty() || (item.kind == FinalItemKind::Refusal) {
+                    if !item.text.is_empty() {
+                        c.push(',');
+                    }
+                    refusal_part(c, &item.refusal);
+                }
+                c.push(']');
+                m.raw("role", "\"assistant\"");
+                m.end();
+            }
+            FinalItemKind::Reasoning => {
+                sep(&mut output);
+                let mut r = ObjectWriter::new(&mut output);
+                r.raw("id", &literal("rs", n));
+                r.raw("type", "\"reasoning\"");
+                let s = r.key("summary");
+                s.push('[');
+                for (i, t) in item.summary.values().enumerate() {
+                    if i > 0 {
+                        s.push(',');
+                    }
+                    summary_part(s, t);
+                }
+                s.push(']');
+                if !item.reasoning.is_empty() {
+                    let c = r.key("content");
+                    c.push('[');
+                    for (i, t) in item.reasoning.values().enumerate() {
+                        if i > 0 {
+                            c.push(',');
+                        }
+                        let mut p = ObjectWriter::new(c);
+                        p.raw("type", "\"reasoning_text\"");
+                        p.str("text", t);
+                        p.end();
+                    }
+                    c.push(']');
+                }
+                if !item.encrypted.is_empty() {
+                    r.str("encrypted_content", &item.encrypted);
+                } else if !item.signature.is_empty() {
+                    r.str("encrypted_content", &item.signature);
+                }
+                r.str("status", status);
+                r.end();
+            }
+            FinalItemKind::ToolCall { call_id, name } => {
+                sep(&mut output);
+                let id = literal("fc", n);
+                let mut call = String::new();
+                match call_id {
+                    Some(c) => push_json_str(&mut call, c),
+                    None => push_json_str(&mut call, &alloc::format!("call_{base}_{n}")),
+                }
+                let mut name_lit = String::new();
+                push_json_str(&mut name_lit, name.as_deref().unwrap_or(""));
+                function_call_item(&mut output, &id, status, &item.arguments, &call, &name_lit);
+            }
+            FinalItemKind::Other { raw: Some(raw), .. }
+                if turn.source() == Some(super::Dialect::Responses) =>
+            {
+                sep(&mut output);
+                push_one_line(raw, &mut output);
+            }
+            FinalItemKind::Other { .. } => {}
+        }
+    }
+    output.push(']');
+    w.raw("output", &output);
+    match ending {
+        Ending::Failed => {
+            let (code, message) = turn.error().unwrap_or((None, None));
+            let mut e = ObjectWriter::new(w.key("error"));
+            let own = turn.source() == Some(super::Dialect::Responses);
+            e.str("code", code.filter(|_| own).unwrap_or("server_error"));
+            e.str(
+                "message",
+                message.unwrap_or("the upstream stopped for an error"),
+            );
+            e.end();
+        }
+        _ => w.raw("error", "null"),
+    }
+    match ending {
+        Ending::Incomplete => {
+            let reason = match turn.stop_reason() {
+                Some(StopReason::ContentFilter | StopReason::Refusal) => "content_filter",
+                _ => "max_output_tokens",
+            };
+            let mut d = ObjectWriter::new(w.key("incomplete_details"));
+            d.str("reason", reason);
+            d.end();
+        }
+        _ => w.raw("incomplete_details", "null"),
+    }
+    w.raw("tools", "[]");
+    w.raw("tool_choice", "\"auto\"");
+    w.raw("parallel_tool_calls", "true");
+    let u = turn.usage();
+    if u.input.is_some() || u.output.is_some() {
+        let usage = TokenUsage::new(u.input.unwrap_or(0), u.output.unwrap_or(0))
+            .with_cached_tokens(u.cached.unwrap_or(0))
+            .with_reasoning_tokens(u.reasoning.unwrap_or(0));
+        usage_json(w.key("usage"), &usage);
+    } else {
+        w.raw("usage", "null");
+    }
+    w.end();
+}
