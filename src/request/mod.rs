@@ -32,8 +32,9 @@
 //!
 //! * System, developer and `instructions` text is gathered at the top of the
 //!   request (Anthropic and Gemini have one system prompt); towards Chat each
-//!   piece is a `system` or `developer` message, towards Responses they are
-//!   joined into `instructions` with a blank line.
+//!   piece is a `system` or `developer` message, towards Responses the first
+//!   (unless it is a developer message) is `instructions` and the others are
+//!   `system` or `developer` messages at the head of `input`.
 //! * Consecutive turns of the same role are merged into one; tool results
 //!   belong to the user side (a Chat `tool` message, a Responses
 //!   `function_call_output` item, an Anthropic `tool_result` block, a Gemini

@@ -555,20 +555,27 @@ impl<'c> Reader<'c> {
         }
         let mut text = String::new();
         for (i, p) in self.arr(v, path)?.iter().enumerate() {
-            let pp = index(path, i);
-            let o = self.obj(p, &pp)?;
-            let ty = self.req_str(o, "type", &pp)?;
-            if !types.contains(&ty) {
-                self.drop_at(pp, NotCarriedKind::Unsupported);
-                continue;
+            if let Some(t) = self.text_block(p, &index(path, i), types)? {
+                if !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str(&t);
             }
-            self.known(o, &pp, &["type", "text"]);
-            if !text.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(self.req_str(o, "text", &pp)?);
         }
         Ok(text)
+    }
+
+    /// The text of one text block whose type is in `types`; other blocks
+    /// are not carried.
+    fn text_block(&mut self, p: &Value, pp: &str, types: &[&str]) -> R<Option<String>> {
+        let o = self.obj(p, pp)?;
+        let ty = self.req_str(o, "type", pp)?;
+        if !types.contains(&ty) {
+            self.drop_at(pp.to_owned(), NotCarriedKind::Unsupported);
+            return Ok(None);
+        }
+        self.known(o, pp, &["type", "text"]);
+        Ok(Some(self.req_str(o, "text", pp)?.to_owned()))
     }
 
     // ---- OpenAI Chat Completions ----------------------------------------
@@ -812,9 +819,18 @@ impl<'c> Reader<'c> {
         );
         self.req.model = self.opt_str_f(root, "model", "")?;
         self.req.stream = self.opt_bool(root, "stream", "")?;
-        if let Some(s) = root.get("system") {
-            let text = self.text_of(s, "/system", &["text"])?;
-            self.system(text, false);
+        // One system entry per text block, so that the blocks survive a
+        // round trip through dialects with several system messages.
+        match root.get("system") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) => self.system(s.clone(), false),
+            Some(s) => {
+                for (i, b) in self.arr(s, "/system")?.iter().enumerate() {
+                    if let Some(t) = self.text_block(b, &index("/system", i), &["text"])? {
+                        self.system(t, false);
+                    }
+                }
+            }
         }
         let msgs = self.req(root, "messages", "")?;
         for (i, m) in self.arr(msgs, "/messages")?.iter().enumerate() {
@@ -1077,7 +1093,6 @@ impl<'c> Reader<'c> {
             let p = "/systemInstruction";
             self.known(si, p, &["parts", "role"]);
             let parts = self.req(si, "parts", p)?;
-            let mut text = String::new();
             for (i, part) in self
                 .arr(parts, "/systemInstruction/parts")?
                 .iter()
@@ -1090,12 +1105,8 @@ impl<'c> Reader<'c> {
                     continue;
                 };
                 self.known(po, &pp, &["text"]);
-                if !text.is_empty() {
-                    text.push('\n');
-                }
-                text.push_str(&t);
+                self.system(t, false);
             }
-            self.system(text, false);
         }
         let contents = self.req(root, "contents", "")?;
         for (i, c) in self.arr(contents, "/contents")?.iter().enumerate() {

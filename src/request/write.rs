@@ -305,11 +305,18 @@ impl Writer<'_> {
         if let Some(m) = &req.model {
             self.set("model", m.value.clone());
         }
-        if !req.system.is_empty() {
-            let text: Vec<&str> = req.system.iter().map(|s| s.text.as_str()).collect();
-            self.set("instructions", text.join("\n\n"));
-        }
+        // The first system text is `instructions`; the others (and a first
+        // developer text) are messages at the head of `input`, so that
+        // system and developer roles survive.
         let mut input = Vec::new();
+        for (i, s) in req.system.iter().enumerate() {
+            if i == 0 && !s.developer {
+                self.set("instructions", s.text.clone());
+            } else {
+                let role = if s.developer { "developer" } else { "system" };
+                input.push(json!({"role": role, "content": s.text}));
+            }
+        }
         for m in &req.messages {
             let mut pending: Vec<Value> = Vec::new();
             let (role, text_type) = match m.role {
