@@ -1502,9 +1502,11 @@ pub(crate) fn usage_json(s: &mut String, u: &TokenUsage) {
     s.push_str("{\"input_tokens\":");
     push_u64(s, u.input_tokens);
     key(s, "input_tokens_details");
+    // `cache_write_tokens`: the SDKs declare it required; nothing here
+    // counts cache writes apart from the input.
     s.push_str("{\"cached_tokens\":");
     push_u64(s, u.cached_tokens);
-    s.push('}');
+    s.push_str(",\"cache_write_tokens\":0}");
     field_u64(s, "output_tokens", u.output_tokens);
     key(s, "output_tokens_details");
     s.push_str("{\"reasoning_tokens\":");

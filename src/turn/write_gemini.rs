@@ -463,7 +463,8 @@ pub(crate) fn finish_reason(stop: StopReason) -> Option<&'static str> {
 fn usage_json(u: &TurnUsage, j: &mut String) {
     let input = u.input.unwrap_or(0);
     let output = u.output.unwrap_or(0);
-    let thoughts = u.reasoning.unwrap_or(0);
+    // Never more thoughts than output tokens (an upstream can say so).
+    let thoughts = u.reasoning.unwrap_or(0).min(output);
     let _ = write!(
         j,
         "{{\"promptTokenCount\":{input},\"candidatesTokenCount\":{},\"totalTokenCount\":{}",

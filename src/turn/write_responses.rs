@@ -400,7 +400,7 @@ impl TurnWriter for ResponsesTurnWriter {
 /// | id | `id` (`resp_` added when missing; `resp_bridge` when none); item ids `{msg\|rs\|fc}_{base}_{n}` |
 /// | a message item | a `message` item: an `output_text` part per part, then a `refusal` part when it has refusal text |
 /// | a refusal item | a `message` item with a `refusal` part |
-/// | a reasoning item | a `reasoning` item: `summary` parts, `reasoning_text` content parts, its encrypted content (or signature) as `encrypted_content` |
+/// | a reasoning item | a `reasoning` item: `summary` parts, reasoning text as `reasoning_text` content parts when read from Responses (else as summary parts, as the streaming writer writes it), its encrypted content (or signature) as `encrypted_content` |
 /// | a tool call | a `function_call` item |
 /// | an item only Responses has | the item as the upstream wrote it, when the turn was read from Responses and the reader kept it; else left out |
 /// | completed, incomplete, failed, cut | `status` `completed`; `incomplete` with `incomplete_details.reason` (`max_output_tokens`, `content_filter`); `failed` with `error` (the upstream's code when read from Responses, else `server_error`); `in_progress` |
@@ -481,16 +481,26 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
                 let mut r = ObjectWriter::new(&mut output);
                 r.raw("id", &literal("rs", n));
                 r.raw("type", "\"reasoning\"");
+                // Reasoning text read from another dialect is written as
+                // summary text, as the streaming writer writes it (the
+                // clients read summaries); from Responses it stays content.
+                let own = turn.source() == Some(super::Dialect::Responses);
                 let s = r.key("summary");
                 s.push('[');
-                for (i, t) in item.summary.values().enumerate() {
-                    if i > 0 {
+                let mut n = 0;
+                let texts = item
+                    .summary
+                    .values()
+                    .chain(item.reasoning.values().filter(|_| !own));
+                for t in texts {
+                    if n > 0 {
                         s.push(',');
                     }
                     summary_part(s, t);
+                    n += 1;
                 }
                 s.push(']');
-                if !item.reasoning.is_empty() {
+                if own && !item.reasoning.is_empty() {
                     let c = r.key("content");
                     c.push('[');
                     for (i, t) in item.reasoning.values().enumerate() {

@@ -344,7 +344,7 @@ pub(crate) struct Upstream {
 
 /// The kinds of the items of a final object that the neutral answer does
 /// not read.
-fn other_items(dialect: Dialect, value: &J) -> Vec<String> {
+pub(crate) fn other_items(dialect: Dialect, value: &J) -> Vec<String> {
     let kinds = |items: &[J], known: &[&str]| -> Vec<String> {
         items
             .iter()

@@ -208,7 +208,7 @@ pub(crate) fn run_client(
 }
 
 /// The loopback server: `POST /c/{id}/...` answers with case `id`'s stream
-/// as `text/event-stream`, one SSE event per body chunk, whatever the rest
+/// as `text/event-stream` (or another type), one SSE event per body chunk, whatever the rest
 /// of the path; every request's path is recorded. It serves at most
 /// `max_requests` requests and stops when dropped.
 pub(crate) struct Server {
@@ -220,6 +220,16 @@ pub(crate) struct Server {
 
 impl Server {
     pub(crate) fn start(bodies: HashMap<String, Bytes>, max_requests: usize) -> Server {
+        Self::start_as(bodies, max_requests, "text/event-stream")
+    }
+
+    /// [`start`](Self::start), the bodies served as `content_type` (a
+    /// non-streaming answer as `application/json`).
+    pub(crate) fn start_as(
+        bodies: HashMap<String, Bytes>,
+        max_requests: usize,
+        content_type: &'static str,
+    ) -> Server {
         let std_listener =
             std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
         std_listener.set_nonblocking(true).expect("nonblocking");
@@ -250,7 +260,9 @@ impl Server {
                             let bodies = Arc::clone(&bodies);
                             let seen = Arc::clone(&seen);
                             async move {
-                                Ok::<_, Infallible>(answer(req, &bodies, &seen, max_requests).await)
+                                Ok::<_, Infallible>(
+                                    answer(req, &bodies, &seen, max_requests, content_type).await,
+                                )
                             }
                         });
                         let conn =
@@ -286,6 +298,7 @@ async fn answer(
     bodies: &HashMap<String, Bytes>,
     seen: &Mutex<Vec<String>>,
     max_requests: usize,
+    content_type: &'static str,
 ) -> Response<Body> {
     let path = req
         .uri()
@@ -312,7 +325,7 @@ async fn answer(
                 .collect();
             Response::builder()
                 .status(StatusCode::OK)
-                .header("content-type", "text/event-stream")
+                .header("content-type", content_type)
                 .header("cache-control", "no-cache")
                 .body(StreamBody::new(futures::stream::iter(chunks)))
                 .expect("a response")

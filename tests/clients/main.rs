@@ -31,6 +31,7 @@
 mod corpus;
 
 mod answer;
+mod final_answer;
 mod harness;
 
 use std::collections::{BTreeMap, HashMap};

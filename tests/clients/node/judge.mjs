@@ -62,6 +62,50 @@ const clients = {
     return { shape: 'anthropic', value: await stream.finalMessage() };
   },
 
+  // Non-streaming calls: the client's final object as the API returns it.
+  async 'openai-node.responses.create.final'(base) {
+    const { default: OpenAI } = await import('openai');
+    const client = new OpenAI({ apiKey: KEY, baseURL: base, maxRetries: 0, timeout: TIMEOUT_MS });
+    return { shape: 'responses', value: await client.responses.create({ model: MODEL, input: 'hi' }) };
+  },
+  async 'openai-node.chat.create.final'(base) {
+    const { default: OpenAI } = await import('openai');
+    const client = new OpenAI({ apiKey: KEY, baseURL: base, maxRetries: 0, timeout: TIMEOUT_MS });
+    const value = await client.chat.completions.create({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    return { shape: 'chat', value };
+  },
+  async 'anthropic-node.messages.create.final'(base) {
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
+    const client = new Anthropic({ apiKey: KEY, baseURL: base, maxRetries: 0, timeout: TIMEOUT_MS });
+    const value = await client.messages.create({
+      model: MODEL,
+      max_tokens: 1024,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    return { shape: 'anthropic', value };
+  },
+  // The Vercel AI SDK's providers through generateText, which validates each
+  // response against the provider's own schema.
+  async 'ai-sdk.openai.responses.final'(base) {
+    const { createOpenAI } = await import('@ai-sdk/openai');
+    return vercelFinal(createOpenAI({ apiKey: KEY, baseURL: base }).responses(MODEL));
+  },
+  async 'ai-sdk.openai.chat.final'(base) {
+    const { createOpenAI } = await import('@ai-sdk/openai');
+    return vercelFinal(createOpenAI({ apiKey: KEY, baseURL: base }).chat(MODEL));
+  },
+  async 'ai-sdk.anthropic.final'(base) {
+    const { createAnthropic } = await import('@ai-sdk/anthropic');
+    return vercelFinal(createAnthropic({ apiKey: KEY, baseURL: `${base}/v1` })(MODEL));
+  },
+  async 'ai-sdk.google.final'(base) {
+    const { createGoogleGenerativeAI } = await import('@ai-sdk/google');
+    return vercelFinal(createGoogleGenerativeAI({ apiKey: KEY, baseURL: `${base}/v1beta` })('gemini-2.5-flash'));
+  },
+
   // The Vercel AI SDK's providers, through streamText.
   async 'ai-sdk.openai.responses'(base) {
     const { createOpenAI } = await import('@ai-sdk/openai');
@@ -134,6 +178,36 @@ async function vercel(model) {
       tools,
       usage: { input: usage.inputTokens ?? null, output: usage.outputTokens ?? null },
       stop: finish.finishReason ?? null,
+    },
+  };
+}
+
+// generateText's result: text, reasoning, the client-side tool calls, usage, finish reason.
+async function vercelFinal(model) {
+  const { generateText } = await import('ai');
+  const result = await generateText({
+    model,
+    prompt: 'hi',
+    maxOutputTokens: 1024,
+    maxRetries: 0,
+    abortSignal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  const tools = [];
+  for (const part of result.content) {
+    if (part.type === 'tool-call' && !part.providerExecuted) {
+      const input = typeof part.input === 'string' ? part.input : JSON.stringify(part.input);
+      tools.push({ name: part.toolName, arguments: input });
+    }
+  }
+  const usage = result.totalUsage || result.usage || {};
+  return {
+    shape: 'neutral',
+    value: {
+      text: result.text,
+      reasoning: result.reasoningText ?? '',
+      tools,
+      usage: { input: usage.inputTokens ?? null, output: usage.outputTokens ?? null },
+      stop: result.finishReason ?? null,
     },
   };
 }

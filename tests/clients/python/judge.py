@@ -138,9 +138,80 @@ def genai_stream(base):
             retry_options=types.HttpRetryOptions(attempts=1),
         ),
     )
+    return "neutral", genai_answer(
+        client.models.generate_content_stream(model="gemini-2.5-flash", contents="hi")
+    )
+
+
+def responses_final(base):
+    """client.responses.create() without stream: the client's Response, and the same body
+    validated strictly by the SDK's pydantic model (required fields and types)."""
+    from openai.types.responses import Response
+
+    client = openai_client(base)
+    raw = client.responses.with_raw_response.create(model=MODEL, input="hi")
+    Response.model_validate(json.loads(raw.http_response.text))
+    final = raw.parse()
+    return "responses", final.model_dump(mode="json", warnings=False)
+
+
+def chat_final(base):
+    """client.chat.completions.create() without stream, and the body validated strictly."""
+    from openai.types.chat import ChatCompletion
+
+    client = openai_client(base)
+    raw = client.chat.completions.with_raw_response.create(
+        model=MODEL, messages=[{"role": "user", "content": "hi"}]
+    )
+    ChatCompletion.model_validate(json.loads(raw.http_response.text))
+    final = raw.parse()
+    return "chat", final.model_dump(mode="json", warnings=False)
+
+
+def anthropic_final(base):
+    """client.messages.create() without stream, and the body validated strictly."""
+    import anthropic
+    from anthropic.types import Message
+
+    client = anthropic.Anthropic(
+        api_key=KEY,
+        base_url=base,
+        max_retries=0,
+        timeout=TIMEOUT,
+        http_client=shared_http(anthropic),
+    )
+    raw = client.messages.with_raw_response.create(
+        model=MODEL, max_tokens=1024, messages=[{"role": "user", "content": "hi"}]
+    )
+    Message.model_validate(json.loads(raw.http_response.text))
+    final = raw.parse()
+    return "anthropic", final.model_dump(mode="json", warnings=False)
+
+
+def genai_final(base):
+    """client.models.generate_content(): the client's GenerateContentResponse (which
+    google-genai validates with its pydantic model), read as its users read it."""
+    from google import genai
+    from google.genai import types
+
+    client = genai.Client(
+        api_key=KEY,
+        http_options=types.HttpOptions(
+            base_url=base,
+            api_version="v1beta",
+            timeout=int(TIMEOUT * 1000),
+            retry_options=types.HttpRetryOptions(attempts=1),
+        ),
+    )
+    r = client.models.generate_content(model="gemini-2.5-flash", contents="hi")
+    return "neutral", genai_answer([r])
+
+
+def genai_answer(chunks):
+    """The neutral answer of GenerateContentResponse objects, in order."""
     text, reasoning, tools = [], [], []
     usage, finish, blocked = None, None, False
-    for chunk in client.models.generate_content_stream(model="gemini-2.5-flash", contents="hi"):
+    for chunk in chunks:
         if chunk.usage_metadata is not None:
             usage = chunk.usage_metadata
         if chunk.prompt_feedback is not None and chunk.prompt_feedback.block_reason is not None:
@@ -166,7 +237,7 @@ def genai_stream(base):
     elif blocked:
         # A prompt blocked before any candidate, in the neutral vocabulary.
         stop = "content-filter"
-    return "neutral", {
+    return {
         "text": "".join(text),
         "reasoning": "".join(reasoning),
         "tools": tools,
@@ -187,6 +258,10 @@ CLIENTS = {
     "openai-py.chat.stream": chat_stream,
     "anthropic-py.messages.stream": anthropic_stream,
     "genai-py.generate_content_stream": genai_stream,
+    "openai-py.responses.create.final": responses_final,
+    "openai-py.chat.create.final": chat_final,
+    "anthropic-py.messages.create.final": anthropic_final,
+    "genai-py.generate_content.final": genai_final,
 }
 
 
