@@ -1,0 +1,196 @@
+//! Recorded streams of each dialect, served by the scripted upstream, asked
+//! for by a client of each dialect, streaming and not: the client gets the
+//! upstream's text and tool calls (names and arguments), and the upstream
+//! gets a request in its own dialect with its own key.
+
+use std::time::Duration;
+
+use serde_json::Value as J;
+use ssekit::turn::Dialect;
+
+use crate::upstream::{Script, Seen, Upstream};
+use crate::{client_request, gateway, http, read_all, run, wire, CLIENT_KEY, UPSTREAM_KEY};
+
+/// One recorded stream per upstream dialect (two for Chat), from the corpus.
+const RECORDED: &[(Dialect, &str)] = &[
+    (Dialect::Chat, "openaipython-chat-multiple-tool-calls.sse"),
+    (
+        Dialect::Chat,
+        "pydanticai-chat-deepseek-reasoning-emoji.sse",
+    ),
+    (
+        Dialect::Responses,
+        "openaidotnet-responses-function-call.sse",
+    ),
+    (Dialect::Responses, "openaidotnet-responses-hello-text.sse"),
+    (Dialect::Anthropic, "openllmetry-anthropic-tool-use.sse"),
+    (Dialect::Anthropic, "pydanticai-anthropic-thinking.sse"),
+    (Dialect::Gemini, "pydanticai-gemini-crlf.sse"),
+];
+
+const QUESTION: &str = "What is the weather in Paris? \"quoted\" ✓";
+
+/// Checks, field by field, the request the upstream of `dialect` got for a
+/// client's `QUESTION` (asked with `stream` or not: the upstream is always
+/// asked for a stream).
+pub(crate) fn check_request(dialect: Dialect, seen: &Seen) {
+    let b = &seen.body;
+    let h = |name: &str| seen.headers.get(name).and_then(|v| v.to_str().ok());
+    for (name, value) in &seen.headers {
+        let value = value.to_str().unwrap_or("");
+        assert!(
+            !value.contains(CLIENT_KEY),
+            "the client's key reached the upstream in {name}"
+        );
+    }
+    match dialect {
+        Dialect::Chat => {
+            assert_eq!(seen.path, "/v1/chat/completions");
+            assert_eq!(h("authorization"), Some(&*format!("Bearer {UPSTREAM_KEY}")));
+            assert_eq!(b["stream"], true);
+            assert_eq!(b["stream_options"]["include_usage"], true);
+            let last = b["messages"]
+                .as_array()
+                .and_then(|m| m.last())
+                .expect("messages");
+            assert_eq!(last["role"], "user");
+            let content = match &last["content"] {
+                J::String(s) => s.clone(),
+                other => other[0]["text"].as_str().unwrap_or("").to_owned(),
+            };
+            assert_eq!(content, QUESTION);
+        }
+        Dialect::Anthropic => {
+            assert_eq!(seen.path, "/v1/messages");
+            assert_eq!(h("x-api-key"), Some(UPSTREAM_KEY));
+            assert_eq!(h("anthropic-version"), Some("2023-06-01"));
+            assert_eq!(h("authorization"), None);
+            assert_eq!(b["stream"], true);
+            assert!(b["max_tokens"].as_u64().is_some_and(|n| n > 0));
+            let m = &b["messages"][0];
+            assert_eq!(m["role"], "user");
+            let content = match &m["content"] {
+                J::String(s) => s.clone(),
+                other => other[0]["text"].as_str().unwrap_or("").to_owned(),
+            };
+            assert_eq!(content, QUESTION);
+        }
+        Dialect::Gemini => {
+            assert!(
+                seen.path.ends_with(":streamGenerateContent?alt=sse"),
+                "{}",
+                seen.path
+            );
+            assert!(seen.path.starts_with("/v1beta/models/"), "{}", seen.path);
+            assert_eq!(h("x-goog-api-key"), Some(UPSTREAM_KEY));
+            assert_eq!(h("authorization"), None);
+            assert_eq!(b["contents"][0]["role"], "user");
+            assert_eq!(b["contents"][0]["parts"][0]["text"], QUESTION);
+        }
+        _ => {
+            assert_eq!(seen.path, "/v1/responses");
+            assert_eq!(h("authorization"), Some(&*format!("Bearer {UPSTREAM_KEY}")));
+            assert_eq!(b["stream"], true);
+            let text = match &b["input"] {
+                J::String(s) => s.clone(),
+                other => {
+                    let c = &other[0]["content"];
+                    c.as_str()
+                        .map(str::to_owned)
+                        .unwrap_or_else(|| c[0]["text"].as_str().unwrap_or("").to_owned())
+                }
+            };
+            assert_eq!(text, QUESTION);
+        }
+    }
+}
+
+/// The names and arguments of `calls` (ids differ between dialects).
+fn named(calls: &[wire::Call]) -> Vec<(String, J)> {
+    calls
+        .iter()
+        .map(|c| (c.name.clone(), c.args.clone()))
+        .collect()
+}
+
+#[test]
+fn recorded_streams_reach_every_client_dialect_streaming_and_not() {
+    let Some(dir) = crate::corpus::corpus_dir() else {
+        return;
+    };
+    let mut cases = 0;
+    run(Duration::from_secs(60), async {
+        for &(up, name) in RECORDED {
+            let path = dir.join(name);
+            let recorded = match std::fs::read(&path) {
+                Ok(b) => b,
+                Err(e) => {
+                    assert!(!crate::in_ci(), "{}: {e}", path.display());
+                    crate::corpus::skip_notice(&format!("{}: {e}", path.display()));
+                    continue;
+                }
+            };
+            let expected = wire::stream(up, &recorded);
+            assert!(
+                !expected.text.is_empty() || !expected.calls.is_empty(),
+                "{name}: the oracle read nothing"
+            );
+            let body = recorded.clone();
+            let upstream =
+                Upstream::start(move |_| Script::events(&body, Duration::from_micros(200))).await;
+            let gw = gateway(up, &upstream.url, |_| {}).await;
+            let client = http();
+            for client_dialect in Dialect::ALL {
+                for stream in [true, false] {
+                    let what = format!("{name} → {client_dialect:?} (stream: {stream})");
+                    let ask = crate::ask_body(client_dialect, QUESTION, stream);
+                    let response = tokio::time::timeout(
+                        Duration::from_secs(10),
+                        client_request(&client, &gw, client_dialect, &ask, stream).send(),
+                    )
+                    .await
+                    .expect("timely")
+                    .expect("sent");
+                    assert_eq!(response.status(), 200, "{what}");
+                    let content_type = response
+                        .headers()
+                        .get("content-type")
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or("")
+                        .to_owned();
+                    let bytes = read_all(response, Duration::from_secs(10)).await;
+                    let got = if stream {
+                        assert_eq!(content_type, "text/event-stream", "{what}");
+                        wire::stream(client_dialect, &bytes)
+                    } else {
+                        assert_eq!(content_type, "application/json", "{what}");
+                        wire::answer(client_dialect, &bytes)
+                    };
+                    let shown = String::from_utf8_lossy(&bytes);
+                    assert_eq!(got.error, None, "{what}: {shown}");
+                    assert!(got.ended, "{what}: the stream ends as its dialect ends one");
+                    assert_eq!(got.text, expected.text, "{what}");
+                    assert_eq!(named(&got.calls), named(&expected.calls), "{what}");
+                    if client_dialect == up {
+                        // Within one dialect the call ids are the upstream's.
+                        let ids = |a: &wire::Answer| {
+                            a.calls.iter().map(|c| c.id.clone()).collect::<Vec<_>>()
+                        };
+                        assert_eq!(ids(&got), ids(&expected), "{what}");
+                    }
+                    cases += 1;
+                }
+            }
+            let seen = upstream.seen();
+            assert_eq!(
+                seen.len(),
+                8,
+                "{name}: one upstream request per client request"
+            );
+            for s in &seen {
+                check_request(up, s);
+            }
+        }
+    });
+    eprintln!("{cases} recorded cases through the gateway");
+}
