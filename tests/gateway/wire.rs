@@ -19,7 +19,8 @@ pub(crate) struct Answer {
     pub(crate) text: String,
     pub(crate) calls: Vec<Call>,
     pub(crate) error: Option<String>,
-    /// Keep-alives: comment lines, and blank lines that end no event.
+    /// Keep-alives: comment lines, blank lines that end no event, and
+    /// Anthropic `ping` events.
     pub(crate) keep_alives: usize,
     /// The events (data fields) read.
     pub(crate) events: usize,
@@ -159,7 +160,12 @@ pub(crate) fn stream(dialect: Dialect, body: &[u8]) -> Answer {
                         }
                     }
                     "message_stop" => a.ended = true,
-                    "error" => a.error = s(&v["error"]["message"]),
+                    // Anthropic's keep-alive is an event of its own.
+                    "ping" => a.keep_alives += 1,
+                    "error" => {
+                        a.ended = true;
+                        a.error = s(&v["error"]["message"]);
+                    }
                     _ => {}
                 }
             }
