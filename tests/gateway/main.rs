@@ -162,3 +162,59 @@ pub(crate) fn skip(what: &str) {
         "SKIPPED: {what}; these checks did not run."
     );
 }
+
+/// What a child process wrote, and how it ended.
+pub(crate) struct Output {
+    pub(crate) status: Option<std::process::ExitStatus>,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+}
+
+/// Runs `command` (from a blocking thread, so that the servers of the
+/// test's runtime keep serving it), killing it past `limit`: then `status`
+/// is `None`.
+pub(crate) async fn run_process(mut command: std::process::Command, limit: Duration) -> Output {
+    use std::io::Read;
+    use std::process::Stdio;
+    tokio::task::spawn_blocking(move || {
+        let mut child = command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("spawn {command:?}: {e}"));
+        let mut out = child.stdout.take().expect("stdout");
+        let mut err = child.stderr.take().expect("stderr");
+        let out = std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = out.read_to_string(&mut s);
+            s
+        });
+        let err = std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = err.read_to_string(&mut s);
+            s
+        });
+        let start = std::time::Instant::now();
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if start.elapsed() < limit => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                _ => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break None;
+                }
+            }
+        };
+        Output {
+            status,
+            stdout: out.join().unwrap_or_default(),
+            stderr: err.join().unwrap_or_default(),
+        }
+    })
+    .await
+    .expect("the process thread")
+}

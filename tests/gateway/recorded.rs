@@ -30,10 +30,10 @@ const RECORDED: &[(Dialect, &str)] = &[
 
 const QUESTION: &str = "What is the weather in Paris? \"quoted\" ✓";
 
-/// Checks, field by field, the request the upstream of `dialect` got for a
-/// client's `QUESTION` (asked with `stream` or not: the upstream is always
-/// asked for a stream).
-pub(crate) fn check_request(dialect: Dialect, seen: &Seen) {
+/// Checks the path, the headers and the stream flags of a request the
+/// upstream of `dialect` got: its own key in its own header, never the
+/// client's; always a stream.
+pub(crate) fn check_headers(dialect: Dialect, seen: &Seen) {
     let b = &seen.body;
     let h = |name: &str| seen.headers.get(name).and_then(|v| v.to_str().ok());
     for (name, value) in &seen.headers {
@@ -43,22 +43,13 @@ pub(crate) fn check_request(dialect: Dialect, seen: &Seen) {
             "the client's key reached the upstream in {name}"
         );
     }
+    let bearer = format!("Bearer {UPSTREAM_KEY}");
     match dialect {
         Dialect::Chat => {
             assert_eq!(seen.path, "/v1/chat/completions");
-            assert_eq!(h("authorization"), Some(&*format!("Bearer {UPSTREAM_KEY}")));
+            assert_eq!(h("authorization"), Some(&*bearer));
             assert_eq!(b["stream"], true);
             assert_eq!(b["stream_options"]["include_usage"], true);
-            let last = b["messages"]
-                .as_array()
-                .and_then(|m| m.last())
-                .expect("messages");
-            assert_eq!(last["role"], "user");
-            let content = match &last["content"] {
-                J::String(s) => s.clone(),
-                other => other[0]["text"].as_str().unwrap_or("").to_owned(),
-            };
-            assert_eq!(content, QUESTION);
         }
         Dialect::Anthropic => {
             assert_eq!(seen.path, "/v1/messages");
@@ -67,13 +58,6 @@ pub(crate) fn check_request(dialect: Dialect, seen: &Seen) {
             assert_eq!(h("authorization"), None);
             assert_eq!(b["stream"], true);
             assert!(b["max_tokens"].as_u64().is_some_and(|n| n > 0));
-            let m = &b["messages"][0];
-            assert_eq!(m["role"], "user");
-            let content = match &m["content"] {
-                J::String(s) => s.clone(),
-                other => other[0]["text"].as_str().unwrap_or("").to_owned(),
-            };
-            assert_eq!(content, QUESTION);
         }
         Dialect::Gemini => {
             assert!(
@@ -84,25 +68,48 @@ pub(crate) fn check_request(dialect: Dialect, seen: &Seen) {
             assert!(seen.path.starts_with("/v1beta/models/"), "{}", seen.path);
             assert_eq!(h("x-goog-api-key"), Some(UPSTREAM_KEY));
             assert_eq!(h("authorization"), None);
-            assert_eq!(b["contents"][0]["role"], "user");
-            assert_eq!(b["contents"][0]["parts"][0]["text"], QUESTION);
         }
         _ => {
             assert_eq!(seen.path, "/v1/responses");
-            assert_eq!(h("authorization"), Some(&*format!("Bearer {UPSTREAM_KEY}")));
+            assert_eq!(h("authorization"), Some(&*bearer));
             assert_eq!(b["stream"], true);
-            let text = match &b["input"] {
-                J::String(s) => s.clone(),
-                other => {
-                    let c = &other[0]["content"];
-                    c.as_str()
-                        .map(str::to_owned)
-                        .unwrap_or_else(|| c[0]["text"].as_str().unwrap_or("").to_owned())
-                }
-            };
-            assert_eq!(text, QUESTION);
         }
     }
+}
+
+/// Checks, field by field, the request the upstream of `dialect` got for a
+/// client's `QUESTION` (asked with `stream` or not: the upstream is always
+/// asked for a stream).
+pub(crate) fn check_request(dialect: Dialect, seen: &Seen) {
+    check_headers(dialect, seen);
+    let b = &seen.body;
+    let text = |v: &J| match v {
+        J::String(s) => s.clone(),
+        other => other[0]["text"].as_str().unwrap_or("").to_owned(),
+    };
+    let question = match dialect {
+        Dialect::Chat => {
+            let last = b["messages"]
+                .as_array()
+                .and_then(|m| m.last())
+                .expect("messages");
+            assert_eq!(last["role"], "user");
+            text(&last["content"])
+        }
+        Dialect::Anthropic => {
+            assert_eq!(b["messages"][0]["role"], "user");
+            text(&b["messages"][0]["content"])
+        }
+        Dialect::Gemini => {
+            assert_eq!(b["contents"][0]["role"], "user");
+            text(&b["contents"][0]["parts"])
+        }
+        _ => match &b["input"] {
+            J::String(s) => s.clone(),
+            other => text(&other[0]["content"]),
+        },
+    };
+    assert_eq!(question, QUESTION);
 }
 
 /// The names and arguments of `calls` (ids differ between dialects).
