@@ -41,7 +41,13 @@ use std::time::Duration;
 use ssekit::turn::Dialect;
 
 /// Runs `f` on a fresh two-thread runtime, failing the test past `limit`.
+/// One test at a time: the load test's memory figures count the whole
+/// process, and the machine's cores are few.
 pub(crate) fn run<F: Future<Output = ()>>(limit: Duration, f: F) {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _serial = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

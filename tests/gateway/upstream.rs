@@ -88,6 +88,8 @@ pub(crate) struct Shared {
     pub(crate) live: AtomicUsize,
     /// Bytes handed to the connection, over all bodies.
     pub(crate) sent: AtomicU64,
+    /// TCP connections open now.
+    pub(crate) connections: AtomicUsize,
 }
 
 const KEPT: usize = 64;
@@ -108,6 +110,7 @@ impl Upstream {
             requests: AtomicUsize::new(0),
             live: AtomicUsize::new(0),
             sent: AtomicU64::new(0),
+            connections: AtomicUsize::new(0),
         });
         let state = shared.clone();
         let router =
@@ -119,6 +122,10 @@ impl Upstream {
             .await
             .expect("bind the upstream");
         let url = format!("http://{}", listener.local_addr().expect("address"));
+        let listener = Counting {
+            inner: listener,
+            shared: shared.clone(),
+        };
         tokio::spawn(async move {
             let _ = axum::serve(listener, router).await;
         });
@@ -132,6 +139,10 @@ impl Upstream {
 
     pub(crate) fn live(&self) -> usize {
         self.shared.live.load(Ordering::SeqCst)
+    }
+
+    pub(crate) fn connections(&self) -> usize {
+        self.shared.connections.load(Ordering::SeqCst)
     }
 
     pub(crate) fn sent(&self) -> u64 {
@@ -228,4 +239,74 @@ fn body_of(
         Body::from_stream(body),
     )
         .into_response()
+}
+
+/// A listener that counts the connections open.
+struct Counting {
+    inner: tokio::net::TcpListener,
+    shared: Arc<Shared>,
+}
+
+/// A connection, counted while it exists.
+struct Conn {
+    io: tokio::net::TcpStream,
+    shared: Arc<Shared>,
+}
+
+impl Drop for Conn {
+    fn drop(&mut self) {
+        self.shared.connections.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl axum::serve::Listener for Counting {
+    type Io = Conn;
+    type Addr = std::net::SocketAddr;
+
+    async fn accept(&mut self) -> (Conn, std::net::SocketAddr) {
+        loop {
+            if let Ok((io, addr)) = self.inner.accept().await {
+                self.shared.connections.fetch_add(1, Ordering::SeqCst);
+                let shared = self.shared.clone();
+                return (Conn { io, shared }, addr);
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    fn local_addr(&self) -> std::io::Result<std::net::SocketAddr> {
+        self.inner.local_addr()
+    }
+}
+
+impl tokio::io::AsyncRead for Conn {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.io).poll_read(cx, buf)
+    }
+}
+
+impl tokio::io::AsyncWrite for Conn {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::pin::Pin::new(&mut self.io).poll_write(cx, buf)
+    }
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.io).poll_flush(cx)
+    }
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.io).poll_shutdown(cx)
+    }
 }
