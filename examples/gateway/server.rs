@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes as AxumBytes};
 use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
@@ -104,21 +104,15 @@ pub(crate) fn router(config: Config) -> Router {
     Router::new()
         .route(
             "/v1/responses",
-            post(|s: State<Gateway>, h: HeaderMap, b: AxumBytes| async move {
-                serve(s.0, Client::Responses, h, b).await
-            }),
+            post(|s: State<Gateway>, b: AxumBytes| serve(s.0, Client::Responses, b)),
         )
         .route(
             "/v1/chat/completions",
-            post(|s: State<Gateway>, h: HeaderMap, b: AxumBytes| async move {
-                serve(s.0, Client::Chat, h, b).await
-            }),
+            post(|s: State<Gateway>, b: AxumBytes| serve(s.0, Client::Chat, b)),
         )
         .route(
             "/v1/messages",
-            post(|s: State<Gateway>, h: HeaderMap, b: AxumBytes| async move {
-                serve(s.0, Client::Anthropic, h, b).await
-            }),
+            post(|s: State<Gateway>, b: AxumBytes| serve(s.0, Client::Anthropic, b)),
         )
         .route("/v1beta/models/{call}", post(gemini))
         .layer(DefaultBodyLimit::max(
@@ -174,13 +168,7 @@ impl Client {
 
 /// `POST /v1beta/models/{model}:streamGenerateContent` (and
 /// `:generateContent`): the model and the method share one path segment.
-async fn gemini(
-    State(gw): State<Gateway>,
-    Path(call): Path<String>,
-    uri: Uri,
-    headers: HeaderMap,
-    body: AxumBytes,
-) -> Response {
+async fn gemini(State(gw): State<Gateway>, Path(call): Path<String>, body: AxumBytes) -> Response {
     let client = match call.rsplit_once(':') {
         Some((model, "streamGenerateContent")) => Client::Gemini {
             model: model.to_owned(),
@@ -200,10 +188,9 @@ async fn gemini(
             )
         }
     };
-    // Streams are served as SSE only (what `alt=sse` asks for, and what
-    // the official clients ask for).
-    let _ = uri.query();
-    serve(gw, client, headers, body).await
+    // Streams are served as SSE whatever the query says (`alt=sse` is what
+    // the official clients ask for; without it Gemini sends a JSON array).
+    serve(gw, client, body).await
 }
 
 /// An error in `dialect`'s shape, from a status and a message.
@@ -223,8 +210,9 @@ fn json_response(status: u16, body: String) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
-/// One client request, any dialect.
-async fn serve(gw: Gateway, client: Client, _headers: HeaderMap, body: AxumBytes) -> Response {
+/// One client request, any dialect. None of the client's headers is
+/// passed on: the upstream gets the gateway's own key.
+async fn serve(gw: Gateway, client: Client, body: AxumBytes) -> Response {
     let config = &gw.config;
     let to = config.upstream;
     let from = client.dialect();
