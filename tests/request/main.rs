@@ -1,6 +1,6 @@
 //! Request translation between the four dialects (feature `request`).
-
+mod errors;
 mod fixtures;
-
+mod limits;
 mod matrix;
 mod support;
