@@ -556,10 +556,13 @@ impl Writer<'_> {
                 }
                 match &p.kind {
                     PartKind::Text(t) => blocks.push(json!({"type": "text", "text": t})),
-                    PartKind::Image { .. } | PartKind::File { .. } => {
+                    PartKind::Image { .. } | PartKind::File { .. } if m.role == Role::User => {
                         if let Some(b) = self.anthropic_media(p) {
                             blocks.push(b);
                         }
+                    }
+                    PartKind::Image { .. } | PartKind::File { .. } => {
+                        self.drop(&p.path, NotCarriedKind::Unsupported)
                     }
                     PartKind::ToolCall { id, name, args } => {
                         let input = match args.object() {

@@ -3,4 +3,5 @@ mod errors;
 mod fixtures;
 mod limits;
 mod matrix;
+mod props;
 mod support;
