@@ -138,7 +138,15 @@ impl<'c> Reader<'c> {
 
     // ---- building the model --------------------------------------------
 
+    /// Adds a part to the conversation. Calls and reasoning belong to the
+    /// assistant's side and results to the user's, whatever turn holds them
+    /// (a body may misplace them; every target has them on those sides).
     fn push(&mut self, role: Role, part: Part) {
+        let role = match part.kind {
+            PartKind::ToolCall { .. } | PartKind::Reasoning => Role::Assistant,
+            PartKind::ToolResult { .. } => Role::User,
+            _ => role,
+        };
         match self.req.messages.last_mut() {
             Some(m) if m.role == role => m.parts.push(part),
             _ => self.req.messages.push(Message {
