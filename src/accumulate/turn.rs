@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use ssekit::accumulate::TurnAccumulator;
-//! use ssekit::turn::{ChatReader, Dialect, TurnReader};
+//! use ssekit::turn::{ChatReader, Dialect};
 //! use ssekit::{Bytes, Parser};
 //!
 //! let stream = concat!(
@@ -385,5 +385,463 @@ impl TurnWriter for TurnAccumulator {
 
     fn is_finished(&self) -> bool {
         self.turn.ended || self.turn.error.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::turn::{AnthropicReader, ChatReader, StopReason, TurnStart, TurnUsage};
+    use crate::Parser;
+    use alloc::boxed::Box;
+    use alloc::format;
+    use alloc::vec::Vec;
+    use proptest::prelude::*;
+    use serde_json::{json, Value as J};
+
+    fn frames(stream: &str) -> Vec<Frame> {
+        let mut p = Parser::new();
+        p.feed(Bytes::copy_from_slice(stream.as_bytes()));
+        let mut out = Vec::new();
+        while let Ok(Some(f)) = p.next_frame() {
+            out.push(f);
+        }
+        out
+    }
+
+    fn shapes(turn: &FinalTurn) -> [J; 4] {
+        Dialect::ALL.map(|d| {
+            let text = turn.to_json(d);
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{d:?}: {e}: {text}"))
+        })
+    }
+
+    fn chunk(body: &str) -> String {
+        format!(
+            "data: {{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":7,\"model\":\"m\",{body}}}\n\n"
+        )
+    }
+
+    /// Text, two tool calls whose fragments interleave, usage with cached
+    /// and reasoning counts; every expected value is read off the chunks.
+    fn chat_stream(done: bool) -> String {
+        let mut s = String::new();
+        for body in [
+            r#""choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"},"finish_reason":null}]"#,
+            r#""choices":[{"index":0,"delta":{"content":"lo \"x\""},"finish_reason":null}]"#,
+            r#""choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"f","arguments":"{\"a\":"}}]},"finish_reason":null}]"#,
+            r#""choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_b","type":"function","function":{"name":"g","arguments":"{}"}}]},"finish_reason":null}]"#,
+            r#""choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}]},"finish_reason":"tool_calls"}]"#,
+            r#""choices":[],"usage":{"prompt_tokens":5,"completion_tokens":7,"total_tokens":12,"prompt_tokens_details":{"cached_tokens":2},"completion_tokens_details":{"reasoning_tokens":3}}"#,
+        ] {
+            s.push_str(&chunk(body));
+        }
+        if done {
+            s.push_str("data: [DONE]\n\n");
+        }
+        s
+    }
+
+    fn read_chat(stream: &str, config: TurnAccumulatorConfig) -> (TurnAccumulator, Vec<TurnError>) {
+        let mut reader = ChatReader::default();
+        let mut acc = TurnAccumulator::with_config(config).from_dialect(Dialect::Chat);
+        let mut errors = Vec::new();
+        for f in frames(stream) {
+            if let Err(e) = acc.read(&mut reader, &f) {
+                errors.push(e);
+            }
+        }
+        if let Err(e) = acc.finish_reader(&mut reader) {
+            errors.push(e);
+        }
+        (acc, errors)
+    }
+
+    #[test]
+    fn a_chat_turn_renders_in_every_shape() {
+        let (acc, errors) = read_chat(&chat_stream(true), TurnAccumulatorConfig::DEFAULT);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(acc.outcome(), Outcome::Completed);
+        let turn = acc.into_turn();
+        assert_eq!(turn.items().len(), 3);
+        let [responses, chat, anthropic, gemini] = shapes(&turn);
+
+        let m = &chat["choices"][0]["message"];
+        assert_eq!(chat["id"], "chatcmpl-c1");
+        assert_eq!(chat["object"], "chat.completion");
+        assert_eq!(
+            (chat["created"].clone(), chat["model"].clone()),
+            (json!(7), json!("m"))
+        );
+        assert_eq!(m["content"], "Hello \"x\"");
+        assert_eq!(m["refusal"], J::Null);
+        assert_eq!(m["tool_calls"][0]["id"], "call_a");
+        assert_eq!(m["tool_calls"][0]["function"]["name"], "f");
+        assert_eq!(m["tool_calls"][0]["function"]["arguments"], "{\"a\":1}");
+        assert_eq!(m["tool_calls"][1]["function"]["arguments"], "{}");
+        assert_eq!(chat["choices"][0]["finish_reason"], "tool_calls");
+        assert_eq!(
+            chat["usage"],
+            json!({"prompt_tokens": 5, "completion_tokens": 7, "total_tokens": 12,
+                   "prompt_tokens_details": {"cached_tokens": 2},
+                   "completion_tokens_details": {"reasoning_tokens": 3}})
+        );
+
+        assert_eq!(anthropic["type"], "message");
+        assert_eq!(anthropic["id"], "msg_c1");
+        assert_eq!(
+            anthropic["content"],
+            json!([
+                {"type": "text", "text": "Hello \"x\""},
+                {"type": "tool_use", "id": "call_a", "name": "f", "input": {"a": 1}},
+                {"type": "tool_use", "id": "call_b", "name": "g", "input": {}},
+            ])
+        );
+        assert_eq!(anthropic["stop_reason"], "tool_use");
+        // Input without the cache reads, which are counted apart.
+        assert_eq!(
+            anthropic["usage"],
+            json!({"input_tokens": 3, "cache_creation_input_tokens": 0,
+                   "cache_read_input_tokens": 2, "output_tokens": 7})
+        );
+
+        let c = &gemini["candidates"][0];
+        assert_eq!(
+            c["content"],
+            json!({"parts": [
+                {"text": "Hello \"x\""},
+                {"functionCall": {"id": "call_a", "name": "f", "args": {"a": 1}}},
+                {"functionCall": {"id": "call_b", "name": "g", "args": {}}},
+            ], "role": "model"})
+        );
+        assert_eq!(c["finishReason"], "STOP");
+        // Candidates without the thoughts, which are counted apart.
+        assert_eq!(
+            gemini["usageMetadata"],
+            json!({"promptTokenCount": 5, "candidatesTokenCount": 4, "totalTokenCount": 12,
+                   "cachedContentTokenCount": 2, "thoughtsTokenCount": 3})
+        );
+
+        assert_eq!(responses["object"], "response");
+        assert_eq!(responses["status"], "completed");
+        let out = responses["output"].as_array().unwrap();
+        assert_eq!(out.len(), 3);
+        assert_eq!(out[0]["type"], "message");
+        assert_eq!(out[0]["content"][0]["text"], "Hello \"x\"");
+        assert_eq!(out[1]["type"], "function_call");
+        assert_eq!(
+            (&out[1]["call_id"], &out[1]["name"], &out[1]["arguments"]),
+            (&json!("call_a"), &json!("f"), &json!("{\"a\":1}"))
+        );
+        assert_eq!(out[2]["call_id"], "call_b");
+        assert_eq!(responses["usage"]["input_tokens"], 5);
+        assert_eq!(
+            responses["usage"]["input_tokens_details"]["cached_tokens"],
+            2
+        );
+        assert_eq!(
+            responses["usage"]["output_tokens_details"]["reasoning_tokens"],
+            3
+        );
+        assert_eq!(responses["usage"]["total_tokens"], 12);
+        assert_eq!(responses["error"], J::Null);
+    }
+
+    #[test]
+    fn a_cut_turn_is_truncated_and_says_so_in_each_shape() {
+        let (acc, errors) = read_chat(&chat_stream(false)[..200], TurnAccumulatorConfig::DEFAULT);
+        assert!(
+            errors.iter().any(|e| e.kind() == TurnErrorKind::Truncated),
+            "{errors:?}"
+        );
+        assert_eq!(acc.outcome(), Outcome::Truncated);
+        assert_eq!(
+            acc.error().map(|e| e.kind()),
+            Some(TurnErrorKind::Truncated)
+        );
+        let [responses, _, anthropic, gemini] = shapes(acc.turn());
+        assert_eq!(responses["status"], "in_progress");
+        assert_eq!(anthropic["stop_reason"], J::Null);
+        assert!(gemini["candidates"][0].get("finishReason").is_none());
+    }
+
+    /// Thinking with a signature, text, then `max_tokens`.
+    const ANTHROPIC: &str = concat!(
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",",
+        "\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude\",\"content\":[],",
+        "\"stop_reason\":null,\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n",
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,",
+        "\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"\"}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,",
+        "\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"Hmm.\"}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,",
+        "\"delta\":{\"type\":\"signature_delta\",\"signature\":\"U2ln\"}}\n\n",
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,",
+        "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,",
+        "\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"}}\n\n",
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n",
+        "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":",
+        "\"max_tokens\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":9}}\n\n",
+        "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+    );
+
+    fn read_anthropic(stream: &str) -> TurnAccumulator {
+        let mut reader = AnthropicReader::default();
+        let mut acc = TurnAccumulator::new().from_dialect(Dialect::Anthropic);
+        for f in frames(stream) {
+            let _ = acc.read(&mut reader, &f);
+        }
+        let _ = acc.finish_reader(&mut reader);
+        acc
+    }
+
+    #[test]
+    fn thinking_and_max_tokens_render_in_every_shape() {
+        let acc = read_anthropic(ANTHROPIC);
+        assert_eq!(acc.error(), None);
+        assert_eq!(acc.outcome(), Outcome::Incomplete);
+        let turn = acc.into_turn();
+        assert_eq!(turn.stop_reason(), Some(StopReason::MaxTokens));
+        assert_eq!(turn.items()[0].signature(), "U2ln");
+        let [responses, chat, anthropic, gemini] = shapes(&turn);
+        assert_eq!(
+            anthropic["content"],
+            json!([
+                {"type": "thinking", "thinking": "Hmm.", "signature": "U2ln"},
+                {"type": "text", "text": "Hi"},
+            ])
+        );
+        assert_eq!(anthropic["stop_reason"], "max_tokens");
+        assert_eq!(anthropic["usage"]["output_tokens"], 9);
+        assert_eq!(responses["status"], "incomplete");
+        assert_eq!(
+            responses["incomplete_details"]["reason"],
+            "max_output_tokens"
+        );
+        let rs = &responses["output"][0];
+        assert_eq!(rs["type"], "reasoning");
+        assert_eq!(
+            rs["summary"],
+            json!([{"type": "summary_text", "text": "Hmm."}])
+        );
+        assert_eq!(rs["encrypted_content"], "U2ln");
+        let m = &chat["choices"][0];
+        assert_eq!(m["finish_reason"], "length");
+        assert_eq!(m["message"]["reasoning_content"], "Hmm.");
+        assert_eq!(m["message"]["content"], "Hi");
+        let parts = &gemini["candidates"][0]["content"]["parts"];
+        assert_eq!(
+            parts,
+            &json!([{"text": "Hmm.", "thought": true, "thoughtSignature": "U2ln"}, {"text": "Hi"}])
+        );
+        assert_eq!(gemini["candidates"][0]["finishReason"], "MAX_TOKENS");
+    }
+
+    #[test]
+    fn an_upstream_error_fails_the_turn() {
+        let cut = &ANTHROPIC[..ANTHROPIC.find("event: message_delta").unwrap()];
+        let stream = format!(
+            "{cut}event: error\ndata: {{\"type\":\"error\",\"error\":{{\"type\":\"overloaded_error\",\"message\":\"busy\"}}}}\n\n"
+        );
+        let acc = read_anthropic(&stream);
+        assert_eq!(acc.outcome(), Outcome::Failed);
+        assert_eq!(
+            acc.turn().error(),
+            Some((Some("overloaded_error"), Some("busy")))
+        );
+        let [responses, ..] = shapes(acc.turn());
+        assert_eq!(responses["status"], "failed");
+        // Not a Responses code: the SDKs' list of codes is closed.
+        assert_eq!(
+            responses["error"],
+            json!({"code": "server_error", "message": "busy"})
+        );
+    }
+
+    #[test]
+    fn limits_are_typed_errors_at_the_upstream_event() {
+        // The second tool call opens in chunk 3 (from 0).
+        let config = TurnAccumulatorConfig::DEFAULT.with_max_items(2);
+        let (acc, errors) = read_chat(&chat_stream(true), config);
+        assert_eq!(
+            errors.first().map(|e| (e.kind(), e.event_index())),
+            Some((TurnErrorKind::TooManyItems { limit: 2 }, 3))
+        );
+        assert_eq!(acc.turn().items().len(), 2);
+        assert_eq!(acc.outcome(), Outcome::Truncated);
+
+        // 20 bytes: the item costs more than that; nothing opens.
+        let config = TurnAccumulatorConfig::DEFAULT.with_max_bytes(20);
+        let (acc, errors) = read_chat(&chat_stream(true), config);
+        let e = errors.first().copied().expect("an error");
+        assert_eq!(e.kind(), TurnErrorKind::TooManyBytes { limit: 20 });
+        assert_eq!(e.event_index(), 0);
+        assert!(acc.used <= 20);
+        assert_eq!(acc.outcome(), Outcome::Truncated);
+        let _ = shapes(acc.turn());
+    }
+
+    /// An arbitrary event, its strings owned.
+    #[derive(Debug, Clone)]
+    enum Op {
+        Start(Option<String>, Option<String>, Option<u64>),
+        Item(u64, u8, Option<String>, Option<String>),
+        Delta(u64, u8, u32, String),
+        End(u64),
+        Usage(Option<u64>, Option<u64>, Option<u64>, Option<u64>),
+        Stop(u8, Option<String>),
+        Error(Option<String>, Option<String>),
+        KeepAlive,
+        Finish,
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        "[a-z{}\\[\\]:,\"\\\\\n \u{e9}\u{1F600}0-9]{0,12}"
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        let idx = 0u64..6;
+        prop_oneof![
+            (
+                proptest::option::of(text()),
+                proptest::option::of(text()),
+                proptest::option::of(any::<u64>())
+            )
+                .prop_map(|(a, b, c)| Op::Start(a, b, c)),
+            (
+                idx.clone(),
+                0u8..5,
+                proptest::option::of(text()),
+                proptest::option::of(text())
+            )
+                .prop_map(|(i, k, a, b)| Op::Item(i, k, a, b)),
+            (idx.clone(), 0u8..7, 0u32..4, text()).prop_map(|(i, k, p, t)| Op::Delta(i, k, p, t)),
+            idx.prop_map(Op::End),
+            (
+                proptest::option::of(any::<u64>()),
+                proptest::option::of(any::<u64>()),
+                proptest::option::of(any::<u64>()),
+                proptest::option::of(any::<u64>())
+            )
+                .prop_map(|(a, b, c, d)| Op::Usage(a, b, c, d)),
+            (0u8..9, proptest::option::of(text())).prop_map(|(r, s)| Op::Stop(r, s)),
+            (proptest::option::of(text()), proptest::option::of(text()))
+                .prop_map(|(a, b)| Op::Error(a, b)),
+            Just(Op::KeepAlive),
+            Just(Op::Finish),
+        ]
+    }
+
+    /// `s` as a JSON string view (the literal leaked: a test's lifetime).
+    fn js(s: &str) -> JsonStr<'static> {
+        let mut lit = String::new();
+        crate::json::push_json_str(&mut lit, s);
+        let escaped = lit.len() != s.len() + 2;
+        JsonStr::new(Box::leak(lit.into_boxed_str()), escaped)
+    }
+
+    fn event(op: &Op) -> TurnEvent<'static> {
+        let o = |s: &Option<String>| s.as_deref().map(js);
+        match op {
+            Op::Start(id, model, created) => TurnEvent::Start(TurnStart {
+                id: o(id),
+                model: o(model),
+                created: *created,
+            }),
+            Op::Item(index, k, a, b) => TurnEvent::ItemStart {
+                index: *index,
+                item: match k {
+                    0 => ItemKind::Message,
+                    1 => ItemKind::Reasoning,
+                    2 => ItemKind::ToolCall {
+                        call_id: o(a),
+                        name: o(b),
+                    },
+                    3 => ItemKind::Refusal,
+                    _ => ItemKind::Other {
+                        ty: "web_search_call",
+                        raw: None,
+                    },
+                },
+            },
+            Op::Delta(index, k, part, t) => TurnEvent::Delta {
+                index: *index,
+                kind: [
+                    DeltaKind::Text,
+                    DeltaKind::Reasoning,
+                    DeltaKind::Summary,
+                    DeltaKind::Signature,
+                    DeltaKind::Encrypted,
+                    DeltaKind::Arguments,
+                    DeltaKind::Refusal,
+                ][usize::from(*k) % 7],
+                part: *part,
+                text: js(t),
+            },
+            Op::End(index) => TurnEvent::ItemEnd {
+                index: *index,
+                whole: None,
+            },
+            Op::Usage(a, b, c, d) => TurnEvent::Usage(TurnUsage {
+                input: *a,
+                output: *b,
+                cached: *c,
+                reasoning: *d,
+            }),
+            Op::Stop(r, raw) => TurnEvent::Stop(crate::turn::Stop {
+                reason: [
+                    StopReason::EndTurn,
+                    StopReason::StopSequence,
+                    StopReason::ToolUse,
+                    StopReason::MaxTokens,
+                    StopReason::ContextWindow,
+                    StopReason::ContentFilter,
+                    StopReason::Refusal,
+                    StopReason::PauseTurn,
+                    StopReason::Error,
+                ][usize::from(*r) % 9],
+                raw: o(raw),
+            }),
+            Op::Error(code, message) => TurnEvent::Error(crate::turn::UpstreamError {
+                code: o(code),
+                message: o(message),
+            }),
+            Op::KeepAlive => TurnEvent::KeepAlive,
+            Op::Finish => TurnEvent::End,
+        }
+    }
+
+    proptest! {
+        /// Any sequence of events, in any order: no panic, the limits
+        /// hold, and every rendering is JSON.
+        #[test]
+        fn any_events_keep_the_limits_and_render_json(
+            ops in proptest::collection::vec(op(), 0..40),
+            max_items in 0usize..5,
+            max_bytes in 0usize..2000,
+            source in 0usize..5,
+        ) {
+            let config = TurnAccumulatorConfig::DEFAULT
+                .with_max_items(max_items)
+                .with_max_bytes(max_bytes);
+            let mut acc = TurnAccumulator::with_config(config);
+            if let Some(d) = Dialect::ALL.get(source) {
+                acc = acc.from_dialect(*d);
+            }
+            for op in &ops {
+                let _ = acc.write(&event(op));
+                prop_assert!(acc.used <= max_bytes);
+                prop_assert!(acc.turn().items().len() <= max_items);
+            }
+            let _ = acc.outcome();
+            for d in Dialect::ALL {
+                let text = acc.turn().to_json(d);
+                prop_assert!(!text.contains('\n'));
+                let parsed = serde_json::from_str::<J>(&text);
+                prop_assert!(parsed.is_ok(), "{:?}: {}", d, text);
+            }
+        }
     }
 }

@@ -352,100 +352,6 @@ impl TurnWriter for GeminiWriter {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every line of a written stream is `data: …` or empty: the lines
-    /// `google-genai` does not read as JSON.
-    fn every_line_is_data_or_empty(out: &[u8]) {
-        let text = core::str::from_utf8(out).unwrap();
-        for line in text.split('\n') {
-            assert!(
-                line.is_empty() || line.starts_with("data: "),
-                "{line:?} in {text:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn keep_alives_are_empty_lines() {
-        let mut w = GeminiWriter::default();
-        w.write(&TurnEvent::KeepAlive).unwrap();
-        assert_eq!(&w.take()[..], b"\n");
-        let text = JsonStr::new("\"Hi\"", false);
-        for event in [
-            TurnEvent::ItemStart {
-                index: 0,
-                item: ItemKind::Message,
-            },
-            TurnEvent::KeepAlive,
-            TurnEvent::Delta {
-                index: 0,
-                kind: DeltaKind::Text,
-                part: 0,
-                text,
-            },
-            TurnEvent::KeepAlive,
-            TurnEvent::ItemEnd {
-                index: 0,
-                whole: None,
-            },
-            TurnEvent::End,
-        ] {
-            w.write(&event).unwrap();
-        }
-        let out = w.take();
-        every_line_is_data_or_empty(&out);
-        let text = core::str::from_utf8(&out).unwrap();
-        assert!(text.contains(r#""text":"Hi""#), "{text}");
-        assert!(text.contains(r#""finishReason":"STOP""#), "{text}");
-    }
-
-    /// A call's arguments with line breaks (pretty-printed JSON, escaped
-    /// in the upstream's string) stay on one `data:` line, and the bytes
-    /// held for calls are all given back when they end.
-    #[test]
-    fn pretty_printed_arguments_stay_on_one_line_and_holds_are_released() {
-        let mut w = GeminiWriter::default();
-        for round in 0..3u64 {
-            let index = round + 1;
-            for event in [
-                TurnEvent::ItemStart {
-                    index,
-                    item: ItemKind::ToolCall {
-                        call_id: None,
-                        name: Some(JsonStr::new("\"get\"", false)),
-                    },
-                },
-                TurnEvent::Delta {
-                    index,
-                    kind: DeltaKind::Arguments,
-                    part: 0,
-                    text: JsonStr::new(r#""{\n  \"city\": \"Paris\"\r\n}""#, true),
-                },
-                TurnEvent::ItemEnd { index, whole: None },
-            ] {
-                w.write(&event).unwrap();
-            }
-            assert_eq!(w.held, 0, "round {round}");
-        }
-        w.write(&TurnEvent::End).unwrap();
-        let out = w.take();
-        every_line_is_data_or_empty(&out);
-        let text = core::str::from_utf8(&out).unwrap();
-        let mut calls = 0;
-        for line in text.lines().filter(|l| !l.is_empty()) {
-            let v: serde_json::Value = serde_json::from_str(&line["data: ".len()..]).unwrap();
-            if let Some(call) = v["candidates"][0]["content"]["parts"][0].get("functionCall") {
-                assert_eq!(call["args"], serde_json::json!({"city": "Paris"}));
-                calls += 1;
-            }
-        }
-        assert_eq!(calls, 3, "{text}");
-    }
-}
-
 /// Gemini's `finishReason` for a stop (a turn that calls functions stops
 /// with `STOP`); `None` for an upstream error, which Gemini reports as an
 /// error object.
@@ -577,4 +483,98 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
     w.str("modelVersion", turn.model().unwrap_or(""));
     w.str("responseId", turn.id().unwrap_or("bridge"));
     w.end();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every line of a written stream is `data: …` or empty: the lines
+    /// `google-genai` does not read as JSON.
+    fn every_line_is_data_or_empty(out: &[u8]) {
+        let text = core::str::from_utf8(out).unwrap();
+        for line in text.split('\n') {
+            assert!(
+                line.is_empty() || line.starts_with("data: "),
+                "{line:?} in {text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn keep_alives_are_empty_lines() {
+        let mut w = GeminiWriter::default();
+        w.write(&TurnEvent::KeepAlive).unwrap();
+        assert_eq!(&w.take()[..], b"\n");
+        let text = JsonStr::new("\"Hi\"", false);
+        for event in [
+            TurnEvent::ItemStart {
+                index: 0,
+                item: ItemKind::Message,
+            },
+            TurnEvent::KeepAlive,
+            TurnEvent::Delta {
+                index: 0,
+                kind: DeltaKind::Text,
+                part: 0,
+                text,
+            },
+            TurnEvent::KeepAlive,
+            TurnEvent::ItemEnd {
+                index: 0,
+                whole: None,
+            },
+            TurnEvent::End,
+        ] {
+            w.write(&event).unwrap();
+        }
+        let out = w.take();
+        every_line_is_data_or_empty(&out);
+        let text = core::str::from_utf8(&out).unwrap();
+        assert!(text.contains(r#""text":"Hi""#), "{text}");
+        assert!(text.contains(r#""finishReason":"STOP""#), "{text}");
+    }
+
+    /// A call's arguments with line breaks (pretty-printed JSON, escaped
+    /// in the upstream's string) stay on one `data:` line, and the bytes
+    /// held for calls are all given back when they end.
+    #[test]
+    fn pretty_printed_arguments_stay_on_one_line_and_holds_are_released() {
+        let mut w = GeminiWriter::default();
+        for round in 0..3u64 {
+            let index = round + 1;
+            for event in [
+                TurnEvent::ItemStart {
+                    index,
+                    item: ItemKind::ToolCall {
+                        call_id: None,
+                        name: Some(JsonStr::new("\"get\"", false)),
+                    },
+                },
+                TurnEvent::Delta {
+                    index,
+                    kind: DeltaKind::Arguments,
+                    part: 0,
+                    text: JsonStr::new(r#""{\n  \"city\": \"Paris\"\r\n}""#, true),
+                },
+                TurnEvent::ItemEnd { index, whole: None },
+            ] {
+                w.write(&event).unwrap();
+            }
+            assert_eq!(w.held, 0, "round {round}");
+        }
+        w.write(&TurnEvent::End).unwrap();
+        let out = w.take();
+        every_line_is_data_or_empty(&out);
+        let text = core::str::from_utf8(&out).unwrap();
+        let mut calls = 0;
+        for line in text.lines().filter(|l| !l.is_empty()) {
+            let v: serde_json::Value = serde_json::from_str(&line["data: ".len()..]).unwrap();
+            if let Some(call) = v["candidates"][0]["content"]["parts"][0].get("functionCall") {
+                assert_eq!(call["args"], serde_json::json!({"city": "Paris"}));
+                calls += 1;
+            }
+        }
+        assert_eq!(calls, 3, "{text}");
+    }
 }

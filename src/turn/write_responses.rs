@@ -487,17 +487,15 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
                 let own = turn.source() == Some(super::Dialect::Responses);
                 let s = r.key("summary");
                 s.push('[');
-                let mut n = 0;
                 let texts = item
                     .summary
                     .values()
                     .chain(item.reasoning.values().filter(|_| !own));
-                for t in texts {
+                for (n, t) in texts.enumerate() {
                     if n > 0 {
                         s.push(',');
                     }
                     summary_part(s, t);
-                    n += 1;
                 }
                 s.push(']');
                 if own && !item.reasoning.is_empty() {

@@ -256,3 +256,101 @@ fn gemini_streams_assemble_to_a_generate_content_response() {
 fn printed_any(out: &Output) -> J {
     serde_json::from_slice(&out.stdout).unwrap()
 }
+
+/// `--as D`: the final answer in D's non-streaming shape, whatever the
+/// stream's dialect. A hand-written Chat stream (the values below are read
+/// off its lines) printed as each of the four shapes; the same answer read
+/// from an Anthropic stream; a cut stream still printed, with exit 1; a bad
+/// value a usage error.
+#[test]
+fn assemble_as_prints_the_answer_in_every_shape() {
+    let chunk = |body: &str| {
+        format!(
+            "data: {{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":7,\
+             \"model\":\"m\",{body}}}\n\n"
+        )
+    };
+    let mut chat = String::new();
+    for body in [
+        r#""choices":[{"index":0,"delta":{"role":"assistant","content":"Hi \"you\""},"finish_reason":null}]"#,
+        r#""choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"a\":"}}]},"finish_reason":null}]"#,
+        r#""choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}]},"finish_reason":"tool_calls"}]"#,
+        r#""choices":[],"usage":{"prompt_tokens":5,"completion_tokens":7,"total_tokens":12}"#,
+    ] {
+        chat.push_str(&chunk(body));
+    }
+    let whole = format!("{chat}data: [DONE]\n\n");
+    let shape = |to: &str| {
+        let out = run_stdin(&["assemble", "--as", to], whole.as_bytes());
+        assert_eq!(out.status.code(), Some(0), "{to}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{to}");
+        printed(&out)
+    };
+    let c = shape("chat");
+    assert_eq!(c["object"], "chat.completion");
+    assert_eq!(c["choices"][0]["message"]["content"], "Hi \"you\"");
+    let call = &c["choices"][0]["message"]["tool_calls"][0];
+    assert_eq!(call["id"], "call_1");
+    assert_eq!(call["function"]["arguments"], "{\"a\":1}");
+    assert_eq!(c["choices"][0]["finish_reason"], "tool_calls");
+    assert_eq!(c["usage"]["total_tokens"], 12);
+
+    let r = shape("responses");
+    assert_eq!(
+        (r["object"].clone(), r["status"].clone()),
+        (J::from("response"), J::from("completed"))
+    );
+    assert_eq!(r["output"][0]["content"][0]["text"], "Hi \"you\"");
+    assert_eq!(r["output"][1]["type"], "function_call");
+    assert_eq!(r["output"][1]["arguments"], "{\"a\":1}");
+    assert_eq!(r["usage"]["input_tokens"], 5);
+
+    let a = shape("anthropic");
+    assert_eq!(a["type"], "message");
+    assert_eq!(
+        a["content"][0],
+        serde_json::json!({"type": "text", "text": "Hi \"you\""})
+    );
+    assert_eq!(
+        a["content"][1],
+        serde_json::json!({"type": "tool_use", "id": "call_1", "name": "f", "input": {"a": 1}})
+    );
+    assert_eq!(a["stop_reason"], "tool_use");
+    assert_eq!(a["usage"]["output_tokens"], 7);
+
+    let g = shape("gemini");
+    let parts = &g["candidates"][0]["content"]["parts"];
+    assert_eq!(parts[0]["text"], "Hi \"you\"");
+    assert_eq!(
+        parts[1]["functionCall"]["args"],
+        serde_json::json!({"a": 1})
+    );
+    assert_eq!(g["candidates"][0]["finishReason"], "STOP");
+    assert_eq!(g["usageMetadata"]["promptTokenCount"], 5);
+
+    // Cut before the finish reason: still printed, exit status 1. (Chat
+    // without `[DONE]` after a finish reason ends there, as the turn reader
+    // reads Chat.)
+    let cut = &chat[..chat.find("\"finish_reason\":\"tool_calls\"").unwrap()];
+    let cut = &cut[..cut.rfind("data: ").unwrap()];
+    let out = run_stdin(&["assemble", "--as", "anthropic"], cut.as_bytes());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("truncated"), "{}", stderr(&out));
+    assert_eq!(printed(&out)["content"][0]["text"], "Hi \"you\"");
+
+    // The sample, a Responses stream, as a Chat completion: its text.
+    let sample = std::fs::read(SAMPLE).unwrap();
+    let want = completed_response(&sample);
+    let out = run(&["assemble", "--as", "chat", SAMPLE]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        printed(&out)["choices"][0]["message"]["content"],
+        want["output"][0]["content"][0]["text"]
+    );
+
+    for bad in [&["assemble", "--as", "auto"][..], &["assemble", "--as"]] {
+        let out = run_stdin(bad, whole.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(stderr(&out).contains("--as"), "{bad:?}: {}", stderr(&out));
+    }
+}

@@ -648,7 +648,7 @@ fn each_command_has_its_own_help() {
         &["--strict", "--chunk N"],
         &["--dialect D", "--strict", "--chunk N"],
         &[],
-        &["--dialect D", "--chunk N"],
+        &["--dialect D", "--as D", "--chunk N"],
         &["--json", "--chunk N"],
         &["--to T", "--from D", "--chunk N"],
     ];
