@@ -62,13 +62,7 @@ enum Engine {
 }
 
 fn dialect_name(d: Dialect) -> &'static str {
-    match d {
-        Dialect::Responses => "responses",
-        Dialect::Chat => "chat",
-        Dialect::Anthropic => "anthropic",
-        Dialect::Gemini => "gemini",
-        _ => "other",
-    }
+    d.name()
 }
 
 fn dialect(name: &str) -> Option<Dialect> {
@@ -163,7 +157,6 @@ fn typed(from: Dialect, frame: &ssekit::Frame) -> usize {
                 .map_or(0, |t| t.raw().len()),
             _ => 0,
         },
-        _ => 0,
     }
 }
 

@@ -265,6 +265,7 @@ pub mod adapters;
 pub mod anthropic;
 pub mod bridge;
 pub mod chat;
+mod dialect;
 pub mod encode;
 mod error;
 mod frame;
@@ -280,6 +281,7 @@ mod simd;
 pub mod turn;
 
 pub use bytes::Bytes;
+pub use dialect::{Dialect, UnknownDialect};
 pub use error::Error;
 pub use frame::{
     Frame, FrameError, FrameErrorKind, FrameRef, Item, Parser, ParserConfig, Reconnect, Tally,

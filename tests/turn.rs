@@ -16,13 +16,7 @@ use ssekit::Bytes;
 const ALL: [Dialect; 4] = Dialect::ALL;
 
 fn name(d: Dialect) -> &'static str {
-    match d {
-        Dialect::Responses => "responses",
-        Dialect::Chat => "chat",
-        Dialect::Anthropic => "anthropic",
-        Dialect::Gemini => "gemini",
-        _ => "?",
-    }
+    d.name()
 }
 
 /// Bridges `body` in chunks of `chunk` bytes: the output and the first

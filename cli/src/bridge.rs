@@ -13,7 +13,6 @@
 use std::io::{self, BufWriter, Write};
 
 use ssekit::bridge::{Bridge, BridgeConfig};
-use ssekit::turn;
 use ssekit::Frame;
 
 use crate::events::{detect, Dialect};
@@ -31,32 +30,22 @@ pub(crate) fn bridge(args: &[String]) -> Result<(), Failure> {
         match opt {
             "--to" => {
                 let v = value("--to")?;
-                to = Some(match v.as_str() {
-                    "responses" => Dialect::Responses,
-                    "chat" => Dialect::Chat,
-                    "anthropic" => Dialect::Anthropic,
-                    "gemini" => Dialect::Gemini,
-                    _ => {
-                        return Err(Usage(format!(
-                            "--to takes responses, chat, anthropic or gemini, not '{v}'"
-                        )))
-                    }
-                });
+                to = Some(v.parse::<Dialect>().map_err(|_| {
+                    Usage(format!(
+                        "--to takes responses, chat, anthropic or gemini, not '{v}'"
+                    ))
+                })?);
                 Ok(true)
             }
             "--from" => {
                 let v = value("--from")?;
                 from = match v.as_str() {
-                    "responses" => Some(Dialect::Responses),
-                    "chat" => Some(Dialect::Chat),
-                    "anthropic" => Some(Dialect::Anthropic),
-                    "gemini" => Some(Dialect::Gemini),
                     "auto" => None,
-                    _ => {
-                        return Err(Usage(format!(
+                    _ => Some(v.parse::<Dialect>().map_err(|_| {
+                        Usage(format!(
                             "--from takes responses, chat, anthropic, gemini or auto, not '{v}'"
-                        )))
-                    }
+                        ))
+                    })?),
                 };
                 Ok(true)
             }
@@ -194,18 +183,5 @@ impl State {
 /// The bridge from `from` to `to`: the upstream's reader and the target's
 /// writer.
 fn make(to: Dialect, from: Dialect) -> Box<dyn Bridge> {
-    ssekit::bridge::boxed(
-        turn_dialect(from),
-        turn_dialect(to),
-        &BridgeConfig::default(),
-    )
-}
-
-fn turn_dialect(d: Dialect) -> turn::Dialect {
-    match d {
-        Dialect::Responses => turn::Dialect::Responses,
-        Dialect::Chat => turn::Dialect::Chat,
-        Dialect::Anthropic => turn::Dialect::Anthropic,
-        Dialect::Gemini => turn::Dialect::Gemini,
-    }
+    ssekit::bridge::boxed(from, to, &BridgeConfig::default())
 }

@@ -2,7 +2,7 @@
 //! view (see [`view_json`](crate::view_json)).
 //!
 //! Each dialect is one function that takes a frame and writes one line
-//! ([`WriteEvent`]); [`Dialect::writer`] picks it. Adding a dialect's views to
+//! ([`WriteEvent`]); [`writer_of`] picks it. Adding a dialect's views to
 //! this build is one arm there. `--dialect auto` picks the dialect per stream
 //! from its first telling event ([`detect`]).
 //!
@@ -17,71 +17,45 @@ use std::io::Write;
 use ssekit::anthropic::AnthropicEvent;
 use ssekit::chat::ChatEvent;
 use ssekit::gemini::GeminiEvent;
-use ssekit::json::{find_key, ObjectView, Value};
+use ssekit::json::{find_key, Value};
 use ssekit::responses::{DecodeError, ResponsesEvent};
 use ssekit::Frame;
 
 use crate::view_json::{Line, Unwritable};
 use crate::Failure;
 
-/// The dialect of a stream: which views decode its events.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Dialect {
-    /// OpenAI Responses.
-    Responses,
-    /// OpenAI Chat Completions chunks.
-    Chat,
-    /// Anthropic Messages.
-    Anthropic,
-    /// Google Gemini `streamGenerateContent` chunks.
-    Gemini,
+pub(crate) use ssekit::Dialect;
+
+/// The dialect in a sentence: "an OpenAI Chat Completions".
+pub(crate) fn describe(dialect: Dialect) -> String {
+    let title = dialect.title();
+    let article = if title.starts_with(['A', 'E', 'I', 'O', 'U']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {title}")
 }
 
-impl Dialect {
-    /// The dialect in a sentence: "a Chat Completions".
-    pub(crate) fn describe(self) -> &'static str {
-        match self {
-            Self::Responses => "an OpenAI Responses",
-            Self::Chat => "an OpenAI Chat Completions",
-            Self::Anthropic => "an Anthropic Messages",
-            Self::Gemini => "a Google Gemini",
-        }
-    }
-
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Self::Responses => "responses",
-            Self::Chat => "chat",
-            Self::Anthropic => "anthropic",
-            Self::Gemini => "gemini",
-        }
-    }
-
-    /// The function that writes one event of this dialect, or `None` when
-    /// this build has no views for it.
-    fn writer(self) -> Option<WriteEvent> {
-        match self {
-            Self::Responses => Some(responses),
-            Self::Chat => Some(chat),
-            Self::Anthropic => Some(anthropic),
-            Self::Gemini => Some(gemini),
-        }
+/// The function that writes one event of this dialect, or `None` when
+/// this build has no views for it.
+fn writer_of(dialect: Dialect) -> Option<WriteEvent> {
+    match dialect {
+        Dialect::Responses => Some(responses),
+        Dialect::Chat => Some(chat),
+        Dialect::Anthropic => Some(anthropic),
+        Dialect::Gemini => Some(gemini),
     }
 }
 
 /// The dialects this build can write, for messages.
 fn available() -> String {
-    [
-        Dialect::Responses,
-        Dialect::Chat,
-        Dialect::Anthropic,
-        Dialect::Gemini,
-    ]
-    .into_iter()
-    .filter(|d| d.writer().is_some())
-    .map(Dialect::name)
-    .collect::<Vec<_>>()
-    .join(", ")
+    Dialect::ALL
+        .into_iter()
+        .filter(|d| writer_of(*d).is_some())
+        .map(Dialect::name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The `--dialect` option.
@@ -95,14 +69,10 @@ pub(crate) enum Choice {
 
 impl Choice {
     pub(crate) fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "responses" => Self::Fixed(Dialect::Responses),
-            "chat" => Self::Fixed(Dialect::Chat),
-            "anthropic" => Self::Fixed(Dialect::Anthropic),
-            "gemini" => Self::Fixed(Dialect::Gemini),
-            "auto" => Self::Auto,
-            _ => return None,
-        })
+        match s {
+            "auto" => Some(Self::Auto),
+            _ => s.parse().ok().map(Self::Fixed),
+        }
     }
 }
 
@@ -220,55 +190,10 @@ fn gemini(frame: &Frame, line: &mut Line) -> Result<(), Skip> {
     Ok(())
 }
 
-/// Anthropic event names (and data `type`s) no other dialect uses.
-const ANTHROPIC_TYPES: &[&str] = &[
-    "message_start",
-    "message_delta",
-    "message_stop",
-    "content_block_start",
-    "content_block_delta",
-    "content_block_stop",
-];
-
-/// The dialect one frame tells, or `None` when it tells nothing (no event
-/// name of a known family and data that is not a JSON object: `[DONE]`, a
-/// keep-alive, garbage).
-///
-/// An Anthropic event name or data `type` → anthropic; a `response.*` event
-/// name → responses; data without `type` that is a `chat.completion.chunk`
-/// or has `choices` → chat; data without `type` that has `candidates`,
-/// `promptFeedback` or `usageMetadata` → gemini; any other JSON object →
-/// responses.
+/// The dialect one frame tells ([`Dialect::detect`]), or `None` when it
+/// tells nothing.
 pub(crate) fn detect(frame: &Frame) -> Option<Dialect> {
-    if frame.has_event_type() {
-        let name = frame.event();
-        if ANTHROPIC_TYPES.contains(&name) {
-            return Some(Dialect::Anthropic);
-        }
-        if name.starts_with("response.") {
-            return Some(Dialect::Responses);
-        }
-    }
-    let object = ObjectView::parse(frame.data()).ok()?;
-    let (mut ty, mut chat, mut gemini) = (None, false, false);
-    for (key, value) in object.members() {
-        if key == "type" && !value.is_null() {
-            ty = Some(value);
-        } else if key == "choices" {
-            chat = true;
-        } else if key == "candidates" || key == "promptFeedback" || key == "usageMetadata" {
-            gemini = true;
-        } else if key == "object" {
-            chat |= matches!(value, Value::String(s) if s == "chat.completion.chunk");
-        }
-    }
-    Some(match ty {
-        Some(Value::String(ty)) if ANTHROPIC_TYPES.iter().any(|t| ty == *t) => Dialect::Anthropic,
-        Some(_) => Dialect::Responses,
-        None if chat => Dialect::Chat,
-        None if gemini => Dialect::Gemini,
-        None => Dialect::Responses,
-    })
+    Dialect::detect(frame)
 }
 
 /// The `events` command over one stream: frames in, lines out.
@@ -284,7 +209,7 @@ pub(crate) struct Events {
 impl Events {
     pub(crate) fn new(choice: Choice) -> Result<Self, Failure> {
         let writer = match choice {
-            Choice::Fixed(dialect) => Some(dialect.writer().ok_or(Unavailable {
+            Choice::Fixed(dialect) => Some(writer_of(dialect).ok_or(Unavailable {
                 dialect,
                 detected: false,
             })?),
@@ -315,7 +240,7 @@ impl Events {
             self.pending.push((start, frame));
             return Ok(());
         };
-        let writer = dialect.writer().ok_or(Unavailable {
+        let writer = writer_of(dialect).ok_or(Unavailable {
             dialect,
             detected: true,
         })?;
@@ -413,56 +338,6 @@ mod tests {
         match event {
             Some(name) => frame.with_event(name),
             None => frame,
-        }
-    }
-
-    #[test]
-    fn detects_each_dialect_from_one_frame() {
-        let cases = [
-            (Some("message_start"), "{}", Some(Dialect::Anthropic)),
-            (
-                None,
-                r#"{"type":"content_block_delta","index":0}"#,
-                Some(Dialect::Anthropic),
-            ),
-            (Some("response.created"), "{}", Some(Dialect::Responses)),
-            (
-                None,
-                r#"{"type":"response.output_text.delta"}"#,
-                Some(Dialect::Responses),
-            ),
-            (
-                None,
-                r#"{"id":"c","object":"chat.completion.chunk","choices":[]}"#,
-                Some(Dialect::Chat),
-            ),
-            (None, r#"{"id":"c","choices":[]}"#, Some(Dialect::Chat)),
-            (
-                None,
-                r#"{"error":{"message":"x"}}"#,
-                Some(Dialect::Responses),
-            ),
-            (
-                None,
-                r#"{"candidates": [{"content": {"parts": [{"text": "Hi"}]}}]}"#,
-                Some(Dialect::Gemini),
-            ),
-            (
-                None,
-                r#"{"promptFeedback":{"blockReason":"SAFETY"}}"#,
-                Some(Dialect::Gemini),
-            ),
-            (None, r#"{"usageMetadata":{}}"#, Some(Dialect::Gemini)),
-            (
-                None,
-                r#"{"id":"c","choices":[],"usage":null}"#,
-                Some(Dialect::Chat),
-            ),
-            (None, "[DONE]", None),
-            (Some("ping"), "", None),
-        ];
-        for (event, data, want) in cases {
-            assert_eq!(detect(&frame(event, data)), want, "{event:?} {data}");
         }
     }
 

@@ -132,17 +132,19 @@ Exit status: 0; 1 when the stream ended early; 2 for usage and I/O errors.
 ";
 
 const LINT: &str = "\
-usage: ssekit lint [--json] [--chunk N] [FILE]
+usage: ssekit lint [--json] [--dialect D] [--chunk N] [FILE]
 
-Checks an OpenAI Responses, Chat Completions or Anthropic Messages stream
-against what real clients require (the first event tells the dialect, which is
-named on standard error; Gemini streams are refused; the rules are listed in
-the docs of ssekit::lint). Prints one line per finding, as it is found:
-offset, sequence number, severity, rule and message; then a summary line.
+Checks an OpenAI Responses, Chat Completions, Anthropic Messages or Gemini
+stream against what real clients require (the first event tells the dialect,
+which is named on standard error, unless --dialect gives it; the rules are
+listed in the docs of ssekit::lint). Prints one line per finding, as it is
+found: offset, sequence number, severity, rule and message; then a summary
+line.
 
 options:
   --json       one {\"rule\", \"severity\", \"offset\", \"sequence_number\",
                \"message\"} object per line, and no summary
+  --dialect D  responses, chat, anthropic, gemini or auto (the default)
   --chunk N    feed the parser exactly N bytes at a time (default: what each
                read returns)
   -h, --help   print this help
@@ -151,8 +153,7 @@ example:
   ssekit lint samples/responses-text.sse
   curl -sN https://example.com/v1/responses -d @request.json | ssekit lint --json
 
-Exit status: 0 with no error finding; 1 with one; 2 for usage and I/O errors
-and for a Gemini stream.
+Exit status: 0 with no error finding; 1 with one; 2 for usage and I/O errors.
 ";
 
 const BRIDGE: &str = "\

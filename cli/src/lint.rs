@@ -1,19 +1,17 @@
-//! `ssekit lint`: checks an OpenAI Responses, Chat Completions or Anthropic
-//! Messages stream (the first event tells which) with [`ssekit::lint`] and
-//! prints one line per finding.
+//! `ssekit lint`: checks an OpenAI Responses, Chat Completions, Anthropic
+//! Messages or Gemini stream (`--dialect`, or the first event tells which)
+//! with [`ssekit::lint`] and prints one line per finding.
 //!
 //! Exit status: 0 when there is no error finding, 1 when there is, 2 for
 //! usage and I/O errors.
 
 use std::io::{self, BufWriter, Write};
 
-use ssekit::lint::{
-    AnthropicLinter, ChatLinter, Finding, FrameLinter, ResponsesLinter, Severity, StreamLinter,
-};
+use ssekit::lint::{linter_for, Finding, FrameLinter, LintConfig, Severity, StreamLinter};
 use ssekit::{Bytes, Parser, ParserConfig};
 
-use crate::events::{detect, Dialect};
-use crate::{parse_input, read_chunks, Failure};
+use crate::events::{describe, detect, Choice, Dialect};
+use crate::{parse_dialect_input, read_chunks, Failure};
 
 /// The most bytes read (and kept) before the first event that tells the
 /// dialect.
@@ -58,22 +56,10 @@ impl Active {
             Self::Sniffing(chunks, _) => std::mem::take(chunks),
             Self::Linting(_) => return Ok(()),
         };
-        let linter: Box<dyn FrameLinter> = match dialect {
-            Dialect::Responses => Box::new(ResponsesLinter::new()),
-            Dialect::Chat => Box::new(ChatLinter::new()),
-            Dialect::Anthropic => Box::new(AnthropicLinter::new()),
-            Dialect::Gemini => {
-                eprintln!(
-                    "ssekit: this is {} stream: lint checks OpenAI Responses, Chat Completions \
-                     and Anthropic Messages streams (`ssekit assemble` reads this dialect)",
-                    dialect.describe()
-                );
-                return Err(Failure::Exit(2));
-            }
-        };
         if dialect != Dialect::Responses {
-            eprintln!("ssekit: linting {} stream", dialect.describe());
+            eprintln!("ssekit: linting {} stream", describe(dialect));
         }
+        let linter: Box<dyn FrameLinter> = linter_for(dialect, LintConfig::DEFAULT);
         *self = Self::Linting(StreamLinter::with_linter(ParserConfig::DEFAULT, linter));
         chunks.into_iter().try_for_each(|chunk| self.feed(chunk))
     }
@@ -105,14 +91,14 @@ impl Active {
 }
 
 pub(crate) fn lint(args: &[String]) -> Result<(), Failure> {
-    let mut json = false;
-    let input = parse_input(args, |opt, _| {
-        json |= opt == "--json";
-        Ok(opt == "--json")
-    })?;
+    let (args, json) = crate::take_flag(args, "--json");
+    let (input, choice) = parse_dialect_input(&args)?;
     let mut out = BufWriter::new(io::stdout().lock());
-    // The first event tells the dialect, and so the rules.
+    // The dialect decides the rules: given, or told by the first event.
     let mut linter = Active::Sniffing(Vec::new(), Parser::new());
+    if let Choice::Fixed(dialect) = choice {
+        linter.start(dialect)?;
+    }
     let read = read_chunks(&input, |chunk| {
         linter.feed(chunk)?;
         write_all(&mut out, &mut linter, json)?;

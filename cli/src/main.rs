@@ -5,7 +5,7 @@
 //! ssekit events [--strict] [--dialect responses|chat|anthropic|gemini|auto] [--chunk N] [FILE]
 //! ssekit encode [FILE]
 //! ssekit assemble [--dialect responses|chat|anthropic|gemini|auto] [--chunk N] [FILE]
-//! ssekit lint [--json] [--chunk N] [FILE]
+//! ssekit lint [--json] [--dialect responses|chat|anthropic|gemini|auto] [--chunk N] [FILE]
 //! ssekit bridge --to responses|chat|anthropic|gemini [--from D] [--chunk N] [FILE]
 //! ```
 //!
@@ -242,8 +242,8 @@ fn read_chunks(
     }
 }
 
-/// The input options plus `--dialect D` (default `auto`), for `events` and
-/// `assemble`.
+/// The input options plus `--dialect D` (default `auto`), for `events`,
+/// `assemble` and `lint`.
 fn parse_dialect_input(args: &[String]) -> Result<(Input, Choice), Usage> {
     let mut choice = Choice::Auto;
     let input = parse_input(args, |opt, rest| {

@@ -1,4 +1,4 @@
-//! Fuzz target `lint`: the Responses linter must not panic on any stream,
+//! Fuzz target `lint`: every dialect's linter must not panic on any stream,
 //! give the same findings however the stream is chunked, point every
 //! finding inside the stream, and keep its counts consistent with the
 //! findings, under default and tiny memory caps.
@@ -8,7 +8,7 @@
 //! | bytes     | meaning                                                          |
 //! | --------- | ---------------------------------------------------------------- |
 //! | 0         | flags: bit 0 tiny caps (items, parts, text bytes, findings        |
-//! |           | from bytes 1..=4)                                                |
+//! |           | from bytes 1..=4); bits 1..=2 the dialect (`Dialect::ALL` index) |
 //! | 1..=4     | `max_items`, `max_parts`, `max_text_bytes`, `max_findings`       |
 //! |           | (each `byte % 8`, when bit 0)                                    |
 //! | 5         | `n = byte % 16`: how many split points follow                    |
@@ -18,11 +18,17 @@
 
 use bytes::Bytes;
 use libfuzzer_sys::fuzz_target;
-use ssekit::lint::{Finding, LintConfig, Severity, StreamLinter};
-use ssekit::ParserConfig;
+use ssekit::lint::{linter_for, Finding, LintConfig, Severity, StreamLinter};
+use ssekit::{Dialect, ParserConfig};
 
-fn run(config: LintConfig, stream: &[u8], cuts: &[usize]) -> (Vec<Finding>, [u64; 3]) {
-    let mut linter = StreamLinter::with_config(ParserConfig::DEFAULT, config);
+fn run(
+    dialect: Dialect,
+    config: LintConfig,
+    stream: &[u8],
+    cuts: &[usize],
+) -> (Vec<Finding>, [u64; 3]) {
+    let mut linter =
+        StreamLinter::with_linter(ParserConfig::DEFAULT, linter_for(dialect, config));
     let mut from = 0;
     let mut found = Vec::new();
     for &cut in cuts.iter().chain([&stream.len()]) {
@@ -37,6 +43,7 @@ fn run(config: LintConfig, stream: &[u8], cuts: &[usize]) -> (Vec<Finding>, [u64
 }
 
 fuzz_target!(|input: &[u8]| {
+    let dialect = Dialect::ALL[usize::from(input.first().map_or(0, |f| (f >> 1) & 3))];
     let (config, stream, mut cuts) = if input.len() < 6 {
         (LintConfig::DEFAULT, input, Vec::new())
     } else {
@@ -59,7 +66,7 @@ fuzz_target!(|input: &[u8]| {
     };
     cuts.sort_unstable();
 
-    let (whole, counts) = run(config, stream, &[]);
+    let (whole, counts) = run(dialect, config, stream, &[]);
     for f in &whole {
         assert!(f.offset() <= stream.len() as u64, "{f} past the end");
     }
@@ -73,11 +80,11 @@ fuzz_target!(|input: &[u8]| {
             assert_eq!(counts[i], n, "{s} count");
         }
     }
-    let split = run(config, stream, &cuts);
+    let split = run(dialect, config, stream, &cuts);
     assert_eq!(split.0, whole, "split at {cuts:?}");
     assert_eq!(split.1, counts);
     if stream.len() <= 512 {
         let bytes: Vec<usize> = (1..stream.len()).collect();
-        assert_eq!(run(config, stream, &bytes).0, whole, "byte at a time");
+        assert_eq!(run(dialect, config, stream, &bytes).0, whole, "byte at a time");
     }
 });

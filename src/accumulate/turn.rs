@@ -761,6 +761,7 @@ mod tests {
                     },
                     3 => ItemKind::Refusal,
                     _ => ItemKind::Other {
+                        dialect: Dialect::Responses,
                         ty: "web_search_call",
                         raw: None,
                     },

@@ -12,11 +12,12 @@ use bytes::Bytes;
 
 use super::stream::{FrameStream, StreamError};
 use crate::accumulate::{
-    anthropic::Message, chat::ChatCompletion, AnthropicAccumulator, ChatAccumulator, FinalResponse,
-    Outcome, ResponsesAccumulator,
+    anthropic::Message, chat::ChatCompletion, gemini::GeminiResponse, AnthropicAccumulator,
+    ChatAccumulator, FinalResponse, GeminiAccumulator, Outcome, ResponsesAccumulator,
 };
 use crate::anthropic::{AnthropicEvent, OwnedAnthropicEvent};
 use crate::chat::{ChatEvent, OwnedChatEvent};
+use crate::gemini::{GeminiEvent, OwnedGeminiEvent};
 use crate::responses::{DecodeError, OwnedResponsesEvent, ResponsesEvent};
 use crate::{Error, Frame, Parser};
 
@@ -27,10 +28,20 @@ mod sealed {
 /// A dialect of LLM stream events: how a frame decodes, into which owned
 /// event, and which accumulator assembles the final response.
 ///
-/// Implemented by [`ResponsesDialect`], [`ChatDialect`] and
-/// [`AnthropicDialect`]; it names the dialect of an [`EventStream`]. The
+/// Implemented by [`ResponsesDialect`], [`ChatDialect`], [`AnthropicDialect`]
+/// and [`GeminiDialect`]; it names the dialect of an [`EventStream`] at the
+/// type level, and [`DIALECT`](Self::DIALECT) names it at run time. The
 /// trait is sealed: the crate adds dialects, and may add methods.
 pub trait Dialect: sealed::Sealed + 'static {
+    /// The dialect as a value, for choosing a linter, reader or writer.
+    ///
+    /// ```
+    /// use ssekit::adapters::{Dialect as _, GeminiDialect};
+    ///
+    /// assert_eq!(GeminiDialect::DIALECT, ssekit::Dialect::Gemini);
+    /// ```
+    const DIALECT: crate::Dialect;
+
     /// The borrowed view of one event (`ResponsesEvent<'a>`, …).
     type View<'a>;
     /// The owned event an [`EventStream`] yields (`OwnedResponsesEvent`, …).
@@ -90,11 +101,19 @@ pub struct ChatDialect;
 #[non_exhaustive]
 pub struct AnthropicDialect;
 
+/// Gemini `streamGenerateContent?alt=sse`: [`OwnedGeminiEvent`]s,
+/// assembled by a [`GeminiAccumulator`] into a [`GeminiResponse`].
+#[derive(Debug, Clone, Copy, Default)]
+#[non_exhaustive]
+pub struct GeminiDialect;
+
 impl sealed::Sealed for ResponsesDialect {}
 impl sealed::Sealed for ChatDialect {}
 impl sealed::Sealed for AnthropicDialect {}
+impl sealed::Sealed for GeminiDialect {}
 
 impl Dialect for ResponsesDialect {
+    const DIALECT: crate::Dialect = crate::Dialect::Responses;
     type View<'a> = ResponsesEvent<'a>;
     type Event = OwnedResponsesEvent;
     type Accumulator = ResponsesAccumulator;
@@ -124,6 +143,7 @@ impl Dialect for ResponsesDialect {
 }
 
 impl Dialect for ChatDialect {
+    const DIALECT: crate::Dialect = crate::Dialect::Chat;
     type View<'a> = ChatEvent<'a>;
     type Event = OwnedChatEvent;
     type Accumulator = ChatAccumulator;
@@ -153,6 +173,7 @@ impl Dialect for ChatDialect {
 }
 
 impl Dialect for AnthropicDialect {
+    const DIALECT: crate::Dialect = crate::Dialect::Anthropic;
     type View<'a> = AnthropicEvent<'a>;
     type Event = OwnedAnthropicEvent;
     type Accumulator = AnthropicAccumulator;
@@ -181,12 +202,43 @@ impl Dialect for AnthropicDialect {
     }
 }
 
+impl Dialect for GeminiDialect {
+    const DIALECT: crate::Dialect = crate::Dialect::Gemini;
+    type View<'a> = GeminiEvent<'a>;
+    type Event = OwnedGeminiEvent;
+    type Accumulator = GeminiAccumulator;
+    type Output = GeminiResponse;
+
+    fn decode(frame: &Frame) -> Result<OwnedGeminiEvent, DecodeError> {
+        OwnedGeminiEvent::from_frame(frame)
+    }
+
+    fn push_frame(
+        accumulator: &mut GeminiAccumulator,
+        frame: &Frame,
+        on_event: &mut dyn FnMut(&GeminiEvent<'_>),
+    ) -> Result<(), Error> {
+        let event = GeminiEvent::from_frame(frame)?.strict()?;
+        on_event(&event);
+        Ok(accumulator.feed(&event)?)
+    }
+
+    fn finish(accumulator: GeminiAccumulator) -> GeminiResponse {
+        accumulator.finish()
+    }
+
+    fn outcome(output: &GeminiResponse) -> Outcome {
+        output.outcome()
+    }
+}
+
 /// A [`Stream`] of owned typed events of dialect `D`, parsed and decoded
 /// from a stream of byte chunks.
 ///
 /// Made by [`SseStreamExt::responses_events`](super::SseStreamExt::responses_events),
 /// [`chat_events`](super::SseStreamExt::chat_events),
-/// [`anthropic_events`](super::SseStreamExt::anthropic_events) or
+/// [`anthropic_events`](super::SseStreamExt::anthropic_events),
+/// [`gemini_events`](super::SseStreamExt::gemini_events) or
 /// [`EventStream::new`]. Each item is an owned event (it keeps a handle to
 /// the frame's data: nothing is copied; `get()` gives the typed view), or a
 /// [`StreamError`]: `Transport` for an error of the inner stream, `Frame` for
@@ -406,7 +458,8 @@ where
 #[non_exhaustive]
 pub struct Collected<T, E> {
     /// The final response, as far as it arrived: a
-    /// [`FinalResponse`], [`ChatCompletion`] or [`Message`].
+    /// [`FinalResponse`], [`ChatCompletion`], [`Message`] or
+    /// [`GeminiResponse`].
     pub response: T,
     /// How the stream ended (the response's own `outcome()`).
     pub outcome: Outcome,
@@ -607,6 +660,49 @@ mod tests {
         );
         assert_eq!((seen, c.problems), (0, 1));
         assert!(matches!(c.first_problem, Some(Error::Decode(_))));
+    }
+
+    const GEMINI: &str = concat!(
+        "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hel\"}],\"role\":\"model\"}}],\"responseId\":\"g1\"}\r\n\r\n",
+        "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"lo\"}],\"role\":\"model\"},\"finishReason\":\"STOP\"}],",
+        "\"usageMetadata\":{\"promptTokenCount\":2,\"candidatesTokenCount\":2,\"totalTokenCount\":4}}\r\n\r\n",
+    );
+
+    #[test]
+    fn gemini_streams_accumulate_in_any_chunking_and_a_cut_is_truncated() {
+        for n in [1, 3, 64, GEMINI.len()] {
+            let c = block_on(stream::iter(chunks(GEMINI, n)).gemini_events().accumulate());
+            assert_eq!(c.outcome, Outcome::Completed, "chunks of {n}");
+            assert_eq!(c.response.candidate(0).unwrap().text(), "Hello");
+            assert_eq!(c.response.response_id(), Some("g1"));
+            assert_eq!((c.problems, c.transport_error), (0, None));
+        }
+        let cut = &GEMINI[..GEMINI.find("\r\n\r\n").unwrap() + 4];
+        let c = block_on(
+            stream::iter([Ok::<_, &str>(cut)])
+                .gemini_events()
+                .accumulate(),
+        );
+        assert_eq!(c.outcome, Outcome::Truncated);
+        assert_eq!(c.response.candidate(0).unwrap().text(), "Hel");
+
+        // Owned chunks, and one that is not an object: a decode error.
+        let items: Vec<Chunk> = vec![Ok(GEMINI), Ok("data: [DONE]\n\n")];
+        let got: Vec<_> = block_on(stream::iter(items).gemini_events().collect());
+        assert_eq!(got.len(), 3);
+        assert!(matches!(
+            got[1].as_ref().unwrap().get(),
+            crate::gemini::GeminiEvent::Response(_)
+        ));
+        assert!(got[2].as_ref().unwrap_err().as_decode_error().is_some());
+    }
+
+    #[test]
+    fn each_marker_states_its_dialect() {
+        assert_eq!(ResponsesDialect::DIALECT, crate::Dialect::Responses);
+        assert_eq!(ChatDialect::DIALECT, crate::Dialect::Chat);
+        assert_eq!(AnthropicDialect::DIALECT, crate::Dialect::Anthropic);
+        assert_eq!(GeminiDialect::DIALECT, crate::Dialect::Gemini);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! | feature  | type | reads from | for |
 //! | -------- | ---- | ---------- | --- |
 //! | `stream` | `FrameStream`, made by `SseStreamExt::sse_frames` | any `Stream<Item = Result<B, E>>` with `B: Into<Bytes>` | HTTP client bodies: reqwest's `bytes_stream()`, hyper and axum bodies as data streams |
-//! | `stream` | `EventStream`, made by `SseStreamExt::responses_events` / `chat_events` / `anthropic_events` | the same | owned typed events, and with `accumulate()` the final response and how the stream ended |
+//! | `stream` | `EventStream`, made by `SseStreamExt::responses_events` / `chat_events` / `anthropic_events` / `gemini_events` | the same | owned typed events, and with `accumulate()` the final response and how the stream ended |
 //! | `codec`  | `SseCodec` | any `tokio::io::AsyncRead` through `tokio_util::codec::FramedRead` (and writes through `FramedWrite`) | sockets, pipes, child processes; serving streams |
 //!
 //! Both yield the frames of [`Parser::next_frame`](crate::Parser::next_frame)
@@ -131,7 +131,7 @@ pub use codec::{CodecError, SseCodec};
 #[cfg(feature = "stream")]
 #[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
 pub use events::{
-    AnthropicDialect, ChatDialect, Collected, Dialect, EventStream, ResponsesDialect,
+    AnthropicDialect, ChatDialect, Collected, Dialect, EventStream, GeminiDialect, ResponsesDialect,
 };
 #[cfg(feature = "stream")]
 #[cfg_attr(docsrs, doc(cfg(feature = "stream")))]

@@ -6,7 +6,9 @@ use core::pin::Pin;
 use core::task::{ready, Context, Poll};
 use futures_core::stream::{FusedStream, Stream};
 
-use super::events::{AnthropicDialect, ChatDialect, Dialect, EventStream, ResponsesDialect};
+use super::events::{
+    AnthropicDialect, ChatDialect, Dialect, EventStream, GeminiDialect, ResponsesDialect,
+};
 use crate::responses::DecodeError;
 use crate::{Frame, FrameError, Parser, ParserConfig};
 
@@ -280,6 +282,28 @@ pub trait SseStreamExt: Sized {
     /// this stream; [`accumulate`](EventStream::accumulate) it for the
     /// [`Message`](crate::accumulate::anthropic::Message).
     fn anthropic_events(self) -> EventStream<Self, AnthropicDialect> {
+        EventStream::new(self.sse_frames())
+    }
+
+    /// An [`EventStream`] of Gemini chunks
+    /// ([`OwnedGeminiEvent`](crate::gemini::OwnedGeminiEvent)s) over this
+    /// stream; [`accumulate`](EventStream::accumulate) it for the
+    /// [`GeminiResponse`](crate::accumulate::gemini::GeminiResponse).
+    ///
+    /// ```
+    /// use futures::{executor::block_on, stream};
+    /// use ssekit::accumulate::Outcome;
+    /// use ssekit::adapters::SseStreamExt;
+    ///
+    /// let body = stream::iter([
+    ///     Ok::<_, std::io::Error>("data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hel\"}]}}]}\r\n\r\n"),
+    ///     Ok("data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"lo\"}]},\"finishReason\":\"STOP\"}]}\r\n\r\n"),
+    /// ]);
+    /// let collected = block_on(body.gemini_events().accumulate());
+    /// assert_eq!(collected.outcome, Outcome::Completed);
+    /// assert_eq!(collected.response.candidate(0).unwrap().text(), "Hello");
+    /// ```
+    fn gemini_events(self) -> EventStream<Self, GeminiDialect> {
         EventStream::new(self.sse_frames())
     }
 

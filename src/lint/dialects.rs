@@ -1,11 +1,12 @@
 //! `ChatLinter` and `AnthropicLinter`: the checks that apply to Chat
 //! Completions and Anthropic Messages streams, and `FrameLinter`, the
-//! interface the three linters share.
+//! interface the linters share.
 
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::vec::Vec;
 
+use super::core::decode_finding;
 use super::linter::{LintConfig, ResponsesLinter};
 use super::reports::Reports;
 use super::rule::{Finding, Rule, Severity};
@@ -13,9 +14,9 @@ use super::stream::StreamLinter;
 use crate::anthropic::{AnthropicEvent, BlockDelta, ContentBlock};
 use crate::chat::{ChatEvent, ChoiceDelta};
 use crate::frame::{Frame, FrameError, ParserConfig};
-use crate::views::{DecodeError, DecodeErrorKind};
 
-/// What the three linters ([`ResponsesLinter`], [`ChatLinter`], [`AnthropicLinter`])
+/// What the linters ([`ResponsesLinter`], [`ChatLinter`], [`AnthropicLinter`],
+/// [`GeminiLinter`](super::GeminiLinter))
 /// have in common: frames in, with the offset where each block begins,
 /// findings out. [`lint_bytes`] drives any of them over a whole stream.
 pub trait FrameLinter {
@@ -113,19 +114,6 @@ pub fn lint_bytes(linter: impl FrameLinter, input: &[u8]) -> Vec<Finding> {
     stream.feed(bytes::Bytes::copy_from_slice(input));
     stream.finish();
     stream.drain().collect()
-}
-
-/// The finding for data that does not decode: not JSON (or not an
-/// object), no `type`, a `type` the `event:` name contradicts, or a field
-/// of the wrong kind.
-fn decode_finding(reports: &mut Reports, e: &DecodeError, offset: u64) {
-    let rule = match e.kind() {
-        DecodeErrorKind::Json(_) | DecodeErrorKind::NotAnObject => Rule::InvalidJson,
-        DecodeErrorKind::MissingField { field: "type" } => Rule::MissingType,
-        DecodeErrorKind::TypeMismatch => Rule::EventNameMismatch,
-        _ => Rule::InvalidEvent,
-    };
-    reports.rule(rule, offset, format!("{e}"));
 }
 
 /// What the Chat linter tracks of one choice.

@@ -1,5 +1,5 @@
-//! Checks a Responses API stream (and Chat Completions and Anthropic
-//! Messages streams) against what real clients require.
+//! Checks a Responses API stream (and Chat Completions, Anthropic Messages
+//! and Gemini streams) against what real clients require.
 //!
 //! Gateways and proxies that re-emit Responses streams break real clients
 //! when an event, a field or an order is missing: the Codex CLI reports
@@ -88,7 +88,35 @@
 //! delta or stop for a block never started, `duplicate-item` a block
 //! started or stopped twice, `item-not-done` a block still open at
 //! `message_stop`, `missing-terminal` a stream without `message_stop`.
-//! [`lint_bytes`] runs any of the three linters over a stream in memory.
+//! [`lint_bytes`] runs any of the linters over a stream in memory, and
+//! [`linter_for`] picks one for a [`Dialect`] known at run
+//! time.
+//!
+//! ## Gemini streams
+//!
+//! [`GeminiLinter`] is built on the lint core over the turn model: the
+//! Gemini [reader](crate::turn::GeminiReader) replays the stream, and its
+//! faults map to the shared rules in one place (`invalid-json`,
+//! `invalid-event`, `event-after-terminal` for anything after an error
+//! chunk, `missing-finish-reason` when candidate 0 never got a
+//! `finishReason` and the prompt was not blocked: a cut stream, which
+//! clients cannot tell from a whole one). Its own rules, from how
+//! google-genai and @ai-sdk/google parse these streams: `done-sentinel` is
+//! an **error** (google-genai parses every `data:` as JSON and raises);
+//! `duplicate-item` is a function call `id` in a second part (clients run
+//! the call twice); `event-after-item-done` is a **warning** for content
+//! after a candidate's `finishReason`, unless every chunk of the candidate
+//! had one (Vertex AI's way); `missing-finish-reason` also covers the other
+//! candidates; and these:
+//!
+//! | id | severity | reported when |
+//! | --- | --- | --- |
+//! | `invalid-arguments` | error | Gemini: a `functionCall.args` that is not a JSON object (google-genai's `args` is a dict; a call comes whole, not in fragments) |
+//! | `function-call-without-name` | error | Gemini: a `functionCall` part without `name` that is not a fragment of streamed arguments (`partialArgs`, `willContinue`): clients drop it |
+//! | `error-not-first` | error | Gemini: an error chunk whose first member is not `error` (google-genai spots errors by the text `{"error":` and reads it as an empty answer) |
+//! | `incomplete-error` | warning | Gemini: an error object without an integer `code`, a `message` or a `status` (google-genai compares the code with 400; @ai-sdk/google's schema requires the strings) |
+//! | `missing-usage` | warning | Gemini: no chunk had `usageMetadata`, and no error chunk ended the stream (clients report no token counts) |
+//! | `missing-thought-signature` | warning | Gemini: the turn thought (thought parts or `thoughtsTokenCount`) and its first function call has no `thoughtSignature` (Gemini 3 refuses the next request without it) |
 //!
 //! ## Decisions
 //!
@@ -119,7 +147,9 @@
 //! taken. [`lint_bytes`] returns them all (at most
 //! [`LintConfig::max_findings`] plus one summary).
 
+mod core;
 mod dialects;
+mod gemini;
 mod linter;
 mod reports;
 mod rule;
@@ -128,9 +158,34 @@ mod stream;
 mod tests;
 
 pub use dialects::{lint_bytes, AnthropicLinter, ChatLinter, FrameLinter};
+pub use gemini::GeminiLinter;
 pub use linter::{LintConfig, ResponsesLinter};
 pub use rule::{Finding, Rule, Severity};
 pub use stream::StreamLinter;
+
+use crate::Dialect;
+use alloc::boxed::Box;
+
+/// The linter of a dialect known only at run time, with these caps: for
+/// [`StreamLinter::with_linter`] or [`lint_bytes`].
+///
+/// ```
+/// use ssekit::lint::{lint_bytes, linter_for, LintConfig, Rule};
+/// use ssekit::Dialect;
+///
+/// let cut = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hi\"}]}}],\"usageMetadata\":{}}\r\n\r\n";
+/// let findings = lint_bytes(linter_for(Dialect::Gemini, LintConfig::DEFAULT), cut.as_bytes());
+/// assert_eq!(findings[0].rule(), Rule::MissingFinishReason);
+/// assert_eq!(findings[0].offset(), cut.len() as u64); // at the end of the stream
+/// ```
+pub fn linter_for(dialect: Dialect, config: LintConfig) -> Box<dyn FrameLinter + Send> {
+    match dialect {
+        Dialect::Responses => Box::new(ResponsesLinter::with_config(config)),
+        Dialect::Chat => Box::new(ChatLinter::with_config(config)),
+        Dialect::Anthropic => Box::new(AnthropicLinter::with_config(config)),
+        Dialect::Gemini => Box::new(GeminiLinter::with_config(config)),
+    }
+}
 
 /// Whether any of these findings is an error (a stream that lints clean has
 /// none; warnings and information do not count).

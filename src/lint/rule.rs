@@ -157,6 +157,23 @@ rules! {
     /// Anthropic Messages: `message_stop` without a `message_delta` that
     /// gave the `stop_reason`.
     MissingStopReason = "missing-stop-reason", Warning;
+    /// Tool call arguments that are not a JSON object (Gemini
+    /// `functionCall.args`, which clients read as an object).
+    InvalidArguments = "invalid-arguments", Error;
+    /// Gemini: a `functionCall` part without `name` (and not a fragment of
+    /// streamed arguments).
+    FunctionCallWithoutName = "function-call-without-name", Error;
+    /// Gemini: an error chunk whose `error` is not the object's first
+    /// member.
+    ErrorNotFirst = "error-not-first", Error;
+    /// Gemini: an error object without an integer `code`, or without
+    /// `message` or `status`.
+    IncompleteError = "incomplete-error", Warning;
+    /// Gemini: no chunk carried `usageMetadata`.
+    MissingUsage = "missing-usage", Warning;
+    /// Gemini: a turn that thought and whose first function call has no
+    /// `thoughtSignature`.
+    MissingThoughtSignature = "missing-thought-signature", Warning;
 }
 
 impl fmt::Display for Rule {

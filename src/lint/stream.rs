@@ -11,7 +11,9 @@ use crate::frame::{Item, Parser, ParserConfig};
 /// hands the linter each frame with the offset where its block begins. The
 /// linter is the Responses API's [`ResponsesLinter`] unless another
 /// [`FrameLinter`] is given ([`with_linter`](Self::with_linter): a
-/// [`ChatLinter`](super::ChatLinter) or [`AnthropicLinter`](super::AnthropicLinter)).
+/// [`ChatLinter`](super::ChatLinter), [`AnthropicLinter`](super::AnthropicLinter),
+/// [`GeminiLinter`](super::GeminiLinter), or
+/// [`linter_for`](super::linter_for) a dialect known at run time).
 ///
 /// Feed the chunks as they arrive ([`feed`](Self::feed)), call
 /// [`finish`](Self::finish) at the end, and take the findings out between

@@ -47,6 +47,7 @@ use crate::frame::Frame;
 use crate::json::{JsonStr, RawJson};
 use crate::responses::DecodeError;
 
+pub use crate::dialect::Dialect;
 pub use answer::{FinalItem, FinalItemKind, FinalTurn};
 pub use read_anthropic::AnthropicReader;
 pub use read_chat::ChatReader;
@@ -477,30 +478,6 @@ pub trait TurnWriter {
     fn not_carried(&self) -> u64 {
         0
     }
-}
-
-/// The dialects, for choosing a reader or writer at run time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Dialect {
-    /// OpenAI Responses.
-    Responses,
-    /// OpenAI Chat Completions.
-    Chat,
-    /// Anthropic Messages.
-    Anthropic,
-    /// Gemini `streamGenerateContent?alt=sse`.
-    Gemini,
-}
-
-impl Dialect {
-    /// Every dialect.
-    pub const ALL: [Dialect; 4] = [
-        Dialect::Responses,
-        Dialect::Chat,
-        Dialect::Anthropic,
-        Dialect::Gemini,
-    ];
 }
 
 /// The text of a JSON string: borrowed when it has no escapes, else

@@ -200,6 +200,97 @@ fn responses_events_accumulate_over_http_complete_and_cut() {
     });
 }
 
+/// A Gemini stream (CRLF, no end event) over HTTP: `gemini_events()` and
+/// its `accumulate()` give the `GeminiAccumulator`'s answer; cut in the
+/// middle of its last chunk, the partial answer with `Truncated`.
+#[test]
+fn gemini_events_accumulate_over_http_complete_and_cut() {
+    use ssekit::gemini::GeminiEvent;
+
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/gemini/thinking-function-call.sse"
+    );
+    let whole = std::fs::read_to_string(path).unwrap();
+    // One chunk per block, as the API writes them.
+    let blocks: Vec<Bytes> = whole
+        .split_inclusive("\r\n\r\n")
+        .map(|b| Bytes::from(b.to_owned()))
+        .collect();
+    assert_eq!(blocks.len(), 4);
+    run(async {
+        let complete = blocks.clone();
+        let server = RawServer::start(move |head| {
+            if head.starts_with("post /cut ") {
+                let mut chunks = complete[..3].to_vec();
+                chunks.push(complete[3].slice(..complete[3].len() / 2));
+                Reply { chunks, cut: true }
+            } else {
+                Reply {
+                    chunks: complete.clone(),
+                    cut: false,
+                }
+            }
+        })
+        .await;
+
+        let response = client()
+            .post(server.url("/ok"))
+            .body("{}")
+            .send()
+            .await
+            .unwrap();
+        let mut seen = 0;
+        let done = response
+            .bytes_stream()
+            .gemini_events()
+            .accumulate_with(ssekit::accumulate::GeminiAccumulator::new(), |e| {
+                seen += usize::from(matches!(e, GeminiEvent::Response(_)));
+            })
+            .await;
+        assert_eq!(seen, 4);
+        assert_eq!(done.outcome, Outcome::Completed, "{:?}", done.first_problem);
+        assert_eq!(done.problems, 0);
+        let candidate = done.response.candidate(0).unwrap();
+        assert_eq!(candidate.text(), "Let me check that for you.");
+        assert_eq!(
+            candidate.thoughts(),
+            "**Planning the lookup**\n\nThe user wants the weather in \"Paris\". I should call `get_weather`."
+        );
+        assert_eq!(candidate.finish_reason(), Some("STOP"));
+        assert_eq!(done.response.response_id(), Some("xYzAbC123"));
+        let json: serde_json::Value = serde_json::from_str(&done.response.to_json()).unwrap();
+        let parts = json["candidates"][0]["content"]["parts"]
+            .as_array()
+            .unwrap();
+        let call = parts
+            .iter()
+            .find(|p| p.get("functionCall").is_some())
+            .unwrap();
+        assert_eq!(call["functionCall"]["name"], "get_weather");
+        assert_eq!(
+            call["functionCall"]["args"],
+            serde_json::json!({"city": "Paris", "unit": "celsius"})
+        );
+        assert_eq!(call["thoughtSignature"], "CiQBcsjafD0Gf2vYbX==");
+        assert_eq!(json["usageMetadata"]["totalTokenCount"], 92);
+
+        // Cut in the middle of the chunk with the call and the finish reason.
+        let response = client()
+            .post(server.url("/cut"))
+            .body("{}")
+            .send()
+            .await
+            .unwrap();
+        let done = response.bytes_stream().gemini_events().accumulate().await;
+        assert_eq!(done.outcome, Outcome::Truncated);
+        let candidate = done.response.candidate(0).unwrap();
+        assert_eq!(candidate.text(), "Let me check that for you.");
+        assert_eq!(candidate.finish_reason(), None);
+        assert!(done.transport_error.is_some());
+    });
+}
+
 /// The event stream itself, over HTTP: owned events that outlive their
 /// chunks, kept in a `Vec`, and the typed views from them.
 #[test]

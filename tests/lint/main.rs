@@ -8,5 +8,6 @@ mod corpus;
 
 mod corpus_streams;
 mod dialects;
+mod gemini;
 mod props;
 mod writer_output;

@@ -161,9 +161,9 @@ fn corpus_streams_with_and_without_recorded_faults() {
     assert_eq!(rules, ["terminal-output-mismatch", "done-sentinel"]);
 }
 
-/// Chat Completions and Anthropic Messages streams are linted with their
-/// own rules, and the dialect is named on stderr; Gemini is named and
-/// refused (exit status 2); issue 15.
+/// Chat Completions, Anthropic Messages and Gemini streams are linted with
+/// their own rules, and the dialect is named on stderr; `--dialect` names
+/// it instead of the first event.
 #[test]
 fn each_dialect_gets_its_own_rules() {
     let chat = concat!(
@@ -211,22 +211,62 @@ fn each_dialect_gets_its_own_rules() {
         .collect();
     assert_eq!(rules, ["unknown-item", "missing-terminal"]);
 
+    // A Gemini chunk without a finish reason or usage: cut.
     let gemini = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"hi\"}]}}]}\r\n\r\n";
+    let end = gemini.len();
     let out = run_stdin(&["lint"], gemini.as_bytes());
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(stderr(&out).contains("Google Gemini"), "{}", stderr(&out));
-    assert!(out.stdout.is_empty());
+    let got = lines(&out);
+    assert!(
+        got[0].starts_with(&format!(
+            "offset {end} seq -: error missing-finish-reason: "
+        )),
+        "{got:?}"
+    );
+    assert!(
+        got[1].starts_with(&format!("offset {end} seq -: warning missing-usage: ")),
+        "{got:?}"
+    );
+    assert_eq!(got[2], "1 error(s), 1 warning(s), 0 info");
+
+    // The dialect given: a Gemini stream read with the Chat rules, and the
+    // Gemini rules for a stream whose first event tells nothing.
+    let out = run_stdin(&["lint", "--dialect", "chat", "--json"], gemini.as_bytes());
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        stderr(&out).contains("Chat Completions"),
+        "{}",
+        stderr(&out)
+    );
+    let done = format!("data: [DONE]\r\n\r\n{gemini}");
+    let out = run_stdin(&["lint", "--dialect", "gemini", "--json"], done.as_bytes());
+    let rules: Vec<String> = lines(&out)
+        .iter()
+        .map(|l| {
+            serde_json::from_str::<J>(l).unwrap()["rule"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        rules,
+        ["done-sentinel", "missing-finish-reason", "missing-usage"]
+    );
+    let out = run_stdin(&["lint", "--dialect", "bard"], gemini.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
 }
 
-/// Every recorded Chat Completions and Anthropic stream lints clean
-/// through the CLI.
+/// Every recorded Chat Completions, Anthropic and Gemini stream lints
+/// clean through the CLI.
 #[test]
 fn recorded_streams_of_every_linted_dialect_exit_0() {
     let Some(dir) = corpus::corpus_dir() else {
         return;
     };
     for (name, _) in corpus::sse_files(&dir) {
-        if !(name.contains("-chat-") || name.contains("-anthropic-")) {
+        if !(name.contains("-chat-") || name.contains("-anthropic-") || name.contains("-gemini-")) {
             continue;
         }
         let path = dir.join(&name);
