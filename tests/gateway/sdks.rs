@@ -200,6 +200,97 @@ pub(crate) fn agent(dialect: Dialect) -> impl Fn(&Seen) -> Script + Send + Sync 
     }
 }
 
+/// The thinking an Anthropic upstream signs before its tool call.
+const THINKING: &str = "The user wants Paris; call get_weather.";
+const SIGNATURE: &str = "EqQBCkYIBhgCIkBzaWduZWQtYnktdGhlLXVwc3RyZWFt";
+
+/// An Anthropic stream: signed thinking, then the `get_weather` call as
+/// `toolu_w1`, written by hand.
+fn anthropic_thinking_call() -> Vec<u8> {
+    let events = [
+        json!({"type": "message_start", "message": {"id": "msg_w1", "type": "message",
+            "role": "assistant", "model": "up-model", "content": [], "stop_reason": null,
+            "stop_sequence": null, "usage": {"input_tokens": 9, "output_tokens": 1}}}),
+        json!({"type": "content_block_start", "index": 0,
+            "content_block": {"type": "thinking", "thinking": "", "signature": ""}}),
+        json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "thinking_delta", "thinking": &THINKING[..12]}}),
+        json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "thinking_delta", "thinking": &THINKING[12..]}}),
+        json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "signature_delta", "signature": SIGNATURE}}),
+        json!({"type": "content_block_stop", "index": 0}),
+        json!({"type": "content_block_start", "index": 1, "content_block": {"type": "tool_use",
+            "id": "toolu_w1", "name": "get_weather", "input": {}}}),
+        json!({"type": "content_block_delta", "index": 1,
+            "delta": {"type": "input_json_delta", "partial_json": "{\"city\": "}}),
+        json!({"type": "content_block_delta", "index": 1,
+            "delta": {"type": "input_json_delta", "partial_json": "\"Paris\"}"}}),
+        json!({"type": "content_block_stop", "index": 1}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": null},
+            "usage": {"output_tokens": 30}}),
+        json!({"type": "message_stop"}),
+    ];
+    let mut out = String::new();
+    for e in events {
+        out += &format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap_or(""));
+    }
+    out.into_bytes()
+}
+
+/// An Anthropic client in front of an Anthropic upstream that thinks
+/// (signed) before it calls the tool: the client sends the thinking block
+/// back with the tool result, and the upstream gets it unchanged.
+#[test]
+fn signed_thinking_makes_the_round_trip_intact() {
+    run(Duration::from_secs(60), async {
+        let call = anthropic_thinking_call();
+        let answer = in_dialect(Dialect::Anthropic, &chat_final());
+        let upstream = Upstream::start(move |seen| {
+            let body = if exchange(Dialect::Anthropic, &seen.body).is_some() {
+                &answer
+            } else {
+                &call
+            };
+            Script::events(body, Duration::from_millis(1))
+        })
+        .await;
+        let gw = gateway(Dialect::Anthropic, &upstream.url, |_| {}).await;
+        let cmd = match command("node", "anthropic", &gw) {
+            Ok(c) => c,
+            Err(why) => return crate::skip(&why),
+        };
+        let out = run_process(cmd, Duration::from_secs(60)).await;
+        assert!(out.status.is_some(), "timed out; {}", out.stderr);
+        let v: J = serde_json::from_str(out.stdout.lines().last().unwrap_or(""))
+            .unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr));
+        assert_eq!(v["ok"], true, "{v}\n{}", out.stderr);
+        assert_eq!(v["text"], FINAL);
+        assert_eq!(v["call"]["id"], "toolu_w1");
+        let seen = upstream.seen();
+        assert_eq!(seen.len(), 2);
+        let messages = seen[1].body["messages"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let assistant = messages
+            .iter()
+            .find(|m| m["role"] == "assistant")
+            .expect("the assistant turn went back");
+        let blocks = assistant["content"].as_array().cloned().unwrap_or_default();
+        assert_eq!(
+            blocks[0],
+            json!({"type": "thinking", "thinking": THINKING, "signature": SIGNATURE}),
+            "the signed thinking, unchanged and first"
+        );
+        assert_eq!(blocks[1]["type"], "tool_use");
+        assert_eq!(blocks[1]["id"], "toolu_w1");
+        let ex = exchange(Dialect::Anthropic, &seen[1].body).expect("the tool result");
+        assert_eq!(ex.result_id.as_deref(), Some("toolu_w1"));
+        assert_eq!(ex.output, RESULT);
+    });
+}
+
 /// The directory of the official clients.
 fn clients_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients")
