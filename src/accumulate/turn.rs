@@ -276,14 +276,18 @@ impl TurnAccumulator {
         if item.done {
             return Ok(());
         }
-        let parts = match kind {
-            DeltaKind::Text => Some(&mut item.text),
-            DeltaKind::Reasoning => Some(&mut item.reasoning),
-            DeltaKind::Summary => Some(&mut item.summary),
-            _ => None,
+        // Every kind named: a new kind of fragment must choose its place.
+        let (map, whole) = match kind {
+            DeltaKind::Text => (Some(&mut item.text), None),
+            DeltaKind::Reasoning => (Some(&mut item.reasoning), None),
+            DeltaKind::Summary => (Some(&mut item.summary), None),
+            DeltaKind::Signature => (None, Some(&mut item.signature)),
+            DeltaKind::Encrypted => (None, Some(&mut item.encrypted)),
+            DeltaKind::Arguments => (None, Some(&mut item.arguments)),
+            DeltaKind::Refusal => (None, Some(&mut item.refusal)),
         };
-        let (target, entry_cost) = match parts {
-            Some(map) => {
+        let (target, entry_cost) = match (map, whole) {
+            (Some(map), _) => {
                 let cost = if map.contains_key(&part) {
                     0
                 } else {
@@ -291,15 +295,8 @@ impl TurnAccumulator {
                 };
                 (map.entry(part).or_default(), cost)
             }
-            None => (
-                match kind {
-                    DeltaKind::Signature => &mut item.signature,
-                    DeltaKind::Encrypted => &mut item.encrypted,
-                    DeltaKind::Arguments => &mut item.arguments,
-                    _ => &mut item.refusal,
-                },
-                0,
-            ),
+            (None, Some(text)) => (text, 0),
+            (None, None) => return Ok(()),
         };
         let start = target.len();
         text.unescape_into(target);

@@ -30,7 +30,7 @@ use ssekit::bridge::AnyReader;
 use ssekit::turn::{Dialect as TurnDialect, TurnConfig};
 use ssekit::{Bytes, Parser};
 
-use crate::answer::{diff, from_shape, other_items, upstream, Dialect};
+use crate::answer::{diff, from_gemini, from_shape, other_items, upstream, Dialect};
 use crate::harness::{run_client, Runtime, Server};
 use crate::{loud, streams};
 
@@ -558,6 +558,53 @@ fn official_clients_read_every_final_answer() {
     assert!(
         failures.is_empty(),
         "{} unexpected results:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Without the clients: every stream's rendering in each shape, read back
+/// by this test's own reader of that shape (`answer.rs`), has the text,
+/// tool calls (arguments as JSON values) and usage of the upstream's
+/// answer as the upstream dialect's accumulator gives it; differences only
+/// where [`FINAL_KNOWN`] says why (for any client).
+#[test]
+fn every_rendering_has_the_upstream_answer() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (name, d, bytes) in streams() {
+        let up = upstream(d, &bytes);
+        let tag = format!(
+            "{name} stop={} outcome={}",
+            up.answer.stop.as_deref().unwrap_or("none"),
+            up.outcome.as_str()
+        );
+        let (shapes, _) = render_all(d, &bytes);
+        for (ki, text) in shapes.iter().enumerate() {
+            let shape = SHAPES[ki];
+            let value: J = serde_json::from_str(text).expect("JSON");
+            let got = match shape {
+                Dialect::Gemini => from_gemini(&value),
+                _ => from_shape(shape.name(), &value).expect("a shape answer.rs reads"),
+            };
+            checked += 1;
+            for (field, what) in diff(&up.answer, &got) {
+                if !["text", "tools", "usage"].contains(&field) {
+                    continue;
+                }
+                let known = FINAL_KNOWN
+                    .iter()
+                    .any(|k| k.client == "*" && k.matches(shape.name(), &tag, "*", field));
+                if !known {
+                    failures.push(format!("{name} as {}: {field}: {what}", shape.name()));
+                }
+            }
+        }
+    }
+    assert!(checked > 0 || crate::corpus::corpus_dir().is_none());
+    assert!(
+        failures.is_empty(),
+        "{} unexpected differences:\n{}",
         failures.len(),
         failures.join("\n")
     );
