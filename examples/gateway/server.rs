@@ -242,7 +242,8 @@ async fn serve(gw: Gateway, client: Client, body: AxumBytes) -> Response {
     response
 }
 
-/// The fields the upstream could not take, as JSON pointers (at most 20).
+/// The fields the upstream could not take, as JSON pointers (at most 20;
+/// a header value is visible ASCII, which JSON pointers of ASCII keys are).
 fn not_carried_header(out: &Translated) -> Option<HeaderValue> {
     if out.not_carried.is_empty() {
         return None;
@@ -254,7 +255,7 @@ fn not_carried_header(out: &Translated) -> Option<HeaderValue> {
         .map(|n| n.path.as_str())
         .collect();
     if out.not_carried.len() > 20 {
-        paths.push("…");
+        paths.push("...");
     }
     HeaderValue::from_str(&paths.join(", ")).ok()
 }

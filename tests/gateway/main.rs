@@ -224,3 +224,10 @@ pub(crate) async fn run_process(mut command: std::process::Command, limit: Durat
     .await
     .expect("the process thread")
 }
+
+/// Says something the test run should show (on the terminal, past the
+/// harness's capture) without failing.
+pub(crate) fn note(what: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "NOTE: {what}");
+}
