@@ -102,7 +102,10 @@ fn configure() -> Result<(Config, String), String> {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (config, listen) = configure()?;
+    let (config, listen) = configure().unwrap_or_else(|e| {
+        eprintln!("gateway: {e}");
+        std::process::exit(2)
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

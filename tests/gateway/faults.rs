@@ -407,3 +407,50 @@ fn what_the_upstream_cannot_take_is_named_in_a_header() {
             .is_none_or(|t| t.as_array().is_some_and(Vec::is_empty)));
     });
 }
+
+#[test]
+fn an_upstream_that_never_answers_is_a_504_in_the_client_dialect() {
+    run(Duration::from_secs(20), async {
+        // Accepts connections and holds them, answering nothing.
+        let silent = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let url = format!("http://{}", silent.local_addr().expect("addr"));
+        let holder = tokio::spawn(async move {
+            let mut held = Vec::new();
+            while let Ok((socket, _)) = silent.accept().await {
+                held.push(socket);
+            }
+        });
+        let gw = gateway(Dialect::Gemini, &url, |c| {
+            c.idle_timeout = Duration::from_millis(300);
+        })
+        .await;
+        for client in Dialect::ALL {
+            for stream in [true, false] {
+                let start = Instant::now();
+                let (status, _, bytes) =
+                    ask(&gw, client, &ask_body(client, "hi", stream), stream).await;
+                assert_eq!(
+                    status,
+                    504,
+                    "{client:?}: {}",
+                    String::from_utf8_lossy(&bytes)
+                );
+                let (ty, _) = error_type(client, &bytes);
+                let expected = match client {
+                    Dialect::Gemini => "DEADLINE_EXCEEDED",
+                    Dialect::Anthropic => "timeout_error",
+                    _ => "server_error",
+                };
+                assert_eq!(ty, expected, "{client:?}");
+                assert!(
+                    start.elapsed() < Duration::from_secs(3),
+                    "{:?}",
+                    start.elapsed()
+                );
+            }
+        }
+        holder.abort();
+    });
+}
