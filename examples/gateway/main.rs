@@ -30,6 +30,7 @@
 //! | `--listen ADDR` | `GATEWAY_LISTEN` | `127.0.0.1:4000` |
 //! | `--keep-alive SECS` | `GATEWAY_KEEP_ALIVE` | 15 |
 //! | `--idle-timeout SECS` | `GATEWAY_IDLE_TIMEOUT` | 300 |
+//! | `--max-body-bytes N` (a client's request) | `GATEWAY_MAX_BODY_BYTES` | 16 MiB |
 //!
 //! The key is read from the environment only, so that it stays out of the
 //! process list. The gateway does not check its clients' keys: keep it on
@@ -75,6 +76,7 @@ fn configure() -> Result<(Config, String), String> {
     let mut listen = get("GATEWAY_LISTEN").unwrap_or_else(|| "127.0.0.1:4000".into());
     let mut keep_alive = get("GATEWAY_KEEP_ALIVE");
     let mut idle = get("GATEWAY_IDLE_TIMEOUT");
+    let mut max_body = get("GATEWAY_MAX_BODY_BYTES");
     let api_key = get("GATEWAY_API_KEY");
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -86,6 +88,7 @@ fn configure() -> Result<(Config, String), String> {
             "--listen" => listen = value,
             "--keep-alive" => keep_alive = Some(value),
             "--idle-timeout" => idle = Some(value),
+            "--max-body-bytes" => max_body = Some(value),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -97,6 +100,11 @@ fn configure() -> Result<(Config, String), String> {
     }
     if let Some(s) = idle {
         config.idle_timeout = parse_secs(&s)?;
+    }
+    if let Some(s) = max_body {
+        config.max_body_bytes = s
+            .parse()
+            .map_err(|_| format!("not a number of bytes: {s:?}"))?;
     }
     Ok((config, listen))
 }

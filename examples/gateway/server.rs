@@ -27,8 +27,8 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::body::{Body, Bytes as AxumBytes};
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::body::Body;
+use axum::extract::{Path, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
@@ -68,6 +68,9 @@ pub(crate) struct Config {
     /// How long the upstream may be silent (before its headers, or between
     /// two chunks of its body) before the gateway gives up on it.
     pub(crate) idle_timeout: Duration,
+    /// The largest request body taken from a client (larger: 413 in the
+    /// client's dialect).
+    pub(crate) max_body_bytes: usize,
 }
 
 impl Config {
@@ -81,6 +84,7 @@ impl Config {
             model: None,
             keep_alive: Duration::from_secs(15),
             idle_timeout: Duration::from_secs(300),
+            max_body_bytes: RequestConfig::default().max_body_bytes,
         }
     }
 }
@@ -104,20 +108,17 @@ pub(crate) fn router(config: Config) -> Router {
     Router::new()
         .route(
             "/v1/responses",
-            post(|s: State<Gateway>, b: AxumBytes| serve(s.0, Client::Responses, b)),
+            post(|s: State<Gateway>, b: Body| serve(s.0, Client::Responses, b)),
         )
         .route(
             "/v1/chat/completions",
-            post(|s: State<Gateway>, b: AxumBytes| serve(s.0, Client::Chat, b)),
+            post(|s: State<Gateway>, b: Body| serve(s.0, Client::Chat, b)),
         )
         .route(
             "/v1/messages",
-            post(|s: State<Gateway>, b: AxumBytes| serve(s.0, Client::Anthropic, b)),
+            post(|s: State<Gateway>, b: Body| serve(s.0, Client::Anthropic, b)),
         )
         .route("/v1beta/models/{call}", post(gemini))
-        .layer(DefaultBodyLimit::max(
-            RequestConfig::default().max_body_bytes,
-        ))
         .with_state(state)
 }
 
@@ -168,7 +169,7 @@ impl Client {
 
 /// `POST /v1beta/models/{model}:streamGenerateContent` (and
 /// `:generateContent`): the model and the method share one path segment.
-async fn gemini(State(gw): State<Gateway>, Path(call): Path<String>, body: AxumBytes) -> Response {
+async fn gemini(State(gw): State<Gateway>, Path(call): Path<String>, body: Body) -> Response {
     let client = match call.rsplit_once(':') {
         Some((model, "streamGenerateContent")) => Client::Gemini {
             model: model.to_owned(),
@@ -212,11 +213,17 @@ fn json_response(status: u16, body: String) -> Response {
 
 /// One client request, any dialect. None of the client's headers is
 /// passed on: the upstream gets the gateway's own key.
-async fn serve(gw: Gateway, client: Client, body: AxumBytes) -> Response {
+async fn serve(gw: Gateway, client: Client, body: Body) -> Response {
     let config = &gw.config;
     let to = config.upstream;
     let from = client.dialect();
-    let out = match request::translate(&body, client.source(), to, &RequestConfig::default()) {
+    let limit = config.max_body_bytes;
+    let Ok(body) = axum::body::to_bytes(body, limit).await else {
+        let message = format!("the request body is larger than {limit} bytes");
+        return error_response(from, 413, &message);
+    };
+    let limits = RequestConfig::default().with_max_body_bytes(limit);
+    let out = match request::translate(&body, client.source(), to, &limits) {
         Ok(out) => out,
         Err(e) => return error_response(from, 400, &format!("bad request body: {e}")),
     };

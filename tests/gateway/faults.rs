@@ -454,3 +454,37 @@ fn an_upstream_that_never_answers_is_a_504_in_the_client_dialect() {
         holder.abort();
     });
 }
+
+#[test]
+fn a_request_body_over_the_limit_is_a_413_in_the_client_dialect() {
+    run(Duration::from_secs(20), async {
+        let upstream =
+            Upstream::start(|_| Script::events(&chat_text("x", 1), Duration::ZERO)).await;
+        let gw = gateway(Dialect::Chat, &upstream.url, |c| c.max_body_bytes = 1024).await;
+        for client in Dialect::ALL {
+            let big = ask_body(client, &"x".repeat(2000), true);
+            let (status, _, bytes) = ask(&gw, client, &big, true).await;
+            assert_eq!(
+                status,
+                413,
+                "{client:?}: {}",
+                String::from_utf8_lossy(&bytes)
+            );
+            let (ty, _) = error_type(client, &bytes);
+            let expected = match client {
+                Dialect::Gemini => "INVALID_ARGUMENT",
+                Dialect::Anthropic => "request_too_large",
+                _ => "invalid_request_error",
+            };
+            assert_eq!(ty, expected, "{client:?}");
+            // A body within the limit goes through.
+            let (status, _, _) = ask(&gw, client, &ask_body(client, "hi", true), true).await;
+            assert_eq!(status, 200, "{client:?}");
+        }
+        assert_eq!(
+            upstream.seen().len(),
+            4,
+            "only the small bodies reached the upstream"
+        );
+    });
+}
