@@ -245,10 +245,11 @@ impl TurnAccumulator {
                 call_id: self.owned(call_id)?,
                 name: self.owned(name)?,
             },
-            ItemKind::Other { ty, raw, .. } => {
+            ItemKind::Other { dialect, ty, raw } => {
                 let raw = raw.map(|r| r.get());
                 self.charge(ty.len() + raw.map_or(0, str::len))?;
                 FinalItemKind::Other {
+                    dialect,
                     ty: String::from(ty),
                     raw: raw.map(String::from),
                 }

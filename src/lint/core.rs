@@ -58,7 +58,7 @@ fn fault(dialect: Dialect, kind: TurnErrorKind) -> Option<(Rule, Severity, Strin
         ),
         TurnErrorKind::TooManyBytes { limit } => (
             Rule::LimitReached,
-            format!("more than {limit} bytes kept: later ones are not checked"),
+            format!("more than {limit} bytes kept: later events are not checked"),
         ),
         TurnErrorKind::ContentAfterFinish => (
             Rule::EventAfterTerminal,

@@ -31,7 +31,10 @@ pub enum FinalItemKind {
     Refusal,
     /// An item only the upstream's dialect has (a hosted tool call, a
     /// server tool result): its type, and its JSON when the reader gave it.
+    /// Rendered, as given, in its own dialect's shape only.
     Other {
+        /// The dialect whose item it is.
+        dialect: Dialect,
         /// The item's or block's `type`.
         ty: String,
         /// Its JSON, as the upstream wrote it.

@@ -569,9 +569,11 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
                 }
                 b.end();
             }
-            FinalItemKind::Other { raw: Some(raw), .. }
-                if turn.source() == Some(super::Dialect::Anthropic) =>
-            {
+            FinalItemKind::Other {
+                dialect: super::Dialect::Anthropic,
+                raw: Some(raw),
+                ..
+            } => {
                 sep(&mut content);
                 push_one_line(raw, &mut content);
             }

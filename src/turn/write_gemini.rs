@@ -449,9 +449,11 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
                 }
                 p.end();
             }
-            FinalItemKind::Other { raw: Some(raw), .. }
-                if turn.source() == Some(super::Dialect::Gemini) =>
-            {
+            FinalItemKind::Other {
+                dialect: super::Dialect::Gemini,
+                raw: Some(raw),
+                ..
+            } => {
                 sep(&mut parts);
                 push_one_line(raw, &mut parts);
             }

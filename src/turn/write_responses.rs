@@ -532,9 +532,11 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
                 push_json_str(&mut name_lit, name.as_deref().unwrap_or(""));
                 function_call_item(&mut output, &id, status, &item.arguments, &call, &name_lit);
             }
-            FinalItemKind::Other { raw: Some(raw), .. }
-                if turn.source() == Some(super::Dialect::Responses) =>
-            {
+            FinalItemKind::Other {
+                dialect: super::Dialect::Responses,
+                raw: Some(raw),
+                ..
+            } => {
                 sep(&mut output);
                 push_one_line(raw, &mut output);
             }

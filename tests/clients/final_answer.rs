@@ -121,9 +121,9 @@ fn final_path_ends(d: Dialect) -> &'static str {
 const CANNOT: &[(&str, &str)] = &[
     (
         "*",
-        "items only one dialect has (hosted tool calls and results, compaction, images) are \
-         carried only into their own dialect's shape, and only when the reader keeps their \
-         JSON; the turn readers give their type only, so every shape leaves them out",
+        "items only one dialect has (hosted tool calls and results, compaction) are carried, \
+         as the upstream gave them, into their own dialect's shape only; every other shape \
+         leaves them out",
     ),
     (
         "chat",
@@ -143,6 +143,49 @@ struct FinalKnown {
 }
 
 const FINAL_KNOWN: &[FinalKnown] = &[
+    // Items only the upstream's dialect has, rendered in its own shape as
+    // the upstream gave them: what the clients make of those items.
+    FinalKnown {
+        shape: "responses",
+        stream: "vercel-responses-",
+        client: "ai-sdk.openai.responses",
+        field: "tools",
+        reason: "the AI SDK reports apply_patch, local_shell and shell calls (tools the client \
+                 runs) as tool calls; the neutral answer counts function calls only",
+    },
+    FinalKnown {
+        shape: "responses",
+        stream: "vercel-responses-apply-patch",
+        client: "ai-sdk.openai.responses",
+        field: "stop",
+        reason: "with the apply_patch call counted as a tool call, the AI SDK's finish reason \
+                 is tool-calls",
+    },
+    FinalKnown {
+        shape: "responses",
+        stream: "openaidotnet-responses-mcp",
+        client: "ai-sdk.openai.responses",
+        field: "accepted",
+        reason: "@ai-sdk/openai validates the response against its own schemas, which have no \
+                 mcp_call item",
+    },
+    FinalKnown {
+        shape: "responses",
+        stream: "pydanticai-responses-web-search.sse",
+        client: "openai-py",
+        field: "accepted",
+        reason: "the recorded web_search_call has a source of type api (oai-weather), which \
+                 the SDK's source type (url only) does not have; strict validation fails on \
+                 the upstream's own item",
+    },
+    FinalKnown {
+        shape: "anthropic",
+        stream: "vercel-anthropic-compaction",
+        client: "*",
+        field: "accepted",
+        reason: "a compaction block is a beta block type the non-beta Message content types \
+                 do not have (anthropic-py, the AI SDK's schema)",
+    },
     // How a turn that did not complete reads in a non-streaming shape.
     FinalKnown {
         shape: "*",
