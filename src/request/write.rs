@@ -144,8 +144,15 @@ impl Writer<'_> {
                         }
                     },
                 }
-                if let Some(d) = detail {
-                    o.insert("detail".into(), d.value.clone().into());
+                match detail {
+                    Some(d) => {
+                        o.insert("detail".into(), d.value.clone().into());
+                    }
+                    // Responses requires it; `auto` is the API's default.
+                    None if responses => {
+                        o.insert("detail".into(), "auto".into());
+                    }
+                    None => {}
                 }
                 Some(if responses {
                     o.insert("type".into(), "input_image".into());
@@ -319,9 +326,9 @@ impl Writer<'_> {
         }
         for m in &req.messages {
             let mut pending: Vec<Value> = Vec::new();
-            let (role, text_type) = match m.role {
-                Role::User => ("user", "input_text"),
-                Role::Assistant => ("assistant", "output_text"),
+            let role = match m.role {
+                Role::User => "user",
+                Role::Assistant => "assistant",
             };
             let flush = |pending: &mut Vec<Value>, input: &mut Vec<Value>| {
                 if !pending.is_empty() {
@@ -333,7 +340,15 @@ impl Writer<'_> {
                     continue;
                 }
                 match &p.kind {
-                    PartKind::Text(t) => pending.push(json!({"type": text_type, "text": t})),
+                    // An assistant's text goes as an easy input message of its
+                    // own (content a string): the output-message form needs
+                    // the item id and status the API gave, which another
+                    // dialect's history does not have.
+                    PartKind::Text(t) if m.role == Role::Assistant => {
+                        flush(&mut pending, &mut input);
+                        input.push(json!({"type": "message", "role": "assistant", "content": t}));
+                    }
+                    PartKind::Text(t) => pending.push(json!({"type": "input_text", "text": t})),
                     PartKind::Image { .. } | PartKind::File { .. } if m.role == Role::User => {
                         if let Some(v) = self.openai_media(p, true) {
                             pending.push(v);

@@ -311,7 +311,7 @@ fn what_targets_refuse_is_listed() {
     let t = ok(&body, Source::Anthropic, Dialect::Responses);
     assert_eq!(
         t.body["input"][1]["output"],
-        json!([{"type": "input_text", "text": "here"}, {"type": "input_image", "image_url": "https://x.test/a.png"}])
+        json!([{"type": "input_text", "text": "here"}, {"type": "input_image", "image_url": "https://x.test/a.png", "detail": "auto"}])
     );
 }
 

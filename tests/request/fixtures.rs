@@ -43,11 +43,10 @@ pub(crate) fn responses() -> Value {
             {"type": "function_call", "call_id": "call_1", "name": "get_weather",
              "arguments": "{\"city\":\"Paris\"}"},
             {"type": "function_call_output", "call_id": "call_1", "output": "18C and sunny"},
-            {"type": "message", "role": "assistant",
-             "content": [{"type": "output_text", "text": "Il fait 18C."}]},
+            {"type": "message", "role": "assistant", "content": "Il fait 18C."},
             {"role": "user", "content": [
                 {"type": "input_text", "text": "And this photo?"},
-                {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="}
+                {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo=", "detail": "auto"}
             ]}
         ],
         "tools": [
@@ -85,7 +84,7 @@ pub(crate) fn responses_to_chat() -> (Value, Vec<(&'static str, NotCarriedKind)>
             {"role": "assistant", "content": "Il fait 18C."},
             {"role": "user", "content": [
                 {"type": "text", "text": "And this photo?"},
-                {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo=", "detail": "auto"}}
             ]}
         ],
         "tools": [{"type": "function", "function": {"name": "get_weather",
@@ -144,6 +143,7 @@ pub(crate) fn responses_to_anthropic() -> (Value, Vec<(&'static str, NotCarriedK
     let nc = vec![
         ("/input/1/content/1/detail", Unsupported),
         ("/input/2", Reasoning),
+        ("/input/6/content/1/detail", Unsupported),
         ("/reasoning/summary", Unsupported),
         ("/store", UnknownField),
         ("/text/format/name", Unsupported),
@@ -185,6 +185,7 @@ pub(crate) fn responses_to_gemini() -> (Value, Vec<(&'static str, NotCarriedKind
     let nc = vec![
         ("/input/1/content/1/detail", Unsupported),
         ("/input/2", Reasoning),
+        ("/input/6/content/1/detail", Unsupported),
         ("/parallel_tool_calls", Unsupported),
         ("/store", UnknownField),
         ("/text/format/name", Unsupported),
@@ -248,7 +249,7 @@ pub(crate) fn chat_to_responses() -> (Value, Vec<(&'static str, NotCarriedKind)>
             {"type": "function_call", "call_id": "call_9", "name": "get_weather",
              "arguments": "{\"city\": \"Paris\"}"},
             {"type": "function_call_output", "call_id": "call_9", "output": "18C"},
-            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "18C in Paris."}]},
+            {"type": "message", "role": "assistant", "content": "18C in Paris."},
             {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Thanks"}]}
         ],
         "tools": [{"type": "function", "name": "get_weather", "description": "Weather",
@@ -391,12 +392,12 @@ pub(crate) fn anthropic_to_responses() -> (Value, Vec<(&'static str, NotCarriedK
         "input": [
             {"type": "message", "role": "user", "content": [
                 {"type": "input_text", "text": "Weather in Paris?"},
-                {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="}
+                {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo=", "detail": "auto"}
             ]},
             {"type": "function_call", "call_id": "toolu_1", "name": "get_weather",
              "arguments": "{\"city\":\"Paris\"}"},
             {"type": "function_call_output", "call_id": "toolu_1", "output": "18C"},
-            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "18C in Paris."}]},
+            {"type": "message", "role": "assistant", "content": "18C in Paris."},
             {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Thanks"}]}
         ],
         "tools": [{"type": "function", "name": "get_weather", "description": "Weather",
@@ -541,12 +542,12 @@ pub(crate) fn gemini_to_responses() -> (Value, Vec<(&'static str, NotCarriedKind
         "input": [
             {"type": "message", "role": "user", "content": [
                 {"type": "input_text", "text": "Weather in Paris?"},
-                {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="}
+                {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo=", "detail": "auto"}
             ]},
             {"type": "function_call", "call_id": "call_1_1", "name": "get_weather",
              "arguments": "{\"city\":\"Paris\"}"},
             {"type": "function_call_output", "call_id": "call_1_1", "output": "18C"},
-            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "18C in Paris."}]},
+            {"type": "message", "role": "assistant", "content": "18C in Paris."},
             {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Thanks"}]}
         ],
         "tools": [{"type": "function", "name": "get_weather", "description": "Weather",

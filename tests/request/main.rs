@@ -4,4 +4,5 @@ mod fixtures;
 mod limits;
 mod matrix;
 mod props;
+mod sdk;
 mod support;
