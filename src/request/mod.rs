@@ -75,6 +75,10 @@
 //!   Gemini's model and streaming choice live in the URL: give them in
 //!   [`Source::Gemini`], and find them in [`Translated::model`] and
 //!   [`Translated::stream`] when Gemini is the target.
+//! * Towards Responses an assistant's earlier text is an input message
+//!   whose `content` is a string (the output-message form needs the item id
+//!   and status the API gave), and every input image has a `detail` (`auto`
+//!   when the source has none), as the API's types require.
 //! * Fields a reader does not know are listed as
 //!   [`NotCarriedKind::UnknownField`], whatever the target.
 //!
@@ -90,10 +94,10 @@
 //!
 //! | from \ to | Responses | Chat | Anthropic | Gemini |
 //! | --- | --- | --- | --- | --- |
-//! | Responses | everything | hosted tools, reasoning items, `reasoning.summary`, item ids and status, refusals | hosted tools, reasoning items, `json_object`, schema name and `strict`, image `detail`, file ids, `reasoning.summary`, item ids | hosted tools, reasoning items, `parallel_tool_calls`, image `detail`, file ids, schema keywords outside Gemini's subset, non-text tool output, item ids |
-//! | Chat | `stop`, `reasoning_content`, audio, refusals | everything | `json_object`, schema name and `strict`, image `detail`, file ids, `reasoning_content` | `parallel_tool_calls`, image `detail`, file ids, schema keywords, `reasoning_content` |
-//! | Anthropic | `stop_sequences`, `top_k`, thinking blocks, hosted (server) tools, `is_error`, `cache_control`, Anthropic file ids | `top_k`, thinking blocks, hosted tools, `is_error`, documents other than URL/base64 PDF, images in tool results | everything | thinking blocks, hosted tools, `parallel_tool_calls`, images in tool results, schema keywords |
-//! | Gemini | `stopSequences`, `topK`, thought parts and signatures, hosted tools (`googleSearch`…), `safetySettings` | `topK`, thoughts and signatures, hosted tools, `safetySettings` | thoughts and signatures, hosted tools, `safetySettings` | everything |
+//! | Responses | everything | hosted tools, reasoning items, `reasoning.summary`, item ids and status, refusals | hosted tools, reasoning items, `json_object`, schema name and `strict`, image `detail`, file ids, `reasoning.summary`, item ids | hosted tools, reasoning items, `parallel_tool_calls`, image `detail`, file ids, schema name and `strict`, tool `strict`, schema keywords outside Gemini's subset, non-text tool output, item ids |
+//! | Chat | `stop`, `reasoning_content`, audio, refusals | everything | `json_object`, schema name and `strict`, image `detail`, file ids, `reasoning_content` | `parallel_tool_calls`, image `detail`, file ids, schema name and `strict`, tool `strict`, schema keywords, `reasoning_content` |
+//! | Anthropic | `stop_sequences`, `top_k`, thinking blocks, hosted (server) tools, `is_error`, `cache_control`, Anthropic file ids | `top_k`, thinking blocks, hosted tools, `is_error`, `cache_control`, documents other than base64, images in tool results | everything | thinking blocks, hosted tools, `disable_parallel_tool_use`, `cache_control`, tool `strict`, images in tool results, schema keywords |
+//! | Gemini | `stopSequences`, `topK`, thought parts and signatures, hosted tools (`googleSearch`…), `safetySettings` | `topK`, thoughts and signatures, `includeThoughts`, hosted tools, `safetySettings` | thoughts and signatures, `includeThoughts`, hosted tools, `safetySettings` | everything |
 //!
 //! Fields none of the others has (`metadata`, `store`, `previous_response_id`,
 //! `seed`, `n`, `logprobs`, `service_tier`, `cachedContent`…) are listed as not
@@ -386,21 +390,24 @@ fn identity(
     config: &RequestConfig,
 ) -> Translated {
     let stream = request.stream.as_ref().is_some_and(|s| s.value);
-    let mut model = request.model.as_ref().map(|m| m.value.clone());
+    let model = request.model.as_ref().map(|m| m.value.clone());
     if let Value::Object(map) = &mut value {
         match to {
             Dialect::Chat if stream => {
                 let options = map
                     .entry("stream_options")
                     .or_insert_with(|| Value::Object(serde_json::Map::new()));
+                if !options.is_object() {
+                    // `null`, which the reader accepts as absent.
+                    *options = Value::Object(serde_json::Map::new());
+                }
                 if let Value::Object(options) = options {
                     options.insert("include_usage".into(), Value::Bool(true));
                 }
             }
-            Dialect::Anthropic if !map.contains_key("max_tokens") => {
+            Dialect::Anthropic if map.get("max_tokens").is_none_or(Value::is_null) => {
                 map.insert("max_tokens".into(), config.default_max_tokens.into());
             }
-            Dialect::Gemini => model = request.model.as_ref().map(|m| m.value.clone()),
             _ => {}
         }
     }
