@@ -1,6 +1,7 @@
 //! One reader per dialect: a parsed body into the neutral [`Request`].
 
 use alloc::borrow::ToOwned;
+use alloc::collections::{BTreeMap, VecDeque};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -24,6 +25,8 @@ pub(crate) fn read(
         out,
         req: Request::default(),
         calls: Vec::new(),
+        call_ids: BTreeMap::new(),
+        unanswered: BTreeMap::new(),
     };
     let root = r.obj(body, "")?;
     match from {
@@ -39,10 +42,9 @@ pub(crate) fn read(
     Ok(r.req)
 }
 
-/// A call made so far: its id, its name, and whether a result answered it.
+/// A call made so far: its id, and whether a result answered it.
 struct Call {
     id: String,
-    name: String,
     answered: bool,
 }
 
@@ -51,6 +53,10 @@ struct Reader<'c> {
     out: &'c mut Vec<NotCarried>,
     req: Request,
     calls: Vec<Call>,
+    /// Call id → index in `calls`.
+    call_ids: BTreeMap<String, usize>,
+    /// Tool name → indexes of its calls not yet answered, in order.
+    unanswered: BTreeMap<String, VecDeque<usize>>,
 }
 
 fn wrong(t: &'static str, path: &str) -> RequestError {
@@ -166,11 +172,17 @@ impl<'c> Reader<'c> {
         );
     }
     fn call(&mut self, id: String, name: String, args: Args, path: String) -> Part {
+        let index = self.calls.len();
         self.calls.push(Call {
             id: id.clone(),
-            name: name.clone(),
             answered: false,
         });
+        // The first call of an id is the one its results answer.
+        self.call_ids.entry(id.clone()).or_insert(index);
+        self.unanswered
+            .entry(name.clone())
+            .or_default()
+            .push_back(index);
         Part {
             kind: PartKind::ToolCall { id, name, args },
             path,
@@ -178,16 +190,28 @@ impl<'c> Reader<'c> {
         }
     }
     /// The call a result answers: by id, else (Gemini without ids) the
-    /// earliest unanswered call of that name.
+    /// earliest unanswered call of that name. Map lookups, so that many
+    /// calls and results cost O(n log n), not O(n²).
     fn answer(&mut self, id: Option<&str>, name: Option<&str>, path: &str) -> R<String> {
-        let found = match id {
-            Some(id) => self.calls.iter_mut().find(|c| c.id == id),
-            None => self
-                .calls
-                .iter_mut()
-                .find(|c| !c.answered && Some(c.name.as_str()) == name),
+        let found = match (id, name) {
+            (Some(id), _) => self.call_ids.get(id).copied(),
+            (None, Some(name)) => {
+                let queue = self.unanswered.get_mut(name);
+                let mut found = None;
+                if let Some(queue) = queue {
+                    // Calls answered by id meanwhile are skipped (and dropped).
+                    while let Some(i) = queue.pop_front() {
+                        if !self.calls[i].answered {
+                            found = Some(i);
+                            break;
+                        }
+                    }
+                }
+                found
+            }
+            (None, None) => None,
         };
-        match found {
+        match found.and_then(|i| self.calls.get_mut(i)) {
             Some(c) => {
                 c.answered = true;
                 Ok(c.id.clone())

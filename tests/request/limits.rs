@@ -127,3 +127,35 @@ fn a_million_messages() {
     assert!(took < Duration::from_secs(60), "{took:?}");
     eprintln!("a million messages, Chat -> Anthropic: {took:?}");
 }
+
+#[test]
+fn many_calls_and_results_cost_n_log_n() {
+    // 100,000 calls in one assistant message, then their results in reverse
+    // order: a scan per result would be 5 * 10^9 comparisons.
+    let n = 100_000;
+    let mut s = String::from(r#"{"model":"m","messages":[{"role":"assistant","tool_calls":["#);
+    for i in 0..n {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&format!(
+            r#"{{"id":"c{i}","type":"function","function":{{"name":"f","arguments":"{{}}"}}}}"#
+        ));
+    }
+    s.push_str("]}");
+    for i in (0..n).rev() {
+        s.push_str(&format!(
+            r#",{{"role":"tool","tool_call_id":"c{i}","content":"r"}}"#
+        ));
+    }
+    s.push_str("]}");
+    let config = RequestConfig::default().with_max_items(2 * n);
+    let start = Instant::now();
+    let t = translate(s.as_bytes(), Source::Chat, Dialect::Gemini, &config).unwrap();
+    let took = start.elapsed();
+    let parts = t.body["contents"][1]["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), n);
+    assert_eq!(parts[0]["functionResponse"]["id"], format!("c{}", n - 1));
+    assert!(took < Duration::from_secs(30), "{took:?}");
+    eprintln!("100,000 calls and results, Chat -> Gemini: {took:?}");
+}
