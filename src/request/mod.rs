@@ -113,8 +113,24 @@
 //! # Errors between dialects
 //!
 //! [`translate_error`] turns an upstream's HTTP error (status and body in
-//! its dialect) into the client dialect's status and body; the table of
-//! kinds is on that function.
+//! its dialect) into the client dialect's status and body, through one
+//! [`ErrorKind`]:
+//!
+//! | kind | status | OpenAI `error.type` | Anthropic `error.type` | Gemini `error.status` |
+//! | --- | --- | --- | --- | --- |
+//! | `InvalidRequest` | 400 | `invalid_request_error` | `invalid_request_error` | `INVALID_ARGUMENT` (also read: `FAILED_PRECONDITION`, `OUT_OF_RANGE`) |
+//! | `Authentication` | 401 | `authentication_error` (also read: code `invalid_api_key`) | `authentication_error` | `UNAUTHENTICATED` |
+//! | `Permission` | 403 | `permission_error` | `permission_error` | `PERMISSION_DENIED` |
+//! | `NotFound` | 404 | `invalid_request_error` (code `not_found`) | `not_found_error` | `NOT_FOUND` |
+//! | `RequestTooLarge` | 413 | `invalid_request_error` (code `request_too_large`) | `request_too_large` | `INVALID_ARGUMENT` |
+//! | `RateLimit` | 429 | `rate_limit_error` (also read: `insufficient_quota`, `tokens`, `requests`) | `rate_limit_error` | `RESOURCE_EXHAUSTED` |
+//! | `Server` | 500 | `server_error` | `api_error` | `INTERNAL` (also read: `UNKNOWN`) |
+//! | `Overloaded` | 503 (529 towards Anthropic) | `server_error` (code `overloaded`) | `overloaded_error` | `UNAVAILABLE` |
+//! | `Timeout` | 504 | `server_error` (code `timeout`) | `timeout_error` | `DEADLINE_EXCEEDED` |
+//!
+//! The kind is read from the body's type when the dialect's vocabulary
+//! names one, else from the status (other 4xx: `InvalidRequest`, other
+//! 5xx: `Server`).
 
 mod error_map;
 mod model;
