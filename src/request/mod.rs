@@ -63,7 +63,10 @@
 //!   Anthropic requires `1024 <= budget_tokens < max_tokens` (all three
 //!   dialects count reasoning inside the output cap): a budget that does not
 //!   fit becomes half of `max_tokens`, and below 2048 thinking is left out
-//!   and the effort or budget listed as not carried.
+//!   and the effort or budget listed as not carried. Thinking is left out
+//!   (and listed) too when the request forces a tool or sets a temperature
+//!   other than 1, a `top_k`, or a `top_p` below 0.95, which Anthropic
+//!   refuses with thinking.
 //! * Tool schemas towards Gemini are cut to its OpenAPI subset (`type`,
 //!   `format`, `description`, `nullable`, `enum`, `properties`, `required`,
 //!   `items`, `anyOf`, bounds…); every other keyword is listed with its path.
