@@ -6,23 +6,8 @@ use serde_json::{json, Value};
 
 use super::Dialect;
 
-/// The kind of an API error, common to the four dialects.
-///
-/// | kind | status | OpenAI `error.type` | Anthropic `error.type` | Gemini `error.status` |
-/// | --- | --- | --- | --- | --- |
-/// | `InvalidRequest` | 400 | `invalid_request_error` | `invalid_request_error` | `INVALID_ARGUMENT` (also read: `FAILED_PRECONDITION`, `OUT_OF_RANGE`) |
-/// | `Authentication` | 401 | `authentication_error` (also read: code `invalid_api_key`) | `authentication_error` | `UNAUTHENTICATED` |
-/// | `Permission` | 403 | `permission_error` | `permission_error` | `PERMISSION_DENIED` |
-/// | `NotFound` | 404 | `invalid_request_error` (code `not_found`) | `not_found_error` | `NOT_FOUND` |
-/// | `RequestTooLarge` | 413 | `invalid_request_error` (code `request_too_large`) | `request_too_large` | `INVALID_ARGUMENT` |
-/// | `RateLimit` | 429 | `rate_limit_error` (also read: `insufficient_quota`, `tokens`, `requests`) | `rate_limit_error` | `RESOURCE_EXHAUSTED` |
-/// | `Server` | 500 | `server_error` | `api_error` | `INTERNAL` (also read: `UNKNOWN`) |
-/// | `Overloaded` | 503 (529 towards Anthropic) | `server_error` (code `overloaded`) | `overloaded_error` | `UNAVAILABLE` |
-/// | `Timeout` | 504 | `server_error` (code `timeout`) | `timeout_error` | `DEADLINE_EXCEEDED` |
-///
-/// The kind is read from the body's type when the dialect's vocabulary
-/// names one, else from the status (other 4xx: `InvalidRequest`, other
-/// 5xx: `Server`).
+/// The kind of an API error, common to the four dialects (the table of
+/// each dialect's names for it is in the [module docs](super#errors-between-dialects)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {

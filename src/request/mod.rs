@@ -63,7 +63,10 @@
 //!   Anthropic requires `1024 <= budget_tokens < max_tokens` (all three
 //!   dialects count reasoning inside the output cap): a budget that does not
 //!   fit becomes half of `max_tokens`, and below 2048 thinking is left out
-//!   and the effort or budget listed as not carried.
+//!   and the effort or budget listed as not carried. Thinking is left out
+//!   (and listed) too when the request forces a tool or sets a temperature
+//!   other than 1, a `top_k`, or a `top_p` below 0.95, which Anthropic
+//!   refuses with thinking.
 //! * Tool schemas towards Gemini are cut to its OpenAPI subset (`type`,
 //!   `format`, `description`, `nullable`, `enum`, `properties`, `required`,
 //!   `items`, `anyOf`, bounds…); every other keyword is listed with its path.
@@ -113,8 +116,24 @@
 //! # Errors between dialects
 //!
 //! [`translate_error`] turns an upstream's HTTP error (status and body in
-//! its dialect) into the client dialect's status and body; the table of
-//! kinds is on that function.
+//! its dialect) into the client dialect's status and body, through one
+//! [`ErrorKind`]:
+//!
+//! | kind | status | OpenAI `error.type` | Anthropic `error.type` | Gemini `error.status` |
+//! | --- | --- | --- | --- | --- |
+//! | `InvalidRequest` | 400 | `invalid_request_error` | `invalid_request_error` | `INVALID_ARGUMENT` (also read: `FAILED_PRECONDITION`, `OUT_OF_RANGE`) |
+//! | `Authentication` | 401 | `authentication_error` (also read: code `invalid_api_key`) | `authentication_error` | `UNAUTHENTICATED` |
+//! | `Permission` | 403 | `permission_error` | `permission_error` | `PERMISSION_DENIED` |
+//! | `NotFound` | 404 | `invalid_request_error` (code `not_found`) | `not_found_error` | `NOT_FOUND` |
+//! | `RequestTooLarge` | 413 | `invalid_request_error` (code `request_too_large`) | `request_too_large` | `INVALID_ARGUMENT` |
+//! | `RateLimit` | 429 | `rate_limit_error` (also read: `insufficient_quota`, `tokens`, `requests`) | `rate_limit_error` | `RESOURCE_EXHAUSTED` |
+//! | `Server` | 500 | `server_error` | `api_error` | `INTERNAL` (also read: `UNKNOWN`) |
+//! | `Overloaded` | 503 (529 towards Anthropic) | `server_error` (code `overloaded`) | `overloaded_error` | `UNAVAILABLE` |
+//! | `Timeout` | 504 | `server_error` (code `timeout`) | `timeout_error` | `DEADLINE_EXCEEDED` |
+//!
+//! The kind is read from the body's type when the dialect's vocabulary
+//! names one, else from the status (other 4xx: `InvalidRequest`, other
+//! 5xx: `Server`).
 
 mod error_map;
 mod model;

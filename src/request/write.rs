@@ -700,21 +700,40 @@ impl Writer<'_> {
         }
         // Anthropic wants 1024 <= budget_tokens < max_tokens; both caps count
         // reasoning and answer together, as Responses' and Gemini's do.
+        // Thinking also refuses a forced tool choice, a temperature other
+        // than 1, any top_k and a top_p below 0.95: with those the request's
+        // explicit settings win and thinking is left out.
         let budget = match self.budget(req) {
             Some(b) if b < 0 => effort_budget("medium"),
             b => b,
         };
-        match budget {
-            Some(0) => self.set("thinking", json!({"type": "disabled"})),
-            Some(b) if (b.max(1024) as u64) < max => self.set(
-                "thinking",
-                json!({"type": "enabled", "budget_tokens": b.max(1024)}),
-            ),
-            Some(_) if max >= 2048 => self.set(
-                "thinking",
-                json!({"type": "enabled", "budget_tokens": max / 2}),
-            ),
-            Some(_) => {
+        let forced = matches!(
+            req.tool_choice.as_ref().map(|c| &c.value),
+            Some(ToolChoice::Required | ToolChoice::Function(_))
+        );
+        let sampled = req
+            .temperature
+            .as_ref()
+            .is_some_and(|t| t.value.as_f64() != Some(1.0))
+            || req.top_k.is_some()
+            || req
+                .top_p
+                .as_ref()
+                .is_some_and(|t| t.value.as_f64().is_none_or(|p| p < 0.95));
+        let enabled = match budget {
+            Some(0) | None => None,
+            Some(_) if forced || sampled => None,
+            Some(b) if (b.max(1024) as u64) < max => Some(b.max(1024)),
+            Some(_) if max >= 2048 => Some((max / 2) as i64),
+            Some(_) => None,
+        };
+        match (budget, enabled) {
+            (None, _) => {}
+            (Some(0), _) => self.set("thinking", json!({"type": "disabled"})),
+            (Some(_), Some(b)) => {
+                self.set("thinking", json!({"type": "enabled", "budget_tokens": b}))
+            }
+            (Some(_), None) => {
                 let path = match (&req.budget, &req.effort) {
                     (Some(b), _) => b.path.clone(),
                     (None, Some(e)) => e.path.clone(),
@@ -722,7 +741,6 @@ impl Writer<'_> {
                 };
                 self.drop(&path, NotCarriedKind::Unsupported);
             }
-            None => {}
         }
         self.drop_opt(&req.summary, NotCarriedKind::Unsupported);
         if let Some(f) = &req.format {

@@ -378,6 +378,32 @@ fn anthropic_thinking_budget_fits_under_max_tokens() {
     );
     assert_eq!(t.body["thinking"], json!({"type": "disabled"}));
     assert_eq!(t.body["max_tokens"], 4096); // the configured default
+                                            // Settings Anthropic refuses with thinking win over it.
+    let base = json!({"input": "x", "max_output_tokens": 32000, "reasoning": {"effort": "low"}});
+    for (key, value, kept) in [
+        ("temperature", json!(0.3), false),
+        ("temperature", json!(1), true),
+        ("tool_choice", json!("required"), false),
+        ("tool_choice", json!("auto"), true),
+        ("top_p", json!(0.9), false),
+        ("top_p", json!(0.97), true),
+    ] {
+        let mut body = base.clone();
+        body[key] = value.clone();
+        let t = ok(&body, Source::Responses, Dialect::Anthropic);
+        let thinking = t.body.get("thinking").cloned();
+        if kept {
+            assert_eq!(
+                thinking,
+                Some(json!({"type": "enabled", "budget_tokens": 2048})),
+                "{key} {value}"
+            );
+            assert!(t.not_carried.is_empty());
+        } else {
+            assert_eq!(thinking, None, "{key} {value}");
+            assert_eq!(t.not_carried[0].path, "/reasoning/effort");
+        }
+    }
     let t = ok(
         &json!({"contents": [], "generationConfig": {"thinkingConfig": {"thinkingBudget": 0}}}),
         GEMINI,

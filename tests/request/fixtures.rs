@@ -136,7 +136,6 @@ pub(crate) fn responses_to_anthropic() -> (Value, Vec<(&'static str, NotCarriedK
         "tool_choice": {"type": "auto", "disable_parallel_tool_use": true},
         "temperature": 0.5,
         "top_p": 0.9,
-        "thinking": {"type": "enabled", "budget_tokens": 24576},
         "output_config": {"format": {"type": "json_schema", "schema": reply_schema()}},
         "stream": true
     });
@@ -144,6 +143,7 @@ pub(crate) fn responses_to_anthropic() -> (Value, Vec<(&'static str, NotCarriedK
         ("/input/1/content/1/detail", Unsupported),
         ("/input/2", Reasoning),
         ("/input/6/content/1/detail", Unsupported),
+        ("/reasoning/effort", Unsupported),
         ("/reasoning/summary", Unsupported),
         ("/store", UnknownField),
         ("/text/format/name", Unsupported),
@@ -293,13 +293,13 @@ pub(crate) fn chat_to_anthropic() -> (Value, Vec<(&'static str, NotCarriedKind)>
         "temperature": 0.2,
         "top_p": 1,
         "stop_sequences": ["END"],
-        "thinking": {"type": "enabled", "budget_tokens": 2048},
         "output_config": {"format": {"type": "json_schema", "schema": reply_open()}},
         "stream": true
     });
     let nc = vec![
         ("/messages/1/content/1/image_url/detail", Unsupported),
         ("/messages/2/reasoning_content", UnknownField),
+        ("/reasoning_effort", Unsupported),
         ("/response_format/json_schema/name", Unsupported),
         ("/seed", UnknownField),
     ];
@@ -374,10 +374,9 @@ pub(crate) fn anthropic() -> Value {
             {"name": "get_weather", "description": "Weather", "input_schema": city()},
             {"type": "web_search_20250305", "name": "web_search", "max_uses": 3}
         ],
-        "tool_choice": {"type": "any", "disable_parallel_tool_use": true},
+        "tool_choice": {"type": "auto", "disable_parallel_tool_use": true},
         "thinking": {"type": "enabled", "budget_tokens": 8192},
         "temperature": 1,
-        "top_k": 40,
         "stop_sequences": ["END"],
         "output_config": {"format": {"type": "json_schema", "schema": reply_open()}},
         "stream": true,
@@ -402,7 +401,7 @@ pub(crate) fn anthropic_to_responses() -> (Value, Vec<(&'static str, NotCarriedK
         ],
         "tools": [{"type": "function", "name": "get_weather", "description": "Weather",
                    "parameters": city(), "strict": false}],
-        "tool_choice": "required",
+        "tool_choice": "auto",
         "parallel_tool_calls": false,
         "text": {"format": {"type": "json_schema", "name": "response", "schema": reply_open()}},
         "max_output_tokens": 16000,
@@ -416,7 +415,6 @@ pub(crate) fn anthropic_to_responses() -> (Value, Vec<(&'static str, NotCarriedK
         ("/stop_sequences", Unsupported),
         ("/system/0/cache_control", UnknownField),
         ("/tools/1", Unsupported),
-        ("/top_k", Unsupported),
     ];
     (body, nc)
 }
@@ -438,7 +436,7 @@ pub(crate) fn anthropic_to_chat() -> (Value, Vec<(&'static str, NotCarriedKind)>
         ],
         "tools": [{"type": "function", "function": {"name": "get_weather", "description": "Weather",
                    "parameters": city()}}],
-        "tool_choice": "required",
+        "tool_choice": "auto",
         "parallel_tool_calls": false,
         "response_format": {"type": "json_schema", "json_schema": {"name": "response", "schema": reply_open()}},
         "max_completion_tokens": 16000,
@@ -453,7 +451,6 @@ pub(crate) fn anthropic_to_chat() -> (Value, Vec<(&'static str, NotCarriedKind)>
         ("/metadata", UnknownField),
         ("/system/0/cache_control", UnknownField),
         ("/tools/1", Unsupported),
-        ("/top_k", Unsupported),
     ];
     (body, nc)
 }
@@ -476,9 +473,9 @@ pub(crate) fn anthropic_to_gemini() -> (Value, Vec<(&'static str, NotCarriedKind
             {"role": "user", "parts": [{"text": "Thanks"}]}
         ],
         "tools": [{"functionDeclarations": [{"name": "get_weather", "description": "Weather", "parameters": city()}]}],
-        "toolConfig": {"functionCallingConfig": {"mode": "ANY"}},
+        "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}},
         "generationConfig": {
-            "temperature": 1, "topK": 40, "maxOutputTokens": 16000, "stopSequences": ["END"],
+            "temperature": 1, "maxOutputTokens": 16000, "stopSequences": ["END"],
             "responseMimeType": "application/json", "responseSchema": reply_open(),
             "thinkingConfig": {"thinkingBudget": 8192}
         }
@@ -635,7 +632,6 @@ pub(crate) fn gemini_to_anthropic() -> (Value, Vec<(&'static str, NotCarriedKind
         "top_p": 0.95,
         "top_k": 40,
         "stop_sequences": ["END"],
-        "thinking": {"type": "enabled", "budget_tokens": 2048},
         "output_config": {"format": {"type": "json_schema", "schema": reply_open()}},
         "stream": true
     });
@@ -644,6 +640,10 @@ pub(crate) fn gemini_to_anthropic() -> (Value, Vec<(&'static str, NotCarriedKind
         ("/contents/1/parts/1/thoughtSignature", Reasoning),
         (
             "/generationConfig/thinkingConfig/includeThoughts",
+            Unsupported,
+        ),
+        (
+            "/generationConfig/thinkingConfig/thinkingBudget",
             Unsupported,
         ),
         ("/safetySettings", UnknownField),
