@@ -291,6 +291,99 @@ fn signed_thinking_makes_the_round_trip_intact() {
     });
 }
 
+/// The encrypted reasoning a Responses upstream sends before its call.
+const ENCRYPTED: &str = "gAAAAABpZW5jcnlwdGVkLWJ5LXRoZS11cHN0cmVhbQ==";
+
+/// A Responses stream: a reasoning item with encrypted content, then the
+/// `get_weather` call as `call_r1`, written by hand.
+fn responses_reasoning_call() -> Vec<u8> {
+    let args = "{\"city\":\"Paris\"}";
+    let reasoning = json!({"id": "rs_r1", "type": "reasoning", "summary": [],
+        "encrypted_content": ENCRYPTED});
+    let call = json!({"id": "fc_r1", "type": "function_call", "call_id": "call_r1",
+        "name": "get_weather", "arguments": args, "status": "completed"});
+    let response = |status: &str, output: J| {
+        json!({"id": "resp_r1", "object": "response", "created_at": 1, "status": status,
+            "model": "up-model", "output": output, "usage": if status == "completed" {
+                json!({"input_tokens": 9, "output_tokens": 20, "total_tokens": 29})
+            } else { J::Null }})
+    };
+    let events = [
+        json!({"type": "response.created", "response": response("in_progress", json!([]))}),
+        json!({"type": "response.output_item.added", "output_index": 0,
+            "item": {"id": "rs_r1", "type": "reasoning", "summary": []}}),
+        json!({"type": "response.output_item.done", "output_index": 0, "item": reasoning}),
+        json!({"type": "response.output_item.added", "output_index": 1,
+            "item": {"id": "fc_r1", "type": "function_call", "call_id": "call_r1",
+                "name": "get_weather", "arguments": "", "status": "in_progress"}}),
+        json!({"type": "response.function_call_arguments.delta", "item_id": "fc_r1",
+            "output_index": 1, "delta": args}),
+        json!({"type": "response.function_call_arguments.done", "item_id": "fc_r1",
+            "output_index": 1, "arguments": args}),
+        json!({"type": "response.output_item.done", "output_index": 1, "item": call}),
+        json!({"type": "response.completed",
+            "response": response("completed", json!([reasoning, call]))}),
+    ];
+    let mut out = String::new();
+    for (n, mut e) in events.into_iter().enumerate() {
+        e["sequence_number"] = json!(n);
+        out += &format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap_or(""));
+    }
+    out.into_bytes()
+}
+
+/// A Responses client (stateless: it sends every output item back) in
+/// front of a Responses upstream whose reasoning is encrypted: the
+/// reasoning item reaches the upstream again, unchanged, before the call.
+#[test]
+fn encrypted_reasoning_makes_the_round_trip_intact() {
+    run(Duration::from_secs(60), async {
+        let call = responses_reasoning_call();
+        let answer = in_dialect(Dialect::Responses, &chat_final());
+        let upstream = Upstream::start(move |seen| {
+            let body = if exchange(Dialect::Responses, &seen.body).is_some() {
+                &answer
+            } else {
+                &call
+            };
+            Script::events(body, Duration::from_millis(1))
+        })
+        .await;
+        let gw = gateway(Dialect::Responses, &upstream.url, |_| {}).await;
+        let cmd = match command("node", "responses", &gw) {
+            Ok(c) => c,
+            Err(why) => return crate::skip(&why),
+        };
+        let out = run_process(cmd, Duration::from_secs(60)).await;
+        assert!(out.status.is_some(), "timed out; {}", out.stderr);
+        let v: J = serde_json::from_str(out.stdout.lines().last().unwrap_or(""))
+            .unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr));
+        assert_eq!(v["ok"], true, "{v}\n{}", out.stderr);
+        assert_eq!(v["text"], FINAL);
+        assert_eq!(v["call"]["id"], "call_r1");
+        let seen = upstream.seen();
+        assert_eq!(seen.len(), 2);
+        let input = seen[1].body["input"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let reasoning = input
+            .iter()
+            .position(|i| i["type"] == "reasoning")
+            .unwrap_or_else(|| panic!("the reasoning item went back: {}", seen[1].body));
+        assert_eq!(input[reasoning]["encrypted_content"], ENCRYPTED);
+        let call_at = input
+            .iter()
+            .position(|i| i["type"] == "function_call")
+            .expect("the call went back");
+        assert!(reasoning < call_at, "the reasoning comes before its call");
+        let ex = exchange(Dialect::Responses, &seen[1].body).expect("the tool result");
+        assert_eq!(ex.call_id.as_deref(), Some("call_r1"));
+        assert_eq!(ex.result_id.as_deref(), Some("call_r1"));
+        assert_eq!(ex.output, RESULT);
+    });
+}
+
 /// The directory of the official clients.
 fn clients_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients")

@@ -30,7 +30,8 @@ const clients = {
     }
     const r1 = await first.finalResponse();
     const call = r1.output.find((i) => i.type === 'function_call');
-    const input2 = [...input, call, { type: 'function_call_output', call_id: call.call_id, output: RESULT }];
+    // Every output item goes back (reasoning included, as stateless clients do), then the result.
+    const input2 = [...input, ...r1.output, { type: 'function_call_output', call_id: call.call_id, output: RESULT }];
     const second = client.responses.stream({ model: MODEL, input: input2, tools });
     for await (const _ of second) {
       // as above
