@@ -10,6 +10,7 @@
 //!   idle timeout, a client that goes away;
 //! * `sdks`: the official SDKs, one multi-turn exchange with a tool call per
 //!   client dialect, the tool result checked as the upstream receives it;
+//!   signed thinking and encrypted reasoning sent back to their own dialect;
 //! * `codex`: `codex exec` through the gateway in front of a Chat upstream;
 //! * `load`: concurrent streams, memory per open stream, the latency the
 //!   gateway adds, a slow client, many clients that go away.
