@@ -18,14 +18,22 @@ use crate::{gateway, run, run_process, CLIENT_KEY};
 /// What the upstream says once Codex has run its command.
 const ANSWER: &str = "The gateway answered: GW-OK-4711.";
 
-/// The Codex binary of the pinned package, or why it is not there.
+/// The Codex binary of the pinned package (its platform package,
+/// `@openai/codex-<os>-<arch>/vendor/<target>/bin/codex`), or why it is not
+/// there.
 fn codex() -> Result<PathBuf, String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients/node/node_modules");
-    let bin = dir.join("@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/codex/codex");
-    let alt = dir.join("@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex");
-    [bin, alt].into_iter().find(|p| p.is_file()).ok_or_else(|| {
-        "the Codex CLI is not installed (npm ci in tests/clients/node; linux x64 only)".into()
-    })
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients/node/node_modules/@openai");
+    let packages = std::fs::read_dir(&dir).into_iter().flatten().flatten();
+    for package in packages.filter(|p| p.file_name().to_string_lossy().starts_with("codex-")) {
+        let vendor = package.path().join("vendor");
+        for target in std::fs::read_dir(vendor).into_iter().flatten().flatten() {
+            let bin = target.path().join("bin/codex");
+            if bin.is_file() {
+                return Ok(bin);
+            }
+        }
+    }
+    Err("the Codex CLI is not installed (npm ci in tests/clients/node)".into())
 }
 
 /// A fresh empty directory under the target's temporary directory.
