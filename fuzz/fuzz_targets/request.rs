@@ -28,7 +28,9 @@ fn source(d: Dialect, model: &str, stream: bool) -> Source<'_> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&head, body)) = data.split_first() else { return };
+    let Some((&head, body)) = data.split_first() else {
+        return;
+    };
     let from = Dialect::ALL[usize::from(head & 3)];
     let to = Dialect::ALL[usize::from((head >> 2) & 3)];
     let config = if head & 16 != 0 {
@@ -36,17 +38,27 @@ fuzz_target!(|data: &[u8]| {
     } else {
         RequestConfig::default()
     };
-    let Ok(t) = translate(body, source(from, "m", head & 32 != 0), to, &config) else { return };
+    let Ok(t) = translate(body, source(from, "m", head & 32 != 0), to, &config) else {
+        return;
+    };
     if from == to {
         assert!(t.not_carried.is_empty());
     }
     let src: Value = serde_json::from_slice(body).expect("translated, so JSON");
     for n in &t.not_carried {
-        assert!(src.pointer(&n.path).is_some(), "not carried {n:?} is not in the source");
+        assert!(
+            src.pointer(&n.path).is_some(),
+            "not carried {n:?} is not in the source"
+        );
     }
     let out = serde_json::to_vec(&t.body).unwrap();
     let model = t.model.clone().unwrap_or_default();
-    if let Err(e) = translate(&out, source(to, &model, t.stream), to, &RequestConfig::default()) {
+    if let Err(e) = translate(
+        &out,
+        source(to, &model, t.stream),
+        to,
+        &RequestConfig::default(),
+    ) {
         panic!("{from:?} -> {to:?} wrote a body its reader refuses: {e}");
     }
 });

@@ -105,6 +105,11 @@
 //! Fields none of the others has (`metadata`, `store`, `previous_response_id`,
 //! `seed`, `n`, `logprobs`, `service_tier`, `cachedContent`…) are listed as not
 //! carried in every cross-dialect direction.
+//! Towards Anthropic, a reasoning effort or budget is also listed when
+//! thinking cannot be enabled with the request's other settings (the rules
+//! above); towards Responses and Chat, a tool result marked as an error
+//! (Anthropic `is_error`, a Gemini `{"error": …}` response) keeps its text,
+//! and the mark is listed.
 //!
 //! # Limits
 //!
