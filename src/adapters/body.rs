@@ -49,7 +49,7 @@ enum State {
 ///
 /// Tokens from a model (here a `futures::stream::iter`) become a complete
 /// Responses stream; with axum the body is
-/// `axum::body::Body::from_stream(body)` (see `examples/gateway.rs`).
+/// `axum::body::Body::from_stream(body)` (see `examples/relay.rs`).
 ///
 /// ```
 /// use futures::{executor::block_on, stream, StreamExt};

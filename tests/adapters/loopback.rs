@@ -331,7 +331,7 @@ fn owned_events_over_http_can_be_kept() {
 // ---------------------------------------------------------------------------
 // The axum gateway example, run as it is.
 
-use crate::gateway;
+use crate::relay;
 
 /// The gateway's wire bytes for `mode`, read whole.
 async fn gateway_wire(url: &str) -> (reqwest::header::HeaderMap, Bytes) {
@@ -353,24 +353,24 @@ fn the_axum_gateway_example_forwards_renumbers_and_reports_a_cut_upstream() {
     use ssekit::Parser;
 
     run(async {
-        let (upstream, _up) = gateway::spawn(gateway::upstream()).await.unwrap();
+        let (upstream, _up) = relay::spawn(relay::upstream()).await.unwrap();
         let start = |done_marker| {
-            gateway::spawn(gateway::gateway(gateway::Gateway {
+            relay::spawn(relay::gateway(relay::Gateway {
                 upstream: upstream.clone(),
                 done_marker,
-                client: gateway::client(),
+                client: relay::client(),
             }))
         };
         let (dropping, _gw1) = start(DoneMarker::Drop).await.unwrap();
         let (passing, _gw2) = start(DoneMarker::Forward).await.unwrap();
-        let answer = gateway::TOKENS.concat();
+        let answer = relay::TOKENS.concat();
 
         for (base, marker) in [
             (&dropping, DoneMarker::Drop),
             (&passing, DoneMarker::Forward),
         ] {
             let url = format!("{base}/v1/whole");
-            let done = gateway::ask(&client(), &url).await.unwrap();
+            let done = relay::ask(&client(), &url).await.unwrap();
             assert_eq!(done.outcome, Outcome::Completed, "{marker:?}");
             assert_eq!(done.response.output_text(), answer);
             assert_eq!(done.problems, 0);
@@ -402,19 +402,19 @@ fn the_axum_gateway_example_forwards_renumbers_and_reports_a_cut_upstream() {
 
         // The upstream stops after three tokens: the client gets a
         // `response.failed` with the gateway's reason, and the text so far.
-        let done = gateway::ask(&client(), &format!("{dropping}/v1/cut"))
+        let done = relay::ask(&client(), &format!("{dropping}/v1/cut"))
             .await
             .unwrap();
         assert_eq!(done.outcome, Outcome::Failed);
-        assert_eq!(done.response.output_text(), gateway::TOKENS[..3].concat());
+        assert_eq!(done.response.output_text(), relay::TOKENS[..3].concat());
         let code = done.response.error().and_then(|e| e.get("code"));
         assert_eq!(code.and_then(|c| c.as_str()), Some("upstream_truncated"));
 
         // No upstream at all: 502, before any stream starts.
-        let (nowhere, gw3) = gateway::spawn(gateway::gateway(gateway::Gateway {
+        let (nowhere, gw3) = relay::spawn(relay::gateway(relay::Gateway {
             upstream: "http://127.0.0.1:1".to_owned(),
             done_marker: DoneMarker::Drop,
-            client: gateway::client(),
+            client: relay::client(),
         }))
         .await
         .unwrap();

@@ -6,8 +6,8 @@
 #[path = "../support/corpus.rs"]
 mod corpus;
 #[allow(dead_code)] // its `main` is the example's, not the test's
-#[path = "../../examples/gateway.rs"]
-mod gateway;
+#[path = "../../examples/relay.rs"]
+mod relay;
 #[allow(dead_code)] // its `main` is the example's, not the test's
 #[path = "../../examples/resume.rs"]
 mod resume;

@@ -14,11 +14,11 @@
 //! * a **client**: reqwest to the gateway, `responses_events().accumulate()`.
 //!
 //! ```sh
-//! cargo run --example gateway --features stream
+//! cargo run --example relay --features stream
 //! ```
 //!
 //! It asks the gateway twice (a whole answer, then a cut one), prints what
-//! came back, and exits. `tests/loopback.rs` runs these same functions.
+//! came back, and exits. `tests/adapters/loopback.rs` runs these same functions.
 
 use std::time::Duration;
 
