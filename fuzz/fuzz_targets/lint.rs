@@ -27,8 +27,7 @@ fn run(
     stream: &[u8],
     cuts: &[usize],
 ) -> (Vec<Finding>, [u64; 3]) {
-    let mut linter =
-        StreamLinter::with_linter(ParserConfig::DEFAULT, linter_for(dialect, config));
+    let mut linter = StreamLinter::with_linter(ParserConfig::DEFAULT, linter_for(dialect, config));
     let mut from = 0;
     let mut found = Vec::new();
     for &cut in cuts.iter().chain([&stream.len()]) {
@@ -85,6 +84,10 @@ fuzz_target!(|input: &[u8]| {
     assert_eq!(split.1, counts);
     if stream.len() <= 512 {
         let bytes: Vec<usize> = (1..stream.len()).collect();
-        assert_eq!(run(dialect, config, stream, &bytes).0, whole, "byte at a time");
+        assert_eq!(
+            run(dialect, config, stream, &bytes).0,
+            whole,
+            "byte at a time"
+        );
     }
 });
