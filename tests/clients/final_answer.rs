@@ -468,27 +468,15 @@ fn official_clients_read_every_final_answer() {
         };
         let verdict = match results.get(id) {
             Some(r) if r.ok => {
-                let got = r
-                    .shape
-                    .as_deref()
-                    .and_then(|s| from_shape(s, &r.value))
-                    .unwrap_or_default();
-                let diffs = diff(&up.answer, &got);
-                if diffs.is_empty() {
-                    Verdict::Equal
-                } else {
-                    let mut out = Vec::new();
-                    for (field, what) in diffs {
-                        let reason = known(field).map(|k| {
-                            used[k] = true;
-                            FINAL_KNOWN[k].reason
-                        });
-                        if reason.is_none() {
-                            failures.push(format!("{label}: {field} differs: {what}"));
-                        }
-                        out.push((field, what, reason));
-                    }
-                    Verdict::Differs(out)
+                let reason = |field| {
+                    known(field).map(|k| {
+                        used[k] = true;
+                        FINAL_KNOWN[k].reason
+                    })
+                };
+                match crate::differences(r, &up.answer, reason, &label, &mut failures) {
+                    out if out.is_empty() => Verdict::Equal,
+                    out => Verdict::Differs(out),
                 }
             }
             other => {

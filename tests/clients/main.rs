@@ -667,6 +667,32 @@ struct Case {
 }
 
 /// How a case went.
+/// An accepted reply's answer against the upstream's: each field that
+/// differs, what differs, and the reason `known` gives for it; one without
+/// a reason is also a failure.
+pub(crate) fn differences(
+    reply: &harness::Reply,
+    want: &Answer,
+    mut known: impl FnMut(&'static str) -> Option<&'static str>,
+    label: &str,
+    failures: &mut Vec<String>,
+) -> Vec<(&'static str, String, Option<&'static str>)> {
+    let got = reply
+        .shape
+        .as_deref()
+        .and_then(|s| from_shape(s, &reply.value))
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for (field, what) in diff(want, &got) {
+        let reason = known(field);
+        if reason.is_none() {
+            failures.push(format!("{label}: {field} differs: {what}"));
+        }
+        out.push((field, what, reason));
+    }
+    out
+}
+
 enum Verdict {
     Equal,
     /// Accepted, with differences: each field, what differs, and the reason
@@ -830,27 +856,15 @@ fn official_clients_read_every_direction() {
         };
         let verdict = match results.get(&case.id) {
             Some(r) if r.ok => {
-                let got = r
-                    .shape
-                    .as_deref()
-                    .and_then(|s| from_shape(s, &r.value))
-                    .unwrap_or_default();
-                let diffs = diff(&up.answer, &got);
-                if diffs.is_empty() {
-                    Verdict::Equal
-                } else {
-                    let mut out = Vec::new();
-                    for (field, what) in diffs {
-                        let reason = known(field).map(|k| {
-                            used_known[k] = true;
-                            KNOWN[k].reason
-                        });
-                        if reason.is_none() {
-                            failures.push(format!("{label}: {field} differs: {what}"));
-                        }
-                        out.push((field, what, reason));
-                    }
-                    Verdict::Differs(out)
+                let reason = |field| {
+                    known(field).map(|k| {
+                        used_known[k] = true;
+                        KNOWN[k].reason
+                    })
+                };
+                match differences(r, &up.answer, reason, &label, &mut failures) {
+                    out if out.is_empty() => Verdict::Equal,
+                    out => Verdict::Differs(out),
                 }
             }
             other => {
