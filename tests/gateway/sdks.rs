@@ -238,37 +238,63 @@ fn anthropic_thinking_call() -> Vec<u8> {
     out.into_bytes()
 }
 
+/// A client of `dialect` (the Node script's `client`) in front of an
+/// upstream of the same dialect that answers the first turn with `call`
+/// (a call with id `call_id`) and the second, which carries the tool
+/// result, with the final text: the two requests the upstream saw, or
+/// `None` when the client cannot run here (said loudly).
+async fn two_turns(
+    dialect: Dialect,
+    client: &str,
+    call: Vec<u8>,
+    call_id: &str,
+) -> Option<Vec<Seen>> {
+    let answer = in_dialect(dialect, &chat_final());
+    let upstream = Upstream::start(move |seen| {
+        let body = if exchange(dialect, &seen.body).is_some() {
+            &answer
+        } else {
+            &call
+        };
+        Script::events(body, Duration::from_millis(1))
+    })
+    .await;
+    let gw = gateway(dialect, &upstream.url, |_| {}).await;
+    let cmd = match command("node", client, &gw) {
+        Ok(c) => c,
+        Err(why) => {
+            crate::skip(&why);
+            return None;
+        }
+    };
+    let out = run_process(cmd, Duration::from_secs(60)).await;
+    assert!(out.status.is_some(), "timed out; {}", out.stderr);
+    let v: J = serde_json::from_str(out.stdout.lines().last().unwrap_or(""))
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr));
+    assert_eq!(v["ok"], true, "{v}\n{}", out.stderr);
+    assert_eq!(v["text"], FINAL);
+    assert_eq!(v["call"]["id"], call_id);
+    let seen = upstream.seen();
+    assert_eq!(seen.len(), 2);
+    Some(seen)
+}
+
 /// An Anthropic client in front of an Anthropic upstream that thinks
 /// (signed) before it calls the tool: the client sends the thinking block
 /// back with the tool result, and the upstream gets it unchanged.
 #[test]
 fn signed_thinking_makes_the_round_trip_intact() {
     run(Duration::from_secs(60), async {
-        let call = anthropic_thinking_call();
-        let answer = in_dialect(Dialect::Anthropic, &chat_final());
-        let upstream = Upstream::start(move |seen| {
-            let body = if exchange(Dialect::Anthropic, &seen.body).is_some() {
-                &answer
-            } else {
-                &call
-            };
-            Script::events(body, Duration::from_millis(1))
-        })
-        .await;
-        let gw = gateway(Dialect::Anthropic, &upstream.url, |_| {}).await;
-        let cmd = match command("node", "anthropic", &gw) {
-            Ok(c) => c,
-            Err(why) => return crate::skip(&why),
+        let Some(seen) = two_turns(
+            Dialect::Anthropic,
+            "anthropic",
+            anthropic_thinking_call(),
+            "toolu_w1",
+        )
+        .await
+        else {
+            return;
         };
-        let out = run_process(cmd, Duration::from_secs(60)).await;
-        assert!(out.status.is_some(), "timed out; {}", out.stderr);
-        let v: J = serde_json::from_str(out.stdout.lines().last().unwrap_or(""))
-            .unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr));
-        assert_eq!(v["ok"], true, "{v}\n{}", out.stderr);
-        assert_eq!(v["text"], FINAL);
-        assert_eq!(v["call"]["id"], "toolu_w1");
-        let seen = upstream.seen();
-        assert_eq!(seen.len(), 2);
         let messages = seen[1].body["messages"]
             .as_array()
             .cloned()
@@ -338,31 +364,16 @@ fn responses_reasoning_call() -> Vec<u8> {
 #[test]
 fn encrypted_reasoning_makes_the_round_trip_intact() {
     run(Duration::from_secs(60), async {
-        let call = responses_reasoning_call();
-        let answer = in_dialect(Dialect::Responses, &chat_final());
-        let upstream = Upstream::start(move |seen| {
-            let body = if exchange(Dialect::Responses, &seen.body).is_some() {
-                &answer
-            } else {
-                &call
-            };
-            Script::events(body, Duration::from_millis(1))
-        })
-        .await;
-        let gw = gateway(Dialect::Responses, &upstream.url, |_| {}).await;
-        let cmd = match command("node", "responses", &gw) {
-            Ok(c) => c,
-            Err(why) => return crate::skip(&why),
+        let Some(seen) = two_turns(
+            Dialect::Responses,
+            "responses",
+            responses_reasoning_call(),
+            "call_r1",
+        )
+        .await
+        else {
+            return;
         };
-        let out = run_process(cmd, Duration::from_secs(60)).await;
-        assert!(out.status.is_some(), "timed out; {}", out.stderr);
-        let v: J = serde_json::from_str(out.stdout.lines().last().unwrap_or(""))
-            .unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr));
-        assert_eq!(v["ok"], true, "{v}\n{}", out.stderr);
-        assert_eq!(v["text"], FINAL);
-        assert_eq!(v["call"]["id"], "call_r1");
-        let seen = upstream.seen();
-        assert_eq!(seen.len(), 2);
         let input = seen[1].body["input"]
             .as_array()
             .cloned()
