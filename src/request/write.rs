@@ -624,22 +624,9 @@ impl Writer<'_> {
                     PartKind::Reasoning => {}
                 }
             }
-            if blocks.is_empty() {
-                continue;
-            }
-            match messages.last_mut() {
-                Some((r, b)) if *r == m.role => b.extend(blocks),
-                _ => messages.push((m.role, blocks)),
-            }
+            push_turn(&mut messages, m.role, blocks);
         }
-        let messages: Vec<Value> = messages
-            .into_iter()
-            .map(|(r, b)| {
-                let role = if r == Role::User { "user" } else { "assistant" };
-                json!({"role": role, "content": b})
-            })
-            .collect();
-        self.set("messages", messages);
+        self.set("messages", turns_json(messages, "assistant", "content"));
         let mut tools = Vec::new();
         for t in &req.tools {
             if let Tool::Function {
@@ -853,22 +840,9 @@ impl Writer<'_> {
                     PartKind::Reasoning => {}
                 }
             }
-            if parts.is_empty() {
-                continue;
-            }
-            match contents.last_mut() {
-                Some((r, ps)) if *r == m.role => ps.extend(parts),
-                _ => contents.push((m.role, parts)),
-            }
+            push_turn(&mut contents, m.role, parts);
         }
-        let contents: Vec<Value> = contents
-            .into_iter()
-            .map(|(r, parts)| {
-                let role = if r == Role::User { "user" } else { "model" };
-                json!({"role": role, "parts": parts})
-            })
-            .collect();
-        self.set("contents", contents);
+        self.set("contents", turns_json(contents, "model", "parts"));
         let mut decls = Vec::new();
         for t in &req.tools {
             if let Tool::Function {
@@ -973,4 +947,31 @@ fn mime_of_url(url: &str) -> Option<&'static str> {
         "pdf" => "application/pdf",
         _ => return None,
     })
+}
+
+/// Adds a turn's blocks or parts: to the last turn when it has the same
+/// role (Anthropic and Gemini want the roles to alternate), else as a new
+/// turn. A turn with nothing in it is left out.
+fn push_turn(turns: &mut Vec<(Role, Vec<Value>)>, role: Role, items: Vec<Value>) {
+    if items.is_empty() {
+        return;
+    }
+    match turns.last_mut() {
+        Some((r, last)) if *r == role => last.extend(items),
+        _ => turns.push((role, items)),
+    }
+}
+
+/// The turns as `{"role": "user" | assistant, key: [...]}` objects.
+fn turns_json(turns: Vec<(Role, Vec<Value>)>, assistant: &str, key: &str) -> Vec<Value> {
+    turns
+        .into_iter()
+        .map(|(r, items)| {
+            let role = if r == Role::User { "user" } else { assistant };
+            let mut o = Map::new();
+            o.insert("role".into(), role.into());
+            o.insert(key.into(), Value::Array(items));
+            Value::Object(o)
+        })
+        .collect()
 }
