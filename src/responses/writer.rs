@@ -14,7 +14,7 @@ use core::fmt;
 
 use super::{EventKind, EventRole};
 use crate::json::{push_json_str, push_u64, ObjectWriter};
-use crate::json::{JsonErrorKind, ObjectView};
+use crate::json::{JsonErrorKind, JsonStr, ObjectView};
 
 /// Why the writer refused to write an event: nothing was written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -237,6 +237,24 @@ fn field_str(s: &mut String, k: &'static str, v: &str) {
 fn field_raw(s: &mut String, k: &'static str, raw: &str) {
     key(s, k);
     s.push_str(raw);
+}
+
+/// `json` as an object with a non-empty string `type`, for the calls that
+/// take whole JSON from the caller; errors are at sequence number `at`.
+fn typed_object(json: &str, at: u64) -> Result<(ObjectView<'_>, JsonStr<'_>), WriterError> {
+    let object = ObjectView::parse(json).map_err(|e| {
+        let kind = match e.kind() {
+            JsonErrorKind::ExpectedObject => WriterErrorKind::NotAnObject,
+            _ => WriterErrorKind::InvalidJson { offset: e.offset() },
+        };
+        WriterError::new(kind, at)
+    })?;
+    let ty = object
+        .get("type")
+        .and_then(|v| v.as_json_str())
+        .filter(|t| !t.is_empty())
+        .ok_or(WriterError::new(WriterErrorKind::MissingType, at))?;
+    Ok((object, ty))
 }
 
 /// A string as a JSON literal, kept to be written many times.
@@ -658,20 +676,7 @@ impl ResponsesWriter {
     pub fn item(&mut self, item_json: &str) -> Result<(), WriterError> {
         self.check_open()?;
         let at = self.sink.seq;
-        let object = ObjectView::parse(item_json).map_err(|e| {
-            let kind = match e.kind() {
-                JsonErrorKind::ExpectedObject => WriterErrorKind::NotAnObject,
-                _ => WriterErrorKind::InvalidJson { offset: e.offset() },
-            };
-            WriterError::new(kind, at)
-        })?;
-        if object
-            .get("type")
-            .and_then(|v| v.as_json_str())
-            .is_none_or(|t| t.is_empty())
-        {
-            return Err(WriterError::new(WriterErrorKind::MissingType, at));
-        }
+        let (object, _) = typed_object(item_json, at)?;
         let raw = object.as_raw_json().get();
         match object.get("id") {
             Some(id) => self.begin_item(id.as_raw_json().get(), raw.len())?,
@@ -1143,18 +1148,7 @@ impl ResponsesWriter {
             return Err(self.error(WriterErrorKind::Finished));
         }
         let at = self.sink.seq;
-        let object = ObjectView::parse(event_json).map_err(|e| {
-            let kind = match e.kind() {
-                JsonErrorKind::ExpectedObject => WriterErrorKind::NotAnObject,
-                _ => WriterErrorKind::InvalidJson { offset: e.offset() },
-            };
-            WriterError::new(kind, at)
-        })?;
-        let ty = object
-            .get("type")
-            .and_then(|v| v.as_json_str())
-            .filter(|t| !t.is_empty())
-            .ok_or(WriterError::new(WriterErrorKind::MissingType, at))?;
+        let (object, ty) = typed_object(event_json, at)?;
         let name = ty.unescape();
         if name.bytes().any(|b| matches!(b, b'\r' | b'\n' | 0)) {
             return Err(WriterError::new(WriterErrorKind::TypeLineBreak, at));
