@@ -8,6 +8,7 @@ mod output;
 mod parser;
 mod reconnect;
 mod reserve;
+mod state;
 mod tally;
 mod text;
 

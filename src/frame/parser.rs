@@ -1,17 +1,48 @@
 //! The sans-IO SSE parser: WHATWG "interpreting an event stream" over `Bytes`.
 //!
 //! BE ADVISED: the invariants that keep this parser chunking-invariant,
-//! linear and bounded.
+//! linear and bounded, and what to change together.
 //!
-//! * Line boundaries come only from [`LineSplitter`]; this file never looks
-//!   for terminators itself. A line that lies inside one chunk is processed
-//!   in place (`Src::Chunk`); a line that spans chunks is gathered in `line`
-//!   (`Src::Buf`), one copy per byte, bounded by `max_line_len`.
+//! * Two kinds of path parse lines. The line path (`Parser::advance`,
+//!   `process_line`, `dispatch`) is the reference: it takes every line end
+//!   from `LineSplitter::next_line` and handles every byte stream. The
+//!   whole-event paths (`quick_event`, `whole_event` with `scan_event`,
+//!   `skip_keep_alive_run`, the straddling event) and the line-path
+//!   shortcuts (`known_event_line`, `common_field`) search for LF
+//!   themselves, and only in the plain state (`at_plain_block_start`: no
+//!   byte order mark or CR pending, no skip, lenient UTF-8); they hand
+//!   anything else (a CR, a limit in reach, another shape) to the line
+//!   path, changing nothing. Each must leave the parser as the line path
+//!   would: the bytes it took consumed from the splitter (`take_lf_lines`
+//!   and its siblings), so that `LineSplitter::scanned` and the CR state
+//!   stay true. If you change what the line path does with a line, change
+//!   the whole-event paths that take that line's shape, or make them leave
+//!   it to the line path; `tests/chunking` compares both with the
+//!   reference parser at every split.
+//! * `feed` looks for line ends too, in reads it holds (`hold`) and in a
+//!   read that continues a line spanning reads (`feed_line_piece`); the
+//!   bytes it searched are counted (`bytes_prescanned`) and the splitter is
+//!   told, so each byte is searched at most twice in all.
+//! * Every block ends in `Parser::settle_block`, whichever path took it:
+//!   the byte accounting behind `Tally`, the commit of the last event ID,
+//!   `frame_offset` and where the next block starts. If you change what a
+//!   block's end does, change it there; the line path empties the block's
+//!   fields in `end_block`, which the whole-event paths never fill.
+//! * A line that lies inside one chunk is processed in place
+//!   (`Src::Chunk`); a line that spans chunks is gathered in `line`
+//!   (`Src::Buf`), one copy per byte, bounded by `max_line_len`. A
+//!   borrowed frame may lend `line` (`straddling_event_ref`); every entry
+//!   that can write `line` (`parse_frame`, `parse_frame_ref`, `next_item`,
+//!   `finish`) empties a lent line first (`release_line`), and `line` is
+//!   written nowhere else: `feed` writes it only while a line is open,
+//!   which a lent line never is.
 //! * Every decision about a line depends only on its bytes and the block
 //!   state, never on where chunk boundaries fell. Limits are checked against
 //!   line and event lengths, so limit errors are chunking-invariant too.
-//! * After a limit or strict-UTF-8 error the block is dropped and `skip`
-//!   discards lines, without buffering them, up to the next blank line.
+//! * After a limit or strict-UTF-8 error the block is dropped and the skip
+//!   state (in `Intake`) discards lines, without buffering them, up to the
+//!   next blank line. The skip state and the block's data length decide how
+//!   much `feed` may hold; `Intake` derives that whenever either changes.
 //! * Stream offsets are `cur_offset + index into cur`; errors carry the
 //!   offset of the line, event or tail they concern.
 
@@ -24,6 +55,7 @@ use super::error::{FrameError, FrameErrorKind};
 use super::hold::{Held, Piece, Split, SMALL_READ};
 use super::output::{Frame, FrameRef, Item};
 use super::reserve::reserve_within;
+use super::state::{Accounts, Intake, Settle, Skip};
 use super::tally::Tally;
 use super::text::{CheckedChunk, LineBuf, Utf8Bytes};
 use crate::framing::{LineSplitter, Step};
@@ -81,9 +113,9 @@ pub struct Parser {
     /// Small reads that follow everything in `cur` and `queue`, held until
     /// they complete a block (see `hold`).
     small: Held,
-    /// `next_item` was called: comments are reported as they are parsed, so
-    /// small reads are no longer held.
-    items_mode: bool,
+    /// The skip state, the block's data length, the items mode and the
+    /// hold budget they decide.
+    intake: Intake,
     eof: bool,
     tail_checked: bool,
 
@@ -91,7 +123,6 @@ pub struct Parser {
     line: LineBuf,
     line_open: bool,
     line_offset: u64,
-    skip: Skip,
 
     // The current block.
     block_started: bool,
@@ -101,7 +132,6 @@ pub struct Parser {
     block_fields: bool,
     data: Data,
     data_buf: BytesMut,
-    data_len: usize,
     event: Utf8Bytes,
     retry: Option<u64>,
     id_in_block: bool,
@@ -121,11 +151,6 @@ pub struct Parser {
     /// The event type of the last frame `next_frame_ref` lent from `line`
     /// (see `straddling_event_ref`).
     lent_event: Utf8Bytes,
-    /// The most bytes `feed` may hold without asking `hold_limit`, never
-    /// more than it: its value when `feed_held` last ran, and `0` from
-    /// where anything lowers it (a `data` line taken into the block, lines
-    /// skipped after an error, items mode) until `feed_held` runs again.
-    hold_max: usize,
     /// `cur` is a block swapped out of `small`'s buffer (see
     /// `hand_over_block`), whose buffer goes back to `small` after it.
     cur_is_block: bool,
@@ -136,28 +161,8 @@ pub struct Parser {
     /// handle (it stops trying past `MAX_FAST_MISSES`).
     fast_misses: u8,
 
-    // Byte accounting (see `Tally`): blocks are counted when they end, in
-    // `counts` indexed by `Settle`.
-    counts: [u64; 4],
-    /// Stream offset up to which bytes are counted in `tally`.
-    settled: u64,
-    /// What the block that ended at `settled` was counted as.
-    last_settle: Settle,
-    /// Bytes of the comment lines of the current block.
-    block_comments: u64,
-    /// Stream offset just past the last comment line.
-    last_comment_end: u64,
-}
-
-/// What the bytes of an ended block are counted as (an index of `counts`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Settle {
-    Dispatched,
-    Ignored,
-    Dropped,
-    /// Not a kind of block: the comment lines of dispatched and ignored
-    /// blocks.
-    Comments,
+    /// Byte accounting (see `Tally`): blocks are counted when they end.
+    accounts: Accounts,
 }
 
 /// The data buffer of the current block.
@@ -174,16 +179,6 @@ enum Data {
     },
     /// Several `data` fields, joined with LF in `data_buf`.
     Joined,
-}
-
-/// Lines being discarded after an error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Skip {
-    No,
-    /// The rest of the current (too long) line, then the rest of its block.
-    Line,
-    /// Lines up to the next blank line.
-    Block,
 }
 
 /// Where the line being processed lies.
@@ -227,20 +222,18 @@ impl Parser {
             cur_offset: 0,
             queue: VecDeque::new(),
             small: Held::default(),
-            items_mode: false,
+            intake: Intake::new(&config),
             eof: false,
             tail_checked: false,
             line: LineBuf::new(),
             line_open: false,
             line_offset: 0,
-            skip: Skip::No,
             block_started: false,
             block_offset: 0,
             frame_offset: 0,
             block_fields: false,
             data: Data::None,
             data_buf: BytesMut::new(),
-            data_len: 0,
             event: Utf8Bytes::new(),
             retry: None,
             id_in_block: false,
@@ -251,15 +244,10 @@ impl Parser {
             reconnection: None,
             held: None,
             lent_event: Utf8Bytes::new(),
-            hold_max: 0,
             cur_is_block: false,
             swap_blocks: true,
             fast_misses: 0,
-            counts: [0; 4],
-            settled: 0,
-            last_settle: Settle::Ignored,
-            block_comments: 0,
-            last_comment_end: 0,
+            accounts: Accounts::new(),
         }
     }
 
@@ -305,13 +293,12 @@ impl Parser {
     #[inline(always)]
     pub fn feed(&mut self, chunk: Bytes) {
         let held = self.small.len();
-        if held != 0 && held + chunk.len() <= self.hold_max {
+        if held != 0 && held + chunk.len() <= self.intake.hold_max() {
             // A tiny read after held bytes (most tiny reads), taken inline
             // when it is held. Bytes are held only after a non-empty read
             // and are handed over by `finish`, so the stream is not finished
             // (`eof` and `tail_checked` are already false).
             debug_assert!(!self.eof && !self.tail_checked);
-            debug_assert!(held + chunk.len() <= self.hold_limit());
             match self.small.push_line_piece(&chunk) {
                 Piece::Held => return,
                 // One that ends a block, with its cuts found.
@@ -340,7 +327,7 @@ impl Parser {
     fn feed_at_rest(&mut self, chunk: Bytes) {
         if self.pos >= self.cur.len() && self.queue.is_empty() {
             if self.line_open {
-                if self.skip == Skip::No
+                if self.intake.skip() == Skip::No
                     && self.line.len() + chunk.len() <= self.config.max_line_len
                     && self.line.capacity() - self.line.len() >= chunk.len()
                     && self.lines.take_short_piece(&chunk)
@@ -354,7 +341,7 @@ impl Parser {
                     self.pos = self.cur.len();
                     return;
                 }
-                if self.skip == Skip::No
+                if self.intake.skip() == Skip::No
                     && self.line.len() + chunk.len() <= self.config.max_line_len
                     && self.lines.plain()
                 {
@@ -476,21 +463,6 @@ impl Parser {
         self.hand_over(held);
     }
 
-    /// The most bytes of small reads that may be held now (`0`: none).
-    /// Holding must not delay anything the parser reports (see `hold`), so
-    /// nothing is held when items are reported line by line, in strict
-    /// UTF-8 mode, or after an error (lines are being skipped), and never
-    /// as many bytes as could reach a limit.
-    #[inline]
-    fn hold_limit(&self) -> usize {
-        if self.items_mode || self.skip != Skip::No || self.config.utf8 != Utf8Mode::Replace {
-            return 0;
-        }
-        super::hold::MAX_HELD
-            .min(self.config.max_line_len)
-            .min(self.config.max_event_len.saturating_sub(self.data_len))
-    }
-
     /// `feed` for a read that follows held bytes, or a small read at a line
     /// start with nothing left to parse: it is held, or handed over with
     /// what is held, up to the last point that must be parsed now.
@@ -498,8 +470,8 @@ impl Parser {
         // A read at rest that ends a block never comes here: `feed_at_rest`
         // parses it where it lies, unsearched.
         debug_assert!(!(self.small.is_empty() && chunk.ends_with(b"\n\n")));
-        self.hold_max = self.hold_limit();
-        let split = if chunk.len() <= SMALL_READ && self.small.len() + chunk.len() <= self.hold_max
+        let split = if chunk.len() <= SMALL_READ
+            && self.small.len() + chunk.len() <= self.intake.hold_max()
         {
             self.small.split_point(&chunk)
         } else {
@@ -753,11 +725,10 @@ impl Parser {
     /// ```
     pub fn next_item(&mut self) -> Result<Option<Item>, FrameError> {
         self.release_line();
-        if !self.items_mode {
+        if !self.intake.items() {
             // Comments are reported as they are parsed: small reads are
             // parsed as they come from now on.
-            self.items_mode = true;
-            self.hold_max = 0;
+            self.intake.report_items();
             if !self.small.is_empty() {
                 self.hand_over_held();
             }
@@ -945,36 +916,11 @@ impl Parser {
     ///
     /// Keeping the tally costs a few additions per block, not per byte.
     pub fn tally(&self) -> Tally {
-        let [dispatched, ignored, dropped, comments] = self.counts;
-        let mut t = Tally {
-            dispatched,
-            comments,
-            ignored,
-            dropped,
-            truncated: 0,
-        };
-        if self.eof && !self.has_pending_input() {
-            let end = self.cur_offset + self.cur.len() as u64;
-            let comments = self.block_comments;
-            match self.tail_start() {
-                // The tail is the whole open block, its comments included.
-                Some(start) if self.tail_is_block() => {
-                    t.ignored += start - self.settled;
-                    t.truncated += end - start;
-                }
-                // An unfinished line after the block's comments.
-                Some(start) => {
-                    t.comments += comments;
-                    t.ignored += start - self.settled - comments;
-                    t.truncated += end - start;
-                }
-                None => {
-                    t.comments += comments;
-                    t.ignored += end - self.settled - comments;
-                }
-            }
-        }
-        t
+        let end = (self.eof && !self.has_pending_input()).then(|| {
+            let tail = self.tail_start().map(|start| (start, self.tail_is_block()));
+            (self.cur_offset + self.cur.len() as u64, tail)
+        });
+        self.accounts.tally(end)
     }
 
     /// Whether all input is parsed and the stream is not finished: then
@@ -991,7 +937,7 @@ impl Parser {
     fn at_plain_block_start(&self) -> bool {
         !self.block_started
             && !self.line_open
-            && self.skip == Skip::No
+            && self.intake.skip() == Skip::No
             && self.config.utf8 != Utf8Mode::Strict
             && self.lines.plain()
     }
@@ -1006,8 +952,7 @@ impl Parser {
     /// [`Quick::OpenLine`] (nothing changed) for anything else; with `TEXT`
     /// (for a borrowed frame), [`Quick::NotText`] when the data is not
     /// UTF-8, and `Other` without looking when a borrowed frame is still
-    /// held by the last call. `Other` without looking, too, while the line
-    /// buffer is lent (the caller releases it first).
+    /// held by the last call.
     ///
     /// A call of its own, small, with a result that fits in two registers:
     /// one event per read (how LLM servers flush) is a call of it and little
@@ -1018,7 +963,9 @@ impl Parser {
         let Some(b) = self.cur.get(start..) else {
             return Quick::Other;
         };
-        if !self.at_plain_block_start() || (TEXT && self.held.is_some()) || self.line.is_lent() {
+        // A lent line may stay lent here: the quick path never writes
+        // `line` (see the module docs).
+        if !self.at_plain_block_start() || (TEXT && self.held.is_some()) {
             return Quick::Other;
         }
         let (named, at) = match repeated_event_line(b, self.last_known) {
@@ -1055,20 +1002,11 @@ impl Parser {
             // Not text: the owned frame decodes it with replacements.
             return Quick::NotText;
         }
-        // What `commit_whole` does for this shape.
         let block_offset = self.cur_offset + start as u64;
         let line_end = block_offset + len as u64;
         self.lines.take_lf_lines(len);
         self.pos = start + len;
-        if self.id_dirty {
-            self.last_event_id = self.id_buf.clone();
-            self.id_dirty = false;
-        }
-        self.counts[Settle::Dispatched as usize] += line_end - self.settled;
-        self.settled = line_end;
-        self.last_settle = Settle::Dispatched;
-        self.frame_offset = block_offset;
-        self.block_offset = line_end;
+        self.settle_block(block_offset, line_end, Settle::Dispatched);
         self.fast_misses = 0;
         if named {
             Quick::Named(value)
@@ -1150,18 +1088,14 @@ impl Parser {
         if at == 0 {
             return;
         }
-        // What `commit_whole` does for each block, summed: the bytes from
-        // `settled` on, less the comments, are ignored (blank lines), and
-        // the last comment line ends just before the last blank line.
+        // The blocks settled as one: their comment lines are comments, the
+        // rest (blank lines) ignored, and the last comment line ends just
+        // before the last blank line.
         let line_end = self.cur_offset + (start + at) as u64;
         self.lines.take_lf_lines(at);
         self.pos = start + at;
-        self.counts[Settle::Ignored as usize] += line_end - self.settled - comments as u64;
-        self.counts[Settle::Comments as usize] += comments as u64;
-        self.last_comment_end = line_end - 1;
-        self.settled = line_end;
-        self.last_settle = Settle::Ignored;
-        self.block_offset = line_end;
+        self.accounts.comments(comments as u64, line_end - 1);
+        self.settle_block(line_end, line_end, Settle::Ignored);
         self.fast_misses = 0;
     }
 
@@ -1188,7 +1122,7 @@ impl Parser {
     #[inline(always)]
     fn straddling_value(&self) -> Option<(usize, usize)> {
         let pos = self.pos;
-        if self.skip != Skip::No
+        if self.intake.skip() != Skip::No
             || self.config.utf8 == Utf8Mode::Strict
             || !self.lines.plain()
             || !matches!(self.data, Data::None)
@@ -1239,7 +1173,6 @@ impl Parser {
     fn end_dispatched_block(&mut self, line_end: u64) -> (Utf8Bytes, Option<u64>) {
         let retry = self.retry;
         let event = core::mem::take(&mut self.event);
-        self.frame_offset = self.block_offset;
         self.end_block(line_end, Settle::Dispatched);
         (event, retry)
     }
@@ -1306,28 +1239,15 @@ impl Parser {
             self.id_buf = to_utf8(self.cur.slice(start + a..start + b));
             self.id_dirty = true;
         }
-        if self.id_dirty {
-            // The blank line commits the last event ID.
-            self.last_event_id = self.id_buf.clone();
-            self.id_dirty = false;
-        }
-        // `end_block`.
         let settle = match e.data {
             Some(_) => Settle::Dispatched,
             None => Settle::Ignored,
         };
-        let comments = e.comments as u64;
-        self.counts[settle as usize] += line_end - self.settled - comments;
-        self.counts[Settle::Comments as usize] += comments;
         if e.comments > 0 {
-            self.last_comment_end = self.cur_offset + (start + e.last_comment_end) as u64;
+            let last_end = self.cur_offset + (start + e.last_comment_end) as u64;
+            self.accounts.comments(e.comments as u64, last_end);
         }
-        self.settled = line_end;
-        self.last_settle = settle;
-        if e.data.is_some() {
-            self.frame_offset = block_offset;
-        }
-        self.block_offset = line_end;
+        self.settle_block(block_offset, line_end, settle);
         Whole {
             name,
             data: e.data.map(|(a, b)| (start + a, start + b)),
@@ -1435,7 +1355,9 @@ impl Parser {
                         self.append_partial(base + start, self.cur.len())?;
                     }
                 }
-                Step::Line { start, end, next } if !self.line_open && self.skip == Skip::No => {
+                Step::Line { start, end, next }
+                    if !self.line_open && self.intake.skip() == Skip::No =>
+                {
                     // The common case: a whole line inside this chunk.
                     let (start, end) = (base + start, base + end);
                     self.pos = base + next;
@@ -1484,17 +1406,15 @@ impl Parser {
                     };
                     self.line_open = false;
                     if let Err(e) = appended {
-                        self.skip = Skip::Block;
-                        self.hold_max = 0;
+                        self.intake.set_skip(Skip::Block);
                         return Err(e);
                     }
-                    if self.skip != Skip::No {
-                        if self.skip == Skip::Block && !open && start == end {
-                            self.skip = Skip::No;
+                    if self.intake.skip() != Skip::No {
+                        if self.intake.skip() == Skip::Block && !open && start == end {
+                            self.intake.set_skip(Skip::No);
                             self.end_block(line_end, Settle::Dropped);
                         } else {
-                            self.skip = Skip::Block;
-                            self.hold_max = 0;
+                            self.intake.set_skip(Skip::Block);
                         }
                         continue;
                     }
@@ -1521,7 +1441,7 @@ impl Parser {
     #[inline]
     fn known_event_line(&mut self, base: usize) -> bool {
         // The line-state checks first: mid-line (small reads) they fail at once.
-        if self.line_open || self.skip != Skip::No {
+        if self.line_open || self.intake.skip() != Skip::No {
             return false;
         }
         let rest = self.cur.get(base..).unwrap_or_default();
@@ -1565,8 +1485,7 @@ impl Parser {
             }
             self.note_line_start(self.cur_offset + start as u64);
             self.block_fields = true;
-            self.data_len = end - value_start;
-            self.hold_max = 0;
+            self.intake.set_data_len(end - value_start);
             self.data = Data::One {
                 value: Err(self.cur.slice(value_start..end)),
                 zero_copy: true,
@@ -1588,6 +1507,7 @@ impl Parser {
 
     /// Adds `cur[start..end]` to the line that spans chunks.
     fn append_partial(&mut self, start: usize, end: usize) -> Result<(), FrameError> {
+        debug_assert!(!self.line.is_lent(), "a lent line must be released first");
         if !self.line_open {
             self.line_open = true;
             self.line_offset = self.cur_offset + start as u64;
@@ -1603,7 +1523,7 @@ impl Parser {
                 self.line.reclaim_front();
             }
         }
-        if self.skip != Skip::No {
+        if self.intake.skip() != Skip::No {
             return Ok(());
         }
         let n = end - start;
@@ -1684,7 +1604,7 @@ impl Parser {
                 let value_len = len - value_start;
                 let new_len = match self.data {
                     Data::None => value_len,
-                    _ => self.data_len + 1 + value_len,
+                    _ => self.intake.data_len() + 1 + value_len,
                 };
                 if new_len > self.config.max_event_len {
                     self.line.clear();
@@ -1696,8 +1616,7 @@ impl Parser {
                         self.block_offset,
                     ));
                 }
-                self.data_len = new_len;
-                self.hold_max = 0;
+                self.intake.set_data_len(new_len);
                 match core::mem::replace(&mut self.data, Data::Joined) {
                     Data::None => {
                         let zero_copy = matches!(src, Src::Chunk { .. });
@@ -1838,52 +1757,52 @@ impl Parser {
     /// one: it belongs to that line, so it is counted as the line was.
     #[cold]
     fn split_crlf(&mut self) {
-        let at = self.cur_offset;
-        if self.settled == at {
-            // The CR was a blank line that ended a block.
-            self.settled += 1;
-            self.counts[self.last_settle as usize] += 1;
-        } else if self.last_comment_end == at {
-            self.block_comments += 1;
-            self.last_comment_end += 1;
-        }
-        // Otherwise it ends a field line of the open block, whose bytes are
-        // counted with the block.
+        self.accounts.late_lf(self.cur_offset);
     }
 
     /// A comment line `offset..line_end` (terminator included) of the
     /// current block.
     #[inline]
     fn count_comment(&mut self, offset: u64, line_end: u64) {
-        self.block_comments += line_end - offset;
-        self.last_comment_end = line_end;
+        self.accounts.comments(line_end - offset, line_end);
     }
 
-    /// Ends the current block at a blank line: its bytes are counted as
-    /// `settle` says, the last event ID buffer is committed (also for blocks
-    /// that dispatch nothing) and the block's buffers are emptied.
-    fn end_block(&mut self, line_end: u64, settle: Settle) {
-        // (A dropped block has no comments to count: `drop_block` folded
-        // them into the block's bytes.)
-        let comments = core::mem::take(&mut self.block_comments);
-        self.counts[settle as usize] += line_end - self.settled - comments;
-        self.counts[Settle::Comments as usize] += comments;
-        self.settled = line_end;
-        self.last_settle = settle;
+    /// The one place where a block ends, whichever path took it: the block
+    /// that starts at stream offset `start` ends at `line_end` (past its
+    /// blank line). Its bytes are counted as `settle` says (its comment
+    /// lines, noted by `count_comment` or `Accounts::comments`, as
+    /// comments), the last event ID buffer is committed (also for blocks
+    /// that dispatch nothing), a dispatched block becomes the one
+    /// `frame_offset` reports, and the next block starts at `line_end`
+    /// until its first line says otherwise. It does not empty the block's
+    /// fields: the line path does that in [`end_block`](Self::end_block);
+    /// the whole-event paths never fill them.
+    #[inline(always)]
+    fn settle_block(&mut self, start: u64, line_end: u64, settle: Settle) {
         if self.id_dirty {
             self.last_event_id = self.id_buf.clone();
             self.id_dirty = false;
         }
-        self.clear_block();
+        self.accounts.end_block(line_end, settle);
+        if settle == Settle::Dispatched {
+            self.frame_offset = start;
+        }
         // Where the next block starts is known when its first line does.
         self.block_started = false;
         self.block_offset = line_end;
+    }
+
+    /// Ends the current block of the line path at a blank line
+    /// ([`settle_block`](Self::settle_block)), emptying its fields.
+    fn end_block(&mut self, line_end: u64, settle: Settle) {
+        self.settle_block(self.block_offset, line_end, settle);
+        self.clear_block();
         self.block_fields = false;
     }
 
     fn clear_block(&mut self) {
         self.data = Data::None;
-        self.data_len = 0;
+        self.intake.set_data_len(0);
         self.event = Utf8Bytes::new();
         self.retry = None;
         self.id_in_block = false;
@@ -1893,17 +1812,14 @@ impl Parser {
     fn drop_block(&mut self, skip: Skip) {
         self.clear_block();
         // Its comment lines are dropped with it.
-        self.block_comments = 0;
+        self.accounts.drop_comments();
         self.data_buf.clear();
-        self.skip = skip;
-        if skip != Skip::No {
-            self.hold_max = 0;
-        }
+        self.intake.set_skip(skip);
     }
 
     /// Whether a truncated tail is the whole open block.
     fn tail_is_block(&self) -> bool {
-        self.block_fields || self.skip != Skip::No
+        self.block_fields || self.intake.skip() != Skip::No
     }
 
     /// At end of stream: where the truncated tail starts, if there is one.
@@ -2265,6 +2181,35 @@ mod tests {
         assert!(p.swap_blocks, "no buffer was kept");
         assert!(swapped > 250, "blocks swapped after {swapped} reads");
         assert_eq!(buffers.len(), 2, "blocks lay in {} buffers", buffers.len());
+    }
+
+    /// A borrowed frame whose data is lent from the line buffer (an event
+    /// that straddles two reads), then the first part of a line that spans
+    /// reads again: the lent line is emptied before the new line is
+    /// gathered in the same buffer, else the old line would lead the new one.
+    #[test]
+    fn a_lent_line_is_released_before_the_buffer_gathers_again() {
+        let (a, b) = ("a".repeat(300), "b".repeat(300));
+        let reads = [
+            format!("data: {a}"),
+            format!("a\n\ndata: {b}"),
+            String::from("b\n\ndata: c\n\n"),
+        ];
+        let mut p = Parser::new();
+        let (mut got, mut lent) = (Vec::new(), 0);
+        for read in reads {
+            p.feed(Bytes::from(read));
+            while let Some(f) = p.next_frame_ref().unwrap() {
+                got.push(f.data.to_string());
+                lent += usize::from(p.line.is_lent());
+            }
+        }
+        assert_eq!(got, [format!("{a}a"), format!("{b}b"), "c".to_string()]);
+        // (The quick path that takes `c` leaves the last line lent.)
+        assert!(
+            lent >= 2,
+            "the long events were not lent from the line buffer"
+        );
     }
 
     /// Owned frames kept past the next read keep their block's buffer: it

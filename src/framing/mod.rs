@@ -12,9 +12,14 @@
 //! input byte is examined by the line search at most once, which keeps the
 //! work linear however the stream is chunked (see [`LineSplitter::scanned`]).
 
-// This is the one place that decides where lines end, so every chunking of
-// a stream must give the same lines. The state that crosses chunk
-// boundaries is exactly two things:
+// `next_line` is the definition of where lines end: every chunking of a
+// stream must give the same lines. The parser's faster paths find
+// LF-terminated lines themselves, but only where this splitter is `plain`,
+// and report what they took (`take_lf_lines`, `take_lf_line`,
+// `take_line_piece`, `take_partial`, `take_short_piece`), so that the state
+// below and `scanned` stay what `next_line` would have left. If you add
+// state here, make `plain` false while it is set. The state that crosses
+// chunk boundaries is exactly two things:
 //
 // * whether the previous input ended in a CR, so that an LF at the very
 //   start of the next input is the second half of a CRLF and not a blank
