@@ -124,17 +124,12 @@ pub struct Parser {
     line_open: bool,
     line_offset: u64,
 
-    // The current block.
-    block_started: bool,
-    block_offset: u64,
+    /// The current block (its data length is in `intake`).
+    block: Block,
+    /// The buffer of the data of a block with several `data` lines.
+    data_buf: BytesMut,
     /// Where the block of the last frame dispatched began.
     frame_offset: u64,
-    block_fields: bool,
-    data: Data,
-    data_buf: BytesMut,
-    event: Utf8Bytes,
-    retry: Option<u64>,
-    id_in_block: bool,
 
     // Stream state that outlives blocks.
     id_buf: Utf8Bytes,
@@ -163,6 +158,48 @@ pub struct Parser {
 
     /// Byte accounting (see `Tally`): blocks are counted when they end.
     accounts: Accounts,
+}
+
+/// The block being parsed by the line path. The whole-event paths take a
+/// block from its first line to its blank line at once, so they find it
+/// empty (`!started`, every field cleared) and leave it so.
+#[derive(Debug)]
+struct Block {
+    /// A line of the block was seen: `offset` is where it starts.
+    started: bool,
+    /// Where the block starts (once `started`; before, where the last one
+    /// ended).
+    offset: u64,
+    /// A field line (not a comment) was seen: at end of stream the whole
+    /// block is the truncated tail.
+    fields: bool,
+    data: Data,
+    event: Utf8Bytes,
+    retry: Option<u64>,
+    /// An `id` field was seen.
+    id_in_block: bool,
+}
+
+impl Block {
+    const fn new() -> Self {
+        Self {
+            started: false,
+            offset: 0,
+            fields: false,
+            data: Data::None,
+            event: Utf8Bytes::new(),
+            retry: None,
+            id_in_block: false,
+        }
+    }
+
+    /// Empties what the block's field lines set (not where it starts).
+    fn clear_fields(&mut self) {
+        self.data = Data::None;
+        self.event = Utf8Bytes::new();
+        self.retry = None;
+        self.id_in_block = false;
+    }
 }
 
 /// The data buffer of the current block.
@@ -228,15 +265,9 @@ impl Parser {
             line: LineBuf::new(),
             line_open: false,
             line_offset: 0,
-            block_started: false,
-            block_offset: 0,
-            frame_offset: 0,
-            block_fields: false,
-            data: Data::None,
+            block: Block::new(),
             data_buf: BytesMut::new(),
-            event: Utf8Bytes::new(),
-            retry: None,
-            id_in_block: false,
+            frame_offset: 0,
             id_buf: Utf8Bytes::new(),
             id_dirty: false,
             last_known: "",
@@ -935,7 +966,7 @@ impl Parser {
     /// mode, with no byte order mark or CR pending.
     #[inline(always)]
     fn at_plain_block_start(&self) -> bool {
-        !self.block_started
+        !self.block.started
             && !self.line_open
             && self.intake.skip() == Skip::No
             && self.config.utf8 != Utf8Mode::Strict
@@ -1125,7 +1156,7 @@ impl Parser {
         if self.intake.skip() != Skip::No
             || self.config.utf8 == Utf8Mode::Strict
             || !self.lines.plain()
-            || !matches!(self.data, Data::None)
+            || !matches!(self.block.data, Data::None)
             || self.cur.get(pos..pos + 2) != Some(b"\n\n".as_slice())
         {
             return None;
@@ -1171,8 +1202,8 @@ impl Parser {
     /// taking its event type and `retry` for the frame.
     #[inline]
     fn end_dispatched_block(&mut self, line_end: u64) -> (Utf8Bytes, Option<u64>) {
-        let retry = self.retry;
-        let event = core::mem::take(&mut self.event);
+        let retry = self.block.retry;
+        let event = core::mem::take(&mut self.block.event);
         self.end_block(line_end, Settle::Dispatched);
         (event, retry)
     }
@@ -1456,8 +1487,8 @@ impl Parser {
         }
         self.pos = base + len + 1;
         self.note_line_start(self.cur_offset + base as u64);
-        self.block_fields = true;
-        self.event = Utf8Bytes::from_static(self.last_known);
+        self.block.fields = true;
+        self.block.event = Utf8Bytes::from_static(self.last_known);
         true
     }
 
@@ -1478,15 +1509,15 @@ impl Parser {
                 name_len
             }
         };
-        if line.starts_with(b"data:") && matches!(self.data, Data::None) {
+        if line.starts_with(b"data:") && matches!(self.block.data, Data::None) {
             let value_start = start + value_start(5);
             if end - value_start > self.config.max_event_len {
                 return false;
             }
             self.note_line_start(self.cur_offset + start as u64);
-            self.block_fields = true;
+            self.block.fields = true;
             self.intake.set_data_len(end - value_start);
-            self.data = Data::One {
+            self.block.data = Data::One {
                 value: Err(self.cur.slice(value_start..end)),
                 zero_copy: true,
             };
@@ -1494,8 +1525,8 @@ impl Parser {
         } else if line.starts_with(b"event:") {
             let value_start = start + value_start(6);
             self.note_line_start(self.cur_offset + start as u64);
-            self.block_fields = true;
-            self.event = match known_name(&mut self.last_known, &self.cur[value_start..end]) {
+            self.block.fields = true;
+            self.block.event = match known_name(&mut self.last_known, &self.cur[value_start..end]) {
                 Some(name) => Utf8Bytes::from_static(name),
                 None => to_utf8(self.cur.slice(value_start..end)),
             };
@@ -1554,9 +1585,9 @@ impl Parser {
     /// the block starts there too (after any BOM or LF the splitter skipped).
     #[inline]
     fn note_line_start(&mut self, offset: u64) {
-        if !self.block_started {
-            self.block_started = true;
-            self.block_offset = offset;
+        if !self.block.started {
+            self.block.started = true;
+            self.block.offset = offset;
         }
     }
 
@@ -1602,7 +1633,7 @@ impl Parser {
             }
             Field::Data => {
                 let value_len = len - value_start;
-                let new_len = match self.data {
+                let new_len = match self.block.data {
                     Data::None => value_len,
                     _ => self.intake.data_len() + 1 + value_len,
                 };
@@ -1613,15 +1644,15 @@ impl Parser {
                         FrameErrorKind::EventTooLarge {
                             limit: self.config.max_event_len,
                         },
-                        self.block_offset,
+                        self.block.offset,
                     ));
                 }
                 self.intake.set_data_len(new_len);
-                match core::mem::replace(&mut self.data, Data::Joined) {
+                match core::mem::replace(&mut self.block.data, Data::Joined) {
                     Data::None => {
                         let zero_copy = matches!(src, Src::Chunk { .. });
                         let value = self.take_text(src, value_start, len);
-                        self.data = Data::One { value, zero_copy };
+                        self.block.data = Data::One { value, zero_copy };
                     }
                     Data::One { value, .. } => {
                         self.data_buf.clear();
@@ -1647,7 +1678,7 @@ impl Parser {
                 None
             }
             Field::Event => {
-                self.event = match known_name(&mut self.last_known, &line[value_start..]) {
+                self.block.event = match known_name(&mut self.last_known, &line[value_start..]) {
                     Some(name) => Utf8Bytes::from_static(name),
                     None => text_of(self.take_text(src, value_start, len)),
                 };
@@ -1656,7 +1687,7 @@ impl Parser {
             Field::Id => {
                 if memchr::memchr(0, &line[value_start..]).is_none() {
                     self.id_buf = text_of(self.take_text(src, value_start, len));
-                    self.id_in_block = true;
+                    self.block.id_in_block = true;
                     self.id_dirty = true;
                 }
                 None
@@ -1664,7 +1695,7 @@ impl Parser {
             Field::Retry => match parse_retry(&line[value_start..]) {
                 Some(ms) => {
                     self.reconnection = Some(ms);
-                    self.retry = Some(ms);
+                    self.block.retry = Some(ms);
                     items.then_some(Item::Retry(ms))
                 }
                 None => None,
@@ -1672,7 +1703,7 @@ impl Parser {
             Field::Other => None,
         };
         if !matches!(field, Field::Comment) {
-            self.block_fields = true;
+            self.block.fields = true;
         }
         // Whatever of a gathered line was not taken as a value is done with.
         self.line.clear();
@@ -1699,9 +1730,9 @@ impl Parser {
 
     /// A blank line: commits the last event ID and dispatches the block.
     fn dispatch(&mut self, line_end: u64, items: bool) -> Option<Item> {
-        let (value, zero_copy) = match core::mem::replace(&mut self.data, Data::None) {
+        let (value, zero_copy) = match core::mem::replace(&mut self.block.data, Data::None) {
             Data::None => {
-                let id_in_block = self.id_in_block;
+                let id_in_block = self.block.id_in_block;
                 self.end_block(line_end, Settle::Ignored);
                 return (items && id_in_block)
                     .then(|| Item::LastEventId(self.last_event_id.as_bytes().clone()));
@@ -1727,11 +1758,11 @@ impl Parser {
             Ok(data) => (data, zero_copy),
             Err(data) => (lossy(&data), false),
         };
-        let raw = if !self.config.keep_raw || self.block_offset < self.cur_offset {
+        let raw = if !self.config.keep_raw || self.block.offset < self.cur_offset {
             None
         } else {
             // The whole block lies in this chunk.
-            let from = (self.block_offset - self.cur_offset) as usize;
+            let from = (self.block.offset - self.cur_offset) as usize;
             Some(self.cur.slice(from..(line_end - self.cur_offset) as usize))
         };
         let (event, retry) = self.end_dispatched_block(line_end);
@@ -1788,24 +1819,21 @@ impl Parser {
             self.frame_offset = start;
         }
         // Where the next block starts is known when its first line does.
-        self.block_started = false;
-        self.block_offset = line_end;
+        self.block.started = false;
+        self.block.offset = line_end;
     }
 
     /// Ends the current block of the line path at a blank line
     /// ([`settle_block`](Self::settle_block)), emptying its fields.
     fn end_block(&mut self, line_end: u64, settle: Settle) {
-        self.settle_block(self.block_offset, line_end, settle);
+        self.settle_block(self.block.offset, line_end, settle);
         self.clear_block();
-        self.block_fields = false;
+        self.block.fields = false;
     }
 
     fn clear_block(&mut self) {
-        self.data = Data::None;
+        self.block.clear_fields();
         self.intake.set_data_len(0);
-        self.event = Utf8Bytes::new();
-        self.retry = None;
-        self.id_in_block = false;
     }
 
     /// Drops the current block after an error and skips to its end.
@@ -1819,13 +1847,13 @@ impl Parser {
 
     /// Whether a truncated tail is the whole open block.
     fn tail_is_block(&self) -> bool {
-        self.block_fields || self.intake.skip() != Skip::No
+        self.block.fields || self.intake.skip() != Skip::No
     }
 
     /// At end of stream: where the truncated tail starts, if there is one.
     fn tail_start(&self) -> Option<u64> {
         if self.tail_is_block() {
-            Some(self.block_offset)
+            Some(self.block.offset)
         } else if !self.lines.held().is_empty() {
             Some(0)
         } else if self.line_open {
