@@ -11,8 +11,9 @@
 //! sizes is within 10% of the recorded mean in each dialect). An event of the drawn size is
 //! then written in that dialect's shape (its `event:` line or none, its
 //! JSON envelope) with its text field filled to the size from the pieces the
-//! other generators use (words, punctuation, JSON escapes, raw multi-byte
-//! UTF-8, code). No recorded byte is copied.
+//! other generators use (words, punctuation, JSON escapes, code, and, in one
+//! event in 20 as in the recordings, raw multi-byte UTF-8). No recorded
+//! byte is copied.
 //!
 //! All streams use LF line ends, and every block that has a field has a
 //! `data` field (the memchr baseline of the framing bench relies on this).
@@ -70,18 +71,24 @@ pub fn draw(rng: &mut Rng, table: &[u32; 27]) -> usize {
     (q0 * (q1 / q0).powf((u - p0) / (p1 - p0))).round() as usize
 }
 
+/// One event in this many carries raw multi-byte UTF-8 text (in the
+/// recorded streams, 4-5% of the events of each dialect do).
+pub const NON_ASCII_ONE_IN: usize = 20;
+
 /// Appends JSON-escaped text of exactly `n` bytes to `out`: whole pieces
-/// (70% words, 10% punctuation, 6% JSON escapes, 9% raw multi-byte UTF-8,
-/// 5% code, as the token generator draws them), then ASCII letters for the
-/// last few bytes, so that no character is cut.
-pub fn fill(rng: &mut Rng, out: &mut String, n: usize) {
+/// (70% words, 10% punctuation, 6% JSON escapes, 9% raw multi-byte UTF-8
+/// where `non_ascii`, more words otherwise, 5% code, as the token
+/// generator draws them), then ASCII letters for the last few bytes, so
+/// that no character is cut.
+pub fn fill(rng: &mut Rng, out: &mut String, n: usize, non_ascii: bool) {
     let end = out.len() + n;
     loop {
         let piece = match rng.below(100) {
             0..=69 => rng.pick(WORDS),
             70..=79 => rng.pick(PUNCT),
             80..=85 => ESCAPES[rng.below(ESCAPES.len())].0,
-            86..=94 => UNICODE[rng.below(UNICODE.len())].0,
+            86..=94 if non_ascii => UNICODE[rng.below(UNICODE.len())].0,
+            86..=94 => rng.pick(WORDS),
             _ => rng.pick(CODE),
         };
         if out.len() + piece.len() > end {
@@ -99,6 +106,7 @@ struct Stream {
     out: Vec<u8>,
     frames: usize,
     event: String,
+    all_non_ascii: bool,
 }
 
 impl Stream {
@@ -107,16 +115,25 @@ impl Stream {
             out: Vec::with_capacity(capacity),
             frames: 0,
             event: String::new(),
+            all_non_ascii: false,
         }
     }
 
     /// Writes `head`, text filling the event to `size` bytes (none if the
     /// envelope alone is that long or longer), `tail` and the blank line.
+    /// The text has raw multi-byte UTF-8 in one event in
+    /// [`NON_ASCII_ONE_IN`], or in every event if `all_non_ascii`.
     fn event(&mut self, rng: &mut Rng, size: usize, head: &str, tail: &str) {
         self.event.clear();
         self.event.push_str(head);
         let envelope = head.len() + tail.len() + 2;
-        fill(rng, &mut self.event, size.saturating_sub(envelope));
+        let non_ascii = self.all_non_ascii || rng.below(NON_ASCII_ONE_IN) == 0;
+        fill(
+            rng,
+            &mut self.event,
+            size.saturating_sub(envelope),
+            non_ascii,
+        );
         self.event.push_str(tail);
         self.event.push_str("\n\n");
         self.out.extend_from_slice(self.event.as_bytes());
@@ -298,6 +315,7 @@ pub fn tool_arguments(count: usize, seed: u64) -> (Vec<u8>, usize) {
     const TY: &str = "response.function_call_arguments.delta";
     let mut rng = Rng::new(seed);
     let mut s = Stream::new(count * (ARGS_RANGE.1 + 512));
+    s.all_non_ascii = true;
     let mut head = String::new();
     let mut id = String::new();
     for seq in 0..count {
