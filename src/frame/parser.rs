@@ -141,16 +141,27 @@ pub struct Parser {
     reconnection: Option<u64>,
 
     /// The last frame handed out by `next_frame_ref` from the line path, or
-    /// decoded with replacements because its data is not UTF-8.
+    /// decoded with replacements because its data is not UTF-8. Its borrow
+    /// ends at the next call, so it is dropped there (`parse_frame_ref`)
+    /// and wherever the buffer it may share is to be reused
+    /// (`let_go_of_block`, `hold`); keeping it longer only costs the swap
+    /// of held buffers, never a wrong frame.
     held: Option<Frame>,
     /// The event type of the last frame `next_frame_ref` lent from `line`
-    /// (see `straddling_event_ref`).
+    /// (see `straddling_event_ref`); meaningful only while `line` is lent,
+    /// and emptied with it (`release_line`).
     lent_event: Utf8Bytes,
     /// `cur` is a block swapped out of `small`'s buffer (see
     /// `hand_over_block`), whose buffer goes back to `small` after it.
+    /// Set only by `hand_over_block`, cleared only by `let_go_of_block`;
+    /// `cur` changes nowhere else but in `next_chunk`, which lets go of a
+    /// swapped block first. If you add a way to change `cur`, let go there
+    /// too: else the block's buffer would not come back, and the next
+    /// let-go would take another chunk's buffer for it.
     cur_is_block: bool,
     /// Blocks are swapped out of `small` (until a buffer cannot be taken
-    /// back: then they are split off it).
+    /// back: then they are split off it, for the rest of the stream). A
+    /// mode, not a cache: only `reset` sets it again.
     swap_blocks: bool,
     /// Consecutive times the whole-event path found an event it does not
     /// handle (it stops trying past `MAX_FAST_MISSES`).
