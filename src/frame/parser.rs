@@ -613,6 +613,8 @@ impl Parser {
             }
             if quick == Quick::Incomplete {
                 // The whole-event path would search the same line in vain.
+            } else if quick == Quick::OpenLine {
+                self.open_line_rest()?;
             } else if self.line_open {
                 if let Some(frame) = self.straddling_event() {
                     return Ok(Some(frame));
@@ -711,6 +713,8 @@ impl Parser {
             }
             if quick == Quick::Incomplete {
                 // The whole-event path would search the same line in vain.
+            } else if quick == Quick::OpenLine {
+                self.open_line_rest()?;
             } else if self.line_open {
                 if let Some(retry) = self.straddling_event_ref() {
                     return Ok(Some(FrameRef {
@@ -986,8 +990,8 @@ impl Parser {
     /// [`whole_event`](Self::whole_event) and
     /// [`commit_whole`](Self::commit_whole) do for that shape, with one line
     /// search and the least bookkeeping: no id, no comments, so the block's
-    /// bytes are all dispatched. [`Quick::Other`] or [`Quick::Incomplete`]
-    /// (nothing changed) for anything else; with `TEXT`
+    /// bytes are all dispatched. [`Quick::Other`], [`Quick::Incomplete`] or
+    /// [`Quick::OpenLine`] (nothing changed) for anything else; with `TEXT`
     /// (for a borrowed frame), [`Quick::NotText`] when the data is not
     /// UTF-8, and `Other` without looking when a borrowed frame is still
     /// held by the last call.
@@ -1019,7 +1023,11 @@ impl Parser {
         };
         let Some(end) = self.cur.line_end(start + at + value) else {
             // The data line goes on in the next chunk.
-            return Quick::Incomplete;
+            return if at == 0 {
+                Quick::OpenLine
+            } else {
+                Quick::Incomplete
+            };
         };
         let end = end - start - at;
         let line = &self.cur[start + at..];
@@ -1065,6 +1073,22 @@ impl Parser {
             data: Some((value, self.pos - 2)),
             block: (start, self.pos),
         })
+    }
+
+    /// After [`Quick::OpenLine`]: the rest of the chunk, from `pos` (a block
+    /// start in the plain state) on, is the first part of a data line that
+    /// goes on in the next chunk, with no CR or LF in it (the quick path
+    /// searched it). Taken as [`advance`](Self::advance) would take it (the
+    /// line splitter's partial line, then `append_partial`), without a
+    /// second search of the same bytes; `advance` goes on from the end of
+    /// the chunk. (In 4 KiB reads of short events, one event per read
+    /// straddles two reads.)
+    #[inline(never)]
+    fn open_line_rest(&mut self) -> Result<(), FrameError> {
+        let (start, end) = (self.pos, self.cur.len());
+        self.lines.take_partial(end - start);
+        self.pos = end;
+        self.append_partial(start, end)
     }
 
     /// Skips the blocks at `pos` that are one comment line each, a blank
@@ -1910,6 +1934,10 @@ enum Quick {
     Other,
     /// Its shape, but its data line does not end in this chunk.
     Incomplete,
+    /// A block that starts with a data line which does not end in this
+    /// chunk: the rest of the chunk, searched and found to hold no CR or
+    /// LF, is that line's first part (see [`Parser::open_line_rest`]).
+    OpenLine,
 }
 
 /// A whole event taken by `commit_whole`: where its name, data and block

@@ -16,7 +16,7 @@
 // stream must give the same lines. The parser's faster paths find
 // LF-terminated lines themselves, but only where this splitter is `plain`,
 // and report what they took (`take_lf_lines`, `take_lf_line`,
-// `take_line_piece`, `take_short_piece`), so that the state
+// `take_line_piece`, `take_partial`, `take_short_piece`), so that the state
 // below and `scanned` stay what `next_line` would have left. If you add
 // state here, make `plain` false while it is set. The state that crosses
 // chunk boundaries is exactly two things:
@@ -267,6 +267,16 @@ impl LineSplitter {
     /// [`plain`](Self::plain) state, as [`next_line`](Self::next_line) would.
     #[inline]
     pub(crate) fn take_lf_lines(&mut self, len: usize) {
+        self.scanned += len as u64;
+    }
+
+    /// Consumes `len` bytes as [`next_line`](Self::next_line) would when
+    /// they are the start of a line that goes on past them (it returns
+    /// [`Step::Partial`]), for a caller that searched them itself and found
+    /// no CR or LF, in a [`plain`](Self::plain) state.
+    #[inline]
+    pub(crate) fn take_partial(&mut self, len: usize) {
+        debug_assert!(self.plain());
         self.scanned += len as u64;
     }
 
