@@ -360,16 +360,17 @@ impl Core {
         if let TurnErrorKind::Decode(d) = kind {
             return decode_finding(&mut self.reports, &d, offset);
         }
-        match kind {
-            // A check that stopped says so once; what it no longer
-            // tracks is not reported as unknown.
-            TurnErrorKind::TooManyItems { .. } | TurnErrorKind::TooManyChoices { .. } => {
-                if core::mem::replace(&mut self.limit_reported, true) {
-                    return;
-                }
-            }
-            TurnErrorKind::UnknownIndex { .. } if self.limit_reported => return,
-            _ => {}
+        // A check that stopped says so once; what it no longer tracks is
+        // not reported as unknown.
+        let limit = matches!(
+            kind,
+            TurnErrorKind::TooManyItems { .. } | TurnErrorKind::TooManyChoices { .. }
+        );
+        if limit && core::mem::replace(&mut self.limit_reported, true) {
+            return;
+        }
+        if self.limit_reported && matches!(kind, TurnErrorKind::UnknownIndex { .. }) {
+            return;
         }
         let failed = self.observed.failed;
         if let Some((rule, severity, message)) = fault(self.dialect, kind, names, failed) {
