@@ -10,8 +10,11 @@ mod corpus;
 
 use serde_json::Value as J;
 use ssekit::bridge::{translate, Bridge, BridgeConfig, BridgeErrorKind, BytesBridge};
-use ssekit::turn::{Dialect, TurnError, TurnEvent, TurnWriter};
-use ssekit::Bytes;
+use ssekit::turn::{
+    AnthropicReader, ChatReader, Dialect, TurnError, TurnErrorKind, TurnEvent, TurnReader,
+    TurnWriter,
+};
+use ssekit::{Bytes, Frame};
 
 const ALL: [Dialect; 4] = Dialect::ALL;
 
@@ -522,7 +525,7 @@ impl TurnWriter for Collect {
 /// Reads a bridged stream back with the crate's reader of its dialect.
 fn read_back(d: Dialect, out: &str) -> Result<Collect, TurnError> {
     use ssekit::bridge::AnyReader;
-    use ssekit::turn::{TurnConfig, TurnReader};
+    use ssekit::turn::TurnConfig;
     let mut reader = AnyReader::new(d, &TurnConfig::default());
     let mut c = Collect::default();
     let mut parser = ssekit::Parser::new();
@@ -1141,7 +1144,6 @@ fn first_choice_bridged_others_reported() {
             let mut b = BytesBridge::new(translate(from, to, &BridgeConfig::default()));
             b.feed(Bytes::from(body.clone())).unwrap();
             b.finish().unwrap();
-            use ssekit::turn::TurnReader;
             assert_eq!(
                 b.get_ref().reader().skipped(),
                 skipped,
@@ -1348,4 +1350,133 @@ fn hosted_items_carried_or_counted() {
             "the corpus has hosted tool streams"
         );
     }
+}
+
+/// A writer that hears every fault and keeps it: the readers go on.
+#[derive(Default)]
+struct Faults(Vec<TurnErrorKind>);
+
+impl TurnWriter for Faults {
+    fn write(&mut self, _: &TurnEvent<'_>) -> Result<(), TurnError> {
+        Ok(())
+    }
+    fn fault(&mut self, error: TurnError) -> Result<(), TurnError> {
+        self.0.push(error.kind());
+        Ok(())
+    }
+    fn fail(&mut self, _: &str, _: &str) {}
+    fn take(&mut self) -> Bytes {
+        Bytes::new()
+    }
+    fn is_finished(&self) -> bool {
+        false
+    }
+}
+
+/// Reads `data` frames with `reader` into `out`: each frame's result, then
+/// the end's.
+fn read_all<R: TurnReader, W: TurnWriter>(
+    reader: &mut R,
+    out: &mut W,
+    data: &[&str],
+) -> Vec<Result<(), TurnErrorKind>> {
+    let mut results: Vec<_> = data
+        .iter()
+        .map(|d| reader.read(&Frame::new(*d), out).map_err(|e| e.kind()))
+        .collect();
+    results.push(reader.finish(out).map_err(|e| e.kind()));
+    results
+}
+
+#[test]
+fn tolerated_faults_are_read_past_and_others_stop_the_event() {
+    use TurnErrorKind as K;
+    let hi = r#"{"id":"c","choices":[{"index":0,"delta":{"content":"Hi"}}]}"#;
+    let stop = r#"{"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#;
+    let args = r#"{"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}}]}"#;
+    let two = r#"{"id":"c","choices":[{"index":0,"delta":{"content":"a"}},{"index":1,"delta":{"content":"b"}}]}"#;
+
+    // A second [DONE], no [DONE]: read past by default.
+    let mut out = Collect::default();
+    let r = read_all(
+        &mut ChatReader::default(),
+        &mut out,
+        &[hi, stop, "[DONE]", "[DONE]"],
+    );
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    assert!(out.ended && out.text == "Hi");
+    let mut out = Collect::default();
+    let r = read_all(&mut ChatReader::default(), &mut out, &[hi, stop]);
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    assert!(out.ended);
+    // A call with neither id nor name cannot start: the event's error.
+    let r = read_all(
+        &mut ChatReader::default(),
+        &mut Collect::default(),
+        &[args, stop],
+    );
+    let no_call = K::CallWithoutId {
+        choice: 0,
+        call: 0,
+        no_id: true,
+        no_name: true,
+    };
+    assert_eq!(r, [Err(no_call), Ok(()), Ok(())]);
+    // Every choice, with a writer that hears every fault: the call, then
+    // choice 1 never stopped and no [DONE], at the end.
+    let mut faults = Faults::default();
+    let mut reader = ChatReader::default().every_choice(8);
+    let r = read_all(&mut reader, &mut faults, &[two, args, stop]);
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    assert_eq!(
+        faults.0,
+        [no_call, K::ChoiceNotStopped { choice: 1 }, K::MissingEnd]
+    );
+
+    let start = r#"{"type":"message_start","message":{"id":"m","model":"x"}}"#;
+    let text0 =
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#;
+    let text2 =
+        r#"{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}"#;
+    let stop0 = r#"{"type":"content_block_stop","index":0}"#;
+    let stop2 = r#"{"type":"content_block_stop","index":2}"#;
+    let error = r#"{"type":"error","error":{"type":"overloaded_error","message":"o"}}"#;
+    let msg_stop = r#"{"type":"message_stop"}"#;
+    let future = r#"{"type":"future_event"}"#;
+
+    // A skipped index, an unknown event, no stop reason: read past.
+    let mut out = Collect::default();
+    let r = read_all(
+        &mut AnthropicReader::default(),
+        &mut out,
+        &[start, text2, future, stop2, msg_stop],
+    );
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    assert!(out.ended);
+    // A second stop of a block: the event's error.
+    let r = read_all(
+        &mut AnthropicReader::default(),
+        &mut Collect::default(),
+        &[start, text0, stop0, stop0],
+    );
+    assert_eq!(r[3], Err(K::DuplicateEnd { index: 0 }));
+    // Thorough: on past an error event, each fault heard.
+    let mut faults = Faults::default();
+    let mut reader = AnthropicReader::default().thorough();
+    let r = read_all(
+        &mut reader,
+        &mut faults,
+        &[start, error, text2, future, msg_stop, msg_stop],
+    );
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    assert_eq!(
+        faults.0,
+        [
+            K::IndexSkipped { index: 2, next: 0 },
+            K::UnknownEvent,
+            K::NoStopReason,
+            K::ItemNotClosed { index: 2 },
+            K::SecondEnd,
+        ]
+    );
 }

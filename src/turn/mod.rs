@@ -340,6 +340,104 @@ pub enum TurnErrorKind {
         /// The limit.
         limit: usize,
     },
+    /// Content for a choice after its stop (a Chat delta after the
+    /// choice's `finish_reason`).
+    ContentAfterStop {
+        /// The upstream's choice index.
+        choice: u64,
+    },
+    /// A tool call's first fragment lacks its call id or its name (a Chat
+    /// `tool_calls` entry). Read past when one of them is there; a call
+    /// with neither cannot start.
+    CallWithoutId {
+        /// The upstream's choice index.
+        choice: u64,
+        /// The upstream's tool call index.
+        call: u64,
+        /// The call id is missing.
+        no_id: bool,
+        /// The function name is missing.
+        no_name: bool,
+    },
+    /// More choices than a reader reading every choice tracks.
+    TooManyChoices {
+        /// The limit.
+        limit: usize,
+    },
+    /// The stream ended with a choice that never said why it stopped
+    /// (reported for each, by a reader reading every choice).
+    ChoiceNotStopped {
+        /// The upstream's choice index.
+        choice: u64,
+    },
+    /// Chunks came and none had a choice: nothing said why it stopped.
+    NoChoices,
+    /// A second end event (Chat `[DONE]`, Anthropic `message_stop`): read
+    /// past.
+    SecondEnd,
+    /// The stream said why it stopped and ended without its end marker
+    /// (Chat without `data: [DONE]`): read past.
+    MissingEnd,
+    /// The first event (keep-alives and errors aside) is not the turn's
+    /// start (Anthropic `message_start`): read past.
+    StartNotFirst,
+    /// An item started at an index past the next one (an Anthropic block
+    /// index that skips): read past, the skipped indexes taken as
+    /// started and stopped.
+    IndexSkipped {
+        /// The upstream's index.
+        index: u64,
+        /// The next index, the number of items before it.
+        next: u64,
+    },
+    /// An item index started a second time.
+    DuplicateIndex {
+        /// The upstream's index.
+        index: u64,
+    },
+    /// A second end of an item already complete.
+    DuplicateEnd {
+        /// The upstream's index.
+        index: u64,
+    },
+    /// A fragment of a kind the item does not take (an Anthropic
+    /// `input_json_delta` for a text block): read past.
+    DeltaMismatch {
+        /// The upstream's index.
+        index: u64,
+    },
+    /// The turn ended without saying why it stopped (Anthropic
+    /// `message_stop` without a `stop_reason`): read past.
+    NoStopReason,
+    /// The turn ended with an item never closed: read past (the reader
+    /// closes it).
+    ItemNotClosed {
+        /// The upstream's index.
+        index: u64,
+    },
+    /// An event type this version does not know: read past.
+    UnknownEvent,
+}
+
+impl TurnErrorKind {
+    /// Whether a reader reads past this fault: a departure from what the
+    /// dialect's clients expect that leaves the turn readable. A
+    /// [`TurnWriter::fault`] that accepts every fault (a linter) hears of
+    /// these; by default they are not errors.
+    pub fn is_tolerated(&self) -> bool {
+        match self {
+            Self::CallWithoutId { no_id, no_name, .. } => !(*no_id && *no_name),
+            Self::SecondEnd
+            | Self::MissingEnd
+            | Self::StartNotFirst
+            | Self::IndexSkipped { .. }
+            | Self::DeltaMismatch { .. }
+            | Self::NoStopReason
+            | Self::ItemNotClosed { .. }
+            | Self::UnknownEvent => true,
+            _ => false,
+        }
+    }
 }
 
 /// An error of a reader or writer: what, and at which upstream event
@@ -406,6 +504,32 @@ impl fmt::Display for TurnError {
             TurnErrorKind::TooManyBytes { limit } => {
                 write!(f, "accumulated turn exceeds {limit} bytes")?
             }
+            TurnErrorKind::ContentAfterStop { choice } => {
+                write!(f, "content of choice {choice} after its stop")?
+            }
+            TurnErrorKind::CallWithoutId { choice, call, .. } => write!(
+                f,
+                "tool call {call} of choice {choice} without its id or name"
+            )?,
+            TurnErrorKind::TooManyChoices { limit } => write!(f, "more than {limit} choices")?,
+            TurnErrorKind::ChoiceNotStopped { choice } => {
+                write!(f, "choice {choice} ended without a stop reason")?
+            }
+            TurnErrorKind::NoChoices => f.write_str("no chunk had a choice")?,
+            TurnErrorKind::SecondEnd => f.write_str("a second end event")?,
+            TurnErrorKind::MissingEnd => f.write_str("no end marker")?,
+            TurnErrorKind::StartNotFirst => f.write_str("the first event is not the start")?,
+            TurnErrorKind::IndexSkipped { index, next } => {
+                write!(f, "index {index} started after {next} items")?
+            }
+            TurnErrorKind::DuplicateIndex { index } => write!(f, "index {index} started twice")?,
+            TurnErrorKind::DuplicateEnd { index } => write!(f, "index {index} ended twice")?,
+            TurnErrorKind::DeltaMismatch { index } => {
+                write!(f, "a fragment index {index} does not take")?
+            }
+            TurnErrorKind::NoStopReason => f.write_str("the turn ended without a stop reason")?,
+            TurnErrorKind::ItemNotClosed { index } => write!(f, "index {index} never closed")?,
+            TurnErrorKind::UnknownEvent => f.write_str("an unknown event type")?,
         }
         write!(f, " at upstream event {}", self.event_index)
     }
@@ -470,6 +594,24 @@ pub trait TurnWriter {
 
     /// Whether the stream has ended.
     fn is_finished(&self) -> bool;
+
+    /// Hears of a fault a reader found in the upstream (the reader passes
+    /// what this returns on). By default, a fault the reader reads past
+    /// ([`TurnErrorKind::is_tolerated`]) is no error and any other is the
+    /// reader's error, which ends its reading of the event; a writer that
+    /// returns `Ok` for every fault (a linter) makes the reader go on and
+    /// report the next.
+    ///
+    /// # Errors
+    ///
+    /// `error`, unless its kind is tolerated.
+    fn fault(&mut self, error: TurnError) -> Result<(), TurnError> {
+        if error.kind().is_tolerated() {
+            Ok(())
+        } else {
+            Err(error)
+        }
+    }
 
     /// Items this writer was given and left out because its dialect has no
     /// way to say them: [`ItemKind::Other`] items of another dialect (a

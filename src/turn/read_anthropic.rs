@@ -21,6 +21,58 @@ struct Block {
     /// A `tool_use` block whose input came in its start and has had no
     /// `input_json_delta` yet.
     input_pending: bool,
+    /// The deltas it takes.
+    takes: Takes,
+}
+
+/// The deltas a content block takes, by its type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Takes {
+    /// `text_delta`, `citations_delta` (a text block).
+    Text,
+    /// `thinking_delta`, `signature_delta` (a thinking block).
+    Thinking,
+    /// `input_json_delta` (a tool use, client or server).
+    InputJson,
+    /// `compaction_delta`.
+    Compaction,
+    /// None (tool results, redacted thinking).
+    Nothing,
+    /// Any (a block type this version does not know).
+    Any,
+}
+
+impl Takes {
+    fn of(block: &ContentBlock<'_>) -> Self {
+        match block {
+            ContentBlock::Text(_) => Self::Text,
+            ContentBlock::Thinking(_) => Self::Thinking,
+            ContentBlock::ToolUse(_) | ContentBlock::ServerToolUse(_) => Self::InputJson,
+            ContentBlock::Compaction(_) => Self::Compaction,
+            ContentBlock::RedactedThinking(_)
+            | ContentBlock::WebSearchToolResult(_)
+            | ContentBlock::WebFetchToolResult(_)
+            | ContentBlock::CodeExecutionToolResult(_)
+            | ContentBlock::BashCodeExecutionToolResult(_)
+            | ContentBlock::TextEditorCodeExecutionToolResult(_)
+            | ContentBlock::ToolSearchToolResult(_)
+            | ContentBlock::ContainerUpload(_) => Self::Nothing,
+            _ => Self::Any,
+        }
+    }
+
+    /// Whether a block of this kind takes `delta` (a delta type this
+    /// version does not know goes anywhere).
+    fn takes(self, delta: &BlockDelta<'_>) -> bool {
+        let want = match delta {
+            BlockDelta::Text(_) | BlockDelta::Citations(_) => Self::Text,
+            BlockDelta::Thinking(_) | BlockDelta::Signature(_) => Self::Thinking,
+            BlockDelta::InputJson(_) => Self::InputJson,
+            BlockDelta::Compaction(_) => Self::Compaction,
+            _ => return true,
+        };
+        self == want || self == Self::Any
+    }
 }
 
 /// Reads an Anthropic Messages stream into turn events.
@@ -43,9 +95,13 @@ struct Block {
 /// input counts as input), cached is `cache_read_input_tokens`.
 ///
 /// Faults: a second `message_start`, a delta or stop of a block never
-/// started, a delta of a block stopped, a block index started twice, more
-/// blocks than [`TurnConfig::max_items`], content after `message_stop`, an
-/// event that does not decode, a stream without `message_stop`.
+/// started, a delta of a block stopped, a second stop, a block index
+/// started twice, more blocks than [`TurnConfig::max_items`], content
+/// after `message_stop`, an event that does not decode, a stream without
+/// `message_stop`. Read past: a first event other than `message_start`, a
+/// block index that skips, a delta of a type its block does not take,
+/// `message_stop` without a `stop_reason` or with blocks open, an event
+/// type this version does not know.
 #[derive(Debug)]
 pub struct AnthropicReader {
     max_items: usize,
@@ -58,6 +114,19 @@ pub struct AnthropicReader {
     input: String,
     scratch: String,
     ended: bool,
+    /// Reads on after an `error` event and after `message_stop` (see
+    /// [`thorough`](AnthropicReader::thorough)).
+    thorough: bool,
+    /// An `error` event came (with `thorough`: it does not end the reading).
+    failed: bool,
+    /// An event other than a keep-alive or an error came.
+    first_seen: bool,
+    /// A `message_delta` gave the `stop_reason`.
+    stop_reason: bool,
+    /// One past the highest block index started: with `thorough`, an
+    /// index below it that no block has was skipped, and counts as started
+    /// and stopped.
+    next: u64,
 }
 
 impl Default for AnthropicReader {
@@ -79,7 +148,23 @@ impl AnthropicReader {
             input: String::new(),
             scratch: String::new(),
             ended: false,
+            thorough: false,
+            failed: false,
+            first_seen: false,
+            stop_reason: false,
+            next: 0,
         }
+    }
+
+    /// Reads on past faults for a writer that hears them
+    /// ([`TurnWriter::fault`]): after an `error` event (which then does not
+    /// end the stream) and after `message_stop` (where every event, a
+    /// `ping` too, is a fault); a block index skipped counts as a block
+    /// started and stopped.
+    #[must_use]
+    pub fn thorough(mut self) -> Self {
+        self.thorough = true;
+        self
     }
 
     fn error(&self, kind: TurnErrorKind) -> TurnError {
@@ -129,14 +214,22 @@ impl AnthropicReader {
     ) -> Result<(), TurnError> {
         if self.ended {
             return match event {
-                AnthropicEvent::Ping(_) => Ok(()),
+                AnthropicEvent::Ping(_) if !self.thorough => Ok(()),
+                AnthropicEvent::MessageStop(_) => out.fault(self.error(TurnErrorKind::SecondEnd)),
                 _ => Err(self.error(TurnErrorKind::ContentAfterFinish)),
             };
+        }
+        if !self.first_seen && !matches!(event, AnthropicEvent::Ping(_) | AnthropicEvent::Error(_))
+        {
+            self.first_seen = true;
+            if !matches!(event, AnthropicEvent::MessageStart(_)) {
+                out.fault(self.error(TurnErrorKind::StartNotFirst))?;
+            }
         }
         match event {
             AnthropicEvent::MessageStart(start) => {
                 if self.started {
-                    return Err(self.error(TurnErrorKind::DuplicateStart));
+                    return out.fault(self.error(TurnErrorKind::DuplicateStart));
                 }
                 self.started = true;
                 let m = &start.message;
@@ -158,6 +251,7 @@ impl AnthropicReader {
             AnthropicEvent::ContentBlockStop(stop) => self.block_stop(stop.index, out),
             AnthropicEvent::MessageDelta(d) => {
                 if let Some(raw) = d.delta.stop_reason {
+                    self.stop_reason = true;
                     let reason = match raw.as_str() {
                         Some("max_tokens") => StopReason::MaxTokens,
                         Some("model_context_window_exceeded") => StopReason::ContextWindow,
@@ -179,14 +273,20 @@ impl AnthropicReader {
                 Ok(())
             }
             AnthropicEvent::MessageStop(_) => {
+                if !self.stop_reason {
+                    out.fault(self.error(TurnErrorKind::NoStopReason))?;
+                }
                 // Blocks left open end with the message.
-                let open: alloc::vec::Vec<u64> = self
+                let open: alloc::vec::Vec<(u64, u64)> = self
                     .blocks
-                    .values()
-                    .filter(|b| !b.stopped)
-                    .map(|b| b.item)
+                    .iter()
+                    .filter(|(_, b)| !b.stopped)
+                    .map(|(&i, b)| (i, b.item))
                     .collect();
-                for index in open {
+                for &(index, _) in &open {
+                    out.fault(self.error(TurnErrorKind::ItemNotClosed { index }))?;
+                }
+                for (_, index) in open {
                     out.write(&TurnEvent::ItemEnd { index, whole: None })?;
                 }
                 self.ended = true;
@@ -194,7 +294,11 @@ impl AnthropicReader {
             }
             AnthropicEvent::Ping(_) => out.write(&TurnEvent::KeepAlive),
             AnthropicEvent::Error(e) => {
-                self.ended = true;
+                if self.thorough {
+                    self.failed = true;
+                } else {
+                    self.ended = true;
+                }
                 out.write(&TurnEvent::Error(UpstreamError {
                     code: e.error.ty,
                     message: e.error.message,
@@ -204,7 +308,7 @@ impl AnthropicReader {
             AnthropicEvent::Unknown { error: Some(e), .. } => {
                 Err(self.error(TurnErrorKind::Decode(*e)))
             }
-            _ => Ok(()),
+            AnthropicEvent::Unknown { .. } => out.fault(self.error(TurnErrorKind::UnknownEvent)),
         }
     }
 
@@ -215,13 +319,18 @@ impl AnthropicReader {
         data: Option<&'e str>,
         out: &mut W,
     ) -> Result<(), TurnError> {
-        if self.blocks.contains_key(&index) {
-            return Err(self.error(TurnErrorKind::IndexClosed { index }));
+        if self.blocks.contains_key(&index) || (self.thorough && index < self.next) {
+            return out.fault(self.error(TurnErrorKind::DuplicateIndex { index }));
+        }
+        let next = self.next;
+        if index > next {
+            out.fault(self.error(TurnErrorKind::IndexSkipped { index, next }))?;
         }
         let limit = self.max_items;
         if self.blocks.len() >= limit {
-            return Err(self.error(TurnErrorKind::TooManyItems { limit }));
+            return out.fault(self.error(TurnErrorKind::TooManyItems { limit }));
         }
+        self.next = index.saturating_add(1).max(next);
         let item = self.items;
         self.items += 1;
         let mut input_pending = false;
@@ -302,17 +411,29 @@ impl AnthropicReader {
                 item,
                 stopped: false,
                 input_pending,
+                takes: Takes::of(block),
             },
         );
         Ok(())
     }
 
-    fn block(&self, index: u64) -> Result<Block, TurnError> {
-        match self.blocks.get(&index) {
-            None => Err(self.error(TurnErrorKind::UnknownIndex { index })),
-            Some(b) if b.stopped => Err(self.error(TurnErrorKind::IndexClosed { index })),
-            Some(&b) => Ok(b),
-        }
+    /// The open block at `index`; `Ok(None)` when the writer read past its
+    /// fault (a block never started or stopped). `stop`: for its stop (a
+    /// second one is [`DuplicateEnd`](TurnErrorKind::DuplicateEnd)).
+    fn block<W: TurnWriter + ?Sized>(
+        &self,
+        index: u64,
+        stop: bool,
+        out: &mut W,
+    ) -> Result<Option<Block>, TurnError> {
+        let kind = match self.blocks.get(&index) {
+            Some(&b) if !b.stopped => return Ok(Some(b)),
+            // Skipped over: taken as started and stopped.
+            None if !(self.thorough && index < self.next) => TurnErrorKind::UnknownIndex { index },
+            _ if stop => TurnErrorKind::DuplicateEnd { index },
+            _ => TurnErrorKind::IndexClosed { index },
+        };
+        out.fault(self.error(kind)).map(|()| None)
     }
 
     fn block_delta<W: TurnWriter + ?Sized>(
@@ -321,7 +442,12 @@ impl AnthropicReader {
         delta: &BlockDelta<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
-        let block = self.block(index)?;
+        let Some(block) = self.block(index, false, out)? else {
+            return Ok(());
+        };
+        if !block.takes.takes(delta) {
+            out.fault(self.error(TurnErrorKind::DeltaMismatch { index }))?;
+        }
         let (kind, text) = match delta {
             BlockDelta::Text(t) => (DeltaKind::Text, t.text),
             BlockDelta::Thinking(t) => (DeltaKind::Reasoning, t.thinking),
@@ -351,7 +477,9 @@ impl AnthropicReader {
         index: u64,
         out: &mut W,
     ) -> Result<(), TurnError> {
-        let block = self.block(index)?;
+        let Some(block) = self.block(index, true, out)? else {
+            return Ok(());
+        };
         if block.input_pending {
             let input = core::mem::take(&mut self.input);
             let text = as_json_str(&input, &mut self.scratch);

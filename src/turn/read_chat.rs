@@ -1,6 +1,6 @@
 //! The Chat Completions reader.
 
-use alloc::collections::BTreeMap;
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::vec::Vec;
 
 use super::{
@@ -28,13 +28,15 @@ use crate::json::JsonStr;
 ///
 /// A change between text, reasoning and refusal ends the one open and
 /// opens the next; a tool call's start ends the open text. Choices other
-/// than 0 are counted ([`TurnReader::skipped`]) and not read.
+/// than 0 are counted ([`TurnReader::skipped`]) and not read, unless
+/// [`every_choice`](Self::every_choice) asks for their faults.
 ///
-/// Faults: a tool call fragment whose index was never started (no `id`
-/// and no `name` on its first fragment), more calls than
+/// Faults: a tool call whose first fragment has no `id` and no `name`
+/// (one of them missing is read past), more calls than
 /// [`TurnConfig::max_items`], content after `finish_reason`, a chunk that
 /// does not decode, `[DONE]` before any `finish_reason`, a body that ends
-/// before a `finish_reason`.
+/// before a `finish_reason`; read past: a second `[DONE]`, a body that
+/// ends without `[DONE]`.
 #[derive(Debug)]
 pub struct ChatReader {
     max_items: usize,
@@ -51,6 +53,17 @@ pub struct ChatReader {
     stopped: bool,
     ended: bool,
     skipped: u64,
+    /// Reading every choice's lifecycle: at most this many choices.
+    every: Option<usize>,
+    /// Every choice's lifecycle: whether it said why it stopped, by the
+    /// upstream's index (with `every` only).
+    lives: BTreeMap<u64, bool>,
+    /// The tool calls of every choice, by (choice, call) upstream indexes
+    /// (with `every` only).
+    call_keys: BTreeSet<(u64, u64)>,
+    /// An error chunk came (with `every` only: it does not end the reading).
+    failed: bool,
+    chunks: u64,
 }
 
 impl Default for ChatReader {
@@ -73,7 +86,28 @@ impl ChatReader {
             stopped: false,
             ended: false,
             skipped: 0,
+            every: None,
+            lives: BTreeMap::new(),
+            call_keys: BTreeSet::new(),
+            failed: false,
+            chunks: 0,
         }
+    }
+
+    /// Reads the lifecycle of every choice, not only choice 0's, for a
+    /// writer that hears faults ([`TurnWriter::fault`]): content after a
+    /// choice's `finish_reason`, a tool call without its `id` or name, a
+    /// choice never stopped are reported with the choice's index. The
+    /// reader also reads on after an error chunk and after `[DONE]` (what
+    /// follows is a fault), and at the end reports each choice without a
+    /// `finish_reason` rather than one cut stream. At most `max_choices`
+    /// choices are tracked, and [`TurnConfig::max_items`] tool calls over
+    /// all of them; past either, a fault says so once per call or choice
+    /// and the rest is not checked. Events are written for choice 0 only.
+    #[must_use]
+    pub fn every_choice(mut self, max_choices: usize) -> Self {
+        self.every = Some(max_choices);
+        self
     }
 
     fn error(&self, kind: TurnErrorKind) -> TurnError {
@@ -102,14 +136,18 @@ impl ChatReader {
     ) -> Result<(), TurnError> {
         if self.ended {
             return match event {
-                ChatEvent::Done => Ok(()),
+                ChatEvent::Done => out.fault(self.error(TurnErrorKind::SecondEnd)),
                 _ => Err(self.error(TurnErrorKind::ContentAfterFinish)),
             };
         }
         match event {
             ChatEvent::Chunk(chunk) => self.chunk(chunk, out),
             ChatEvent::Error(e) => {
-                self.ended = true;
+                if self.every.is_some() {
+                    self.failed = true;
+                } else {
+                    self.ended = true;
+                }
                 // OpenRouter sends the usage in the error chunk.
                 let usage_json = crate::json::ObjectView::parse(e.raw().get())
                     .ok()
@@ -132,7 +170,7 @@ impl ChatReader {
                 }))
             }
             ChatEvent::Done => {
-                if !self.stopped {
+                if !self.stopped && self.every.is_none() {
                     return Err(self.error(TurnErrorKind::Truncated));
                 }
                 self.ended = true;
@@ -155,12 +193,15 @@ impl ChatReader {
                 created: chunk.created,
             }))?;
         }
+        self.chunks += 1;
         if let Some(choice) = chunk.choices.head() {
             self.choice(choice, out)?;
         }
         for choice in chunk.choices.rest() {
-            let choice = choice.map_err(|e| self.error(TurnErrorKind::Decode(e)))?;
-            self.choice(&choice, out)?;
+            match choice {
+                Ok(choice) => self.choice(&choice, out)?,
+                Err(e) => out.fault(self.error(TurnErrorKind::Decode(e)))?,
+            }
         }
         if let Some(u) = &chunk.usage {
             out.write(&TurnEvent::Usage(usage(u)))?;
@@ -173,14 +214,18 @@ impl ChatReader {
         choice: &ChoiceDelta<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
+        if let Some(max) = self.every {
+            self.life(choice, max, out)?;
+        }
         if choice.index != 0 {
             self.skipped += 1;
             return Ok(());
         }
         if let Some(delta) = &choice.delta {
             if self.stopped {
-                if has_content(delta) {
-                    return Err(self.error(TurnErrorKind::ContentAfterFinish));
+                // With `every`, the lifecycle said so.
+                if has_content(delta) && self.every.is_none() {
+                    return Err(self.error(TurnErrorKind::ContentAfterStop { choice: 0 }));
                 }
             } else {
                 self.delta(delta, out)?;
@@ -201,6 +246,65 @@ impl ChatReader {
                 reason,
                 raw: Some(raw),
             }))?;
+        }
+        Ok(())
+    }
+
+    /// The lifecycle of any choice, with `every`: its faults, none of its
+    /// events.
+    fn life<W: TurnWriter + ?Sized>(
+        &mut self,
+        choice: &ChoiceDelta<'_>,
+        max_choices: usize,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        let index = choice.index;
+        let stopped = match self.lives.get(&index) {
+            Some(&stopped) => stopped,
+            None if self.lives.len() >= max_choices => {
+                let limit = max_choices;
+                return out.fault(self.error(TurnErrorKind::TooManyChoices { limit }));
+            }
+            None => {
+                self.lives.insert(index, false);
+                false
+            }
+        };
+        if let Some(delta) = &choice.delta {
+            if stopped && has_content(delta) {
+                out.fault(self.error(TurnErrorKind::ContentAfterStop { choice: index }))?;
+            }
+            for call in delta.tool_calls.into_iter().flatten() {
+                let call = match call {
+                    Ok(call) => call,
+                    Err(e) => {
+                        out.fault(self.error(TurnErrorKind::Decode(e)))?;
+                        continue;
+                    }
+                };
+                if self.call_keys.contains(&(index, call.index)) {
+                    continue;
+                }
+                let limit = self.max_items;
+                if self.call_keys.len() >= limit {
+                    // The choice is not checked further (nor its stop).
+                    return out.fault(self.error(TurnErrorKind::TooManyItems { limit }));
+                }
+                self.call_keys.insert((index, call.index));
+                let no_id = call.id.is_none();
+                let no_name = call.function.as_ref().and_then(|f| f.name).is_none();
+                if no_id || no_name {
+                    out.fault(self.error(TurnErrorKind::CallWithoutId {
+                        choice: index,
+                        call: call.index,
+                        no_id,
+                        no_name,
+                    }))?;
+                }
+            }
+        }
+        if choice.finish_reason.is_some() {
+            self.lives.insert(index, true);
         }
         Ok(())
     }
@@ -265,11 +369,22 @@ impl ChatReader {
             Some(&index) => index,
             None => {
                 let shown = if key == u64::MAX { 0 } else { key };
-                if call_id.is_none() && name.is_none() {
-                    return Err(self.error(TurnErrorKind::UnknownIndex { index: shown }));
+                // With `every`, the lifecycle reported these faults: the
+                // call is read (nothing is written past the limit).
+                let every = self.every.is_some();
+                if call_id.is_none() && name.is_none() && !every {
+                    return Err(self.error(TurnErrorKind::CallWithoutId {
+                        choice: 0,
+                        call: shown,
+                        no_id: true,
+                        no_name: true,
+                    }));
                 }
                 let limit = self.max_items;
                 if self.calls.len() >= limit {
+                    if every {
+                        return Ok(());
+                    }
                     return Err(self.error(TurnErrorKind::TooManyItems { limit }));
                 }
                 if let Some((index, _)) = self.prose.take() {
@@ -361,18 +476,51 @@ impl TurnReader for ChatReader {
     ) -> Result<(), TurnError> {
         self.events += 1;
         let at = self.events - 1;
-        let event = ChatEvent::from_frame(frame)
-            .map_err(|e| TurnError::new(TurnErrorKind::Decode(e), at))?;
+        let event = match ChatEvent::from_frame(frame) {
+            Ok(event) => event,
+            // With `every`, after `[DONE]` anything is content after the end.
+            Err(_) if self.ended && self.every.is_some() => {
+                return Err(TurnError::new(TurnErrorKind::ContentAfterFinish, at))
+            }
+            Err(e) => return Err(TurnError::new(TurnErrorKind::Decode(e), at)),
+        };
         self.event(&event, out).map_err(|e| e.at(at))
     }
 
     fn finish<W: TurnWriter + ?Sized>(&mut self, out: &mut W) -> Result<(), TurnError> {
+        let at = self.events;
+        if self.every.is_some() {
+            if !self.failed {
+                let open: Vec<u64> = self
+                    .lives
+                    .iter()
+                    .filter(|(_, &stopped)| !stopped)
+                    .map(|(&i, _)| i)
+                    .collect();
+                for choice in open {
+                    out.fault(TurnError::new(
+                        TurnErrorKind::ChoiceNotStopped { choice },
+                        at,
+                    ))?;
+                }
+                if self.chunks > 0 && self.lives.is_empty() {
+                    out.fault(TurnError::new(TurnErrorKind::NoChoices, at))?;
+                }
+            }
+            if !self.ended {
+                self.ended = true;
+                out.fault(TurnError::new(TurnErrorKind::MissingEnd, at))?;
+                return out.write(&TurnEvent::End);
+            }
+            return Ok(());
+        }
         if self.ended {
             return Ok(());
         }
         if !self.stopped {
-            return Err(TurnError::new(TurnErrorKind::Truncated, self.events));
+            return Err(TurnError::new(TurnErrorKind::Truncated, at));
         }
+        out.fault(TurnError::new(TurnErrorKind::MissingEnd, at))?;
         // Many providers never send `[DONE]`: a stream that said why it
         // stopped is complete.
         self.ended = true;

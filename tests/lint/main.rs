@@ -9,5 +9,6 @@ mod corpus;
 mod corpus_streams;
 mod dialects;
 mod gemini;
+mod mutations;
 mod props;
 mod writer_output;
