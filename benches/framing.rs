@@ -4,6 +4,18 @@
 //! Run: `cargo bench --bench framing`
 //! (append `-- <filter>` to run part of it, e.g. `-- responses/`).
 //!
+//! Inputs (`benches/support`, generated from a seed, LF line ends): the
+//! LLM streams `responses` (8 MiB), `chat` and `anthropic` (4 MiB each),
+//! whose event sizes are drawn from the sizes of recorded streams of each
+//! dialect (`support::varied`: quantile tables measured by
+//! `tools/corpus-event-sizes.py`; Chat chunks kept within 100-800 bytes),
+//! with text of words, JSON escapes and raw multi-byte UTF-8; `data40k`,
+//! 64 tool-argument events of 32-48 KiB that are not pure ASCII; and the
+//! shapes other SSE crates bench with (`tiny`, `keepalive`) and a 1 MiB
+//! line fed one byte at a time (`line1MiB`). The LLM streams and `data40k`
+//! are read in 16 B, 1,460 B and 4 KiB reads, one event per read, and
+//! whole.
+//!
 //! Engines, each in its fastest reasonable mode, all fed the same pre-sliced
 //! `Vec<Bytes>` (prepared outside the timed region with `iter_batched`; every
 //! engine consumes and drops the same chunks):
@@ -681,8 +693,9 @@ type InputSpec<'c> = (&'static str, fn() -> Input, &'c Vec<Chunking>);
 /// for those).
 fn cases_named(wanted: impl Fn(&str) -> bool) -> Vec<Case> {
     let standard = Chunking::STANDARD.to_vec();
-    // The LLM streams: 4 KiB reads, one event per read (how servers flush),
-    // and 16 B reads, plus a TCP segment and the whole stream.
+    // The LLM streams and the tool-argument events: 16 B reads, a TCP
+    // segment, 4 KiB reads, one event per read (how servers flush), and
+    // the whole stream.
     let llm = vec![
         Chunking::Bytes(16),
         Chunking::Bytes(1460),
@@ -691,11 +704,11 @@ fn cases_named(wanted: impl Fn(&str) -> bool) -> Vec<Case> {
         Chunking::Whole,
     ];
     let all: [InputSpec<'_>; 7] = [
-        ("responses", support::responses, &llm),
-        ("chat", support::chat, &llm),
-        ("anthropic", support::anthropic, &llm),
+        ("responses", support::varied_responses, &llm),
+        ("chat", support::varied_chat, &llm),
+        ("anthropic", support::varied_anthropic, &llm),
         ("tiny", support::tiny, &standard),
-        ("data40k", support::data_40k, &standard),
+        ("data40k", support::tool_arguments_40k, &llm),
         ("keepalive", support::keep_alive, &standard),
         ("line1MiB", support::long_line, &standard),
     ];
@@ -719,7 +732,7 @@ fn cases_named(wanted: impl Fn(&str) -> bool) -> Vec<Case> {
 /// time, and exits without criterion. `<engine>` may be `none` to measure
 /// only the setup (input generation and slicing), to subtract it, or
 /// `copy-floor` (LF-only inputs): the least work of a parser that hands out
-/// checked text, the floor for the 40 KB targets (`run_copy_floor`).
+/// checked text, the floor for the 40 KiB targets (`run_copy_floor`).
 fn only(spec: &str, cases: &[Case]) {
     let parts: Vec<&str> = spec.split('/').collect();
     let [input, engine, chunking, rest @ ..] = parts.as_slice() else {
@@ -806,7 +819,7 @@ fn target_text(by: Engine, want: f64) -> String {
 }
 
 /// The cells that have targets: `(input, chunking)`.
-const TARGET_CELLS: [(&str, &str); 11] = [
+const TARGET_CELLS: [(&str, &str); 12] = [
     ("responses", "4KiB"),
     ("responses", "event"),
     ("responses", "16B"),
@@ -818,6 +831,7 @@ const TARGET_CELLS: [(&str, &str); 11] = [
     ("anthropic", "16B"),
     ("data40k", "1460B"),
     ("data40k", "4KiB"),
+    ("data40k", "event"),
 ];
 
 /// The median of `v` (sorted here; the mean of the two middle values when
@@ -843,7 +857,7 @@ fn median(v: &mut [f64]) -> f64 {
 /// between rounds cancels out; the table gives the median of the rounds'
 /// ratios, and the target verdicts from them (the rule of the criterion
 /// summary: 2× the fastest peer, or 60% of the memchr scan where that is
-/// lower; 1.5× sse-core and ahead of every peer on 40 KB events).
+/// lower; 1.5× sse-core and ahead of every peer on 40 KiB events).
 fn paired(rounds: usize) {
     let engines: Vec<Engine> = Engine::ALL
         .into_iter()
@@ -1197,7 +1211,7 @@ fn summary(started: SystemTime, cases: &[Case], notes: &[Note]) {
         let got = [Engine::Ssekit, Engine::SsekitRef].map(|e| of(row, e, Engine::Memchr));
         check("responses 4KiB: ≥ 0.40× memchr scan".into(), got, 0.4);
     }
-    for param in ["1460B", "4KiB"] {
+    for param in ["1460B", "4KiB", "event"] {
         let Some(row) = row_of("data40k", param) else {
             continue;
         };

@@ -5,6 +5,7 @@
 #![allow(dead_code, unreachable_pub)]
 
 pub mod synth;
+pub mod varied;
 
 use bytes::Bytes;
 
@@ -129,6 +130,46 @@ pub fn anthropic() -> Input {
         "anthropic",
         "synthetic Anthropic Messages stream, `event:` + `data:` text deltas",
         anthropic_stream(4 << 20, SEED),
+    )
+}
+
+/// The framing bench's Responses stream (at least 8 MiB): event sizes
+/// drawn from those of recorded Responses streams.
+pub fn varied_responses() -> Input {
+    Input::new(
+        "responses",
+        "synthetic Responses stream, event sizes drawn from recorded streams (deltas of 200-300 bytes, lifecycle events to 137 KB)",
+        varied::responses(RESPONSES_BYTES, SEED),
+    )
+}
+
+/// The framing bench's Chat Completions stream (at least 4 MiB): chunk
+/// sizes drawn from those of recorded Chat streams, within 100-800 bytes.
+pub fn varied_chat() -> Input {
+    Input::new(
+        "chat",
+        "synthetic Chat Completions stream, `data:`-only chunks of 100-800 bytes drawn from recorded streams",
+        varied::chat(4 << 20, SEED),
+    )
+}
+
+/// The framing bench's Anthropic Messages stream (at least 4 MiB): event
+/// sizes drawn from those of recorded Anthropic streams.
+pub fn varied_anthropic() -> Input {
+    Input::new(
+        "anthropic",
+        "synthetic Anthropic Messages stream, event sizes drawn from recorded streams (pings, deltas, tool results to 40 KB)",
+        varied::anthropic(4 << 20, SEED),
+    )
+}
+
+/// The framing bench's large events: 64 tool-argument events of 32-48 KiB
+/// (40 KiB on average) with JSON escapes and some multi-byte UTF-8.
+pub fn tool_arguments_40k() -> Input {
+    Input::new(
+        "data40k",
+        "64 tool-argument events of 32-48 KiB, JSON escapes and some multi-byte UTF-8",
+        varied::tool_arguments(64, SEED),
     )
 }
 

@@ -46,18 +46,18 @@ impl Rng {
         self.below(den) < num
     }
 
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+    pub(super) fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
         items[self.below(items.len())]
     }
 
-    fn push_alnum(&mut self, out: &mut String, n: usize) {
+    pub(super) fn push_alnum(&mut self, out: &mut String, n: usize) {
         const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
         for _ in 0..n {
             out.push(ALNUM[self.below(ALNUM.len())] as char);
         }
     }
 
-    fn push_hex(&mut self, out: &mut String, n: usize) {
+    pub(super) fn push_hex(&mut self, out: &mut String, n: usize) {
         const HEX: &[u8] = b"0123456789abcdef";
         for _ in 0..n {
             out.push(HEX[self.below(16)] as char);
@@ -68,7 +68,7 @@ impl Rng {
 // Delta pieces, as they appear inside a JSON string (already escaped), with
 // the number of characters each decodes to. Deltas are built from 1-3 pieces
 // and kept to 1-12 decoded characters, like real model tokens.
-const WORDS: &[&str] = &[
+pub(super) const WORDS: &[&str] = &[
     " the",
     " a",
     " to",
@@ -141,11 +141,11 @@ const WORDS: &[&str] = &[
     " me",
     " explain",
 ];
-const PUNCT: &[&str] = &[
+pub(super) const PUNCT: &[&str] = &[
     ".", ",", "!", "?", ":", ";", " -", ")", " (", "'s", " 1", " 2", "0",
 ];
 // JSON escapes: (escaped form, decoded char count).
-const ESCAPES: &[(&str, usize)] = &[
+pub(super) const ESCAPES: &[(&str, usize)] = &[
     ("\\n", 1),
     ("\\n\\n", 2),
     (".\\n\\n", 3),
@@ -162,7 +162,7 @@ const ESCAPES: &[(&str, usize)] = &[
     (" \\u00fcber", 5),
 ];
 // Raw (unescaped) non-ASCII UTF-8: (text, decoded char count).
-const UNICODE: &[(&str, usize)] = &[
+pub(super) const UNICODE: &[(&str, usize)] = &[
     (" café", 5),
     (" naïve", 6),
     (" 日本", 3),
@@ -177,7 +177,7 @@ const UNICODE: &[(&str, usize)] = &[
     (" ñ", 2),
     (" 👋🏽", 3),
 ];
-const CODE: &[&str] = &[
+pub(super) const CODE: &[&str] = &[
     " `", "`", " {", "}", " fn", "()", " =>", " let", " x", "::", "<T>", "[]",
 ];
 
