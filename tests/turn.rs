@@ -1349,3 +1349,134 @@ fn hosted_items_carried_or_counted() {
         );
     }
 }
+
+/// A Vertex AI stream whose first call's arguments stream in pieces
+/// (`partialArgs`, `willContinue`), ended by an empty `functionCall`, then
+/// a call in one piece.
+fn gemini_streamed_arguments() -> String {
+    sse(&[
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"text":"Checking."}],"role":"model"}}],"responseId":"r"}"#,
+        ),
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"get_weather","partialArgs":[{"jsonPath":"$.location","stringValue":"San Fra","willContinue":true}],"willContinue":true},"thoughtSignature":"c2ln"}],"role":"model"}}]}"#,
+        ),
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.location","stringValue":"ncisco, \"CA\""},{"jsonPath":"$.days","numberValue":3}],"willContinue":true}}],"role":"model"}}]}"#,
+        ),
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.units[0]","stringValue":"C"},{"jsonPath":"$.units[1]","stringValue":"F"}],"willContinue":true}}],"role":"model"}}]}"#,
+        ),
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{}},{"functionCall":{"name":"ping","partialArgs":[{"jsonPath":"$.ok","boolValue":true}]}}],"role":"model"},"finishReason":"STOP"}]}"#,
+        ),
+    ])
+}
+
+#[test]
+fn gemini_streamed_arguments_are_one_call_in_fragments() {
+    let body = gemini_streamed_arguments();
+    // By hand: the pieces of the first call, in order.
+    let want = vec![
+        (
+            "get_weather".to_string(),
+            serde_json::json!({"location": "San Francisco, \"CA\"", "days": 3, "units": ["C", "F"]}),
+        ),
+        ("ping".to_string(), serde_json::json!({"ok": true})),
+    ];
+    for to in ALL {
+        for chunk in [1, 7, usize::MAX] {
+            let (out, error) = bridge_with(
+                Dialect::Gemini,
+                to,
+                &BridgeConfig::default(),
+                body.as_bytes(),
+                chunk,
+            );
+            assert_eq!(error, None, "gemini→{}: {out}", name(to));
+            assert_eq!(extract(to, &out).calls, want, "gemini→{}: {out}", name(to));
+        }
+    }
+    // Towards Chat the first call streams: one `tool_calls` entry opening
+    // it (with its name, no arguments yet) and one per part, at the same
+    // index.
+    let (out, _) = bridge(Dialect::Gemini, Dialect::Chat, &body);
+    let fragments: Vec<String> = events(&out)
+        .iter()
+        .filter_map(|(_, d)| serde_json::from_str::<J>(d).ok())
+        .filter_map(|c| {
+            let call = &c["choices"][0]["delta"]["tool_calls"][0];
+            (call["index"] == 0)
+                .then(|| call["function"]["arguments"].as_str().unwrap().to_string())
+        })
+        .collect();
+    assert_eq!(
+        fragments,
+        [
+            "",
+            r#"{"location":"San Fra"#,
+            r#"ncisco, \"CA\"","days":3"#,
+            r#","units":["C","F""#,
+            "]}",
+        ],
+        "{out}"
+    );
+
+    // The reader's events, accumulated: two calls, the first signed.
+    let mut parser = ssekit::Parser::new();
+    parser.feed(Bytes::from(body));
+    let mut reader = ssekit::turn::GeminiReader::default();
+    let mut acc = ssekit::accumulate::TurnAccumulator::new();
+    while let Some(frame) = parser.next_frame().unwrap() {
+        acc.read(&mut reader, &frame).unwrap();
+    }
+    acc.finish_reader(&mut reader).unwrap();
+    let turn = acc.into_turn();
+    let calls: Vec<(&str, &str)> = turn
+        .items()
+        .iter()
+        .filter(|i| matches!(i.kind(), ssekit::turn::FinalItemKind::ToolCall { .. }))
+        .map(|i| (i.arguments(), i.signature()))
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            (
+                r#"{"location":"San Francisco, \"CA\"","days":3,"units":["C","F"]}"#,
+                "c2ln"
+            ),
+            (r#"{"ok":true}"#, "")
+        ]
+    );
+}
+
+#[test]
+fn gemini_streamed_arguments_out_of_order_are_invalid() {
+    let body = sse(&[
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","partialArgs":[{"jsonPath":"$.a[0]","numberValue":1}],"willContinue":true}}],"role":"model"}}]}"#,
+        ),
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.a[2]","numberValue":3}]}}],"role":"model"},"finishReason":"STOP"}]}"#,
+        ),
+    ]);
+    let mut parser = ssekit::Parser::new();
+    parser.feed(Bytes::from(body));
+    let mut reader = ssekit::turn::GeminiReader::default();
+    let mut c = Collect::default();
+    let mut errors = Vec::new();
+    while let Some(frame) = parser.next_frame().unwrap() {
+        use ssekit::turn::TurnReader;
+        if let Err(e) = reader.read(&frame, &mut c) {
+            errors.push((e.kind(), e.event_index()));
+        }
+    }
+    assert_eq!(errors, [(ssekit::turn::TurnErrorKind::InvalidArguments, 1)]);
+}
