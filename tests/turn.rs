@@ -1272,6 +1272,26 @@ fn hosted(d: Dialect, text: &str) -> Vec<(J, String)> {
                     out.push((v["content_block"].clone(), String::new()));
                 }
             }
+            (Dialect::Gemini, _) => {
+                // Candidate 0's parts that are not text, a thought, a
+                // function call or a bare signature (code, its result,
+                // data).
+                for c in v["candidates"].as_array().into_iter().flatten() {
+                    if c["index"].as_u64().unwrap_or(0) != 0 {
+                        continue;
+                    }
+                    for part in c["content"]["parts"].as_array().into_iter().flatten() {
+                        let own = part
+                            .as_object()
+                            .unwrap()
+                            .keys()
+                            .any(|k| !matches!(k.as_str(), "thought" | "thoughtSignature"));
+                        if own && part.get("text").is_none() && part.get("functionCall").is_none() {
+                            out.push((part.clone(), String::new()));
+                        }
+                    }
+                }
+            }
             (Dialect::Anthropic, "content_block_delta") => {
                 let at = by_index.get(&v["index"].as_u64().unwrap_or(u64::MAX));
                 if let (Some(&at), Some(s)) = (at, v["delta"]["partial_json"].as_str()) {

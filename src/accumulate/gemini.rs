@@ -26,6 +26,7 @@ use crate::gemini::{
     GenerateContentResponse, GroundingMetadata, List, Owned, Part as PartView, PartKind,
     PromptFeedback, UsageMetadata,
 };
+use crate::json::push_compact as compact;
 use crate::json::{JsonError, JsonErrorKind, JsonStr, ObjectWriter, RawJson};
 
 /// Assembles a Gemini `streamGenerateContent` stream into the final
@@ -710,7 +711,7 @@ impl Candidate {
                 set_once(b, &mut last.thought_signature, signature)
             }
             // Only a signature: it closes the text part before it.
-            (PartKind::Other, None) if signature.is_some() && open.is_some() && is_bare(part) => {
+            (PartKind::Other, None) if signature.is_some() && open.is_some() && part.is_bare() => {
                 match open {
                     Some(last) => set_once(b, &mut last.thought_signature, signature),
                     None => Ok(()),
@@ -852,39 +853,6 @@ impl Candidate {
         }
         w.u64("index", self.index);
         w.end();
-    }
-}
-
-/// Appends validated JSON text without the whitespace between its tokens
-/// (pretty-printed Vertex AI chunks keep the result on one line).
-fn compact(out: &mut String, json: &str) {
-    let (mut in_string, mut escaped) = (false, false);
-    out.reserve(json.len());
-    for c in json.chars() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if matches!(c, ' ' | '\t' | '\n' | '\r') {
-            continue;
-        } else if c == '"' {
-            in_string = true;
-        }
-        out.push(c);
-    }
-}
-
-/// Whether a part has no member but `thoughtSignature` and `thought`.
-fn is_bare(part: &PartView<'_>) -> bool {
-    match crate::json::ObjectView::parse(part.raw().get()) {
-        Ok(o) => o
-            .members()
-            .all(|(k, _)| k == "thoughtSignature" || k == "thought"),
-        Err(_) => false,
     }
 }
 

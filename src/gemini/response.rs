@@ -140,7 +140,35 @@ pub enum PartKind {
     Other,
 }
 
+impl PartKind {
+    /// The part's member that holds its data (`"executableCode"`, …;
+    /// `"text"` for text and thoughts, `"other"` for [`Other`](Self::Other)).
+    pub fn key(self) -> &'static str {
+        match self {
+            PartKind::Text | PartKind::Thought => "text",
+            PartKind::InlineData => "inlineData",
+            PartKind::FileData => "fileData",
+            PartKind::FunctionCall => "functionCall",
+            PartKind::FunctionResponse => "functionResponse",
+            PartKind::ExecutableCode => "executableCode",
+            PartKind::CodeExecutionResult => "codeExecutionResult",
+            PartKind::Other => "other",
+        }
+    }
+}
+
 impl Part<'_> {
+    /// Whether the part has no member but `thoughtSignature` and `thought`
+    /// (a signature of the text before it, or nothing).
+    pub(crate) fn is_bare(&self) -> bool {
+        match crate::json::ObjectView::parse(self.raw().get()) {
+            Ok(o) => o
+                .members()
+                .all(|(k, _)| k == "thoughtSignature" || k == "thought"),
+            Err(_) => false,
+        }
+    }
+
     /// What the part holds: the first of its data members that is present.
     pub fn kind(&self) -> PartKind {
         if self.text.is_some() {

@@ -195,6 +195,30 @@ pub(crate) fn decimal(n: u64, digits: &mut [u8; 20]) -> &[u8] {
     &digits[i..]
 }
 
+/// Appends validated JSON text without the whitespace between its tokens,
+/// so on one line (pretty-printed Vertex AI chunks, kept or written back as
+/// they came).
+pub(crate) fn push_compact(out: &mut String, json: &str) {
+    let (mut in_string, mut escaped) = (false, false);
+    out.reserve(json.len());
+    for c in json.chars() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if matches!(c, ' ' | '\t' | '\n' | '\r') {
+            continue;
+        } else if c == '"' {
+            in_string = true;
+        }
+        out.push(c);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

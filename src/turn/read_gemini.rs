@@ -8,7 +8,7 @@ use super::{
 };
 use crate::frame::Frame;
 use crate::gemini::partial_args::ArgsText;
-use crate::gemini::{FunctionCall, GeminiEvent, GenerateContentResponse, Part};
+use crate::gemini::{FunctionCall, GeminiEvent, GenerateContentResponse, Part, PartKind};
 
 /// Reads a Gemini stream (`streamGenerateContent?alt=sse`, candidate 0)
 /// into turn events.
@@ -21,6 +21,7 @@ use crate::gemini::{FunctionCall, GeminiEvent, GenerateContentResponse, Part};
 /// | a `thoughtSignature` | a signature of the item of its part (a function call's, or the open text's) |
 /// | a `functionCall` part (it arrives whole, one per chunk) | a tool call item of its own: start, its `args` as one arguments fragment, end |
 /// | a `functionCall` part with streamed arguments (`partialArgs`, `willContinue`; Vertex AI) | one tool call item over its parts: start at the first, each part's pieces as an arguments fragment (the text of the arguments object so far, see below), end at the part without `willContinue: true` or at an empty `functionCall` |
+/// | any other part (`executableCode`, `codeExecutionResult`, `inlineData`, `fileData`, `functionResponse`, a kind this version does not model) | an item of its own, [`ItemKind::Other`] with the part's member name and its JSON as it came: start, end |
 /// | `usageMetadata` (each replaces the last) | usage: `promptTokenCount` in, `candidatesTokenCount + thoughtsTokenCount` out, `cachedContentTokenCount`, `thoughtsTokenCount` |
 /// | `finishReason` (the last one counts; Vertex AI sends one on every chunk) | stop: `STOP` → end of turn, `MAX_TOKENS`, `SAFETY`/`RECITATION`/`BLOCKLIST`/`PROHIBITED_CONTENT`/`SPII`/`IMAGE_SAFETY` → content filter, others → error |
 /// | a `promptFeedback.blockReason` | stop: content filter |
@@ -233,6 +234,28 @@ impl GeminiReader {
                     text: sig,
                 })?;
             }
+            return out.write(&TurnEvent::ItemEnd { index, whole: None });
+        }
+        let part_kind = part.kind();
+        if !matches!(part_kind, PartKind::Text | PartKind::Thought) && !part.is_bare() {
+            // Code, its result, data, parts this version does not model:
+            // carried as they came, for a writer of Gemini to write back.
+            self.end_prose(out)?;
+            let limit = self.max_items;
+            if self.calls >= limit {
+                return Err(self.error(TurnErrorKind::TooManyItems { limit }));
+            }
+            self.calls += 1;
+            let index = self.items;
+            self.items += 1;
+            out.write(&TurnEvent::ItemStart {
+                index,
+                item: ItemKind::Other {
+                    dialect: super::Dialect::Gemini,
+                    ty: part_kind.key(),
+                    raw: Some(part.raw()),
+                },
+            })?;
             return out.write(&TurnEvent::ItemEnd { index, whole: None });
         }
         let kind = if part.is_thought() {
