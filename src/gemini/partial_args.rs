@@ -82,6 +82,9 @@ pub(crate) struct ArgsText {
     /// next piece at the same path).
     string: Option<OwnedStep>,
     scratch: String,
+    /// The steps of the piece's path, kept empty between pieces: its
+    /// buffer is reused, so a piece allocates nothing in steady state.
+    steps: Vec<Step<'static>>,
 }
 
 impl ArgsText {
@@ -126,18 +129,22 @@ impl ArgsText {
         let mut path_text = core::mem::take(&mut self.scratch);
         path_text.clear();
         path.unescape_into(&mut path_text);
-        let result = self.push_at(&path_text, piece, out);
+        let mut steps = recycle(core::mem::take(&mut self.steps));
+        let result = match parse_path(&path_text, &mut steps) {
+            Ok(()) => self.push_at(&steps, piece, out),
+            Err(e) => Err(e),
+        };
+        self.steps = recycle(steps);
         self.scratch = path_text;
         result
     }
 
     fn push_at(
         &mut self,
-        path: &str,
+        steps: &[Step<'_>],
         piece: &PartialArg<'_>,
         out: &mut String,
     ) -> Result<(), BadPiece> {
-        let steps = parse_path(path)?;
         let Some((leaf, parents)) = steps.split_last() else {
             // The root itself: the arguments are an object, not a value.
             return Err(BadPiece);
@@ -296,11 +303,26 @@ impl ArgsText {
     }
 }
 
-/// The steps of a JSON path: `$` then `.name`, `['name']`, `["name"]` or
-/// `[N]`, any number of times.
-fn parse_path(path: &str) -> Result<Vec<Step<'_>>, BadPiece> {
+/// An empty vector of steps of any lifetime, on the buffer of `steps`
+/// (emptied, then collected in place: the standard library reuses the
+/// allocation of a vector collected from its own iterator when the element
+/// types have the same layout, as they do here).
+fn recycle<'b>(mut steps: Vec<Step<'_>>) -> Vec<Step<'b>> {
+    steps.clear();
+    // No element is left to map: the map only changes the lifetime.
+    steps
+        .into_iter()
+        .map(|s| match s {
+            Step::Index(i) => Step::Index(i),
+            Step::Key(_) => Step::Key(""),
+        })
+        .collect()
+}
+
+/// The steps of a JSON path, into `steps` (empty): `$` then `.name`,
+/// `['name']`, `["name"]` or `[N]`, any number of times.
+fn parse_path<'p>(path: &'p str, steps: &mut Vec<Step<'p>>) -> Result<(), BadPiece> {
     let mut rest = path.strip_prefix('$').ok_or(BadPiece)?;
-    let mut steps = Vec::new();
     while !rest.is_empty() {
         if let Some(after) = rest.strip_prefix('.') {
             let end = after.find(['.', '[']).unwrap_or(after.len());
@@ -329,7 +351,7 @@ fn parse_path(path: &str) -> Result<Vec<Step<'_>>, BadPiece> {
             return Err(BadPiece);
         }
     }
-    Ok(steps)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -104,7 +104,9 @@ fn cases(from: Dialect) -> Vec<(&'static str, String, String)> {
             ]
         }
         Dialect::Gemini => {
-            // Gemini sends function calls whole: no arguments fragments.
+            // The Gemini API sends function calls whole; Vertex AI can
+            // stream their arguments (`partialArgs`): a string continued
+            // at its path is an arguments fragment.
             let part = |p: &str| {
                 ev(
                     "",
@@ -119,6 +121,15 @@ fn cases(from: Dialect) -> Vec<(&'static str, String, String)> {
                     "reasoning",
                     String::new(),
                     part(r#"{"text":"think ","thought":true}"#),
+                ),
+                (
+                    "arguments",
+                    part(
+                        r#"{"functionCall":{"name":"f","partialArgs":[{"jsonPath":"$.s","stringValue":"","willContinue":true}],"willContinue":true}}"#,
+                    ),
+                    part(
+                        r#"{"functionCall":{"partialArgs":[{"jsonPath":"$.s","stringValue":"think ","willContinue":true}],"willContinue":true}}"#,
+                    ),
                 ),
             ]
         }
