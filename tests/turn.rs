@@ -1500,3 +1500,32 @@ fn gemini_streamed_arguments_out_of_order_are_invalid() {
     }
     assert_eq!(errors, [(ssekit::turn::TurnErrorKind::InvalidArguments, 1)]);
 }
+
+/// A server tool's input streams as `input_json_delta` fragments after its
+/// block's `"input":{}`: the final message in Anthropic's shape has the
+/// block with the input the fragments spell.
+#[test]
+fn anthropic_server_tool_input_in_the_final_message() {
+    let body = anthropic(&[
+        r#"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}}"#,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{}}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\": \"rust"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":" sse\"}"}}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+        r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":9}}"#,
+        r#"{"type":"message_stop"}"#,
+    ]);
+    let mut parser = ssekit::Parser::new();
+    parser.feed(Bytes::from(body));
+    let mut reader = ssekit::turn::AnthropicReader::default();
+    let mut acc = ssekit::accumulate::TurnAccumulator::new().from_dialect(Dialect::Anthropic);
+    while let Some(frame) = parser.next_frame().unwrap() {
+        acc.read(&mut reader, &frame).unwrap();
+    }
+    acc.finish_reader(&mut reader).unwrap();
+    let message: J = serde_json::from_str(&acc.into_turn().to_json(Dialect::Anthropic)).unwrap();
+    assert_eq!(
+        message["content"],
+        serde_json::json!([{"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "rust sse"}}])
+    );
+}
