@@ -1274,6 +1274,26 @@ fn hosted(d: Dialect, text: &str) -> Vec<(J, String)> {
                     out.push((v["content_block"].clone(), String::new()));
                 }
             }
+            (Dialect::Gemini, _) => {
+                // Candidate 0's parts that are not text, a thought, a
+                // function call or a bare signature (code, its result,
+                // data).
+                for c in v["candidates"].as_array().into_iter().flatten() {
+                    if c["index"].as_u64().unwrap_or(0) != 0 {
+                        continue;
+                    }
+                    for part in c["content"]["parts"].as_array().into_iter().flatten() {
+                        let own = part
+                            .as_object()
+                            .unwrap()
+                            .keys()
+                            .any(|k| !matches!(k.as_str(), "thought" | "thoughtSignature"));
+                        if own && part.get("text").is_none() && part.get("functionCall").is_none() {
+                            out.push((part.clone(), String::new()));
+                        }
+                    }
+                }
+            }
             (Dialect::Anthropic, "content_block_delta") => {
                 let at = by_index.get(&v["index"].as_u64().unwrap_or(u64::MAX));
                 if let (Some(&at), Some(s)) = (at, v["delta"]["partial_json"].as_str()) {
@@ -1478,5 +1498,165 @@ fn tolerated_faults_are_read_past_and_others_stop_the_event() {
             K::ItemNotClosed { index: 2 },
             K::SecondEnd,
         ]
+    );
+}
+
+/// A Vertex AI stream whose first call's arguments stream in pieces
+/// (`partialArgs`, `willContinue`), ended by an empty `functionCall`, then
+/// a call in one piece.
+fn gemini_streamed_arguments() -> String {
+    sse(&[
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"text":"Checking."}],"role":"model"}}],"responseId":"r"}"#,
+        ),
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"get_weather","partialArgs":[{"jsonPath":"$.location","stringValue":"San Fra","willContinue":true}],"willContinue":true},"thoughtSignature":"c2ln"}],"role":"model"}}]}"#,
+        ),
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.location","stringValue":"ncisco, \"CA\""},{"jsonPath":"$.days","numberValue":3}],"willContinue":true}}],"role":"model"}}]}"#,
+        ),
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.units[0]","stringValue":"C"},{"jsonPath":"$.units[1]","stringValue":"F"}],"willContinue":true}}],"role":"model"}}]}"#,
+        ),
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{}},{"functionCall":{"name":"ping","partialArgs":[{"jsonPath":"$.ok","boolValue":true}]}}],"role":"model"},"finishReason":"STOP"}]}"#,
+        ),
+    ])
+}
+
+#[test]
+fn gemini_streamed_arguments_are_one_call_in_fragments() {
+    let body = gemini_streamed_arguments();
+    // By hand: the pieces of the first call, in order.
+    let want = vec![
+        (
+            "get_weather".to_string(),
+            serde_json::json!({"location": "San Francisco, \"CA\"", "days": 3, "units": ["C", "F"]}),
+        ),
+        ("ping".to_string(), serde_json::json!({"ok": true})),
+    ];
+    for to in ALL {
+        for chunk in [1, 7, usize::MAX] {
+            let (out, error) = bridge_with(
+                Dialect::Gemini,
+                to,
+                &BridgeConfig::default(),
+                body.as_bytes(),
+                chunk,
+            );
+            assert_eq!(error, None, "gemini→{}: {out}", name(to));
+            assert_eq!(extract(to, &out).calls, want, "gemini→{}: {out}", name(to));
+        }
+    }
+    // Towards Chat the first call streams: one `tool_calls` entry opening
+    // it (with its name, no arguments yet) and one per part, at the same
+    // index.
+    let (out, _) = bridge(Dialect::Gemini, Dialect::Chat, &body);
+    let fragments: Vec<String> = events(&out)
+        .iter()
+        .filter_map(|(_, d)| serde_json::from_str::<J>(d).ok())
+        .filter_map(|c| {
+            let call = &c["choices"][0]["delta"]["tool_calls"][0];
+            (call["index"] == 0)
+                .then(|| call["function"]["arguments"].as_str().unwrap().to_string())
+        })
+        .collect();
+    assert_eq!(
+        fragments,
+        [
+            "",
+            r#"{"location":"San Fra"#,
+            r#"ncisco, \"CA\"","days":3"#,
+            r#","units":["C","F""#,
+            "]}",
+        ],
+        "{out}"
+    );
+
+    // The reader's events, accumulated: two calls, the first signed.
+    let mut parser = ssekit::Parser::new();
+    parser.feed(Bytes::from(body));
+    let mut reader = ssekit::turn::GeminiReader::default();
+    let mut acc = ssekit::accumulate::TurnAccumulator::new();
+    while let Some(frame) = parser.next_frame().unwrap() {
+        acc.read(&mut reader, &frame).unwrap();
+    }
+    acc.finish_reader(&mut reader).unwrap();
+    let turn = acc.into_turn();
+    let calls: Vec<(&str, &str)> = turn
+        .items()
+        .iter()
+        .filter(|i| matches!(i.kind(), ssekit::turn::FinalItemKind::ToolCall { .. }))
+        .map(|i| (i.arguments(), i.signature()))
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            (
+                r#"{"location":"San Francisco, \"CA\"","days":3,"units":["C","F"]}"#,
+                "c2ln"
+            ),
+            (r#"{"ok":true}"#, "")
+        ]
+    );
+}
+
+#[test]
+fn gemini_streamed_arguments_out_of_order_are_invalid() {
+    let body = sse(&[
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","partialArgs":[{"jsonPath":"$.a[0]","numberValue":1}],"willContinue":true}}],"role":"model"}}]}"#,
+        ),
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.a[2]","numberValue":3}]}}],"role":"model"},"finishReason":"STOP"}]}"#,
+        ),
+    ]);
+    let mut parser = ssekit::Parser::new();
+    parser.feed(Bytes::from(body));
+    let mut reader = ssekit::turn::GeminiReader::default();
+    let mut c = Collect::default();
+    let mut errors = Vec::new();
+    while let Some(frame) = parser.next_frame().unwrap() {
+        use ssekit::turn::TurnReader;
+        if let Err(e) = reader.read(&frame, &mut c) {
+            errors.push((e.kind(), e.event_index()));
+        }
+    }
+    assert_eq!(errors, [(ssekit::turn::TurnErrorKind::InvalidArguments, 1)]);
+}
+
+/// A server tool's input streams as `input_json_delta` fragments after its
+/// block's `"input":{}`: the final message in Anthropic's shape has the
+/// block with the input the fragments spell.
+#[test]
+fn anthropic_server_tool_input_in_the_final_message() {
+    let body = anthropic(&[
+        r#"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}}"#,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{}}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\": \"rust"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":" sse\"}"}}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+        r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":9}}"#,
+        r#"{"type":"message_stop"}"#,
+    ]);
+    let mut parser = ssekit::Parser::new();
+    parser.feed(Bytes::from(body));
+    let mut reader = ssekit::turn::AnthropicReader::default();
+    let mut acc = ssekit::accumulate::TurnAccumulator::new().from_dialect(Dialect::Anthropic);
+    while let Some(frame) = parser.next_frame().unwrap() {
+        acc.read(&mut reader, &frame).unwrap();
+    }
+    acc.finish_reader(&mut reader).unwrap();
+    let message: J = serde_json::from_str(&acc.into_turn().to_json(Dialect::Anthropic)).unwrap();
+    assert_eq!(
+        message["content"],
+        serde_json::json!([{"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "rust sse"}}])
     );
 }

@@ -82,8 +82,11 @@ pub enum AccumulateErrorKind {
     ///   decode: nothing of it was applied.
     Decode(DecodeError),
     /// A tool use block's input, assembled from its `input_json_delta`
-    /// fragments, is not valid JSON at `content_block_stop` (Anthropic).
-    /// The fragments are kept as they came.
+    /// fragments, is not valid JSON at `content_block_stop` (Anthropic;
+    /// the fragments are kept as they came); or a piece of a Gemini call's
+    /// streamed arguments (`partialArgs`) that does not continue them (an
+    /// array index out of order, a path it cannot read: the piece is
+    /// dropped, `index` is the part's, the offset the arguments' length).
     InvalidInput {
         /// The content block's index.
         index: u64,

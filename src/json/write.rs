@@ -195,6 +195,68 @@ pub(crate) fn decimal(n: u64, digits: &mut [u8; 20]) -> &[u8] {
     &digits[i..]
 }
 
+/// Appends validated JSON text without the whitespace between its tokens,
+/// so on one line (pretty-printed Vertex AI chunks, kept or written back as
+/// they came).
+pub(crate) fn push_compact(out: &mut String, json: &str) {
+    let (mut in_string, mut escaped) = (false, false);
+    out.reserve(json.len());
+    for c in json.chars() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if matches!(c, ' ' | '\t' | '\n' | '\r') {
+            continue;
+        } else if c == '"' {
+            in_string = true;
+        }
+        out.push(c);
+    }
+}
+
+/// Writes the object `base` (validated JSON text of an object, or `None`
+/// for `{}`) with its members named in `fields` replaced by the given JSON
+/// texts (members whose field is `None` are copied as they are), then the
+/// `fields` with a value that `base` lacks, in order.
+pub(crate) fn write_merged(out: &mut String, base: Option<&str>, fields: &[(&str, Option<&str>)]) {
+    let mut w = ObjectWriter::new(out);
+    let mut written = [false; 16];
+    debug_assert!(fields.len() <= written.len());
+    if let Some(object) = base
+        .and_then(|b| super::Value::parse(b).ok())
+        .and_then(|v| v.as_object())
+    {
+        for (key, value) in object.members() {
+            let replaced = fields
+                .iter()
+                .enumerate()
+                .find(|(_, (name, _))| key == *name);
+            match replaced {
+                Some((i, (_, Some(json)))) => {
+                    if let Some(done) = written.get_mut(i) {
+                        *done = true;
+                    }
+                    w.raw_key(key.as_raw_json().get()).push_str(json);
+                }
+                _ => w
+                    .raw_key(key.as_raw_json().get())
+                    .push_str(value.as_raw_json().get()),
+            }
+        }
+    }
+    for (i, (name, json)) in fields.iter().enumerate() {
+        if let (Some(json), false) = (json, written.get(i).copied().unwrap_or(false)) {
+            w.raw(name, json);
+        }
+    }
+    w.end();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

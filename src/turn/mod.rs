@@ -90,17 +90,18 @@ pub enum ItemKind<'a> {
     /// A refusal.
     Refusal,
     /// An item only the upstream's dialect has (a hosted tool call, a
-    /// server tool result): its type, and its JSON as the upstream gave
-    /// it. A writer of the same dialect writes it through untouched;
+    /// server tool result, Gemini's code and its result or inline data):
+    /// its type, and its JSON as the upstream gave it. A writer of the same dialect writes it through untouched;
     /// another counts it in [`TurnWriter::not_carried`].
     Other {
         /// The dialect whose item it is.
         dialect: Dialect,
-        /// The item's or block's `type`.
+        /// The item's or block's `type` (a Gemini part's member name,
+        /// `executableCode`, …).
         ty: &'a str,
         /// The item's JSON (a Responses output item as its
         /// `output_item.done` gives it, an Anthropic content block as its
-        /// `content_block_start` gives it).
+        /// `content_block_start` gives it, a Gemini part as it came).
         raw: Option<RawJson<'a>>,
     },
 }

@@ -7,7 +7,8 @@ use super::{
     TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
 };
 use crate::frame::Frame;
-use crate::gemini::{GeminiEvent, GenerateContentResponse, Part};
+use crate::gemini::partial_args::ArgsText;
+use crate::gemini::{FunctionCall, GeminiEvent, GenerateContentResponse, Part, PartKind};
 
 /// Reads a Gemini stream (`streamGenerateContent?alt=sse`, candidate 0)
 /// into turn events.
@@ -19,6 +20,8 @@ use crate::gemini::{GeminiEvent, GenerateContentResponse, Part};
 /// | a `text` part with `thought: true` | a reasoning item, reasoning text |
 /// | a `thoughtSignature` | a signature of the item of its part (a function call's, or the open text's) |
 /// | a `functionCall` part (it arrives whole, one per chunk) | a tool call item of its own: start, its `args` as one arguments fragment, end |
+/// | a `functionCall` part with streamed arguments (`partialArgs`, `willContinue`; Vertex AI) | one tool call item over its parts: start at the first, each part's pieces as an arguments fragment (the text of the arguments object so far, see below), end at the part without `willContinue: true` or at an empty `functionCall` |
+/// | any other part (`executableCode`, `codeExecutionResult`, `inlineData`, `fileData`, `functionResponse`, a kind this version does not model) | an item of its own, [`ItemKind::Other`] with the part's member name and its JSON as it came: start, end |
 /// | `usageMetadata` (each replaces the last) | usage: `promptTokenCount` in, `candidatesTokenCount + thoughtsTokenCount` out, `cachedContentTokenCount`, `thoughtsTokenCount` |
 /// | `finishReason` (the last one counts; Vertex AI sends one on every chunk) | stop: `STOP` → end of turn, `MAX_TOKENS`, `SAFETY`/`RECITATION`/`BLOCKLIST`/`PROHIBITED_CONTENT`/`SPII`/`IMAGE_SAFETY` → content filter, others → error |
 /// | a `promptFeedback.blockReason` | stop: content filter |
@@ -26,6 +29,17 @@ use crate::gemini::{GeminiEvent, GenerateContentResponse, Part};
 /// | an error chunk | error |
 ///
 /// Candidates other than 0 are counted ([`TurnReader::skipped`]).
+///
+/// Streamed arguments come as values at JSON paths (`{"jsonPath":
+/// "$.city", "stringValue": "Par", "willContinue": true}`, a string
+/// continued at the same path in the next part); the reader writes them
+/// as JSON text in the order they come (`{"city":"Par`, then `is"`, and
+/// the closing `}` with the last part), so the fragments of the call
+/// spell its arguments object as Chat's or Anthropic's do. Pieces out of
+/// document order (an array index skipped, a key where an array is open)
+/// or a path it cannot read are [`TurnErrorKind::InvalidArguments`]. A
+/// stream that stops (`finishReason`) with a call still streaming closes
+/// the call with what came.
 #[derive(Debug)]
 pub struct GeminiReader {
     max_items: usize,
@@ -38,6 +52,9 @@ pub struct GeminiReader {
     ended: bool,
     skipped: u64,
     scratch: String,
+    /// The tool call whose arguments are streaming, and their text.
+    streamed: Option<(u64, ArgsText)>,
+    args: String,
 }
 
 impl Default for GeminiReader {
@@ -60,6 +77,8 @@ impl GeminiReader {
             ended: false,
             skipped: 0,
             scratch: String::new(),
+            streamed: None,
+            args: String::new(),
         }
     }
 
@@ -188,21 +207,17 @@ impl GeminiReader {
         out: &mut W,
     ) -> Result<(), TurnError> {
         if let Some(call) = &part.function_call {
-            self.end_prose(out)?;
-            let limit = self.max_items;
-            if self.calls >= limit {
-                return Err(self.error(TurnErrorKind::TooManyItems { limit }));
+            if call.partial_args.is_some() || call.will_continue.is_some() {
+                return self.streamed_call(part, call, out);
             }
-            self.calls += 1;
-            let index = self.items;
-            self.items += 1;
-            out.write(&TurnEvent::ItemStart {
-                index,
-                item: ItemKind::ToolCall {
-                    call_id: call.id,
-                    name: call.name,
-                },
-            })?;
+            let empty = call.name.is_none() && call.args.is_none() && call.id.is_none();
+            if empty && self.streamed.is_some() {
+                // An empty `functionCall` ends streamed arguments.
+                return self.end_streamed(out);
+            }
+            self.end_streamed(out)?;
+            self.end_prose(out)?;
+            let index = self.open_call(call, out)?;
             let args = call.args.map_or("{}", |a| a.get());
             let text = as_json_str(args, &mut self.scratch);
             out.write(&TurnEvent::Delta {
@@ -219,6 +234,28 @@ impl GeminiReader {
                     text: sig,
                 })?;
             }
+            return out.write(&TurnEvent::ItemEnd { index, whole: None });
+        }
+        let part_kind = part.kind();
+        if !matches!(part_kind, PartKind::Text | PartKind::Thought) && !part.is_bare() {
+            // Code, its result, data, parts this version does not model:
+            // carried as they came, for a writer of Gemini to write back.
+            self.end_prose(out)?;
+            let limit = self.max_items;
+            if self.calls >= limit {
+                return Err(self.error(TurnErrorKind::TooManyItems { limit }));
+            }
+            self.calls += 1;
+            let index = self.items;
+            self.items += 1;
+            out.write(&TurnEvent::ItemStart {
+                index,
+                item: ItemKind::Other {
+                    dialect: super::Dialect::Gemini,
+                    ty: part_kind.key(),
+                    raw: Some(part.raw()),
+                },
+            })?;
             return out.write(&TurnEvent::ItemEnd { index, whole: None });
         }
         let kind = if part.is_thought() {
@@ -245,6 +282,116 @@ impl GeminiReader {
             })?;
         }
         Ok(())
+    }
+
+    /// One part of a call whose arguments stream (see the type docs).
+    fn streamed_call<W: TurnWriter + ?Sized>(
+        &mut self,
+        part: &Part<'_>,
+        call: &FunctionCall<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        let index = match &self.streamed {
+            Some((index, _)) => *index,
+            None => {
+                self.end_prose(out)?;
+                let index = self.open_call(call, out)?;
+                self.streamed = Some((index, ArgsText::default()));
+                index
+            }
+        };
+        let mut text = core::mem::take(&mut self.args);
+        text.clear();
+        let result = self.pieces(call, &mut text);
+        if result.is_ok() && !text.is_empty() {
+            let fragment = as_json_str(&text, &mut self.scratch);
+            out.write(&TurnEvent::Delta {
+                index,
+                kind: DeltaKind::Arguments,
+                part: 0,
+                text: fragment,
+            })?;
+        }
+        self.args = text;
+        result?;
+        if let Some(sig) = part.thought_signature.filter(|s| !s.is_empty()) {
+            out.write(&TurnEvent::Delta {
+                index,
+                kind: DeltaKind::Signature,
+                part: 0,
+                text: sig,
+            })?;
+        }
+        if call.will_continue != Some(true) {
+            self.streamed = None;
+            out.write(&TurnEvent::ItemEnd { index, whole: None })?;
+        }
+        Ok(())
+    }
+
+    /// The text one part's pieces add to the streaming call's arguments
+    /// (and their closing, at its last part).
+    fn pieces(&mut self, call: &FunctionCall<'_>, text: &mut String) -> Result<(), TurnError> {
+        let Some((_, args)) = &mut self.streamed else {
+            return Ok(());
+        };
+        let at = self.events.saturating_sub(1);
+        if let Some(whole) = call.args {
+            args.seed(whole.get(), text);
+        }
+        for piece in call.partial_args.into_iter().flatten() {
+            let piece = piece.map_err(|e| TurnError::new(TurnErrorKind::Decode(e), at))?;
+            args.push(&piece, text)
+                .map_err(|_| TurnError::new(TurnErrorKind::InvalidArguments, at))?;
+        }
+        if call.will_continue != Some(true) {
+            args.finish(text);
+        }
+        Ok(())
+    }
+
+    /// Closes the call whose arguments are streaming, if one is.
+    fn end_streamed<W: TurnWriter + ?Sized>(&mut self, out: &mut W) -> Result<(), TurnError> {
+        let Some((index, mut args)) = self.streamed.take() else {
+            return Ok(());
+        };
+        let mut text = core::mem::take(&mut self.args);
+        text.clear();
+        args.finish(&mut text);
+        let fragment = as_json_str(&text, &mut self.scratch);
+        let result = out
+            .write(&TurnEvent::Delta {
+                index,
+                kind: DeltaKind::Arguments,
+                part: 0,
+                text: fragment,
+            })
+            .and_then(|()| out.write(&TurnEvent::ItemEnd { index, whole: None }));
+        self.args = text;
+        result
+    }
+
+    /// Opens a tool call item for `call`, within the limit.
+    fn open_call<W: TurnWriter + ?Sized>(
+        &mut self,
+        call: &FunctionCall<'_>,
+        out: &mut W,
+    ) -> Result<u64, TurnError> {
+        let limit = self.max_items;
+        if self.calls >= limit {
+            return Err(self.error(TurnErrorKind::TooManyItems { limit }));
+        }
+        self.calls += 1;
+        let index = self.items;
+        self.items += 1;
+        out.write(&TurnEvent::ItemStart {
+            index,
+            item: ItemKind::ToolCall {
+                call_id: call.id,
+                name: call.name,
+            },
+        })?;
+        Ok(index)
     }
 
     fn prose<W: TurnWriter + ?Sized>(
@@ -292,6 +439,7 @@ impl TurnReader for GeminiReader {
             return Err(TurnError::new(TurnErrorKind::Truncated, self.events));
         }
         // A Gemini stream has no end event: the body's end is the end.
+        self.end_streamed(out).map_err(|e| e.at(self.events))?;
         self.end_prose(out).map_err(|e| e.at(self.events))?;
         self.ended = true;
         out.write(&TurnEvent::End)

@@ -575,7 +575,16 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
                 ..
             } => {
                 sep(&mut content);
-                push_one_line(raw, &mut content);
+                // A server tool's input streams as `input_json_delta`
+                // fragments after its block's `{}`: the block with them.
+                let mut input = String::new();
+                if !item.arguments.trim().is_empty() && object_args(&item.arguments, &mut input) {
+                    let mut block = String::new();
+                    crate::json::write_merged(&mut block, Some(raw), &[("input", Some(&input))]);
+                    push_one_line(&block, &mut content);
+                } else {
+                    push_one_line(raw, &mut content);
+                }
             }
             FinalItemKind::Other { .. } => {}
         }

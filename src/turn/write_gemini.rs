@@ -264,6 +264,24 @@ impl TurnWriter for GeminiWriter {
                 }
             }
             TurnEvent::ItemStart {
+                item:
+                    ItemKind::Other {
+                        dialect: super::Dialect::Gemini,
+                        raw: Some(raw),
+                        ..
+                    },
+                ..
+            } => {
+                // A part of Gemini's own (code, its result, data): written
+                // back as it came, less the whitespace between tokens.
+                let raw = raw.get().trim();
+                let inner = raw
+                    .strip_prefix('{')
+                    .and_then(|r| r.strip_suffix('}'))
+                    .unwrap_or("");
+                self.part(|j| crate::json::push_compact(j, inner));
+            }
+            TurnEvent::ItemStart {
                 item: ItemKind::Other { .. },
                 ..
             } => self.not_carried += 1,
@@ -399,7 +417,7 @@ fn usage_json(u: &TurnUsage, j: &mut String) {
 /// | usage | `usageMetadata`, when known |
 /// | id, model | `responseId`, `modelVersion` |
 pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
-    use super::answer::{object_args, push_one_line, Ending, FinalItemKind};
+    use super::answer::{object_args, Ending, FinalItemKind};
     let mut parts = String::from("[");
     let sep = |parts: &mut String| {
         if parts.len() > 1 {
@@ -455,7 +473,7 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
                 ..
             } => {
                 sep(&mut parts);
-                push_one_line(raw, &mut parts);
+                crate::json::push_compact(&mut parts, raw);
             }
             FinalItemKind::Other { .. } => {}
         }
