@@ -17,6 +17,7 @@ use super::reports::Reports;
 use super::rule::{Rule, Severity};
 use crate::dialect::Dialect;
 use crate::frame::FrameError;
+use crate::responses::order::Fault;
 use crate::turn::{TurnError, TurnErrorKind, TurnEvent, TurnWriter};
 use crate::views::{DecodeError, DecodeErrorKind};
 
@@ -265,6 +266,42 @@ fn fault(
     Some((rule, rule.default_severity(), message))
 }
 
+/// The rule and severity of a fault of a Responses stream's order (the
+/// checked reader's [`TurnErrorKind::Order`]): the one map from the order
+/// checker's vocabulary to lint rules. The Responses linter words the
+/// messages (they name the items and parts the checker tracks). `failed`:
+/// the terminal event is `response.failed`, after which what is unfinished
+/// is only a warning (clients read the error, not the items).
+pub(super) fn order_rule(fault: Fault, failed: bool) -> (Rule, Severity) {
+    use Severity::{Error, Info, Warning};
+    match fault {
+        Fault::SequenceGap { .. } => (Rule::SequenceGap, Warning),
+        Fault::SequenceRegression { .. } => (Rule::SequenceNotIncreasing, Error),
+        Fault::MissingSequenceNumber { .. } => (Rule::MissingSequenceNumber, Warning),
+        Fault::EventAfterTerminal { .. } => (Rule::EventAfterTerminal, Error),
+        Fault::SecondTerminal { .. } => (Rule::MultipleTerminal, Error),
+        Fault::ItemsNotDone { .. } if failed => (Rule::ItemNotDone, Warning),
+        Fault::ItemsNotDone { .. } | Fault::ItemDoneWithOpenParts { .. } => {
+            (Rule::ItemNotDone, Error)
+        }
+        Fault::ItemAddedTwice
+        | Fault::ItemDoneTwice
+        | Fault::PartAddedTwice { .. }
+        | Fault::PartDoneTwice { .. }
+        | Fault::TextDoneTwice { .. } => (Rule::DuplicateItem, Error),
+        Fault::UnexpectedOutputIndex { .. } | Fault::OutputIndexMismatch { .. } => {
+            (Rule::OutputIndexMismatch, Error)
+        }
+        Fault::ItemNotAdded { .. } => (Rule::UnknownItem, Error),
+        Fault::MissingItemId => (Rule::MissingItemId, Error),
+        Fault::EventAfterItemDone | Fault::TextAfterDone { .. } => {
+            (Rule::EventAfterItemDone, Error)
+        }
+        Fault::PartNotAdded { .. } => (Rule::PartNotAdded, Error),
+        Fault::TooManyItems { .. } | Fault::TooManyParts { .. } => (Rule::LimitReached, Info),
+    }
+}
+
 /// What the reader said about the turn, as far as the shared checks and a
 /// dialect's own rules need it. The reader's [`TurnWriter`]: it writes
 /// nothing and refuses nothing.
@@ -279,6 +316,18 @@ pub(super) struct Observed {
     /// The faults the reader read past, oldest first, until the core
     /// reports them (after each event).
     faults: Vec<TurnError>,
+}
+
+impl Observed {
+    /// The faults heard and not yet reported, oldest first.
+    pub(super) fn faults(&self) -> &[TurnError] {
+        &self.faults
+    }
+
+    /// Forgets the faults heard (their linter reported them).
+    pub(super) fn clear_faults(&mut self) {
+        self.faults.clear();
+    }
 }
 
 impl TurnWriter for Observed {
