@@ -6,7 +6,11 @@
 //! The linters built on it ([`ChatLinter`](super::ChatLinter),
 //! [`AnthropicLinter`](super::AnthropicLinter),
 //! [`GeminiLinter`](super::GeminiLinter)) add their dialect's own rules
-//! beside it.
+//! beside it. [`ResponsesLinter`](super::ResponsesLinter) reads through a
+//! checked Responses reader into the core's writer and takes the rule and
+//! severity of each order fault from [`order_rule`]; it words their
+//! messages itself (they name the items and parts the order checker
+//! tracks) and keeps its own checks beside them.
 
 use alloc::format;
 use alloc::string::String;
