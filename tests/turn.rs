@@ -1530,3 +1530,17 @@ fn a_checked_responses_reader_reports_order_faults_and_reads_on() {
     assert_eq!(out.0, []);
     assert!(ResponsesReader::default().order().is_none());
 }
+
+#[test]
+fn a_checked_responses_reader_reports_a_first_event_that_is_not_created() {
+    use ssekit::responses::order::OrderConfig;
+    let added = r#"{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"m","type":"message"}}"#;
+    let completed = r#"{"type":"response.output_item.done","sequence_number":2,"output_index":0,"item":{"id":"m","type":"message"}}"#;
+    let mut reader = ResponsesReader::checked(&TurnConfig::default(), OrderConfig::DEFAULT);
+    let mut out = Faults::default();
+    let r = read_all(&mut reader, &mut out, &[added, completed]);
+    // Read past; the end without a terminal event is the reader's error.
+    assert_eq!(r[..2], [Ok(()), Ok(())]);
+    assert_eq!(r[2], Err(TurnErrorKind::Truncated));
+    assert_eq!(out.0, [TurnErrorKind::StartNotFirst]);
+}

@@ -166,6 +166,13 @@ fn fault(
             (Rule::DuplicateItem, "a second `message_start`".into())
         }
         TurnErrorKind::DuplicateStart => (Rule::DuplicateItem, "the turn started twice".into()),
+        TurnErrorKind::StartNotFirst if dialect == Dialect::Responses => (
+            Rule::CreatedNotFirst,
+            format!(
+                "the first event is `{}`, not `response.created` (a resumed stream?)",
+                names.ty
+            ),
+        ),
         TurnErrorKind::StartNotFirst => (
             Rule::MessageStartNotFirst,
             format!(
@@ -410,6 +417,17 @@ impl Core {
     }
 
     fn report(&mut self, kind: TurnErrorKind, offset: u64, names: Names<'_>) {
+        self.report_at(kind, (offset, None), names);
+    }
+
+    /// Reports one fault of the event at `offset` with this
+    /// `sequence_number`, under the rule the map gives it.
+    pub(super) fn report_at(
+        &mut self,
+        kind: TurnErrorKind,
+        (offset, seq): (u64, Option<u64>),
+        names: Names<'_>,
+    ) {
         if let TurnErrorKind::Decode(d) = kind {
             return decode_finding(&mut self.reports, &d, offset);
         }
@@ -427,7 +445,7 @@ impl Core {
         }
         let failed = self.observed.failed;
         if let Some((rule, severity, message)) = fault(self.dialect, kind, names, failed) {
-            self.reports.report(rule, severity, (offset, None), message);
+            self.reports.report(rule, severity, (offset, seq), message);
         }
     }
 

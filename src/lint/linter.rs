@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::core::{order_rule, Core};
+use super::core::{order_rule, Core, Names};
 use super::rule::{Finding, Rule, Severity};
 use crate::dialect::Dialect;
 use crate::frame::{Frame, FrameError};
@@ -385,9 +385,18 @@ impl ResponsesLinter {
             _ => (None, None),
         };
         let mut faults = [None; 6];
-        for (slot, e) in faults.iter_mut().zip(self.core.observed.faults()) {
-            if let TurnErrorKind::Order(f) = e.kind() {
-                *slot = Some(f);
+        let mut k = 0;
+        let mut not_first = false;
+        for e in self.core.observed.faults() {
+            match e.kind() {
+                TurnErrorKind::Order(f) => {
+                    if let Some(slot) = faults.get_mut(k) {
+                        *slot = Some(f);
+                        k += 1;
+                    }
+                }
+                TurnErrorKind::StartNotFirst => not_first = true,
+                _ => {}
             }
         }
         self.core.observed.clear_faults();
@@ -445,13 +454,10 @@ impl ResponsesLinter {
                 format!("`{ty}` does not decode: {e}"),
             ),
         }
-        if self.events == 1 && kind != EventKind::ResponseCreated {
-            self.report(
-                Rule::CreatedNotFirst,
-                Severity::Warning,
-                at,
-                format!("the first event is `{ty}`, not `response.created` (a resumed stream?)"),
-            );
+        if not_first {
+            let names = Names { ty: &ty, delta: "" };
+            let kind = TurnErrorKind::StartNotFirst;
+            self.core.report_at(kind, (at.offset, at.seq), names);
         }
         if let Some((fault, terminal)) = after_terminal {
             let terminal = terminal.ty();

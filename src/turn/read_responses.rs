@@ -10,7 +10,7 @@ use super::{
 use crate::frame::Frame;
 use crate::json::JsonStr;
 use crate::responses::order::{Checked, OrderConfig, OrderEvent, StreamOrder};
-use crate::responses::{ContentPart, Lazy, OutputItem, Response, ResponsesEvent};
+use crate::responses::{ContentPart, EventKind, Lazy, OutputItem, Response, ResponsesEvent};
 use crate::views::Field;
 
 /// An item, by its output index.
@@ -47,7 +47,9 @@ enum Item {
 /// without a terminal event. A [`checked`](Self::checked) reader also runs
 /// the order checker ([`StreamOrder`]: sequence numbers, the terminal
 /// event, items and parts by id and index) and reports each of its faults
-/// as a [`TurnErrorKind::Order`], which the reader reads past.
+/// as a [`TurnErrorKind::Order`], and a first event that is not
+/// `response.created` as a [`TurnErrorKind::StartNotFirst`] (a stream
+/// resumed with `starting_after` begins later); it reads past both.
 #[derive(Debug)]
 pub struct ResponsesReader {
     max_items: usize,
@@ -107,7 +109,8 @@ impl ResponsesReader {
 
     /// Checks the order of one event (a reader that is not
     /// [`checked`](Self::checked) checks nothing and returns `None`), and
-    /// reports each fault the checker finds to `out`. A caller that reads
+    /// reports each fault the checker finds to `out`, then a first event
+    /// that is not `response.created`. A caller that reads
     /// events it cannot decode (a linter) gives their keys as it read
     /// them; [`read`](TurnReader::read) checks each decoded event itself.
     ///
@@ -127,6 +130,9 @@ impl ResponsesReader {
         for f in order.faults() {
             let error = TurnError::new(TurnErrorKind::Order(f.fault), f.position.event_index);
             out.fault(error)?;
+        }
+        if order.events() == 1 && event.kind() != EventKind::ResponseCreated {
+            out.fault(TurnError::new(TurnErrorKind::StartNotFirst, 0))?;
         }
         Ok(Some(checked))
     }

@@ -479,3 +479,19 @@ fn responses_terminal_rules_fire_at_the_broken_event() {
     let end = b.concat().len() as u64;
     assert_eq!(lint_blocks(&b), [(MissingTerminal, Error, end)]);
 }
+
+#[test]
+fn responses_a_stream_that_does_not_begin_with_created_is_reported_at_its_first_event() {
+    // Resumed after `response.created`: a warning at the first block
+    // (offset 0); the rest of the stream is clean.
+    let b = numbered(&R_CLEAN[1..]);
+    assert_eq!(
+        lint_blocks(&b),
+        [(Rule::CreatedNotFirst, Severity::Warning, 0)]
+    );
+    // Only the first event counts: a second `response.created` later is
+    // no such fault.
+    let mut e = R_CLEAN.to_vec();
+    e.insert(1, R_CREATED);
+    assert_eq!(lint_blocks(&numbered(&e)), []);
+}
