@@ -11,8 +11,8 @@ mod corpus;
 use serde_json::Value as J;
 use ssekit::bridge::{translate, Bridge, BridgeConfig, BridgeErrorKind, BytesBridge};
 use ssekit::turn::{
-    AnthropicReader, ChatReader, Dialect, TurnError, TurnErrorKind, TurnEvent, TurnReader,
-    TurnWriter,
+    AnthropicReader, ChatReader, Dialect, ResponsesReader, TurnConfig, TurnError, TurnErrorKind,
+    TurnEvent, TurnReader, TurnWriter,
 };
 use ssekit::{Bytes, Frame};
 
@@ -1659,4 +1659,68 @@ fn anthropic_server_tool_input_in_the_final_message() {
         message["content"],
         serde_json::json!([{"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "rust sse"}}])
     );
+}
+
+#[test]
+fn a_checked_responses_reader_reports_order_faults_and_reads_on() {
+    use ssekit::responses::order::{Fault, OrderConfig};
+    use TurnErrorKind as K;
+    let created = r#"{"type":"response.created","sequence_number":0,"response":{"id":"r"}}"#;
+    let added = r#"{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"m","type":"message"}}"#;
+    // Number 3 after 1: one missing. Before its content part: read past.
+    let delta = r#"{"type":"response.output_text.delta","sequence_number":3,"item_id":"m","output_index":0,"content_index":0,"delta":"Hi"}"#;
+    let completed = r#"{"type":"response.completed","sequence_number":4,"response":{"id":"r","status":"completed"}}"#;
+    let stream = [created, added, delta, completed];
+
+    let mut reader = ResponsesReader::checked(&TurnConfig::default(), OrderConfig::DEFAULT);
+    let mut out = Faults::default();
+    let r = read_all(&mut reader, &mut out, &stream);
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    // The gap, the part never added; then the item still open at the
+    // terminal event (1 of them).
+    assert_eq!(
+        out.0,
+        [
+            K::Order(Fault::SequenceGap {
+                expected: 2,
+                found: 3
+            }),
+            K::Order(Fault::PartNotAdded {
+                kind: ssekit::responses::PartKind::Content,
+                index: 0
+            }),
+            K::Order(Fault::ItemsNotDone { open: 1 }),
+        ]
+    );
+    let order = reader.order().expect("a checked reader has its checker");
+    assert_eq!(order.events(), 4);
+    // The text still reached the writer: faults are read past.
+    let mut text = Collect::default();
+    let r = read_all(
+        &mut ResponsesReader::checked(&TurnConfig::default(), OrderConfig::DEFAULT),
+        &mut text,
+        &stream,
+    );
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    assert_eq!(text.text, "Hi");
+    // A reader that is not checked hears of none.
+    let mut out = Faults::default();
+    let r = read_all(&mut ResponsesReader::default(), &mut out, &stream);
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    assert_eq!(out.0, []);
+    assert!(ResponsesReader::default().order().is_none());
+}
+
+#[test]
+fn a_checked_responses_reader_reports_a_first_event_that_is_not_created() {
+    use ssekit::responses::order::OrderConfig;
+    let added = r#"{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"m","type":"message"}}"#;
+    let completed = r#"{"type":"response.output_item.done","sequence_number":2,"output_index":0,"item":{"id":"m","type":"message"}}"#;
+    let mut reader = ResponsesReader::checked(&TurnConfig::default(), OrderConfig::DEFAULT);
+    let mut out = Faults::default();
+    let r = read_all(&mut reader, &mut out, &[added, completed]);
+    // Read past; the end without a terminal event is the reader's error.
+    assert_eq!(r[..2], [Ok(()), Ok(())]);
+    assert_eq!(r[2], Err(TurnErrorKind::Truncated));
+    assert_eq!(out.0, [TurnErrorKind::StartNotFirst]);
 }

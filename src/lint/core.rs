@@ -6,7 +6,11 @@
 //! The linters built on it ([`ChatLinter`](super::ChatLinter),
 //! [`AnthropicLinter`](super::AnthropicLinter),
 //! [`GeminiLinter`](super::GeminiLinter)) add their dialect's own rules
-//! beside it.
+//! beside it. [`ResponsesLinter`](super::ResponsesLinter) reads through a
+//! checked Responses reader into the core's writer and takes the rule and
+//! severity of each order fault from [`order_rule`]; it words their
+//! messages itself (they name the items and parts the order checker
+//! tracks) and keeps its own checks beside them.
 
 use alloc::format;
 use alloc::string::String;
@@ -17,6 +21,7 @@ use super::reports::Reports;
 use super::rule::{Rule, Severity};
 use crate::dialect::Dialect;
 use crate::frame::FrameError;
+use crate::responses::order::Fault;
 use crate::turn::{TurnError, TurnErrorKind, TurnEvent, TurnWriter};
 use crate::views::{DecodeError, DecodeErrorKind};
 
@@ -161,6 +166,13 @@ fn fault(
             (Rule::DuplicateItem, "a second `message_start`".into())
         }
         TurnErrorKind::DuplicateStart => (Rule::DuplicateItem, "the turn started twice".into()),
+        TurnErrorKind::StartNotFirst if dialect == Dialect::Responses => (
+            Rule::CreatedNotFirst,
+            format!(
+                "the first event is `{}`, not `response.created` (a resumed stream?)",
+                names.ty
+            ),
+        ),
         TurnErrorKind::StartNotFirst => (
             Rule::MessageStartNotFirst,
             format!(
@@ -265,6 +277,42 @@ fn fault(
     Some((rule, rule.default_severity(), message))
 }
 
+/// The rule and severity of a fault of a Responses stream's order (the
+/// checked reader's [`TurnErrorKind::Order`]): the one map from the order
+/// checker's vocabulary to lint rules. The Responses linter words the
+/// messages (they name the items and parts the checker tracks). `failed`:
+/// the terminal event is `response.failed`, after which what is unfinished
+/// is only a warning (clients read the error, not the items).
+pub(super) fn order_rule(fault: Fault, failed: bool) -> (Rule, Severity) {
+    use Severity::{Error, Info, Warning};
+    match fault {
+        Fault::SequenceGap { .. } => (Rule::SequenceGap, Warning),
+        Fault::SequenceRegression { .. } => (Rule::SequenceNotIncreasing, Error),
+        Fault::MissingSequenceNumber { .. } => (Rule::MissingSequenceNumber, Warning),
+        Fault::EventAfterTerminal { .. } => (Rule::EventAfterTerminal, Error),
+        Fault::SecondTerminal { .. } => (Rule::MultipleTerminal, Error),
+        Fault::ItemsNotDone { .. } if failed => (Rule::ItemNotDone, Warning),
+        Fault::ItemsNotDone { .. } | Fault::ItemDoneWithOpenParts { .. } => {
+            (Rule::ItemNotDone, Error)
+        }
+        Fault::ItemAddedTwice
+        | Fault::ItemDoneTwice
+        | Fault::PartAddedTwice { .. }
+        | Fault::PartDoneTwice { .. }
+        | Fault::TextDoneTwice { .. } => (Rule::DuplicateItem, Error),
+        Fault::UnexpectedOutputIndex { .. } | Fault::OutputIndexMismatch { .. } => {
+            (Rule::OutputIndexMismatch, Error)
+        }
+        Fault::ItemNotAdded { .. } => (Rule::UnknownItem, Error),
+        Fault::MissingItemId => (Rule::MissingItemId, Error),
+        Fault::EventAfterItemDone | Fault::TextAfterDone { .. } => {
+            (Rule::EventAfterItemDone, Error)
+        }
+        Fault::PartNotAdded { .. } => (Rule::PartNotAdded, Error),
+        Fault::TooManyItems { .. } | Fault::TooManyParts { .. } => (Rule::LimitReached, Info),
+    }
+}
+
 /// What the reader said about the turn, as far as the shared checks and a
 /// dialect's own rules need it. The reader's [`TurnWriter`]: it writes
 /// nothing and refuses nothing.
@@ -279,6 +327,18 @@ pub(super) struct Observed {
     /// The faults the reader read past, oldest first, until the core
     /// reports them (after each event).
     faults: Vec<TurnError>,
+}
+
+impl Observed {
+    /// The faults heard and not yet reported, oldest first.
+    pub(super) fn faults(&self) -> &[TurnError] {
+        &self.faults
+    }
+
+    /// Forgets the faults heard (their linter reported them).
+    pub(super) fn clear_faults(&mut self) {
+        self.faults.clear();
+    }
 }
 
 impl TurnWriter for Observed {
@@ -357,6 +417,17 @@ impl Core {
     }
 
     fn report(&mut self, kind: TurnErrorKind, offset: u64, names: Names<'_>) {
+        self.report_at(kind, (offset, None), names);
+    }
+
+    /// Reports one fault of the event at `offset` with this
+    /// `sequence_number`, under the rule the map gives it.
+    pub(super) fn report_at(
+        &mut self,
+        kind: TurnErrorKind,
+        (offset, seq): (u64, Option<u64>),
+        names: Names<'_>,
+    ) {
         if let TurnErrorKind::Decode(d) = kind {
             return decode_finding(&mut self.reports, &d, offset);
         }
@@ -374,7 +445,7 @@ impl Core {
         }
         let failed = self.observed.failed;
         if let Some((rule, severity, message)) = fault(self.dialect, kind, names, failed) {
-            self.reports.report(rule, severity, (offset, None), message);
+            self.reports.report(rule, severity, (offset, seq), message);
         }
     }
 

@@ -65,7 +65,7 @@ impl<T: FrameLinter + ?Sized> FrameLinter for alloc::boxed::Box<T> {
 }
 
 /// `FrameLinter` for a linter with inherent `feed`, `frame_error` and
-/// `finish_at` and its findings in a `reports` field ([`ResponsesLinter`],
+/// `finish_at` and its findings in `core.reports` ([`ResponsesLinter`],
 /// [`ChatLinter`], [`AnthropicLinter`]).
 macro_rules! frame_linter {
     ($linter:ident) => {
@@ -80,10 +80,10 @@ macro_rules! frame_linter {
                 $linter::finish_at(self, end_offset);
             }
             fn next_finding(&mut self) -> Option<Finding> {
-                self.reports.next()
+                self.core.reports.next()
             }
             fn count(&self, severity: Severity) -> u64 {
-                self.reports.count(severity)
+                self.core.reports.count(severity)
             }
         }
     };

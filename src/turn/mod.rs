@@ -418,6 +418,10 @@ pub enum TurnErrorKind {
     },
     /// An event type this version does not know: read past.
     UnknownEvent,
+    /// A fault of a Responses stream's order (its sequence numbers, its
+    /// terminal event, its items and parts), as the order checker finds it
+    /// ([`ResponsesReader::checked`]): read past.
+    Order(crate::responses::order::Fault),
 }
 
 impl TurnErrorKind {
@@ -435,7 +439,8 @@ impl TurnErrorKind {
             | Self::DeltaMismatch { .. }
             | Self::NoStopReason
             | Self::ItemNotClosed { .. }
-            | Self::UnknownEvent => true,
+            | Self::UnknownEvent
+            | Self::Order(_) => true,
             _ => false,
         }
     }
@@ -531,6 +536,7 @@ impl fmt::Display for TurnError {
             TurnErrorKind::NoStopReason => f.write_str("the turn ended without a stop reason")?,
             TurnErrorKind::ItemNotClosed { index } => write!(f, "index {index} never closed")?,
             TurnErrorKind::UnknownEvent => f.write_str("an unknown event type")?,
+            TurnErrorKind::Order(fault) => write!(f, "out of order: {fault:?}")?,
         }
         write!(f, " at upstream event {}", self.event_index)
     }

@@ -9,7 +9,8 @@ use super::{
 };
 use crate::frame::Frame;
 use crate::json::JsonStr;
-use crate::responses::{ContentPart, Lazy, OutputItem, Response, ResponsesEvent};
+use crate::responses::order::{Checked, OrderConfig, OrderEvent, StreamOrder};
+use crate::responses::{ContentPart, EventKind, Lazy, OutputItem, Response, ResponsesEvent};
 use crate::views::Field;
 
 /// An item, by its output index.
@@ -43,7 +44,12 @@ enum Item {
 ///
 /// Faults: a delta of an item never added, an item added twice, more items
 /// than [`TurnConfig::max_items`], an event that does not decode, a stream
-/// without a terminal event.
+/// without a terminal event. A [`checked`](Self::checked) reader also runs
+/// the order checker ([`StreamOrder`]: sequence numbers, the terminal
+/// event, items and parts by id and index) and reports each of its faults
+/// as a [`TurnErrorKind::Order`], and a first event that is not
+/// `response.created` as a [`TurnErrorKind::StartNotFirst`] (a stream
+/// resumed with `starting_after` begins later); it reads past both.
 #[derive(Debug)]
 pub struct ResponsesReader {
     max_items: usize,
@@ -56,6 +62,8 @@ pub struct ResponsesReader {
     scratch: String,
     rest: String,
     ended: bool,
+    /// The order checker of a [`checked`](Self::checked) reader.
+    order: Option<alloc::boxed::Box<StreamOrder>>,
 }
 
 impl Default for ResponsesReader {
@@ -80,7 +88,53 @@ impl ResponsesReader {
             scratch: String::new(),
             rest: String::new(),
             ended: false,
+            order: None,
         }
+    }
+
+    /// A reader that also checks the stream's order with a [`StreamOrder`]
+    /// of these limits, and reports its faults to the writer
+    /// ([`TurnWriter::fault`]) as [`TurnErrorKind::Order`], in the order the
+    /// checker found them, before the event is read.
+    pub fn checked(config: &TurnConfig, order: OrderConfig) -> Self {
+        let mut reader = Self::new(config);
+        reader.order = Some(alloc::boxed::Box::new(StreamOrder::with_config(order)));
+        reader
+    }
+
+    /// The order checker of a [`checked`](Self::checked) reader.
+    pub fn order(&self) -> Option<&StreamOrder> {
+        self.order.as_deref()
+    }
+
+    /// Checks the order of one event (a reader that is not
+    /// [`checked`](Self::checked) checks nothing and returns `None`), and
+    /// reports each fault the checker finds to `out`, then a first event
+    /// that is not `response.created`. A caller that reads
+    /// events it cannot decode (a linter) gives their keys as it read
+    /// them; [`read`](TurnReader::read) checks each decoded event itself.
+    ///
+    /// # Errors
+    ///
+    /// What `out` returns for a fault (by default, none: order faults are
+    /// read past).
+    pub fn check<W: TurnWriter + ?Sized>(
+        &mut self,
+        event: &OrderEvent<'_>,
+        out: &mut W,
+    ) -> Result<Option<Checked>, TurnError> {
+        let Some(order) = self.order.as_deref_mut() else {
+            return Ok(None);
+        };
+        let checked = order.feed(event);
+        for f in order.faults() {
+            let error = TurnError::new(TurnErrorKind::Order(f.fault), f.position.event_index);
+            out.fault(error)?;
+        }
+        if order.events() == 1 && event.kind() != EventKind::ResponseCreated {
+            out.fault(TurnError::new(TurnErrorKind::StartNotFirst, 0))?;
+        }
+        Ok(Some(checked))
     }
 
     fn error(&self, kind: TurnErrorKind) -> TurnError {
@@ -517,6 +571,10 @@ impl TurnReader for ResponsesReader {
         let event = ResponsesEvent::from_frame(frame)
             .and_then(ResponsesEvent::strict)
             .map_err(|e| TurnError::new(TurnErrorKind::Decode(e), at))?;
+        if self.order.is_some() {
+            self.check(&OrderEvent::from_event(&event), out)
+                .map_err(|e| e.at(at))?;
+        }
         self.event(&event, out).map_err(|e| e.at(at))
     }
 

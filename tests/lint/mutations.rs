@@ -289,3 +289,209 @@ fn anthropic_rules_fire_at_the_broken_event() {
         [(LimitReached, Info, anthropic_at(&e, 3))]
     );
 }
+
+// Responses: the order rules, whose faults the checked reader reports to
+// the lint core. Blocks are `data: <json>\n\n` (no `event:` lines, which
+// clients do not need); every event carries its `sequence_number`.
+
+/// A clean one-message stream, by template: `{seq}` is the event's
+/// sequence number.
+const R_CREATED: &str =
+    r#"{"type":"response.created","sequence_number":{seq},"response":{"id":"r","output":[]}}"#;
+const R_ADDED: &str = r#"{"type":"response.output_item.added","sequence_number":{seq},"output_index":0,"item":{"id":"m","type":"message"}}"#;
+const R_PART: &str = r#"{"type":"response.content_part.added","sequence_number":{seq},"item_id":"m","output_index":0,"content_index":0,"part":{"type":"output_text","text":""}}"#;
+const R_DELTA: &str = r#"{"type":"response.output_text.delta","sequence_number":{seq},"item_id":"m","output_index":0,"content_index":0,"delta":"Hi"}"#;
+const R_TEXT_DONE: &str = r#"{"type":"response.output_text.done","sequence_number":{seq},"item_id":"m","output_index":0,"content_index":0,"text":"Hi"}"#;
+const R_PART_DONE: &str = r#"{"type":"response.content_part.done","sequence_number":{seq},"item_id":"m","output_index":0,"content_index":0,"part":{"type":"output_text","text":"Hi"}}"#;
+const R_DONE: &str = r#"{"type":"response.output_item.done","sequence_number":{seq},"output_index":0,"item":{"id":"m","type":"message"}}"#;
+const R_COMPLETED: &str = r#"{"type":"response.completed","sequence_number":{seq},"response":{"id":"r","output":[{"id":"m","type":"message"}]}}"#;
+const R_FAILED: &str = r#"{"type":"response.failed","sequence_number":{seq},"response":{"id":"r","output":[{"id":"m","type":"message"}],"error":{"code":"server_error","message":"x"}}}"#;
+
+const R_CLEAN: [&str; 8] = [
+    R_CREATED,
+    R_ADDED,
+    R_PART,
+    R_DELTA,
+    R_TEXT_DONE,
+    R_PART_DONE,
+    R_DONE,
+    R_COMPLETED,
+];
+
+/// The events with these sequence numbers, as blocks.
+fn responses_blocks(events: &[&str], seqs: &[u64]) -> Vec<String> {
+    assert_eq!(events.len(), seqs.len());
+    events
+        .iter()
+        .zip(seqs)
+        .map(|(e, s)| format!("data: {}\n\n", e.replace("{seq}", &s.to_string())))
+        .collect()
+}
+
+/// The events numbered 0, 1, 2, … in order.
+fn numbered(events: &[&str]) -> Vec<String> {
+    let seqs: Vec<u64> = (0..events.len() as u64).collect();
+    responses_blocks(events, &seqs)
+}
+
+/// The offset of block `i`: the length of the blocks before it.
+fn block_at(blocks: &[String], i: usize) -> u64 {
+    blocks[..i].iter().map(String::len).sum::<usize>() as u64
+}
+
+fn responses_linter() -> ssekit::lint::ResponsesLinter {
+    ssekit::lint::ResponsesLinter::new()
+}
+
+fn lint_blocks(blocks: &[String]) -> Found {
+    lint(responses_linter, &blocks.concat())
+}
+
+#[test]
+fn responses_clean_stream_has_no_finding() {
+    assert_eq!(lint_blocks(&numbered(&R_CLEAN)), []);
+}
+
+#[test]
+fn responses_sequence_rules_fire_at_the_broken_event() {
+    use Rule::*;
+    use Severity::*;
+    // The block sizes the offsets add up, counted from the templates:
+    // `data: ` (6) and `\n\n` (2) around each event, one digit of number.
+    let b = numbered(&R_CLEAN);
+    assert_eq!(b[0].len(), 6 + R_CREATED.len() - "{seq}".len() + 1 + 2);
+    let (created, added, part) = (b[0].len() as u64, b[1].len() as u64, b[2].len() as u64);
+    // 0, 1, 2, 4, …: the delta's number skips one.
+    let gap = responses_blocks(&R_CLEAN, &[0, 1, 2, 4, 5, 6, 7, 8]);
+    assert_eq!(block_at(&gap, 3), created + added + part);
+    assert_eq!(
+        lint_blocks(&gap),
+        [(SequenceGap, Warning, created + added + part)]
+    );
+    // 0, 1, 2, 3, 2, …: the text done goes back; the next (4) follows the
+    // highest, 3.
+    let back = responses_blocks(&R_CLEAN, &[0, 1, 2, 3, 2, 4, 5, 6]);
+    assert_eq!(
+        lint_blocks(&back),
+        [(SequenceNotIncreasing, Error, block_at(&back, 4))]
+    );
+}
+
+#[test]
+fn responses_item_rules_fire_at_the_broken_event() {
+    use Rule::*;
+    use Severity::*;
+    // A delta for an item no `output_item.added` introduced: the unknown
+    // item at the delta, and the text done then has a text but no delta.
+    let other = R_DELTA.replace(r#""item_id":"m""#, r#""item_id":"x""#);
+    let mut e = R_CLEAN;
+    e[3] = &other;
+    let b = numbered(&e);
+    assert_eq!(
+        lint_blocks(&b),
+        [
+            (UnknownItem, Error, block_at(&b, 3)),
+            (DoneMismatch, Error, block_at(&b, 4))
+        ]
+    );
+    // The item added twice: the second is the duplicate (not counted).
+    let e = [
+        R_CREATED,
+        R_ADDED,
+        R_ADDED,
+        R_PART,
+        R_DELTA,
+        R_TEXT_DONE,
+        R_PART_DONE,
+        R_DONE,
+        R_COMPLETED,
+    ];
+    let b = numbered(&e);
+    assert_eq!(lint_blocks(&b), [(DuplicateItem, Error, block_at(&b, 2))]);
+    // A delta whose `output_index` is not its item's.
+    let moved = R_DELTA.replace(r#""output_index":0"#, r#""output_index":1"#);
+    let mut e = R_CLEAN;
+    e[3] = &moved;
+    let b = numbered(&e);
+    assert_eq!(
+        lint_blocks(&b),
+        [(OutputIndexMismatch, Error, block_at(&b, 3))]
+    );
+    // No `content_part.added`: the delta is the text's first event before
+    // it (once per text), and the part's done names a part never added.
+    let e = [
+        R_CREATED,
+        R_ADDED,
+        R_DELTA,
+        R_TEXT_DONE,
+        R_PART_DONE,
+        R_DONE,
+        R_COMPLETED,
+    ];
+    let b = numbered(&e);
+    assert_eq!(
+        lint_blocks(&b),
+        [
+            (PartNotAdded, Error, block_at(&b, 2)),
+            (PartNotAdded, Error, block_at(&b, 4))
+        ]
+    );
+}
+
+#[test]
+fn responses_terminal_rules_fire_at_the_broken_event() {
+    use Rule::*;
+    use Severity::*;
+    // An event after the terminal one, and a second terminal event.
+    let mut e = R_CLEAN.to_vec();
+    e.push(R_DELTA);
+    let b = numbered(&e);
+    assert_eq!(
+        lint_blocks(&b),
+        [(EventAfterTerminal, Error, block_at(&b, 8))]
+    );
+    let mut e = R_CLEAN.to_vec();
+    e.push(R_COMPLETED);
+    let b = numbered(&e);
+    assert_eq!(
+        lint_blocks(&b),
+        [(MultipleTerminal, Error, block_at(&b, 8))]
+    );
+    // The item never done at `response.completed`: an error; at
+    // `response.failed`, a warning.
+    let e = [
+        R_CREATED,
+        R_ADDED,
+        R_PART,
+        R_DELTA,
+        R_TEXT_DONE,
+        R_PART_DONE,
+        R_COMPLETED,
+    ];
+    let b = numbered(&e);
+    assert_eq!(lint_blocks(&b), [(ItemNotDone, Error, block_at(&b, 6))]);
+    let mut e = e;
+    e[6] = R_FAILED;
+    let b = numbered(&e);
+    assert_eq!(lint_blocks(&b), [(ItemNotDone, Warning, block_at(&b, 6))]);
+    // Cut before the terminal event: at the end of the stream.
+    let b = numbered(&R_CLEAN[..7]);
+    let end = b.concat().len() as u64;
+    assert_eq!(lint_blocks(&b), [(MissingTerminal, Error, end)]);
+}
+
+#[test]
+fn responses_a_stream_that_does_not_begin_with_created_is_reported_at_its_first_event() {
+    // Resumed after `response.created`: a warning at the first block
+    // (offset 0); the rest of the stream is clean.
+    let b = numbered(&R_CLEAN[1..]);
+    assert_eq!(
+        lint_blocks(&b),
+        [(Rule::CreatedNotFirst, Severity::Warning, 0)]
+    );
+    // Only the first event counts: a second `response.created` later is
+    // no such fault.
+    let mut e = R_CLEAN.to_vec();
+    e.insert(1, R_CREATED);
+    assert_eq!(lint_blocks(&numbered(&e)), []);
+}
