@@ -241,21 +241,12 @@ impl GeminiReader {
             // Code, its result, data, parts this version does not model:
             // carried as they came, for a writer of Gemini to write back.
             self.end_prose(out)?;
-            let limit = self.max_items;
-            if self.calls >= limit {
-                return Err(self.error(TurnErrorKind::TooManyItems { limit }));
-            }
-            self.calls += 1;
-            let index = self.items;
-            self.items += 1;
-            out.write(&TurnEvent::ItemStart {
-                index,
-                item: ItemKind::Other {
-                    dialect: super::Dialect::Gemini,
-                    ty: part_kind.key(),
-                    raw: Some(part.raw()),
-                },
-            })?;
+            let other = ItemKind::Other {
+                dialect: super::Dialect::Gemini,
+                ty: part_kind.key(),
+                raw: Some(part.raw()),
+            };
+            let index = self.open_item(other, out)?;
             return out.write(&TurnEvent::ItemEnd { index, whole: None });
         }
         let kind = if part.is_thought() {
@@ -377,6 +368,20 @@ impl GeminiReader {
         call: &FunctionCall<'_>,
         out: &mut W,
     ) -> Result<u64, TurnError> {
+        let call = ItemKind::ToolCall {
+            call_id: call.id,
+            name: call.name,
+        };
+        self.open_item(call, out)
+    }
+
+    /// Opens a tool call or a carried part as the next item, within the
+    /// limit on both together.
+    fn open_item<W: TurnWriter + ?Sized>(
+        &mut self,
+        item: ItemKind<'_>,
+        out: &mut W,
+    ) -> Result<u64, TurnError> {
         let limit = self.max_items;
         if self.calls >= limit {
             return Err(self.error(TurnErrorKind::TooManyItems { limit }));
@@ -384,13 +389,7 @@ impl GeminiReader {
         self.calls += 1;
         let index = self.items;
         self.items += 1;
-        out.write(&TurnEvent::ItemStart {
-            index,
-            item: ItemKind::ToolCall {
-                call_id: call.id,
-                name: call.name,
-            },
-        })?;
+        out.write(&TurnEvent::ItemStart { index, item })?;
         Ok(index)
     }
 

@@ -347,6 +347,17 @@ fn lint_blocks(blocks: &[String]) -> Found {
     lint(responses_linter, &blocks.concat())
 }
 
+/// Lints the events numbered in order and checks that the findings are
+/// `want`, each given with the index of the block it is at.
+fn assert_at_blocks(events: &[&str], want: &[(Rule, Severity, usize)]) {
+    let b = numbered(events);
+    let want: Found = want
+        .iter()
+        .map(|&(rule, severity, i)| (rule, severity, block_at(&b, i)))
+        .collect();
+    assert_eq!(lint_blocks(&b), want);
+}
+
 #[test]
 fn responses_clean_stream_has_no_finding() {
     assert_eq!(lint_blocks(&numbered(&R_CLEAN)), []);
@@ -386,14 +397,7 @@ fn responses_item_rules_fire_at_the_broken_event() {
     let other = R_DELTA.replace(r#""item_id":"m""#, r#""item_id":"x""#);
     let mut e = R_CLEAN;
     e[3] = &other;
-    let b = numbered(&e);
-    assert_eq!(
-        lint_blocks(&b),
-        [
-            (UnknownItem, Error, block_at(&b, 3)),
-            (DoneMismatch, Error, block_at(&b, 4))
-        ]
-    );
+    assert_at_blocks(&e, &[(UnknownItem, Error, 3), (DoneMismatch, Error, 4)]);
     // The item added twice: the second is the duplicate (not counted).
     let e = [
         R_CREATED,
@@ -406,17 +410,12 @@ fn responses_item_rules_fire_at_the_broken_event() {
         R_DONE,
         R_COMPLETED,
     ];
-    let b = numbered(&e);
-    assert_eq!(lint_blocks(&b), [(DuplicateItem, Error, block_at(&b, 2))]);
+    assert_at_blocks(&e, &[(DuplicateItem, Error, 2)]);
     // A delta whose `output_index` is not its item's.
     let moved = R_DELTA.replace(r#""output_index":0"#, r#""output_index":1"#);
     let mut e = R_CLEAN;
     e[3] = &moved;
-    let b = numbered(&e);
-    assert_eq!(
-        lint_blocks(&b),
-        [(OutputIndexMismatch, Error, block_at(&b, 3))]
-    );
+    assert_at_blocks(&e, &[(OutputIndexMismatch, Error, 3)]);
     // No `content_part.added`: the delta is the text's first event before
     // it (once per text), and the part's done names a part never added.
     let e = [
@@ -428,14 +427,7 @@ fn responses_item_rules_fire_at_the_broken_event() {
         R_DONE,
         R_COMPLETED,
     ];
-    let b = numbered(&e);
-    assert_eq!(
-        lint_blocks(&b),
-        [
-            (PartNotAdded, Error, block_at(&b, 2)),
-            (PartNotAdded, Error, block_at(&b, 4))
-        ]
-    );
+    assert_at_blocks(&e, &[(PartNotAdded, Error, 2), (PartNotAdded, Error, 4)]);
 }
 
 #[test]
@@ -445,18 +437,10 @@ fn responses_terminal_rules_fire_at_the_broken_event() {
     // An event after the terminal one, and a second terminal event.
     let mut e = R_CLEAN.to_vec();
     e.push(R_DELTA);
-    let b = numbered(&e);
-    assert_eq!(
-        lint_blocks(&b),
-        [(EventAfterTerminal, Error, block_at(&b, 8))]
-    );
+    assert_at_blocks(&e, &[(EventAfterTerminal, Error, 8)]);
     let mut e = R_CLEAN.to_vec();
     e.push(R_COMPLETED);
-    let b = numbered(&e);
-    assert_eq!(
-        lint_blocks(&b),
-        [(MultipleTerminal, Error, block_at(&b, 8))]
-    );
+    assert_at_blocks(&e, &[(MultipleTerminal, Error, 8)]);
     // The item never done at `response.completed`: an error; at
     // `response.failed`, a warning.
     let e = [
@@ -468,12 +452,10 @@ fn responses_terminal_rules_fire_at_the_broken_event() {
         R_PART_DONE,
         R_COMPLETED,
     ];
-    let b = numbered(&e);
-    assert_eq!(lint_blocks(&b), [(ItemNotDone, Error, block_at(&b, 6))]);
+    assert_at_blocks(&e, &[(ItemNotDone, Error, 6)]);
     let mut e = e;
     e[6] = R_FAILED;
-    let b = numbered(&e);
-    assert_eq!(lint_blocks(&b), [(ItemNotDone, Warning, block_at(&b, 6))]);
+    assert_at_blocks(&e, &[(ItemNotDone, Warning, 6)]);
     // Cut before the terminal event: at the end of the stream.
     let b = numbered(&R_CLEAN[..7]);
     let end = b.concat().len() as u64;
