@@ -5,6 +5,7 @@
 //! lengths of the blocks before it (the end of the stream for findings
 //! about the end).
 
+use crate::{anthropic, chat};
 use ssekit::lint::{lint_bytes, AnthropicLinter, ChatLinter, FrameLinter, LintConfig};
 use ssekit::lint::{Rule, Severity, StreamLinter};
 use ssekit::{Bytes, ParserConfig};
@@ -30,11 +31,6 @@ fn lint<L: FrameLinter>(linter: impl Fn() -> L, stream: &str) -> Found {
         assert_eq!(all(s.drain().collect()), whole, "{size}-byte chunks");
     }
     whole
-}
-
-/// `data: <json>` blocks.
-fn chat(events: &[&str]) -> String {
-    events.iter().map(|e| format!("data: {e}\n\n")).collect()
 }
 
 /// The offset of block `i`: the length of the blocks before it.
@@ -153,17 +149,6 @@ fn chat_rules_fire_at_the_broken_event() {
         lint(one_call, &chat(&e)),
         [(LimitReached, Info, chat_at(&e, 1))]
     );
-}
-
-/// `event: <type>` / `data: <json>` blocks, the type read from the JSON.
-fn anthropic(events: &[&str]) -> String {
-    events
-        .iter()
-        .map(|e| {
-            let v: serde_json::Value = serde_json::from_str(e).unwrap();
-            format!("event: {}\ndata: {e}\n\n", v["type"].as_str().unwrap())
-        })
-        .collect()
 }
 
 fn anthropic_at(events: &[&str], i: usize) -> u64 {
