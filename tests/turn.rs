@@ -1632,6 +1632,73 @@ fn gemini_streamed_arguments_out_of_order_are_invalid() {
     assert_eq!(errors, [(ssekit::turn::TurnErrorKind::InvalidArguments, 1)]);
 }
 
+/// A refused piece adds no text: the call's fragments stay a JSON object
+/// with the other pieces in it, and a writer that hears faults (a linter)
+/// gets the fault and the rest of the chunk, its stop included.
+#[test]
+fn gemini_refused_piece_leaves_the_arguments_whole() {
+    use ssekit::turn::{ItemKind, TurnReader};
+    #[derive(Default)]
+    struct Heard {
+        args: String,
+        ended: bool,
+        stopped: bool,
+        faults: Vec<(TurnErrorKind, u64)>,
+    }
+    impl TurnWriter for Heard {
+        fn write(&mut self, event: &TurnEvent<'_>) -> Result<(), TurnError> {
+            match event {
+                TurnEvent::ItemStart {
+                    item: ItemKind::ToolCall { .. },
+                    ..
+                } => {}
+                TurnEvent::Delta {
+                    kind: ssekit::turn::DeltaKind::Arguments,
+                    text,
+                    ..
+                } => text.unescape_into(&mut self.args),
+                TurnEvent::ItemEnd { .. } => self.ended = true,
+                TurnEvent::Stop { .. } => self.stopped = true,
+                _ => {}
+            }
+            Ok(())
+        }
+        fn fault(&mut self, error: TurnError) -> Result<(), TurnError> {
+            self.faults.push((error.kind(), error.event_index()));
+            Ok(())
+        }
+        fn fail(&mut self, _: &str, _: &str) {}
+        fn take(&mut self) -> Bytes {
+            Bytes::new()
+        }
+        fn is_finished(&self) -> bool {
+            false
+        }
+    }
+    // `$.b[1]` skips index 0 of a new array: refused; `$.a` and `$.c` fit.
+    let first = r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","partialArgs":[{"jsonPath":"$.a","numberValue":1},{"jsonPath":"$.b[1]","numberValue":2}],"willContinue":true}}],"role":"model"}}]}"#;
+    let last = r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.c","numberValue":3}]}}],"role":"model"},"finishReason":"STOP"}]}"#;
+    let mut reader = ssekit::turn::GeminiReader::default();
+    let mut out = Heard::default();
+    let r = read_all(&mut reader, &mut out, &[first, last]);
+    assert_eq!(r, [Ok(()), Ok(()), Ok(())]);
+    assert_eq!(out.faults, [(TurnErrorKind::InvalidArguments, 0)]);
+    // By hand: the pieces that fit, in order, closed at the last part.
+    assert_eq!(out.args, r#"{"a":1,"c":3}"#);
+    let parsed: J = serde_json::from_str(&out.args).unwrap();
+    assert_eq!(parsed, serde_json::json!({"a": 1, "c": 3}));
+    assert!(out.ended && out.stopped);
+    // A writer that stops at the fault still got the text before it.
+    let mut reader = ssekit::turn::GeminiReader::default();
+    let mut c = Collect::default();
+    let r = reader.read(&Frame::new(first), &mut c);
+    assert_eq!(
+        r.map_err(|e| e.kind()),
+        Err(TurnErrorKind::InvalidArguments)
+    );
+    assert_eq!(c.args.values().collect::<Vec<_>>(), [r#"{"a":1"#]);
+}
+
 /// A server tool's input streams as `input_json_delta` fragments after its
 /// block's `"input":{}`: the final message in Anthropic's shape has the
 /// block with the input the fragments spell.

@@ -626,10 +626,11 @@ impl Candidate {
         };
         let mut problem = Ok(());
         let start = streamed.args.len();
-        if let Some(args) = call.args {
+        if let Some(args) = call.args.filter(|_| !streamed.over_budget) {
             streamed.text.seed(args.get(), &mut streamed.args);
         }
-        for piece in call.partial_args.into_iter().flatten() {
+        let pieces = call.partial_args.filter(|_| !streamed.over_budget);
+        for piece in pieces.into_iter().flatten() {
             let r = match piece {
                 Ok(piece) => streamed.text.push(&piece, &mut streamed.args).map_err(|_| {
                     AccumulateErrorKind::InvalidInput {
@@ -644,8 +645,12 @@ impl Candidate {
             }
         }
         if let Err(e) = b.charge(streamed.args.len() - start) {
-            streamed.args.truncate(start);
+            // Cut back to the start of this part, the text would no longer
+            // match the state of the pieces read: the arguments are dropped
+            // whole (closed as `{}`), with the error.
+            streamed.args.clear();
             streamed.text = ArgsText::default();
+            streamed.over_budget = true;
             problem = problem.and(Err(e));
         }
         let signed = set_once(b, &mut streamed.signature, part.thought_signature);
@@ -879,6 +884,9 @@ struct StreamedCall {
     /// The arguments' text so far.
     args: String,
     text: ArgsText,
+    /// The arguments went over the byte budget: they are given as `{}`
+    /// and later pieces are not read.
+    over_budget: bool,
     signature: Option<String>,
 }
 

@@ -268,7 +268,9 @@ fn fault(
         }
         TurnErrorKind::InvalidArguments => (
             Rule::InvalidArguments,
-            "tool call arguments that are not a JSON object".into(),
+            "streamed tool call arguments (`partialArgs`) out of document order or at a path \
+             that cannot be read: the piece is left out of the call"
+                .into(),
         ),
         // A writer's limits: the core's sink writes nothing, so these do not
         // arise; said as a stopped check if they ever do.

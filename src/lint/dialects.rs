@@ -126,7 +126,7 @@ pub fn lint_bytes(linter: impl FrameLinter, input: &[u8]) -> Vec<Finding> {
 /// `event-after-item-done` (a delta after its choice's `finish_reason`),
 /// `missing-finish-reason`, `missing-terminal` (no `[DONE]`: a warning, or
 /// after an error chunk, information), `event-after-terminal`,
-/// `limit-reached`. Tracked choices and tool calls are capped by
+/// `multiple-terminal` (a second `[DONE]`), `limit-reached`. Tracked choices and tool calls are capped by
 /// [`LintConfig::max_items`] and [`LintConfig::max_parts`].
 ///
 /// ```

@@ -332,8 +332,10 @@ pub enum TurnErrorKind {
     },
     /// The Responses writer refused (its kept-text limit).
     Writer(crate::responses::writer::WriterErrorKind),
-    /// Arguments that are not a JSON object, for a dialect that carries
-    /// them as an object (Gemini).
+    /// Arguments that are not a JSON object, for a writer of a dialect
+    /// that carries them as an object (Gemini); or, from the Gemini
+    /// reader, a piece of streamed arguments (`partialArgs`) out of
+    /// document order or at a path it cannot read (left out of the call).
     InvalidArguments,
     /// Keeping the event would take an accumulator past its memory limit
     /// ([`TurnAccumulatorConfig::max_bytes`](crate::accumulate::TurnAccumulatorConfig::max_bytes)).
@@ -531,7 +533,7 @@ impl fmt::Display for TurnError {
             TurnErrorKind::DuplicateIndex { index } => write!(f, "index {index} started twice")?,
             TurnErrorKind::DuplicateEnd { index } => write!(f, "index {index} ended twice")?,
             TurnErrorKind::DeltaMismatch { index } => {
-                write!(f, "a fragment index {index} does not take")?
+                write!(f, "a fragment of a kind that index {index} does not take")?
             }
             TurnErrorKind::NoStopReason => f.write_str("the turn ended without a stop reason")?,
             TurnErrorKind::ItemNotClosed { index } => write!(f, "index {index} never closed")?,

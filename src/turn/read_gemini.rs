@@ -37,9 +37,11 @@ use crate::gemini::{FunctionCall, GeminiEvent, GenerateContentResponse, Part, Pa
 /// the closing `}` with the last part), so the fragments of the call
 /// spell its arguments object as Chat's or Anthropic's do. Pieces out of
 /// document order (an array index skipped, a key where an array is open)
-/// or a path it cannot read are [`TurnErrorKind::InvalidArguments`]. A
-/// stream that stops (`finishReason`) with a call still streaming closes
-/// the call with what came.
+/// or a path it cannot read are [`TurnErrorKind::InvalidArguments`],
+/// reported to the writer ([`TurnWriter::fault`]) after the text of the
+/// part's other pieces, which is written: the fragments always spell a
+/// prefix of a JSON object. A call still streaming when the body ends is
+/// closed with what came.
 #[derive(Debug)]
 pub struct GeminiReader {
     max_items: usize,
@@ -293,18 +295,28 @@ impl GeminiReader {
         };
         let mut text = core::mem::take(&mut self.args);
         text.clear();
-        let result = self.pieces(call, &mut text);
-        if result.is_ok() && !text.is_empty() {
+        // A refused piece adds no text, so what the others add is written
+        // whatever the fault: the fragments stay a prefix of a JSON object.
+        let fault = self.pieces(call, &mut text);
+        if !text.is_empty() {
             let fragment = as_json_str(&text, &mut self.scratch);
-            out.write(&TurnEvent::Delta {
+            let written = out.write(&TurnEvent::Delta {
                 index,
                 kind: DeltaKind::Arguments,
                 part: 0,
                 text: fragment,
-            })?;
+            });
+            if let Err(e) = written {
+                self.args = text;
+                return Err(e);
+            }
         }
         self.args = text;
-        result?;
+        if let Some(fault) = fault {
+            // An error for a writer that stops at it; a linter hears it and
+            // the rest of the part (its signature, its end) is read on.
+            out.fault(fault)?;
+        }
         if let Some(sig) = part.thought_signature.filter(|s| !s.is_empty()) {
             out.write(&TurnEvent::Delta {
                 index,
@@ -321,24 +333,30 @@ impl GeminiReader {
     }
 
     /// The text one part's pieces add to the streaming call's arguments
-    /// (and their closing, at its last part).
-    fn pieces(&mut self, call: &FunctionCall<'_>, text: &mut String) -> Result<(), TurnError> {
-        let Some((_, args)) = &mut self.streamed else {
-            return Ok(());
-        };
+    /// (and their closing, at its last part). A piece that does not decode
+    /// or is out of document order is left out (it adds no text) and the
+    /// first such fault is returned.
+    fn pieces(&mut self, call: &FunctionCall<'_>, text: &mut String) -> Option<TurnError> {
+        let (_, args) = self.streamed.as_mut()?;
         let at = self.events.saturating_sub(1);
+        let mut fault = None;
         if let Some(whole) = call.args {
             args.seed(whole.get(), text);
         }
         for piece in call.partial_args.into_iter().flatten() {
-            let piece = piece.map_err(|e| TurnError::new(TurnErrorKind::Decode(e), at))?;
-            args.push(&piece, text)
-                .map_err(|_| TurnError::new(TurnErrorKind::InvalidArguments, at))?;
+            let kind = match piece {
+                Ok(piece) => match args.push(&piece, text) {
+                    Ok(()) => continue,
+                    Err(_) => TurnErrorKind::InvalidArguments,
+                },
+                Err(e) => TurnErrorKind::Decode(e),
+            };
+            fault.get_or_insert(TurnError::new(kind, at));
         }
         if call.will_continue != Some(true) {
             args.finish(text);
         }
-        Ok(())
+        fault
     }
 
     /// Closes the call whose arguments are streaming, if one is.

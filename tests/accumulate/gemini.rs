@@ -582,3 +582,33 @@ fn streamed_function_call_arguments_cut_or_out_of_order() {
         Some(r#"{"functionCall":{"id":"c1","name":"f","args":{"a":1,"b":[1,2]}}}"#)
     );
 }
+
+#[test]
+fn streamed_function_call_arguments_over_the_memory_limit_are_dropped_whole() {
+    let first = r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","partialArgs":[{"jsonPath":"$.a","stringValue":"x","willContinue":true}],"willContinue":true}}],"role":"model"}}]}"#;
+    let long = "y".repeat(200);
+    let second = format!(
+        r#"{{"candidates":[{{"content":{{"parts":[{{"functionCall":{{"partialArgs":[{{"jsonPath":"$.a","stringValue":"{long}"}}],"willContinue":true}}}}],"role":"model"}}}}]}}"#
+    );
+    let last = r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.b","numberValue":2}]}}],"role":"model"},"finishReason":"STOP"}]}"#;
+    // Room for the first part and a little more, not for the long piece.
+    let mut probe = GeminiAccumulator::new();
+    assert!(feed_all(&mut probe, &[first])[0].is_ok());
+    let limit = probe.used_bytes() + 50;
+    let mut acc = GeminiAccumulator::with_config(
+        ssekit::accumulate::GeminiAccumulatorConfig::DEFAULT.with_max_bytes(limit),
+    );
+    let results = feed_all(&mut acc, &[first, &second, last]);
+    assert!(results[0].is_ok(), "{results:?}");
+    assert_eq!(results[1], Err(AccumulateErrorKind::TooManyBytes { limit }));
+    assert!(acc.used_bytes() <= limit);
+    // The call's arguments are dropped whole, not cut inside a string:
+    // `{}`, valid JSON, and the later piece is not read into them.
+    let r = acc.finish();
+    let json = r.candidate(0).unwrap().parts()[0]
+        .json()
+        .unwrap()
+        .to_string();
+    assert_eq!(json, r#"{"functionCall":{"name":"f","args":{}}}"#);
+    let _: J = serde_json::from_str(&json).unwrap();
+}
