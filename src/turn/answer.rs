@@ -42,6 +42,82 @@ pub enum FinalItemKind {
     },
 }
 
+/// The [`Extra`](super::Extra) members kept for the turn or for one item:
+/// the last value of each `(dialect, key)`, arrays appended to when asked.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Extras(Vec<(Dialect, String, String)>);
+
+/// The distinct members kept for the turn, or for one item.
+pub(crate) const MAX_EXTRAS: usize = 64;
+
+impl Extras {
+    /// The JSON kept under `key` for `dialect`.
+    pub(crate) fn get(&self, dialect: Dialect, key: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(d, k, _)| *d == dialect && k == key)
+            .map(|(_, _, v)| v.as_str())
+    }
+
+    /// Every member kept for `dialect`, in the order they first came.
+    pub(crate) fn of(&self, dialect: Dialect) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.0
+            .iter()
+            .filter(move |(d, _, _)| *d == dialect)
+            .map(|(_, k, v)| (k.as_str(), v.as_str()))
+    }
+
+    /// Keeps `raw` under `key`: replacing, or (`append`, both arrays)
+    /// appending its elements. Returns the bytes added (a replacement
+    /// counts the new value whole, the old one returned by the second
+    /// number), or `None` past [`MAX_EXTRAS`] distinct members.
+    pub(crate) fn put(
+        &mut self,
+        dialect: Dialect,
+        key: &str,
+        raw: &str,
+        append: bool,
+    ) -> Option<(usize, usize)> {
+        let raw = raw.trim();
+        let at = self
+            .0
+            .iter()
+            .position(|(d, k, _)| *d == dialect && k == key);
+        let Some(at) = at else {
+            if self.0.len() >= MAX_EXTRAS {
+                return None;
+            }
+            self.0.push((dialect, String::from(key), String::from(raw)));
+            return Some((key.len() + raw.len(), 0));
+        };
+        let old = &mut self.0[at].2;
+        let inner = |a: &str| -> Option<usize> {
+            (a.len() >= 2 && a.starts_with('[') && a.ends_with(']'))
+                .then(|| a[1..a.len() - 1].trim().len())
+        };
+        match (append, inner(old), inner(raw)) {
+            (true, Some(kept), Some(added)) => {
+                let before = old.len();
+                if added > 0 {
+                    old.pop();
+                    if kept > 0 {
+                        old.push(',');
+                    }
+                    old.push_str(raw[1..raw.len() - 1].trim());
+                    old.push(']');
+                }
+                Some((old.len() - before, 0))
+            }
+            _ => {
+                let freed = old.len();
+                old.clear();
+                old.push_str(raw);
+                Some((raw.len(), freed))
+            }
+        }
+    }
+}
+
 /// One item of a finished turn: what its fragments spelled, by kind and
 /// part (all text unescaped).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +130,7 @@ pub struct FinalItem {
     pub(crate) arguments: String,
     pub(crate) signature: String,
     pub(crate) encrypted: String,
+    pub(crate) extras: Extras,
     pub(crate) done: bool,
 }
 
@@ -68,6 +145,7 @@ impl FinalItem {
             arguments: String::new(),
             signature: String::new(),
             encrypted: String::new(),
+            extras: Extras::default(),
             done: false,
         }
     }
@@ -119,6 +197,18 @@ impl FinalItem {
         &self.encrypted
     }
 
+    /// The JSON of the item's [`Extra`](super::Extra) member `key` of
+    /// `dialect` (the last given, or its arrays joined).
+    pub fn extra(&self, dialect: Dialect, key: &str) -> Option<&str> {
+        self.extras.get(dialect, key)
+    }
+
+    /// Every [`Extra`](super::Extra) member of the item kept for `dialect`:
+    /// name and JSON, in the order they first came.
+    pub fn extras(&self, dialect: Dialect) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.extras.of(dialect)
+    }
+
     /// Whether the item ended.
     pub fn is_done(&self) -> bool {
         self.done
@@ -167,6 +257,7 @@ pub struct FinalTurn {
     pub(crate) ended: bool,
     /// A limit dropped data, or the reader said the stream was cut.
     pub(crate) cut: bool,
+    pub(crate) extras: Extras,
 }
 
 impl FinalTurn {
@@ -220,6 +311,18 @@ impl FinalTurn {
     /// Whether the upstream's end came.
     pub fn ended(&self) -> bool {
         self.ended
+    }
+
+    /// The JSON of the turn's [`Extra`](super::Extra) member `key` of
+    /// `dialect` (the last given, or its arrays joined).
+    pub fn extra(&self, dialect: Dialect, key: &str) -> Option<&str> {
+        self.extras.get(dialect, key)
+    }
+
+    /// Every [`Extra`](super::Extra) member of the turn kept for
+    /// `dialect`: name and JSON, in the order they first came.
+    pub fn extras(&self, dialect: Dialect) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.extras.of(dialect)
     }
 
     pub(crate) fn ending(&self) -> Ending {
@@ -296,5 +399,39 @@ pub(crate) fn push_one_line(json: &str, out: &mut String) {
     out.reserve(json.len());
     for c in json.chars() {
         out.push(if c == '\n' || c == '\r' { ' ' } else { c });
+    }
+}
+
+#[cfg(test)]
+mod extras_tests {
+    use super::*;
+
+    #[test]
+    fn replaces_appends_and_bounds() {
+        let mut e = Extras::default();
+        let d = Dialect::Chat;
+        assert_eq!(e.put(d, "tier", "\"a\"", false), Some((7, 0)));
+        assert_eq!(e.put(d, "tier", " \"bb\" ", false), Some((4, 3)));
+        assert_eq!(e.get(d, "tier"), Some("\"bb\""));
+        assert_eq!(e.get(Dialect::Gemini, "tier"), None);
+        // Arrays appended: empty ones add nothing, the first element takes no comma.
+        assert_eq!(e.put(d, "lp", "[]", true), Some((4, 0)));
+        assert_eq!(e.put(d, "lp", "[ 1 ]", true), Some((1, 0)));
+        assert_eq!(e.put(d, "lp", "[]", true), Some((0, 0)));
+        assert_eq!(e.put(d, "lp", "[2,3]", true), Some((4, 0)));
+        assert_eq!(e.get(d, "lp"), Some("[1,2,3]"));
+        let v: serde_json::Value = serde_json::from_str(e.get(d, "lp").unwrap()).unwrap();
+        assert_eq!(v, serde_json::json!([1, 2, 3]));
+        // Appending a non-array replaces.
+        assert_eq!(e.put(d, "lp", "{}", true), Some((2, 7)));
+        assert_eq!(e.of(d).count(), 2);
+        for i in 2..MAX_EXTRAS {
+            assert!(e.put(d, &alloc::format!("k{i}"), "1", false).is_some());
+        }
+        assert_eq!(e.put(d, "one-more", "1", false), None);
+        assert!(
+            e.put(d, "tier", "1", false).is_some(),
+            "a kept key still replaces"
+        );
     }
 }

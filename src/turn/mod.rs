@@ -203,6 +203,50 @@ pub struct UpstreamError<'a> {
     pub message: Option<JsonStr<'a>>,
 }
 
+/// A member of the upstream's final answer that the model has no word for
+/// (Chat `service_tier` or a choice's `logprobs`, Anthropic `container` or
+/// a block's `citations`, a Gemini candidate's `safetyRatings`, the
+/// Responses `response` object's settings): the reader that knows it
+/// hands it on, so that [`FinalTurn`] rendered in the same dialect keeps
+/// it. Writers of streams, and renderings in other dialects, pass it by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Extra<'a> {
+    /// The dialect whose member it is.
+    pub dialect: Dialect,
+    /// The item it belongs to; `None`: the turn.
+    pub item: Option<u64>,
+    /// Its name in the dialect's final answer.
+    pub key: &'a str,
+    /// Its JSON value.
+    pub raw: RawJson<'a>,
+    /// `raw` is an array whose elements follow the ones kept under `key`
+    /// (logprobs and citations come a few at a time); otherwise it replaces
+    /// what was kept.
+    pub append: bool,
+}
+
+impl<'a> Extra<'a> {
+    /// A member of the turn (`item: None`) or of an item, replacing what
+    /// was kept under `key`.
+    pub fn new(dialect: Dialect, item: Option<u64>, key: &'a str, raw: RawJson<'a>) -> Self {
+        Self {
+            dialect,
+            item,
+            key,
+            raw,
+            append: false,
+        }
+    }
+
+    /// The same, its array's elements appended to what was kept.
+    #[must_use]
+    pub fn appended(mut self) -> Self {
+        self.append = true;
+        self
+    }
+}
+
 /// One event of the model of a streamed turn, borrowed from the upstream
 /// frame (or from a writer's hold).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -245,6 +289,10 @@ pub enum TurnEvent<'a> {
     Stop(Stop<'a>),
     /// The upstream reported an error: the turn ends failed.
     Error(UpstreamError<'a>),
+    /// Something of the upstream's dialect the model has no word for,
+    /// carried for a rendering in that same dialect: writers of streams
+    /// pass it by.
+    Extra(Extra<'a>),
     /// A keep-alive (Anthropic `ping`, an SSE comment).
     KeepAlive,
     /// The turn ended as its dialect ends a complete stream.
@@ -337,6 +385,12 @@ pub enum TurnErrorKind {
     /// reader, a piece of streamed arguments (`partialArgs`) out of
     /// document order or at a path it cannot read (left out of the call).
     InvalidArguments,
+    /// More distinct [`Extra`] members of the turn or of one item than an
+    /// accumulator keeps.
+    TooManyExtras {
+        /// The limit.
+        limit: usize,
+    },
     /// Keeping the event would take an accumulator past its memory limit
     /// ([`TurnAccumulatorConfig::max_bytes`](crate::accumulate::TurnAccumulatorConfig::max_bytes)).
     TooManyBytes {
@@ -512,6 +566,10 @@ impl fmt::Display for TurnError {
             TurnErrorKind::TooManyBytes { limit } => {
                 write!(f, "accumulated turn exceeds {limit} bytes")?
             }
+            TurnErrorKind::TooManyExtras { limit } => write!(
+                f,
+                "more than {limit} extra members of the turn or of an item"
+            )?,
             TurnErrorKind::ContentAfterStop { choice } => {
                 write!(f, "content of choice {choice} after its stop")?
             }

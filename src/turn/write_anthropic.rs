@@ -425,6 +425,8 @@ impl Inner {
                 self.json.push_str("{\"type\":\"ping\"}");
                 self.event("ping");
             }
+            // Members for a final answer in the upstream's dialect only.
+            TurnEvent::Extra(_) => {}
             TurnEvent::End => self.end(),
         }
         Ok(())

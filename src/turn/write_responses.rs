@@ -355,6 +355,8 @@ impl Inner {
                 // own, so that the response id is still the upstream's.
                 None => self.early.extend_from_slice(b": keep-alive\n\n"),
             },
+            // Members for a final answer in the upstream's dialect only.
+            TurnEvent::Extra(_) => {}
             TurnEvent::End => self.end()?,
         }
         Ok(())
