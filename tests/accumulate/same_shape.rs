@@ -1,0 +1,260 @@
+//! The turn accumulator against each dialect's own accumulator: every
+//! recorded stream read by its dialect's turn reader into a
+//! `TurnAccumulator` and rendered in that same dialect must give the JSON
+//! text the dialect's accumulator gives (`ssekit assemble`'s output),
+//! byte for byte. The dialect accumulators are the reference here: each is
+//! checked against the stream's own final object and hand-written
+//! references in this binary's other modules.
+//!
+//! A stream whose two answers differ for a reason understood is one row of
+//! [`KNOWN`] with that reason; a row that no longer differs fails the test,
+//! so the table only shrinks.
+
+use std::path::Path;
+
+use bytes::Bytes;
+use ssekit::accumulate::{
+    AnthropicAccumulator, ChatAccumulator, GeminiAccumulator, ResponsesAccumulator, TurnAccumulator,
+};
+use ssekit::anthropic::AnthropicEvent;
+use ssekit::bridge::AnyReader;
+use ssekit::chat::ChatEvent;
+use ssekit::gemini::GeminiEvent;
+use ssekit::responses::ResponsesEvent;
+use ssekit::turn::{Dialect, TurnConfig};
+use ssekit::Frame;
+
+use crate::{corpus, dialects_common};
+
+/// Streams whose two answers differ, with the reason.
+const KNOWN: &[(&str, &str)] = &[
+    ("openllmetry-anthropic-tool-use.sse", ANTHROPIC),
+    ("openllmetry-anthropic-zwj-emoji.sse", ANTHROPIC),
+    ("pydanticai-anthropic-code-execution-emoji.sse", ANTHROPIC),
+    ("pydanticai-anthropic-pause-turn-web-search.sse", ANTHROPIC),
+    ("pydanticai-anthropic-redacted-thinking.sse", ANTHROPIC),
+    ("pydanticai-anthropic-thinking.sse", ANTHROPIC),
+    ("pydanticai-anthropic-web-search-citations.sse", ANTHROPIC),
+    ("vercel-anthropic-compaction-emoji.sse", ANTHROPIC),
+    ("vercel-anthropic-web-fetch-multilingual.sse", ANTHROPIC),
+    ("langchain-chat-deepseek-cjk-sorted-keys.sse", CHAT),
+    ("langchain-chat-glm4-cjk-uescapes.sse", CHAT),
+    ("openaidotnet-chat-logprobs-multilingual-tokens.sse", CHAT),
+    ("openaidotnet-chat-structured-refusal.sse", CHAT),
+    ("openaipython-chat-max-tokens-length.sse", CHAT),
+    ("openaipython-chat-multiple-choices.sse", CHAT),
+    ("openaipython-chat-multiple-tool-calls.sse", CHAT),
+    ("openaipython-chat-refusal-logprobs.sse", CHAT),
+    ("openaipython-chat-refusal.sse", CHAT),
+    ("pydanticai-chat-deepseek-reasoning-emoji.sse", CHAT),
+    ("pydanticai-chat-moderation.sse", CHAT),
+    ("pydanticai-chat-openrouter-comments-error.sse", CHAT),
+    ("tests/data/chat/azure-content-filter.sse", CHAT),
+    ("tests/data/chat/deepseek-reasoning-content.sse", CHAT),
+    ("tests/data/chat/error-midstream.sse", CHAT),
+    ("tests/data/chat/mistral-thinking-parts.sse", CHAT),
+    ("tests/data/chat/no-choices.sse", CHAT),
+    ("tests/data/chat/openrouter-reasoning-annotations.sse", CHAT),
+    ("pydanticai-gemini-crlf.sse", GEMINI),
+    ("tests/data/gemini/blocked-prompt.sse", GEMINI),
+    ("tests/data/gemini/error-midstream.sse", GEMINI),
+    ("tests/data/gemini/signatures.sse", GEMINI),
+    ("tests/data/gemini/thinking-function-call.sse", GEMINI),
+    ("tests/data/gemini/two-candidates.sse", GEMINI),
+    ("tests/data/gemini/vertex-pretty-grounding.sse", GEMINI),
+    (
+        "openaidotnet-responses-code-interpreter-files.sse",
+        RESPONSES,
+    ),
+    ("openaidotnet-responses-file-search.sse", RESPONSES),
+    ("openaidotnet-responses-function-call.sse", RESPONSES),
+    ("openaidotnet-responses-hello-text.sse", RESPONSES),
+    ("openaidotnet-responses-logprobs-fffd.sse", RESPONSES),
+    ("openaidotnet-responses-mcp.sse", RESPONSES),
+    ("openaidotnet-responses-reasoning-summary.sse", RESPONSES),
+    ("openaidotnet-responses-web-search.sse", RESPONSES),
+    ("pydanticai-responses-background-queued.sse", RESPONSES),
+    (
+        "pydanticai-responses-background-resumed-starting-after.sse",
+        RESPONSES,
+    ),
+    ("pydanticai-responses-code-interpreter-image.sse", RESPONSES),
+    (
+        "pydanticai-responses-code-interpreter-reasoning.sse",
+        RESPONSES,
+    ),
+    ("pydanticai-responses-deepseek-function-call.sse", RESPONSES),
+    (
+        "pydanticai-responses-deepseek-reasoning-text.sse",
+        RESPONSES,
+    ),
+    (
+        "pydanticai-responses-file-search-annotations.sse",
+        RESPONSES,
+    ),
+    (
+        "pydanticai-responses-function-call-no-seqnum.sse",
+        RESPONSES,
+    ),
+    ("pydanticai-responses-logprobs.sse", RESPONSES),
+    ("pydanticai-responses-mcp-server.sse", RESPONSES),
+    ("pydanticai-responses-moderation-seqnum-last.sse", RESPONSES),
+    ("pydanticai-responses-openrouter-data-only.sse", RESPONSES),
+    ("pydanticai-responses-phase-function-call.sse", RESPONSES),
+    ("pydanticai-responses-reasoning-summary.sse", RESPONSES),
+    ("pydanticai-responses-text-no-seqnum.sse", RESPONSES),
+    ("pydanticai-responses-web-search-annotations.sse", RESPONSES),
+    ("pydanticai-responses-web-search.sse", RESPONSES),
+    ("samples/responses-text.sse", RESPONSES),
+    ("simonwllm-responses-tool-use.sse", RESPONSES),
+    ("vercel-responses-apply-patch.sse", RESPONSES),
+    ("vercel-responses-code-interpreter.sse", RESPONSES),
+    ("vercel-responses-error-failed.sse", RESPONSES),
+    ("vercel-responses-file-search.sse", RESPONSES),
+    ("vercel-responses-image-generation.sse", RESPONSES),
+    ("vercel-responses-local-shell.sse", RESPONSES),
+    ("vercel-responses-mcp-approval-request.sse", RESPONSES),
+    ("vercel-responses-phase-unicode-escapes.sse", RESPONSES),
+    (
+        "vercel-responses-reasoning-encrypted-function-call.sse",
+        RESPONSES,
+    ),
+    ("vercel-responses-shell-tool.sse", RESPONSES),
+    ("vercel-responses-web-search.sse", RESPONSES),
+];
+const CHAT: &str = "the chunks' members the model does not carry yet (service tier, fingerprint, logprobs, usage details, other choices)";
+const RESPONSES: &str =
+    "the response object's settings and the items' own JSON are not carried yet";
+const ANTHROPIC: &str = "usage extras, citations, container and stop details are not carried yet";
+const GEMINI: &str =
+    "usage details, safety ratings, grounding and other candidates are not carried yet";
+
+/// Every stream: the corpus, the hand-written streams of `tests/data`, the
+/// shipped samples.
+fn streams() -> Vec<(String, Vec<u8>)> {
+    let root = corpus::repository();
+    let mut out = Vec::new();
+    if let Some(dir) = corpus::corpus_dir() {
+        out.extend(corpus::sse_files(&dir));
+    }
+    for sub in ["tests/data/chat", "tests/data/gemini", "samples"] {
+        let dir = root.join(sub);
+        if Path::new(&dir).is_dir() {
+            out.extend(
+                corpus::sse_files(&dir)
+                    .into_iter()
+                    .map(|(n, b)| (format!("{sub}/{n}"), b)),
+            );
+        }
+    }
+    out
+}
+
+/// The dialect accumulator's answer, fed as `ssekit assemble` feeds it.
+fn by_dialect(d: Dialect, frames: &[Frame]) -> String {
+    match d {
+        Dialect::Responses => {
+            let mut acc = ResponsesAccumulator::new();
+            for f in frames {
+                if let Ok(e) = ResponsesEvent::from_frame(f).and_then(ResponsesEvent::strict) {
+                    if acc.feed(&e).is_err() {
+                        break;
+                    }
+                }
+            }
+            acc.finish().json().to_string()
+        }
+        Dialect::Chat => {
+            let mut acc = ChatAccumulator::new();
+            for f in frames {
+                if let Ok(e) = ChatEvent::from_frame(f) {
+                    let _ = acc.feed(&e);
+                }
+            }
+            acc.finish().to_json()
+        }
+        Dialect::Anthropic => {
+            let mut acc = AnthropicAccumulator::new();
+            for f in frames {
+                if let Ok(e) = AnthropicEvent::from_frame(f).and_then(AnthropicEvent::strict) {
+                    let _ = acc.feed(&e);
+                }
+            }
+            acc.finish().to_json()
+        }
+        Dialect::Gemini => {
+            let mut acc = GeminiAccumulator::new();
+            for f in frames {
+                if let Ok(e) = GeminiEvent::from_frame(f) {
+                    let _ = acc.feed(&e);
+                }
+            }
+            acc.finish().to_json()
+        }
+    }
+}
+
+/// The turn accumulator's answer in the stream's own dialect.
+fn by_turn(d: Dialect, frames: &[Frame]) -> String {
+    let mut reader = AnyReader::new(d, &TurnConfig::default());
+    let mut acc = TurnAccumulator::new().from_dialect(d);
+    for f in frames {
+        let _ = acc.read(&mut reader, f);
+    }
+    let _ = acc.finish_reader(&mut reader);
+    acc.into_turn().to_json(d)
+}
+
+/// The first byte where `a` and `b` differ, with some text either side.
+fn first_difference(a: &str, b: &str) -> String {
+    let at = a
+        .bytes()
+        .zip(b.bytes())
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    let around = |s: &str| {
+        let mut from = at.saturating_sub(60).min(s.len());
+        while !s.is_char_boundary(from) {
+            from -= 1;
+        }
+        let mut to = (at + 60).min(s.len());
+        while !s.is_char_boundary(to) {
+            to += 1;
+        }
+        s[from..to].to_string()
+    };
+    format!(
+        "at byte {at}:\n    dialect: …{}…\n    turn:    …{}…",
+        around(a),
+        around(b)
+    )
+}
+
+#[test]
+fn each_stream_renders_in_its_dialect_as_its_accumulator_does() {
+    let mut differ = Vec::new();
+    let mut same = 0;
+    for (name, bytes) in streams() {
+        let frames = dialects_common::frames(Bytes::from(bytes));
+        let Some(d) = frames.iter().find_map(Dialect::detect) else {
+            continue;
+        };
+        let (want, got) = (by_dialect(d, &frames), by_turn(d, &frames));
+        let known = KNOWN.iter().any(|(n, _)| *n == name);
+        match (want == got, known) {
+            (true, false) => same += 1,
+            (false, true) => {}
+            (true, true) => differ.push(format!("{name}: listed in KNOWN but now the same")),
+            (false, false) => {
+                differ.push(format!("{name} ({d:?}): {}", first_difference(&want, &got)))
+            }
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} streams the same; {} not as listed:\n{}",
+        same,
+        differ.len(),
+        differ.join("\n")
+    );
+}
