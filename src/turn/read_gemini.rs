@@ -3,12 +3,15 @@
 use alloc::string::String;
 
 use super::{
-    as_json_str, DeltaKind, ItemKind, Stop, StopReason, TurnConfig, TurnError, TurnErrorKind,
-    TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
+    as_json_str, DeltaKind, Dialect, Extra, ItemKind, Stop, StopReason, TurnConfig, TurnError,
+    TurnErrorKind, TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
 };
 use crate::frame::Frame;
 use crate::gemini::partial_args::ArgsText;
-use crate::gemini::{FunctionCall, GeminiEvent, GenerateContentResponse, Part, PartKind};
+use crate::gemini::{
+    Candidate, FunctionCall, GeminiEvent, GenerateContentResponse, Part, PartKind,
+};
+use crate::json::RawJson;
 
 /// Reads a Gemini stream (`streamGenerateContent?alt=sse`, candidate 0)
 /// into turn events.
@@ -29,6 +32,16 @@ use crate::gemini::{FunctionCall, GeminiEvent, GenerateContentResponse, Part, Pa
 /// | an error chunk | error |
 ///
 /// Candidates other than 0 are counted ([`TurnReader::skipped`]).
+///
+/// What a `GenerateContentResponse` holds beyond the model is handed on as
+/// [`Extra`] members of the turn, for a Gemini rendering of the final
+/// answer: the response's `usageMetadata` and `promptFeedback` (each
+/// replacing the last) and its first `createTime`; candidate 0's `index`
+/// (once, when it first comes), `finishMessage`, `safetyRatings`,
+/// `groundingMetadata`, `groundingAttributions`, `urlContextMetadata`,
+/// `logprobsResult`, `avgLogprobs` and `tokenCount` (each replacing the
+/// last), and its `citationMetadata` lists (`citationSources`,
+/// `citations`, appended).
 ///
 /// Streamed arguments come as values at JSON paths (`{"jsonPath":
 /// "$.city", "stringValue": "Par", "willContinue": true}`, a string
@@ -57,6 +70,17 @@ pub struct GeminiReader {
     /// The tool call whose arguments are streaming, and their text.
     streamed: Option<(u64, ArgsText)>,
     args: String,
+    /// A `createTime` was handed on (the first one counts).
+    create_time: bool,
+    /// Candidate 0 came.
+    candidate: bool,
+    /// A number written out for an [`Extra`].
+    number: String,
+}
+
+/// A Gemini member for the final answer.
+fn extra<'a>(item: Option<u64>, key: &'a str, raw: RawJson<'a>) -> TurnEvent<'a> {
+    TurnEvent::Extra(Extra::new(Dialect::Gemini, item, key, raw))
 }
 
 impl Default for GeminiReader {
@@ -81,6 +105,9 @@ impl GeminiReader {
             scratch: String::new(),
             streamed: None,
             args: String::new(),
+            create_time: false,
+            candidate: false,
+            number: String::new(),
         }
     }
 
@@ -139,9 +166,17 @@ impl GeminiReader {
                 created: None,
             }))?;
         }
+        if let Some(t) = r.create_time.filter(|_| !self.create_time) {
+            self.create_time = true;
+            out.write(&extra(None, "createTime", t.as_raw_json()))?;
+        }
+        if let Some(f) = &r.prompt_feedback {
+            out.write(&extra(None, "promptFeedback", f.raw()))?;
+        }
         // The counts first: a writer that opens its message at the first
         // part (Anthropic) reports the input known then.
         if let Some(u) = &r.usage_metadata {
+            out.write(&extra(None, "usageMetadata", u.raw()))?;
             let thoughts = u.thoughts_token_count;
             out.write(&TurnEvent::Usage(TurnUsage {
                 input: u.prompt_token_count,
@@ -169,6 +204,7 @@ impl GeminiReader {
             }
             for part in candidate
                 .content
+                .as_ref()
                 .and_then(|c| c.parts)
                 .into_iter()
                 .flatten()
@@ -192,6 +228,60 @@ impl GeminiReader {
                     raw: Some(raw),
                 }))?;
             }
+            self.candidate_extras(&candidate, out)?;
+        }
+        Ok(())
+    }
+
+    /// Hands on what candidate 0 says beyond the model (see the type docs).
+    fn candidate_extras<W: TurnWriter + ?Sized>(
+        &mut self,
+        c: &Candidate<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        use core::fmt::Write;
+        if !self.candidate {
+            self.candidate = true;
+            out.write(&extra(None, "index", RawJson::new("0")))?;
+        }
+        if let Some(m) = c.finish_message {
+            out.write(&extra(None, "finishMessage", m.as_raw_json()))?;
+        }
+        if let Some(list) = c.safety_ratings {
+            out.write(&extra(None, "safetyRatings", list.as_raw_json()))?;
+        }
+        if let Some(m) = &c.citation_metadata {
+            for (key, list) in [
+                ("citationSources", m.citation_sources),
+                ("citations", m.citations),
+            ] {
+                if let Some(list) = list {
+                    let e = Extra::new(Dialect::Gemini, None, key, list.as_raw_json());
+                    out.write(&TurnEvent::Extra(e.appended()))?;
+                }
+            }
+        }
+        if let Some(g) = &c.grounding_metadata {
+            out.write(&extra(None, "groundingMetadata", g.raw()))?;
+        }
+        for (key, raw) in [
+            ("groundingAttributions", c.grounding_attributions),
+            ("urlContextMetadata", c.url_context_metadata),
+            ("logprobsResult", c.logprobs_result),
+        ] {
+            if let Some(raw) = raw {
+                out.write(&extra(None, key, raw))?;
+            }
+        }
+        if let Some(x) = c.avg_logprobs.filter(|x| x.is_finite()) {
+            self.number.clear();
+            let _ = write!(self.number, "{x:?}");
+            out.write(&extra(None, "avgLogprobs", RawJson::new(&self.number)))?;
+        }
+        if let Some(n) = c.token_count {
+            self.number.clear();
+            let _ = write!(self.number, "{n}");
+            out.write(&extra(None, "tokenCount", RawJson::new(&self.number)))?;
         }
         Ok(())
     }
@@ -468,5 +558,101 @@ impl TurnReader for GeminiReader {
 
     fn skipped(&self) -> u64 {
         self.skipped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accumulate::TurnAccumulator;
+    use crate::Parser;
+    use bytes::Bytes;
+    use serde_json::{json, Value as J};
+
+    fn read(stream: &str) -> super::super::FinalTurn {
+        let mut p = Parser::new();
+        p.feed(Bytes::copy_from_slice(stream.as_bytes()));
+        let mut reader = GeminiReader::default();
+        let mut acc = TurnAccumulator::new().from_dialect(Dialect::Gemini);
+        while let Ok(Some(f)) = p.next_frame() {
+            acc.read(&mut reader, &f).unwrap();
+        }
+        acc.finish_reader(&mut reader).unwrap();
+        acc.into_turn()
+    }
+
+    fn j(s: &str) -> J {
+        serde_json::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn members_beyond_the_model_are_handed_on() {
+        let turn = read(concat!(
+            "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hi\"}],\"role\":\"model\"},",
+            "\"citationMetadata\":{\"citations\":[{\"uri\":\"a\"}]},\"safetyRatings\":[{\"p\":1}]}],",
+            "\"usageMetadata\":{\"promptTokenCount\":2,\"trafficType\":\"X\"},",
+            "\"createTime\":\"t1\",\"responseId\":\"r\"}\n\n",
+            "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"!\"}]},",
+            "\"citationMetadata\":{\"citations\":[{\"uri\":\"b\"}]},\"safetyRatings\":[{\"p\":2}],",
+            "\"finishReason\":\"STOP\",\"finishMessage\":\"done\",\"avgLogprobs\":-0.5,\"tokenCount\":3},",
+            "{\"index\":1,\"finishMessage\":\"other\"}],",
+            "\"usageMetadata\":{\"promptTokenCount\":2,\"candidatesTokenCount\":3},\"createTime\":\"t2\"}\n\n",
+        ));
+        let g = |k| turn.extra(Dialect::Gemini, k).map(j);
+        assert_eq!(g("index"), Some(json!(0)));
+        assert_eq!(g("createTime"), Some(json!("t1")), "the first one counts");
+        assert_eq!(g("citations"), Some(json!([{"uri": "a"}, {"uri": "b"}])));
+        assert_eq!(g("safetyRatings"), Some(json!([{"p": 2}])));
+        assert_eq!(
+            g("finishMessage"),
+            Some(json!("done")),
+            "candidate 1's is not read"
+        );
+        assert_eq!(g("avgLogprobs"), Some(json!(-0.5)));
+        assert_eq!(g("tokenCount"), Some(json!(3)));
+        assert_eq!(
+            g("usageMetadata"),
+            Some(json!({"promptTokenCount": 2, "candidatesTokenCount": 3}))
+        );
+        assert_eq!(g("citationSources"), None);
+        assert_eq!(turn.extra(Dialect::Chat, "index"), None);
+
+        let gemini = j(&turn.to_json(Dialect::Gemini));
+        assert_eq!(
+            gemini,
+            json!({
+                "candidates": [{
+                    "content": {"parts": [{"text": "Hi!"}], "role": "model"},
+                    "finishReason": "STOP",
+                    "finishMessage": "done",
+                    "safetyRatings": [{"p": 2}],
+                    "citationMetadata": {"citations": [{"uri": "a"}, {"uri": "b"}]},
+                    "avgLogprobs": -0.5,
+                    "tokenCount": 3,
+                    "index": 0
+                }],
+                "usageMetadata": {"promptTokenCount": 2, "candidatesTokenCount": 3},
+                "responseId": "r",
+                "createTime": "t1"
+            })
+        );
+        // Another dialect's shape is not given Gemini's members.
+        let chat = turn.to_json(Dialect::Chat);
+        assert!(!chat.contains("safetyRatings") && !chat.contains("citations"));
+    }
+
+    #[test]
+    fn a_blocked_prompt_has_no_candidates() {
+        let turn = read(concat!(
+            "data: {\"promptFeedback\":{\"blockReason\":\"SAFETY\"},",
+            "\"usageMetadata\":{\"promptTokenCount\":4}}\n\n",
+        ));
+        assert_eq!(
+            j(&turn.to_json(Dialect::Gemini)),
+            json!({
+                "promptFeedback": {"blockReason": "SAFETY"},
+                "usageMetadata": {"promptTokenCount": 4}
+            })
+        );
     }
 }

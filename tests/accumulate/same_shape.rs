@@ -55,13 +55,6 @@ const KNOWN: &[(&str, &str)] = &[
     ("tests/data/chat/mistral-thinking-parts.sse", CHAT),
     ("tests/data/chat/no-choices.sse", CHAT),
     ("tests/data/chat/openrouter-reasoning-annotations.sse", CHAT),
-    ("pydanticai-gemini-crlf.sse", GEMINI),
-    ("tests/data/gemini/blocked-prompt.sse", GEMINI),
-    ("tests/data/gemini/error-midstream.sse", GEMINI),
-    ("tests/data/gemini/signatures.sse", GEMINI),
-    ("tests/data/gemini/thinking-function-call.sse", GEMINI),
-    ("tests/data/gemini/two-candidates.sse", GEMINI),
-    ("tests/data/gemini/vertex-pretty-grounding.sse", GEMINI),
     (
         "openaidotnet-responses-code-interpreter-files.sse",
         RESPONSES,
@@ -121,13 +114,20 @@ const KNOWN: &[(&str, &str)] = &[
     ),
     ("vercel-responses-shell-tool.sse", RESPONSES),
     ("vercel-responses-web-search.sse", RESPONSES),
+    (
+        "tests/data/gemini/signatures.sse",
+        "signatures on text parts: the turn model keeps one text item per run of text, with one \
+         signature, where the Gemini accumulator starts a new part after each signed part",
+    ),
+    (
+        "tests/data/gemini/two-candidates.sse",
+        "the turn model reads candidate 0 only; the Gemini accumulator keeps every candidate",
+    ),
 ];
 const CHAT: &str = "the chunks' members the model does not carry yet (service tier, fingerprint, logprobs, usage details, other choices)";
 const RESPONSES: &str =
     "the response object's settings and the items' own JSON are not carried yet";
 const ANTHROPIC: &str = "usage extras, citations, container and stop details are not carried yet";
-const GEMINI: &str =
-    "usage details, safety ratings, grounding and other candidates are not carried yet";
 
 /// Every stream: the corpus, the hand-written streams of `tests/data`, the
 /// shipped samples.
