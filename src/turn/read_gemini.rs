@@ -53,8 +53,9 @@ use crate::json::RawJson;
 /// or a path it cannot read are [`TurnErrorKind::InvalidArguments`],
 /// reported to the writer ([`TurnWriter::fault`]) after the text of the
 /// part's other pieces, which is written: the fragments always spell a
-/// prefix of a JSON object. A call still streaming when the body ends is
-/// closed with what came.
+/// prefix of a JSON object. A call still streaming when the body ends, or
+/// when a part naming a function starts the next call, is closed with what
+/// came.
 #[derive(Debug)]
 pub struct GeminiReader {
     max_items: usize,
@@ -374,6 +375,11 @@ impl GeminiReader {
         call: &FunctionCall<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
+        if call.name.is_some() {
+            // A named part starts a call (continuations carry no name): one
+            // still streaming ends here, with what came.
+            self.end_streamed(out)?;
+        }
         let index = match &self.streamed {
             Some((index, _)) => *index,
             None => {
@@ -654,5 +660,35 @@ mod tests {
                 "usageMetadata": {"promptTokenCount": 4}
             })
         );
+    }
+
+    #[test]
+    fn a_named_part_starts_the_next_streamed_call() {
+        let turn = read(concat!(
+            "data: {\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"name\":\"f\",",
+            "\"partialArgs\":[{\"jsonPath\":\"$.a\",\"numberValue\":1}],\"willContinue\":true}}],",
+            "\"role\":\"model\"}}]}\n\n",
+            "data: {\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"name\":\"g\",",
+            "\"partialArgs\":[{\"jsonPath\":\"$.b\",\"stringValue\":\"x\"}]}}],",
+            "\"role\":\"model\"},\"finishReason\":\"STOP\"}]}\n\n",
+        ));
+        let calls: alloc::vec::Vec<(String, J)> = turn
+            .items()
+            .iter()
+            .map(|i| match i.kind() {
+                crate::turn::FinalItemKind::ToolCall { name, .. } => {
+                    (name.clone().unwrap_or_default(), j(i.arguments()))
+                }
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            calls,
+            [
+                ("f".into(), json!({"a": 1})),
+                ("g".into(), json!({"b": "x"}))
+            ]
+        );
+        assert!(turn.items().iter().all(|i| i.is_done()));
     }
 }
