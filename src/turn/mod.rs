@@ -596,7 +596,7 @@ impl fmt::Display for TurnError {
             TurnErrorKind::NoStopReason => f.write_str("the turn ended without a stop reason")?,
             TurnErrorKind::ItemNotClosed { index } => write!(f, "index {index} never closed")?,
             TurnErrorKind::UnknownEvent => f.write_str("an unknown event type")?,
-            TurnErrorKind::Order(fault) => write!(f, "out of order: {fault:?}")?,
+            TurnErrorKind::Order(fault) => write!(f, "out of order: {fault}")?,
         }
         write!(f, " at upstream event {}", self.event_index)
     }
