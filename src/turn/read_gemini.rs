@@ -11,7 +11,7 @@ use crate::gemini::partial_args::ArgsText;
 use crate::gemini::{
     Candidate, FunctionCall, GeminiEvent, GenerateContentResponse, Part, PartKind,
 };
-use crate::json::RawJson;
+use crate::json::{JsonStr, RawJson};
 
 /// Reads a Gemini stream (`streamGenerateContent?alt=sse`, candidate 0)
 /// into turn events.
@@ -77,6 +77,16 @@ pub struct GeminiReader {
     candidate: bool,
     /// A number written out for an [`Extra`].
     number: String,
+}
+
+/// A fragment of item `index` (Gemini items have one part).
+fn fragment<'a>(index: u64, kind: DeltaKind, text: JsonStr<'a>) -> TurnEvent<'a> {
+    TurnEvent::Delta {
+        index,
+        kind,
+        part: 0,
+        text,
+    }
 }
 
 /// A Gemini member for the final answer.
@@ -313,19 +323,9 @@ impl GeminiReader {
             let index = self.open_call(call, out)?;
             let args = call.args.map_or("{}", |a| a.get());
             let text = as_json_str(args, &mut self.scratch);
-            out.write(&TurnEvent::Delta {
-                index,
-                kind: DeltaKind::Arguments,
-                part: 0,
-                text,
-            })?;
+            out.write(&fragment(index, DeltaKind::Arguments, text))?;
             if let Some(sig) = part.thought_signature {
-                out.write(&TurnEvent::Delta {
-                    index,
-                    kind: DeltaKind::Signature,
-                    part: 0,
-                    text: sig,
-                })?;
+                out.write(&fragment(index, DeltaKind::Signature, sig))?;
             }
             return out.write(&TurnEvent::ItemEnd { index, whole: None });
         }
@@ -349,21 +349,11 @@ impl GeminiReader {
         };
         if let Some(text) = part.text.filter(|t| !t.is_empty()) {
             let index = self.prose(kind, out)?;
-            out.write(&TurnEvent::Delta {
-                index,
-                kind,
-                part: 0,
-                text,
-            })?;
+            out.write(&fragment(index, kind, text))?;
         }
         if let Some(sig) = part.thought_signature.filter(|s| !s.is_empty()) {
             let index = self.prose(kind, out)?;
-            out.write(&TurnEvent::Delta {
-                index,
-                kind: DeltaKind::Signature,
-                part: 0,
-                text: sig,
-            })?;
+            out.write(&fragment(index, DeltaKind::Signature, sig))?;
         }
         Ok(())
     }
@@ -395,13 +385,8 @@ impl GeminiReader {
         // whatever the fault: the fragments stay a prefix of a JSON object.
         let fault = self.pieces(call, &mut text);
         if !text.is_empty() {
-            let fragment = as_json_str(&text, &mut self.scratch);
-            let written = out.write(&TurnEvent::Delta {
-                index,
-                kind: DeltaKind::Arguments,
-                part: 0,
-                text: fragment,
-            });
+            let piece = as_json_str(&text, &mut self.scratch);
+            let written = out.write(&fragment(index, DeltaKind::Arguments, piece));
             if let Err(e) = written {
                 self.args = text;
                 return Err(e);
@@ -414,12 +399,7 @@ impl GeminiReader {
             out.fault(fault)?;
         }
         if let Some(sig) = part.thought_signature.filter(|s| !s.is_empty()) {
-            out.write(&TurnEvent::Delta {
-                index,
-                kind: DeltaKind::Signature,
-                part: 0,
-                text: sig,
-            })?;
+            out.write(&fragment(index, DeltaKind::Signature, sig))?;
         }
         if call.will_continue != Some(true) {
             self.streamed = None;
@@ -463,14 +443,9 @@ impl GeminiReader {
         let mut text = core::mem::take(&mut self.args);
         text.clear();
         args.finish(&mut text);
-        let fragment = as_json_str(&text, &mut self.scratch);
+        let piece = as_json_str(&text, &mut self.scratch);
         let result = out
-            .write(&TurnEvent::Delta {
-                index,
-                kind: DeltaKind::Arguments,
-                part: 0,
-                text: fragment,
-            })
+            .write(&fragment(index, DeltaKind::Arguments, piece))
             .and_then(|()| out.write(&TurnEvent::ItemEnd { index, whole: None }));
         self.args = text;
         result
