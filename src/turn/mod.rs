@@ -48,7 +48,7 @@ use crate::json::{JsonStr, RawJson};
 use crate::responses::DecodeError;
 
 pub use crate::dialect::Dialect;
-pub use answer::{FinalItem, FinalItemKind, FinalTurn};
+pub use answer::{write_choices_json, FinalItem, FinalItemKind, FinalTurn};
 pub use read_anthropic::AnthropicReader;
 pub use read_chat::ChatReader;
 pub use read_gemini::GeminiReader;

@@ -1,5 +1,6 @@
 //! The Gemini reader.
 
+use alloc::collections::BTreeSet;
 use alloc::string::String;
 
 use super::{
@@ -31,7 +32,13 @@ use crate::json::{JsonStr, RawJson};
 /// | the end of the body after a `finishReason` | end |
 /// | an error chunk | error |
 ///
-/// Candidates other than 0 are counted ([`TurnReader::skipped`]).
+/// Candidates other than 0 are counted ([`TurnReader::skipped`]) and their
+/// indexes kept ([`other_candidates`](Self::other_candidates)); a reader
+/// made with [`candidate`](Self::candidate) reads another one instead.
+/// A reader and a [`TurnAccumulator`](crate::accumulate::TurnAccumulator)
+/// per candidate, written out together by
+/// [`write_choices_json`](super::write_choices_json), keep every candidate
+/// of a response.
 ///
 /// What a `GenerateContentResponse` holds beyond the model is handed on as
 /// [`Extra`] members of the turn, for a Gemini rendering of the final
@@ -77,6 +84,10 @@ pub struct GeminiReader {
     candidate: bool,
     /// A number written out for an [`Extra`].
     number: String,
+    /// The candidate read.
+    own: u64,
+    /// The indexes of the other candidates seen (at most `max_items`).
+    others: BTreeSet<u64>,
 }
 
 /// A fragment of item `index` (Gemini items have one part).
@@ -119,7 +130,22 @@ impl GeminiReader {
             create_time: false,
             candidate: false,
             number: String::new(),
+            own: 0,
+            others: BTreeSet::new(),
         }
+    }
+
+    /// Reads candidate `index` instead of candidate 0.
+    #[must_use]
+    pub fn candidate(mut self, index: u64) -> Self {
+        self.own = index;
+        self
+    }
+
+    /// The indexes of the candidates this reader saw and did not read, in
+    /// increasing order (at most [`TurnConfig::max_items`] of them).
+    pub fn other_candidates(&self) -> impl Iterator<Item = u64> + '_ {
+        self.others.iter().copied()
     }
 
     fn error(&self, kind: TurnErrorKind) -> TurnError {
@@ -209,8 +235,12 @@ impl GeminiReader {
         }
         for candidate in r.candidates.into_iter().flatten() {
             let candidate = candidate.map_err(|e| self.error(TurnErrorKind::Decode(e)))?;
-            if candidate.index_or_zero() != 0 {
+            let index = candidate.index_or_zero();
+            if index != self.own {
                 self.skipped += 1;
+                if self.others.len() < self.max_items {
+                    self.others.insert(index);
+                }
                 continue;
             }
             for part in candidate
@@ -253,7 +283,9 @@ impl GeminiReader {
         use core::fmt::Write;
         if !self.candidate {
             self.candidate = true;
-            out.write(&extra(None, "index", RawJson::new("0")))?;
+            self.number.clear();
+            let _ = write!(self.number, "{}", self.own);
+            out.write(&extra(None, "index", RawJson::new(&self.number)))?;
         }
         if let Some(m) = c.finish_message {
             out.write(&extra(None, "finishMessage", m.as_raw_json()))?;
@@ -665,5 +697,53 @@ mod tests {
             ]
         );
         assert!(turn.items().iter().all(|i| i.is_done()));
+    }
+
+    #[test]
+    fn each_candidate_is_read_by_a_reader_of_its_own() {
+        let stream = concat!(
+            "data: {\"candidates\":[{\"index\":2,\"content\":{\"parts\":[{\"text\":\"two\"}]},",
+            "\"finishReason\":\"STOP\"},{\"content\":{\"parts\":[{\"text\":\"zero\"}]}}],",
+            "\"responseId\":\"r\"}\n\n",
+            "data: {\"candidates\":[{\"index\":1,\"content\":{\"parts\":[{\"text\":\"one\"}]},",
+            "\"finishReason\":\"MAX_TOKENS\"},{\"index\":0,\"finishReason\":\"STOP\"}]}\n\n",
+        );
+        let mut p = Parser::new();
+        p.feed(Bytes::copy_from_slice(stream.as_bytes()));
+        let mut frames = alloc::vec::Vec::new();
+        while let Ok(Some(f)) = p.next_frame() {
+            frames.push(f);
+        }
+        let read = |mut reader: GeminiReader| {
+            let mut acc = TurnAccumulator::new().from_dialect(Dialect::Gemini);
+            for f in &frames {
+                acc.read(&mut reader, f).unwrap();
+            }
+            acc.finish_reader(&mut reader).unwrap();
+            (reader, acc.into_turn())
+        };
+        let (first, zero) = read(GeminiReader::default());
+        let others: alloc::vec::Vec<u64> = first.other_candidates().collect();
+        assert_eq!(others, [1, 2]);
+        let mut turns = alloc::vec![zero];
+        for k in others {
+            turns.push(read(GeminiReader::default().candidate(k)).1);
+        }
+        assert_eq!(turns[2].items()[0].text(), "two");
+        let refs: alloc::vec::Vec<&super::super::FinalTurn> = turns.iter().collect();
+        let mut out = String::new();
+        super::super::write_choices_json(Dialect::Gemini, &refs, &mut out);
+        let part = |t: &str| json!({"parts": [{"text": t}], "role": "model"});
+        assert_eq!(
+            j(&out),
+            json!({
+                "candidates": [
+                    {"content": part("zero"), "finishReason": "STOP", "index": 0},
+                    {"content": part("one"), "finishReason": "MAX_TOKENS", "index": 1},
+                    {"content": part("two"), "finishReason": "STOP", "index": 2}
+                ],
+                "responseId": "r"
+            })
+        );
     }
 }

@@ -425,9 +425,62 @@ fn usage_json(u: &TurnUsage, j: &mut String) {
 /// `candidates` when none came (a blocked prompt); no `modelVersion` or
 /// `responseId` the upstream did not give.
 pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
+    render_candidates(&[turn], out);
+}
+
+/// Writes each turn as one candidate of a `GenerateContentResponse`, in
+/// the order given (the response's own members from the first): the
+/// turns of one response's candidates, each read by its own
+/// [`GeminiReader`](super::GeminiReader). A turn read from Gemini whose
+/// candidate never came is left out.
+pub(crate) fn render_candidates(turns: &[&super::FinalTurn], out: &mut String) {
+    use super::Dialect::Gemini;
+    let mut w = ObjectWriter::new(out);
+    let Some(first) = turns.first() else {
+        w.end();
+        return;
+    };
+    let own = first.source() == Some(Gemini);
+    let came =
+        |t: &super::FinalTurn| t.source() != Some(Gemini) || t.extra(Gemini, "index").is_some();
+    if turns.iter().any(|t| came(t)) {
+        let j = w.key("candidates");
+        j.push('[');
+        for (i, turn) in turns.iter().filter(|t| came(t)).enumerate() {
+            if i > 0 {
+                j.push(',');
+            }
+            candidate(turn, j);
+        }
+        j.push(']');
+    }
+    let extra = |key: &str| first.extra(Gemini, key);
+    if let Some(raw) = extra("promptFeedback") {
+        crate::json::push_compact(w.key("promptFeedback"), raw);
+    }
+    let u = first.usage();
+    if let Some(raw) = extra("usageMetadata") {
+        crate::json::push_compact(w.key("usageMetadata"), raw);
+    } else if u.input.is_some() || u.output.is_some() {
+        usage_json(&u, w.key("usageMetadata"));
+    }
+    if own {
+        w.opt_str("modelVersion", first.model());
+        w.opt_str("responseId", first.id());
+    } else {
+        w.str("modelVersion", first.model().unwrap_or(""));
+        w.str("responseId", first.id().unwrap_or("bridge"));
+    }
+    if let Some(raw) = extra("createTime") {
+        crate::json::push_compact(w.key("createTime"), raw);
+    }
+    w.end();
+}
+
+/// Writes `turn` as one element of `candidates`.
+fn candidate(turn: &super::FinalTurn, j: &mut String) {
     use super::answer::{object_args, Ending, FinalItemKind};
     use super::Dialect::Gemini;
-    let own = turn.source() == Some(Gemini);
     let extra = |key: &str| turn.extra(Gemini, key);
     let mut parts = String::from("[");
     let sep = |parts: &mut String| {
@@ -491,71 +544,48 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
         }
     }
     parts.push(']');
-    let mut w = ObjectWriter::new(out);
-    // A turn read from Gemini has a candidate when one came.
-    if !own || extra("index").is_some() {
-        let j = w.key("candidates");
-        j.push_str("[{\"content\":{\"parts\":");
-        j.push_str(&parts);
-        j.push_str(",\"role\":\"model\"}");
-        let stop = match turn.stop_reason() {
-            Some(stop) => turn.own_stop(Gemini).or_else(|| finish_reason(stop)),
-            None if turn.ending() == Ending::Completed => finish_reason(StopReason::EndTurn),
-            None => None,
-        };
-        if let Some(reason) = stop {
-            j.push_str(",\"finishReason\":");
-            push_json_str(j, reason);
-        }
-        let members = [
-            "finishMessage",
-            "safetyRatings",
-            "citationMetadata",
-            "groundingMetadata",
-            "groundingAttributions",
-            "urlContextMetadata",
-            "logprobsResult",
-            "avgLogprobs",
-            "tokenCount",
-        ];
-        for key in members {
-            if key == "citationMetadata" {
-                let (sources, citations) = (extra("citationSources"), extra("citations"));
-                if sources.is_some() || citations.is_some() {
-                    let mut m = ObjectWriter::new(raw_member(j, key));
-                    for (key, list) in [("citationSources", sources), ("citations", citations)] {
-                        if let Some(list) = list {
-                            crate::json::push_compact(m.key(key), list);
-                        }
+    j.push_str("{\"content\":{\"parts\":");
+    j.push_str(&parts);
+    j.push_str(",\"role\":\"model\"}");
+    let stop = match turn.stop_reason() {
+        Some(stop) => turn.own_stop(Gemini).or_else(|| finish_reason(stop)),
+        None if turn.ending() == Ending::Completed => finish_reason(StopReason::EndTurn),
+        None => None,
+    };
+    if let Some(reason) = stop {
+        j.push_str(",\"finishReason\":");
+        push_json_str(j, reason);
+    }
+    let members = [
+        "finishMessage",
+        "safetyRatings",
+        "citationMetadata",
+        "groundingMetadata",
+        "groundingAttributions",
+        "urlContextMetadata",
+        "logprobsResult",
+        "avgLogprobs",
+        "tokenCount",
+    ];
+    for key in members {
+        if key == "citationMetadata" {
+            let (sources, citations) = (extra("citationSources"), extra("citations"));
+            if sources.is_some() || citations.is_some() {
+                let mut m = ObjectWriter::new(raw_member(j, key));
+                for (key, list) in [("citationSources", sources), ("citations", citations)] {
+                    if let Some(list) = list {
+                        crate::json::push_compact(m.key(key), list);
                     }
-                    m.end();
                 }
-            } else if let Some(raw) = extra(key) {
-                crate::json::push_compact(raw_member(j, key), raw);
+                m.end();
             }
+        } else if let Some(raw) = extra(key) {
+            crate::json::push_compact(raw_member(j, key), raw);
         }
-        j.push_str(",\"index\":0}]");
     }
-    if let Some(raw) = extra("promptFeedback") {
-        crate::json::push_compact(w.key("promptFeedback"), raw);
-    }
-    let u = turn.usage();
-    if let Some(raw) = extra("usageMetadata") {
-        crate::json::push_compact(w.key("usageMetadata"), raw);
-    } else if u.input.is_some() || u.output.is_some() {
-        usage_json(&u, w.key("usageMetadata"));
-    }
-    if own {
-        w.opt_str("modelVersion", turn.model());
-        w.opt_str("responseId", turn.id());
-    } else {
-        w.str("modelVersion", turn.model().unwrap_or(""));
-        w.str("responseId", turn.id().unwrap_or("bridge"));
-    }
-    if let Some(raw) = extra("createTime") {
-        crate::json::push_compact(w.key("createTime"), raw);
-    }
-    w.end();
+    j.push_str(",\"index\":");
+    j.push_str(extra("index").unwrap_or("0"));
+    j.push('}');
 }
 
 /// Appends `,"key":` to an object being written by hand, for its value.

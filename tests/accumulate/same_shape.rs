@@ -21,7 +21,7 @@ use ssekit::bridge::AnyReader;
 use ssekit::chat::ChatEvent;
 use ssekit::gemini::GeminiEvent;
 use ssekit::responses::ResponsesEvent;
-use ssekit::turn::{Dialect, TurnConfig};
+use ssekit::turn::{write_choices_json, Dialect, GeminiReader, TurnConfig};
 use ssekit::Frame;
 
 use crate::{corpus, dialects_common};
@@ -119,10 +119,6 @@ const KNOWN: &[(&str, &str)] = &[
         "signatures on text parts: the turn model keeps one text item per run of text, with one \
          signature, where the Gemini accumulator starts a new part after each signed part",
     ),
-    (
-        "tests/data/gemini/two-candidates.sse",
-        "the turn model reads candidate 0 only; the Gemini accumulator keeps every candidate",
-    ),
 ];
 const CHAT: &str = "the chunks' members the model does not carry yet (service tier, fingerprint, logprobs, usage details, other choices)";
 const RESPONSES: &str =
@@ -194,15 +190,28 @@ fn by_dialect(d: Dialect, frames: &[Frame]) -> String {
     }
 }
 
-/// The turn accumulator's answer in the stream's own dialect.
+/// The turn accumulator's answer in the stream's own dialect: Gemini's
+/// candidates each read by a reader of their own.
 fn by_turn(d: Dialect, frames: &[Frame]) -> String {
-    let mut reader = AnyReader::new(d, &TurnConfig::default());
-    let mut acc = TurnAccumulator::new().from_dialect(d);
-    for f in frames {
-        let _ = acc.read(&mut reader, f);
+    let read = |mut reader: AnyReader| {
+        let mut acc = TurnAccumulator::new().from_dialect(d);
+        for f in frames {
+            let _ = acc.read(&mut reader, f);
+        }
+        let _ = acc.finish_reader(&mut reader);
+        (reader, acc.into_turn())
+    };
+    let (first, turn) = read(AnyReader::new(d, &TurnConfig::default()));
+    let mut turns = vec![turn];
+    if let AnyReader::Gemini(g) = &first {
+        for k in g.other_candidates() {
+            let reader = GeminiReader::default().candidate(k);
+            turns.push(read(AnyReader::Gemini(reader)).1);
+        }
     }
-    let _ = acc.finish_reader(&mut reader);
-    acc.into_turn().to_json(d)
+    let mut out = String::new();
+    write_choices_json(d, &turns.iter().collect::<Vec<_>>(), &mut out);
+    out
 }
 
 /// The first byte where `a` and `b` differ, with some text either side.
