@@ -370,7 +370,9 @@ fn usage_json(u: &TurnUsage, j: &mut String) {
 /// `reasoning_content` and `reasoning` each with the text sent under its
 /// name, the deprecated `function_call` as itself, and `usage`,
 /// `service_tier`, `system_fingerprint`, `provider` and `moderation` as
-/// the upstream wrote them.
+/// the upstream wrote them. A turn that failed or was cut before any
+/// `finish_reason` still says one, as above: official clients reject a
+/// completion whose `finish_reason` is `null`.
 pub(crate) fn render(turn: &FinalTurn, out: &mut String) {
     if turn.source() == Some(Dialect::Chat) || turn.extras(Dialect::Chat).next().is_some() {
         return render_own(turn, out);
@@ -606,11 +608,19 @@ fn render_own(turn: &FinalTurn, out: &mut String) {
         j.push_str("null");
     }
     j.push_str(",\"finish_reason\":");
-    // Read from Chat: the stop string is the upstream's own.
-    match turn.stop_raw() {
-        Some(reason) => push_json_str(j, reason),
-        None => j.push_str("null"),
-    }
+    // Read from Chat: the stop string is the upstream's own. A turn that
+    // failed or was cut before one says what the other renderings say:
+    // `null` is not a finish reason the clients accept.
+    let any_call = turn
+        .items()
+        .iter()
+        .any(|i| matches!(i.kind, FinalItemKind::ToolCall { .. }));
+    let stop = turn.stop_reason().unwrap_or(StopReason::EndTurn);
+    let reason = turn
+        .stop_raw()
+        .or_else(|| finish_reason(stop, any_call))
+        .unwrap_or(if any_call { "tool_calls" } else { "stop" });
+    push_json_str(j, reason);
     j.push_str("}]");
     if let Some(u) = kept(keys::USAGE) {
         w.raw("usage", u);

@@ -38,6 +38,7 @@ const KNOWN: &[(&str, &str)] = &[
     ("vercel-anthropic-compaction-emoji.sse", ANTHROPIC),
     ("vercel-anthropic-web-fetch-multilingual.sse", ANTHROPIC),
     ("openaipython-chat-multiple-choices.sse", CHAT_CHOICES),
+    ("tests/data/chat/error-midstream.sse", CHAT_NO_FINISH),
     ("pydanticai-gemini-crlf.sse", GEMINI),
     ("tests/data/gemini/blocked-prompt.sse", GEMINI),
     ("tests/data/gemini/error-midstream.sse", GEMINI),
@@ -105,6 +106,8 @@ const KNOWN: &[(&str, &str)] = &[
     ("vercel-responses-shell-tool.sse", RESPONSES),
     ("vercel-responses-web-search.sse", RESPONSES),
 ];
+const CHAT_NO_FINISH: &str = "failed before any finish_reason: the accumulator writes `null`, \
+     which openai-python's ChatCompletion rejects; the rendering says `stop`";
 const CHAT_CHOICES: &str =
     "n > 1: the turn model reads choice 0 only; the accumulator keeps every choice";
 const RESPONSES: &str =
