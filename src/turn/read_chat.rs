@@ -20,6 +20,14 @@ pub(crate) mod keys {
     /// fragment was an empty string: the member is then present (not
     /// `null`, not left out) even if no text followed.
     pub(crate) const TEXTS: [&str; 4] = ["content", "refusal", "reasoning_content", "reasoning"];
+    /// The index in [`TEXTS`] of `content`.
+    pub(crate) const CONTENT: usize = 0;
+    /// The index in [`TEXTS`] of `refusal`.
+    pub(crate) const REFUSAL: usize = 1;
+    /// The index in [`TEXTS`] of `reasoning_content`.
+    pub(crate) const REASONING_CONTENT: usize = 2;
+    /// The index in [`TEXTS`] of `reasoning`.
+    pub(crate) const REASONING: usize = 3;
     /// The message's `role` (the first one sent).
     pub(crate) const ROLE: &str = "role";
     /// The completion's `service_tier`, `system_fingerprint` and
@@ -47,13 +55,10 @@ pub(crate) mod keys {
     pub(crate) const FUNCTION_CALL: &str = "function_call";
 }
 
-/// A message member carrying text, as its index in [`keys::TEXTS`] (and its
-/// bit in [`ChatReader::said`]).
-const CONTENT: u8 = 0;
-const REFUSAL: u8 = 1;
-const REASONING_CONTENT: u8 = 2;
-const REASONING: u8 = 3;
-/// The bits of the members handed on once.
+use keys::{CONTENT, REASONING, REASONING_CONTENT, REFUSAL};
+
+/// The bits of [`ChatReader::said`]: a text member's is `1 << ` its index
+/// in [`keys::TEXTS`]; then the members handed on once.
 const ROLE_BIT: u16 = 1 << 4;
 const ONCE_BITS: [u16; 3] = [1 << 5, 1 << 6, 1 << 7];
 const LOGPROBS_BIT: u16 = 1 << 8;
@@ -431,7 +436,7 @@ impl ChatReader {
     fn prose<W: TurnWriter + ?Sized>(
         &mut self,
         kind: DeltaKind,
-        member: u8,
+        member: usize,
         text: JsonStr<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
@@ -439,7 +444,7 @@ impl ChatReader {
         if self.said & bit == 0 {
             self.said |= bit;
             if text.is_empty() {
-                let key = keys::TEXTS[usize::from(member)];
+                let key = keys::TEXTS[member];
                 out.write(&extra(None, key, EMPTY_STRING))?;
             }
         }

@@ -493,23 +493,23 @@ fn kept_str<'t>(kept: Option<&'t str>) -> Option<alloc::borrow::Cow<'t, str>> {
 fn member_text(item: &FinalItem, member: usize, out: &mut String) -> bool {
     let reasoning = || item.extra(Dialect::Chat, keys::REASONING_ITEM).is_some();
     match (member, &item.kind) {
-        (0, FinalItemKind::Message) => {
+        (keys::CONTENT, FinalItemKind::Message) => {
             for t in item.text.values() {
                 out.push_str(t);
             }
             true
         }
-        (1, FinalItemKind::Refusal) => {
+        (keys::REFUSAL, FinalItemKind::Refusal) => {
             out.push_str(&item.refusal);
             true
         }
-        (2, FinalItemKind::Reasoning) if !reasoning() => {
+        (keys::REASONING_CONTENT, FinalItemKind::Reasoning) if !reasoning() => {
             for t in item.reasoning.values() {
                 out.push_str(t);
             }
             true
         }
-        (3, FinalItemKind::Reasoning) if reasoning() => {
+        (keys::REASONING, FinalItemKind::Reasoning) if reasoning() => {
             for t in item.reasoning.values() {
                 out.push_str(t);
             }
@@ -549,7 +549,7 @@ fn render_own(turn: &FinalTurn, out: &mut String) {
         };
         // `content` and `refusal` are always there; the reasoning members
         // only when sent.
-        if member < 2 {
+        if member == keys::CONTENT || member == keys::REFUSAL {
             m.str_or_null(key, value.as_deref());
         } else {
             m.opt_str(key, value.as_deref());
