@@ -498,7 +498,8 @@ mod tests {
         let [responses, chat, anthropic, gemini] = shapes(&turn);
 
         let m = &chat["choices"][0]["message"];
-        assert_eq!(chat["id"], "chatcmpl-c1");
+        // Read from Chat: the upstream's own id, no prefix added.
+        assert_eq!(chat["id"], "c1");
         assert_eq!(chat["object"], "chat.completion");
         assert_eq!(
             (chat["created"].clone(), chat["model"].clone()),

@@ -4,12 +4,73 @@ use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::vec::Vec;
 
 use super::{
-    DeltaKind, ItemKind, Stop, StopReason, TurnConfig, TurnError, TurnErrorKind, TurnEvent,
-    TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
+    DeltaKind, Dialect, Extra, ItemKind, Stop, StopReason, TurnConfig, TurnError, TurnErrorKind,
+    TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
 };
 use crate::chat::{ChatChunk, ChatContent, ChatEvent, ChatUsage, ChoiceDelta, ContentPart, Delta};
 use crate::frame::Frame;
-use crate::json::JsonStr;
+use crate::json::{JsonStr, RawJson};
+
+/// The names of the [`Extra`] members the reader hands on and
+/// [`render`](super::write_chat::render) reads back: members of Chat's
+/// `chat.completion` that the model has no word for.
+pub(crate) mod keys {
+    /// The message's `content`, `refusal`, `reasoning_content` and
+    /// `reasoning`, kept as the turn's extra (`""`) when the member's first
+    /// fragment was an empty string: the member is then present (not
+    /// `null`, not left out) even if no text followed.
+    pub(crate) const TEXTS: [&str; 4] = ["content", "refusal", "reasoning_content", "reasoning"];
+    /// The index in [`TEXTS`] of `content`.
+    pub(crate) const CONTENT: usize = 0;
+    /// The index in [`TEXTS`] of `refusal`.
+    pub(crate) const REFUSAL: usize = 1;
+    /// The index in [`TEXTS`] of `reasoning_content`.
+    pub(crate) const REASONING_CONTENT: usize = 2;
+    /// The index in [`TEXTS`] of `reasoning`.
+    pub(crate) const REASONING: usize = 3;
+    /// The message's `role` (the first one sent).
+    pub(crate) const ROLE: &str = "role";
+    /// The completion's `service_tier`, `system_fingerprint` and
+    /// `provider` (each the first one sent).
+    pub(crate) const ONCE: [&str; 3] = ["service_tier", "system_fingerprint", "provider"];
+    /// The completion's `usage`, as the upstream wrote it (the last one).
+    pub(crate) const USAGE: &str = "usage";
+    /// The completion's `moderation` (the last one).
+    pub(crate) const MODERATION: &str = "moderation";
+    /// The choice's `logprobs` is an object (`{}`; its lists are kept
+    /// under the two keys below), not `null`.
+    pub(crate) const LOGPROBS: &str = "logprobs";
+    /// The token lists of `logprobs.content` and `logprobs.refusal`, each
+    /// the concatenation of the chunks' lists.
+    pub(crate) const LOGPROBS_CONTENT: &str = "logprobs.content";
+    /// See [`LOGPROBS_CONTENT`].
+    pub(crate) const LOGPROBS_REFUSAL: &str = "logprobs.refusal";
+    /// Of a reasoning item (`true`): its text came in `delta.reasoning`,
+    /// and goes to the message's `reasoning`, not `reasoning_content`.
+    pub(crate) const REASONING_ITEM: &str = "reasoning";
+    /// Of a tool call item: the call's `type`, from its first fragment.
+    pub(crate) const CALL_TYPE: &str = "type";
+    /// Of a tool call item (`true`): the deprecated `delta.function_call`,
+    /// rendered as the message's `function_call`.
+    pub(crate) const FUNCTION_CALL: &str = "function_call";
+}
+
+use keys::{CONTENT, REASONING, REASONING_CONTENT, REFUSAL};
+
+/// The bits of [`ChatReader::said`]: a text member's is `1 << ` its index
+/// in [`keys::TEXTS`]; then the members handed on once.
+const ROLE_BIT: u16 = 1 << 4;
+const ONCE_BITS: [u16; 3] = [1 << 5, 1 << 6, 1 << 7];
+const LOGPROBS_BIT: u16 = 1 << 8;
+
+const EMPTY_STRING: RawJson<'static> = RawJson::new("\"\"");
+const TRUE: RawJson<'static> = RawJson::new("true");
+const EMPTY_OBJECT: RawJson<'static> = RawJson::new("{}");
+
+/// An extra member of Chat's answer.
+fn extra<'a>(item: Option<u64>, key: &'a str, raw: RawJson<'a>) -> TurnEvent<'a> {
+    TurnEvent::Extra(Extra::new(Dialect::Chat, item, key, raw))
+}
 
 /// Reads a Chat Completions stream (`choices[0]`) into turn events.
 ///
@@ -21,7 +82,13 @@ use crate::json::JsonStr;
 /// | `delta.refusal` | a refusal item |
 /// | `delta.tool_calls[i]` | one tool call item per `index` (the calls may interleave); arguments |
 /// | `delta.function_call` (deprecated) | one tool call item |
-/// | `usage` | usage (cached and reasoning tokens from the details, DeepSeek's `prompt_cache_hit_tokens`) |
+/// | `usage` | usage (cached and reasoning tokens from the details, DeepSeek's `prompt_cache_hit_tokens`); the object whole as an extra |
+/// | `service_tier`, `system_fingerprint`, `provider`, `delta.role` | extras of the turn, from the first chunk that has each |
+/// | `moderation` | an extra of the turn (the last one) |
+/// | `logprobs` of choice 0 | extras of the turn: `logprobs` (`{}`), the lists appended under `logprobs.content` and `logprobs.refusal` |
+/// | a text member's first fragment, when empty | an extra of the turn (`""` under the member's name): the member is present |
+/// | `delta.reasoning` opening a reasoning item | the item's extra `reasoning: true` (rendered as `reasoning`, not `reasoning_content`) |
+/// | a tool call's `type`; `function_call` | the item's extra `type`; `function_call: true` |
 /// | `finish_reason` | every open item ends; stop (`stop` → end of turn, `length` → max tokens, `tool_calls`/`function_call` → tool use, `content_filter`) |
 /// | `data: [DONE]`, or the end of the body after a `finish_reason` | end |
 /// | an error chunk | error |
@@ -64,6 +131,10 @@ pub struct ChatReader {
     /// An error chunk came (with `every` only: it does not end the reading).
     failed: bool,
     chunks: u64,
+    /// The members already handed on once, by bit: the text members seen
+    /// (`1 << CONTENT` …), the role, the tier, fingerprint and provider,
+    /// the logprobs marker.
+    said: u16,
 }
 
 impl Default for ChatReader {
@@ -91,6 +162,7 @@ impl ChatReader {
             call_keys: BTreeSet::new(),
             failed: false,
             chunks: 0,
+            said: 0,
         }
     }
 
@@ -158,6 +230,7 @@ impl ChatReader {
                         crate::chat::Owned::<ChatUsage<'static>>::parse(u.as_raw_json().get())
                     {
                         out.write(&TurnEvent::Usage(usage(&owned.get())))?;
+                        out.write(&extra(None, keys::USAGE, u.as_raw_json()))?;
                     }
                 }
                 let code = e.error.code.and_then(|c| match c.value() {
@@ -194,6 +267,18 @@ impl ChatReader {
             }))?;
         }
         self.chunks += 1;
+        let once = [chunk.service_tier, chunk.system_fingerprint, chunk.provider];
+        for ((value, bit), key) in once.into_iter().zip(ONCE_BITS).zip(keys::ONCE) {
+            if let Some(v) = value {
+                if self.said & bit == 0 {
+                    self.said |= bit;
+                    out.write(&extra(None, key, v.as_raw_json()))?;
+                }
+            }
+        }
+        if let Some(m) = chunk.moderation {
+            out.write(&extra(None, keys::MODERATION, m))?;
+        }
         if let Some(choice) = chunk.choices.head() {
             self.choice(choice, out)?;
         }
@@ -205,6 +290,7 @@ impl ChatReader {
         }
         if let Some(u) = &chunk.usage {
             out.write(&TurnEvent::Usage(usage(u)))?;
+            out.write(&extra(None, keys::USAGE, u.raw()))?;
         }
         Ok(())
     }
@@ -246,6 +332,30 @@ impl ChatReader {
                 reason,
                 raw: Some(raw),
             }))?;
+        }
+        if let Some(lp) = &choice.logprobs {
+            if self.said & LOGPROBS_BIT == 0 {
+                self.said |= LOGPROBS_BIT;
+                out.write(&extra(None, keys::LOGPROBS, EMPTY_OBJECT))?;
+            }
+            if let Some(list) = lp.content {
+                let e = Extra::new(
+                    Dialect::Chat,
+                    None,
+                    keys::LOGPROBS_CONTENT,
+                    list.as_raw_json(),
+                );
+                out.write(&TurnEvent::Extra(e.appended()))?;
+            }
+            if let Some(list) = lp.refusal {
+                let e = Extra::new(
+                    Dialect::Chat,
+                    None,
+                    keys::LOGPROBS_REFUSAL,
+                    list.as_raw_json(),
+                );
+                out.write(&TurnEvent::Extra(e.appended()))?;
+            }
         }
         Ok(())
     }
@@ -322,13 +432,23 @@ impl ChatReader {
         Ok(())
     }
 
-    /// A fragment of the text, reasoning or refusal item.
+    /// A fragment of the text, reasoning or refusal item, sent as the
+    /// message member `member` (an index in [`keys::TEXTS`]).
     fn prose<W: TurnWriter + ?Sized>(
         &mut self,
         kind: DeltaKind,
+        member: usize,
         text: JsonStr<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
+        let bit = 1u16 << member;
+        if self.said & bit == 0 {
+            self.said |= bit;
+            if text.is_empty() {
+                let key = keys::TEXTS[member];
+                out.write(&extra(None, key, EMPTY_STRING))?;
+            }
+        }
         if text.is_empty() {
             return Ok(());
         }
@@ -347,6 +467,9 @@ impl ChatReader {
                     _ => ItemKind::Message,
                 };
                 out.write(&TurnEvent::ItemStart { index, item })?;
+                if member == REASONING {
+                    out.write(&extra(Some(index), keys::REASONING_ITEM, TRUE))?;
+                }
                 index
             }
         };
@@ -362,6 +485,7 @@ impl ChatReader {
         &mut self,
         key: u64,
         call_id: Option<JsonStr<'_>>,
+        ty: Option<JsonStr<'_>>,
         name: Option<JsonStr<'_>>,
         args: Option<JsonStr<'_>>,
         out: &mut W,
@@ -399,6 +523,12 @@ impl ChatReader {
                     index,
                     item: ItemKind::ToolCall { call_id, name },
                 })?;
+                if let Some(ty) = ty {
+                    out.write(&extra(Some(index), keys::CALL_TYPE, ty.as_raw_json()))?;
+                }
+                if key == u64::MAX {
+                    out.write(&extra(Some(index), keys::FUNCTION_CALL, TRUE))?;
+                }
                 index
             }
         };
@@ -418,17 +548,29 @@ impl ChatReader {
         d: &Delta<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
-        for reasoning in [d.reasoning_content, d.reasoning].into_iter().flatten() {
-            self.prose(DeltaKind::Reasoning, reasoning, out)?;
+        if let Some(role) = d.role {
+            if self.said & ROLE_BIT == 0 {
+                self.said |= ROLE_BIT;
+                out.write(&extra(None, keys::ROLE, role.as_raw_json()))?;
+            }
+        }
+        let reasoning = [
+            (d.reasoning_content, REASONING_CONTENT),
+            (d.reasoning, REASONING),
+        ];
+        for (text, member) in reasoning {
+            if let Some(text) = text {
+                self.prose(DeltaKind::Reasoning, member, text, out)?;
+            }
         }
         match d.content {
-            Some(ChatContent::Text(text)) => self.prose(DeltaKind::Text, text, out)?,
+            Some(ChatContent::Text(text)) => self.prose(DeltaKind::Text, CONTENT, text, out)?,
             Some(ChatContent::Parts(parts)) => {
                 for part in parts {
                     match part.map_err(|e| self.error(TurnErrorKind::Decode(e)))? {
                         ContentPart::Text(t) => {
                             if let Some(text) = t.text {
-                                self.prose(DeltaKind::Text, text, out)?;
+                                self.prose(DeltaKind::Text, CONTENT, text, out)?;
                             }
                         }
                         ContentPart::Thinking(t) => {
@@ -437,7 +579,8 @@ impl ChatReader {
                                     inner.map_err(|e| self.error(TurnErrorKind::Decode(e)))?;
                                 if let ContentPart::Text(text) = inner {
                                     if let Some(text) = text.text {
-                                        self.prose(DeltaKind::Reasoning, text, out)?;
+                                        let member = REASONING_CONTENT;
+                                        self.prose(DeltaKind::Reasoning, member, text, out)?;
                                     }
                                 }
                             }
@@ -449,7 +592,7 @@ impl ChatReader {
             _ => {}
         }
         if let Some(refusal) = d.refusal {
-            self.prose(DeltaKind::Refusal, refusal, out)?;
+            self.prose(DeltaKind::Refusal, REFUSAL, refusal, out)?;
         }
         for call in d.tool_calls.into_iter().flatten() {
             let call = call.map_err(|e| self.error(TurnErrorKind::Decode(e)))?;
@@ -457,13 +600,14 @@ impl ChatReader {
             self.call(
                 call.index,
                 call.id,
+                call.ty,
                 f.and_then(|f| f.name),
                 f.and_then(|f| f.arguments),
                 out,
             )?;
         }
         if let Some(f) = &d.function_call {
-            self.call(u64::MAX, None, f.name, f.arguments, out)?;
+            self.call(u64::MAX, None, None, f.name, f.arguments, out)?;
         }
         Ok(())
     }
@@ -569,5 +713,144 @@ pub(crate) fn usage(u: &ChatUsage<'_>) -> TurnUsage {
             .completion_tokens_details
             .as_ref()
             .and_then(|d| d.reasoning_tokens),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Parser;
+    use alloc::borrow::ToOwned;
+    use alloc::string::String;
+    use alloc::vec;
+    use bytes::Bytes;
+
+    /// An extra as the reader handed it on: item, key, JSON, appended.
+    type Kept = (Option<u64>, String, String, bool);
+
+    /// Keeps the extras; counts the other events.
+    #[derive(Default)]
+    struct Extras {
+        extras: Vec<Kept>,
+        others: usize,
+    }
+
+    impl TurnWriter for Extras {
+        fn write(&mut self, event: &TurnEvent<'_>) -> Result<(), TurnError> {
+            match event {
+                TurnEvent::Extra(e) => {
+                    assert_eq!(e.dialect, Dialect::Chat);
+                    self.extras
+                        .push((e.item, e.key.to_owned(), e.raw.get().to_owned(), e.append));
+                }
+                _ => self.others += 1,
+            }
+            Ok(())
+        }
+        fn fail(&mut self, _: &str, _: &str) {}
+        fn take(&mut self) -> Bytes {
+            Bytes::new()
+        }
+        fn is_finished(&self) -> bool {
+            false
+        }
+    }
+
+    /// The extras of each frame of `body`, read in order.
+    fn extras_by_frame(body: &str) -> Vec<Vec<Kept>> {
+        let mut p = Parser::new();
+        p.feed(Bytes::copy_from_slice(body.as_bytes()));
+        let mut reader = ChatReader::default();
+        let mut out = Vec::new();
+        while let Ok(Some(frame)) = p.next_frame() {
+            let mut w = Extras::default();
+            reader.read(&frame, &mut w).unwrap();
+            out.push(w.extras);
+        }
+        out
+    }
+
+    fn kept(item: Option<u64>, key: &str, raw: &str, append: bool) -> Kept {
+        (item, key.to_owned(), raw.to_owned(), append)
+    }
+
+    #[test]
+    fn members_the_model_lacks_are_handed_on_where_they_come() {
+        let body = concat!(
+            // The tier, fingerprint and provider on every chunk: handed on
+            // once; the role once; the empty content says `content` is a
+            // string; logprobs with an empty content list.
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":{"content":[],"refusal":null}}],"service_tier":"flex","system_fingerprint":"fp_\u0031","provider":"P"}"#,
+            "\n\n",
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"logprobs":{"content":[{"token":"Hi","logprob":-0.5}]}}],"service_tier":"other","system_fingerprint":"fp_1","provider":"Q"}"#,
+            "\n\n",
+            // Reasoning under `reasoning`: its item is marked.
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"reasoning":"why"}}]}"#,
+            "\n\n",
+            // Nothing the model lacks: nothing handed on.
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"reasoning":" so"}}]}"#,
+            "\n\n",
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f","arguments":""}}]}}]}"#,
+            "\n\n",
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"type":"function","function":{"arguments":"{}"}}]},"finish_reason":"tool_calls"}],"moderation":{"a": 1}}"#,
+            "\n\n",
+            r#"data: {"id":"x","choices":[],"usage":{"prompt_tokens":1, "cost":0.5}}"#,
+            "\n\n",
+            "data: [DONE]\n\n",
+        );
+        let got = extras_by_frame(body);
+        let want: Vec<Vec<Kept>> = vec![
+            vec![
+                kept(None, "service_tier", "\"flex\"", false),
+                kept(None, "system_fingerprint", "\"fp_\\u0031\"", false),
+                kept(None, "provider", "\"P\"", false),
+                kept(None, "role", "\"assistant\"", false),
+                kept(None, "content", "\"\"", false),
+                kept(None, "logprobs", "{}", false),
+                kept(None, "logprobs.content", "[]", true),
+            ],
+            vec![kept(
+                None,
+                "logprobs.content",
+                r#"[{"token":"Hi","logprob":-0.5}]"#,
+                true,
+            )],
+            // Item 0 is the text; the reasoning is item 1.
+            vec![kept(Some(1), "reasoning", "true", false)],
+            vec![],
+            vec![kept(Some(2), "type", "\"function\"", false)],
+            vec![kept(None, "moderation", r#"{"a": 1}"#, false)],
+            vec![kept(
+                None,
+                "usage",
+                r#"{"prompt_tokens":1, "cost":0.5}"#,
+                false,
+            )],
+            vec![],
+        ];
+        assert_eq!(got, want);
+        // Each kept value is the JSON the frame had.
+        for (_, _, raw, _) in got.iter().flatten() {
+            serde_json::from_str::<serde_json::Value>(raw).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_deprecated_function_call_and_an_error_chunks_usage() {
+        let body = concat!(
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"function_call":{"name":"f","arguments":"{"}}}]}"#,
+            "\n\n",
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"refusal":""}}]}"#,
+            "\n\n",
+            r#"data: {"error":{"message":"m","code":"c"},"usage":{"prompt_tokens":2}}"#,
+            "\n\n",
+        );
+        let got = extras_by_frame(body);
+        let want: Vec<Vec<Kept>> = vec![
+            vec![kept(Some(0), "function_call", "true", false)],
+            vec![kept(None, "refusal", "\"\"", false)],
+            vec![kept(None, "usage", r#"{"prompt_tokens":2}"#, false)],
+        ];
+        assert_eq!(got, want);
     }
 }
