@@ -4,11 +4,11 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 
 use super::{
-    as_json_str, DeltaKind, Dialect, ItemKind, Stop, StopReason, TurnConfig, TurnError,
+    as_json_str, DeltaKind, Dialect, Extra, ItemKind, Stop, StopReason, TurnConfig, TurnError,
     TurnErrorKind, TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
 };
 use crate::frame::Frame;
-use crate::json::JsonStr;
+use crate::json::{JsonStr, RawJson};
 use crate::responses::order::{Checked, OrderConfig, OrderEvent, StreamOrder};
 use crate::responses::{ContentPart, EventKind, Lazy, OutputItem, Response, ResponsesEvent};
 use crate::views::Field;
@@ -57,8 +57,11 @@ pub struct ResponsesReader {
     started: bool,
     items: BTreeMap<u64, Item>,
     /// The unescaped bytes the deltas of each part gave, by (kind, output
-    /// index, part), to send what its done event adds.
-    parts: BTreeMap<(u64, DeltaKind, u64), usize>,
+    /// index, part), to send what its done event adds; and whether a delta
+    /// of the part carried `logprobs` (handed on once when empty).
+    parts: BTreeMap<(u64, DeltaKind, u64), (usize, bool)>,
+    /// An `error` event ended the stream before a terminal event.
+    errored: bool,
     scratch: String,
     rest: String,
     ended: bool,
@@ -76,6 +79,45 @@ fn lazy<'a, T: Field<'a>>(payload: &Lazy<'a, T>) -> T {
     payload.get().unwrap_or_else(|_| T::fallback())
 }
 
+/// The names of the item extras of one part, by its index (content or
+/// summary index): the reader hands each on as it comes, the render of a
+/// turn read from Responses reads them. Parts past these are not carried.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PartKeys {
+    /// A message part's `logprobs`: the deltas' arrays joined.
+    pub(crate) logprobs: &'static str,
+    /// A message part's `logprobs` as its `output_text.done` gives them.
+    pub(crate) done_logprobs: &'static str,
+    /// The part object of the latest `content_part.added` / `.done`.
+    pub(crate) part: &'static str,
+    /// The part object of the latest `reasoning_summary_part.added` /
+    /// `.done`.
+    pub(crate) summary_part: &'static str,
+}
+
+macro_rules! part_keys {
+    ($($n:literal),*) => {
+        [$(PartKeys {
+            logprobs: concat!("logprobs.", $n),
+            done_logprobs: concat!("done_logprobs.", $n),
+            part: concat!("part.", $n),
+            summary_part: concat!("summary_part.", $n),
+        }),*]
+    };
+}
+
+/// The part extras of the first parts of an item.
+pub(crate) const PART_KEYS: [PartKeys; 4] = part_keys!(0, 1, 2, 3);
+
+/// The extras of the part `index`, when it is carried.
+pub(crate) fn part_keys(index: u64) -> Option<&'static PartKeys> {
+    usize::try_from(index).ok().and_then(|i| PART_KEYS.get(i))
+}
+
+/// The turn extra that says a terminal event came after an `error` event
+/// (whose members the extras `error.*` hold).
+const TERMINAL: RawJson<'static> = RawJson::new("true");
+
 impl ResponsesReader {
     /// A reader with this config's limits.
     pub fn new(config: &TurnConfig) -> Self {
@@ -85,6 +127,7 @@ impl ResponsesReader {
             started: false,
             items: BTreeMap::new(),
             parts: BTreeMap::new(),
+            errored: false,
             scratch: String::new(),
             rest: String::new(),
             ended: false,
@@ -174,6 +217,89 @@ impl ResponsesReader {
             model: r.model,
             created: r.created_at.map(|t| t as u64),
         }))
+    }
+
+    /// A member of the final response the model has no word for, as the
+    /// upstream gave it.
+    fn extra<W: TurnWriter + ?Sized>(
+        item: Option<u64>,
+        key: &'static str,
+        raw: RawJson<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        out.write(&TurnEvent::Extra(Extra::new(
+            Dialect::Responses,
+            item,
+            key,
+            raw,
+        )))
+    }
+
+    /// A lifecycle event's `response`: the turn starts (once), and the
+    /// object is handed on whole as the turn's `response` extra (the latest
+    /// replaces the earlier: the final response is the last one's settings,
+    /// with the output built from the items).
+    fn lifecycle<'e, W: TurnWriter + ?Sized>(
+        &mut self,
+        response: &Lazy<'e, Response<'e>>,
+        out: &mut W,
+    ) -> Result<Response<'e>, TurnError> {
+        let r = lazy(response);
+        self.start(&r, out)?;
+        Self::extra(None, "response", response.raw(), out)?;
+        Ok(r)
+    }
+
+    /// A part object of a `*_part.added` / `.done` event, for an item
+    /// that started.
+    fn part<W: TurnWriter + ?Sized>(
+        &mut self,
+        index: u64,
+        part: u64,
+        raw: RawJson<'_>,
+        summary: bool,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        let Some(keys) = part_keys(part) else {
+            return Ok(());
+        };
+        if !matches!(self.items.get(&index), Some(Item::Open | Item::Done)) {
+            return Ok(());
+        }
+        let key = if summary {
+            keys.summary_part
+        } else {
+            keys.part
+        };
+        Self::extra(Some(index), key, raw, out)
+    }
+
+    /// A text delta's `logprobs`, appended to its part's (an empty array
+    /// only the first time: it says that the part has them).
+    fn logprobs<W: TurnWriter + ?Sized>(
+        &mut self,
+        index: u64,
+        part: u64,
+        raw: RawJson<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        let Some(key) = part_keys(part).map(|k| k.logprobs) else {
+            return Ok(());
+        };
+        let Some((_, seen)) = self.parts.get_mut(&(index, DeltaKind::Text, part)) else {
+            return Ok(());
+        };
+        let empty = raw
+            .get()
+            .strip_prefix('[')
+            .and_then(|r| r.strip_suffix(']'))
+            .is_some_and(|r| r.trim().is_empty());
+        if empty && *seen {
+            return Ok(());
+        }
+        *seen = true;
+        let extra = Extra::new(Dialect::Responses, Some(index), key, raw).appended();
+        out.write(&TurnEvent::Extra(extra))
     }
 
     fn usage<W: TurnWriter + ?Sized>(
@@ -271,13 +397,13 @@ impl ResponsesReader {
         };
         let at = (index, kind, part);
         match self.parts.get_mut(&at) {
-            Some(emitted) => *emitted += n,
+            Some((emitted, _)) => *emitted += n,
             None => {
                 let limit = self.max_items;
                 if self.parts.len() >= limit {
                     return Err(self.error(TurnErrorKind::TooManyItems { limit }));
                 }
-                self.parts.insert(at, n);
+                self.parts.insert(at, (n, false));
             }
         }
         if text.is_empty() {
@@ -303,7 +429,7 @@ impl ResponsesReader {
         self.implicit(index, kind, out)?;
         self.open(index, kind == DeltaKind::Refusal, out)?;
         let at = (index, kind, part);
-        let emitted = self.parts.get(&at).copied().unwrap_or(0);
+        let (emitted, logprobs) = self.parts.get(&at).copied().unwrap_or((0, false));
         let mut text = core::mem::take(&mut self.scratch);
         text.clear();
         whole.unescape_into(&mut text);
@@ -315,7 +441,7 @@ impl ResponsesReader {
                 limit: self.max_items,
             }));
         }
-        self.parts.insert(at, text.len().max(emitted));
+        self.parts.insert(at, (text.len().max(emitted), logprobs));
         let mut r = Ok(());
         if let Some(rest) = text.get(emitted..).filter(|r| !r.is_empty()) {
             let rest = as_json_str(rest, &mut self.rest);
@@ -337,15 +463,25 @@ impl ResponsesReader {
     ) -> Result<(), TurnError> {
         use ResponsesEvent as E;
         if self.ended {
-            return match event {
-                E::Done => Ok(()),
-                _ => Err(self.error(TurnErrorKind::ContentAfterFinish)),
+            let terminal = match event {
+                E::Done => return Ok(()),
+                E::ResponseCompleted(e) => Some(e.response.raw()),
+                E::ResponseIncomplete(e) => Some(e.response.raw()),
+                E::ResponseFailed(e) => Some(e.response.raw()),
+                _ => None,
             };
+            if let (Some(raw), true) = (terminal, self.errored) {
+                // The final response is the terminal one, not the error's.
+                self.errored = false;
+                Self::extra(None, "response", raw, out)?;
+                Self::extra(None, "terminal", TERMINAL, out)?;
+            }
+            return Err(self.error(TurnErrorKind::ContentAfterFinish));
         }
         match event {
-            E::ResponseCreated(e) => self.start(&lazy(&e.response), out),
-            E::ResponseInProgress(e) => self.start(&lazy(&e.response), out),
-            E::ResponseQueued(e) => self.start(&lazy(&e.response), out),
+            E::ResponseCreated(e) => self.lifecycle(&e.response, out).map(drop),
+            E::ResponseInProgress(e) => self.lifecycle(&e.response, out).map(drop),
+            E::ResponseQueued(e) => self.lifecycle(&e.response, out).map(drop),
             E::OutputItemAdded(added) => {
                 let index = added.output_index;
                 if self.items.contains_key(&index) {
@@ -373,6 +509,7 @@ impl ResponsesReader {
                 };
                 self.items.insert(index, Item::Open);
                 out.write(&TurnEvent::ItemStart { index, item: kind })?;
+                Self::extra(Some(index), "item", added.item.raw(), out)?;
                 if let OutputItem::FunctionCall(call) = &item {
                     if let Some(args) = call.arguments {
                         self.delta(index, DeltaKind::Arguments, 0, args, out)?;
@@ -382,22 +519,36 @@ impl ResponsesReader {
             }
             E::ContentPartAdded(p) => {
                 let refusal = matches!(lazy(&p.part), ContentPart::Refusal(_));
-                self.open(p.output_index, refusal, out)
+                self.open(p.output_index, refusal, out)?;
+                self.part(p.output_index, p.content_index, p.part.raw(), false, out)
             }
-            E::OutputTextDelta(d) => self.delta(
-                d.output_index,
-                DeltaKind::Text,
-                d.content_index,
-                d.delta,
-                out,
-            ),
-            E::OutputTextDone(d) => self.done(
-                d.output_index,
-                DeltaKind::Text,
-                d.content_index,
-                d.text,
-                out,
-            ),
+            E::ContentPartDone(p) => {
+                self.part(p.output_index, p.content_index, p.part.raw(), false, out)
+            }
+            E::ReasoningSummaryPartAdded(p) => {
+                self.part(p.output_index, p.summary_index, p.part.raw(), true, out)
+            }
+            E::ReasoningSummaryPartDone(p) => {
+                self.part(p.output_index, p.summary_index, p.part.raw(), true, out)
+            }
+            E::OutputTextDelta(d) => {
+                let (index, part) = (d.output_index, d.content_index);
+                self.delta(index, DeltaKind::Text, part, d.delta, out)?;
+                match &d.logprobs {
+                    Some(l) => self.logprobs(index, part, l.as_raw_json(), out),
+                    None => Ok(()),
+                }
+            }
+            E::OutputTextDone(d) => {
+                let (index, part) = (d.output_index, d.content_index);
+                self.done(index, DeltaKind::Text, part, d.text, out)?;
+                match (&d.logprobs, part_keys(part)) {
+                    (Some(l), Some(keys)) => {
+                        Self::extra(Some(index), keys.done_logprobs, l.as_raw_json(), out)
+                    }
+                    _ => Ok(()),
+                }
+            }
             E::RefusalDelta(d) => self.delta(
                 d.output_index,
                 DeltaKind::Refusal,
@@ -500,6 +651,9 @@ impl ResponsesReader {
                     }
                     _ => {}
                 }
+                // The item as the upstream finished it: its id, status and
+                // members the model has no word for.
+                Self::extra(Some(index), "item", done.item.raw(), out)?;
                 // This item's parts only (the map is ordered by item).
                 while let Some((&k, _)) = self.parts.range((index, DeltaKind::Text, 0)..).next() {
                     if k.0 != index {
@@ -511,8 +665,7 @@ impl ResponsesReader {
                 out.write(&TurnEvent::ItemEnd { index, whole: None })
             }
             E::ResponseCompleted(e) => {
-                let r = lazy(&e.response);
-                self.start(&r, out)?;
+                let r = self.lifecycle(&e.response, out)?;
                 self.usage(&r, out)?;
                 out.write(&TurnEvent::Stop(Stop {
                     reason: StopReason::EndTurn,
@@ -522,8 +675,7 @@ impl ResponsesReader {
                 out.write(&TurnEvent::End)
             }
             E::ResponseIncomplete(e) => {
-                let r = lazy(&e.response);
-                self.start(&r, out)?;
+                let r = self.lifecycle(&e.response, out)?;
                 self.usage(&r, out)?;
                 let why = r.incomplete_details.as_ref().and_then(|d| d.reason);
                 let reason = if why.is_some_and(|r| r == "content_filter") {
@@ -537,6 +689,7 @@ impl ResponsesReader {
             }
             E::ResponseFailed(e) => {
                 let r = lazy(&e.response);
+                Self::extra(None, "response", e.response.raw(), out)?;
                 self.usage(&r, out)?;
                 let err = r.error.as_ref();
                 self.ended = true;
@@ -548,6 +701,19 @@ impl ResponsesReader {
             E::ErrorEvent(e) => {
                 let inner = e.error.as_ref().map(lazy);
                 self.ended = true;
+                self.errored = true;
+                // The error as the final response states it, member by
+                // member (either shape of the event).
+                for (key, value) in [
+                    ("error.type", e.error_type()),
+                    ("error.code", e.code()),
+                    ("error.message", e.message()),
+                    ("error.param", e.param()),
+                ] {
+                    if let Some(v) = value {
+                        Self::extra(None, key, v.as_raw_json(), out)?;
+                    }
+                }
                 out.write(&TurnEvent::Error(UpstreamError {
                     code: e.code.or(inner.as_ref().and_then(|i| i.code)),
                     message: e.message.or(inner.as_ref().and_then(|i| i.message)),

@@ -62,69 +62,8 @@ const KNOWN: &[(&str, &str)] = &[
     ("tests/data/gemini/thinking-function-call.sse", GEMINI),
     ("tests/data/gemini/two-candidates.sse", GEMINI),
     ("tests/data/gemini/vertex-pretty-grounding.sse", GEMINI),
-    (
-        "openaidotnet-responses-code-interpreter-files.sse",
-        RESPONSES,
-    ),
-    ("openaidotnet-responses-file-search.sse", RESPONSES),
-    ("openaidotnet-responses-function-call.sse", RESPONSES),
-    ("openaidotnet-responses-hello-text.sse", RESPONSES),
-    ("openaidotnet-responses-logprobs-fffd.sse", RESPONSES),
-    ("openaidotnet-responses-mcp.sse", RESPONSES),
-    ("openaidotnet-responses-reasoning-summary.sse", RESPONSES),
-    ("openaidotnet-responses-web-search.sse", RESPONSES),
-    ("pydanticai-responses-background-queued.sse", RESPONSES),
-    (
-        "pydanticai-responses-background-resumed-starting-after.sse",
-        RESPONSES,
-    ),
-    ("pydanticai-responses-code-interpreter-image.sse", RESPONSES),
-    (
-        "pydanticai-responses-code-interpreter-reasoning.sse",
-        RESPONSES,
-    ),
-    ("pydanticai-responses-deepseek-function-call.sse", RESPONSES),
-    (
-        "pydanticai-responses-deepseek-reasoning-text.sse",
-        RESPONSES,
-    ),
-    (
-        "pydanticai-responses-file-search-annotations.sse",
-        RESPONSES,
-    ),
-    (
-        "pydanticai-responses-function-call-no-seqnum.sse",
-        RESPONSES,
-    ),
-    ("pydanticai-responses-logprobs.sse", RESPONSES),
-    ("pydanticai-responses-mcp-server.sse", RESPONSES),
-    ("pydanticai-responses-moderation-seqnum-last.sse", RESPONSES),
-    ("pydanticai-responses-openrouter-data-only.sse", RESPONSES),
-    ("pydanticai-responses-phase-function-call.sse", RESPONSES),
-    ("pydanticai-responses-reasoning-summary.sse", RESPONSES),
-    ("pydanticai-responses-text-no-seqnum.sse", RESPONSES),
-    ("pydanticai-responses-web-search-annotations.sse", RESPONSES),
-    ("pydanticai-responses-web-search.sse", RESPONSES),
-    ("samples/responses-text.sse", RESPONSES),
-    ("simonwllm-responses-tool-use.sse", RESPONSES),
-    ("vercel-responses-apply-patch.sse", RESPONSES),
-    ("vercel-responses-code-interpreter.sse", RESPONSES),
-    ("vercel-responses-error-failed.sse", RESPONSES),
-    ("vercel-responses-file-search.sse", RESPONSES),
-    ("vercel-responses-image-generation.sse", RESPONSES),
-    ("vercel-responses-local-shell.sse", RESPONSES),
-    ("vercel-responses-mcp-approval-request.sse", RESPONSES),
-    ("vercel-responses-phase-unicode-escapes.sse", RESPONSES),
-    (
-        "vercel-responses-reasoning-encrypted-function-call.sse",
-        RESPONSES,
-    ),
-    ("vercel-responses-shell-tool.sse", RESPONSES),
-    ("vercel-responses-web-search.sse", RESPONSES),
 ];
 const CHAT: &str = "the chunks' members the model does not carry yet (service tier, fingerprint, logprobs, usage details, other choices)";
-const RESPONSES: &str =
-    "the response object's settings and the items' own JSON are not carried yet";
 const ANTHROPIC: &str = "usage extras, citations, container and stop details are not carried yet";
 const GEMINI: &str =
     "usage details, safety ratings, grounding and other candidates are not carried yet";
