@@ -41,6 +41,7 @@ enum Item {
 /// | `response.completed` / `.incomplete` | usage, stop (`max_output_tokens` → max tokens, `content_filter`), end |
 /// | `response.failed`, `error` | error |
 /// | `keepalive` | keep-alive |
+/// | each lifecycle event's `response`; a started item's `output_item.added` / `.done` object, its parts' `*_part.added` / `.done` objects and its text deltas' and done events' `logprobs` (the first four parts); an `error` event's `type`, `code`, `message`, `param`, and a terminal event after it | [`Extra`]s `response`, `item`, `part.N`, `summary_part.N`, `logprobs.N` (appended), `done_logprobs.N`, `error.*`, `terminal`: what a final answer in Responses' own shape needs and the model has no word for; each only where the event carries it |
 ///
 /// Faults: a delta of an item never added, an item added twice, more items
 /// than [`TurnConfig::max_items`], an event that does not decode, a stream
@@ -274,19 +275,16 @@ impl ResponsesReader {
         Self::extra(Some(index), key, raw, out)
     }
 
-    /// A text delta's `logprobs`, appended to its part's (an empty array
-    /// only the first time: it says that the part has them).
+    /// A text delta's `logprobs`, appended to its part's: an empty array
+    /// only when the part had none (it says that the part has them).
     fn logprobs<W: TurnWriter + ?Sized>(
-        &mut self,
         index: u64,
         part: u64,
         raw: RawJson<'_>,
+        had: bool,
         out: &mut W,
     ) -> Result<(), TurnError> {
-        let Some(key) = part_keys(part).map(|k| k.logprobs) else {
-            return Ok(());
-        };
-        let Some((_, seen)) = self.parts.get_mut(&(index, DeltaKind::Text, part)) else {
+        let Some(keys) = part_keys(part) else {
             return Ok(());
         };
         let empty = raw
@@ -294,11 +292,10 @@ impl ResponsesReader {
             .strip_prefix('[')
             .and_then(|r| r.strip_suffix(']'))
             .is_some_and(|r| r.trim().is_empty());
-        if empty && *seen {
+        if empty && had {
             return Ok(());
         }
-        *seen = true;
-        let extra = Extra::new(Dialect::Responses, Some(index), key, raw).appended();
+        let extra = Extra::new(Dialect::Responses, Some(index), keys.logprobs, raw).appended();
         out.write(&TurnEvent::Extra(extra))
     }
 
@@ -377,12 +374,14 @@ impl ResponsesReader {
         Ok(())
     }
 
+    /// A fragment of an item; `logprobs`, a text delta's, handed on.
     fn delta<W: TurnWriter + ?Sized>(
         &mut self,
         index: u64,
         kind: DeltaKind,
         part: u64,
         text: JsonStr<'_>,
+        logprobs: Option<RawJson<'_>>,
         out: &mut W,
     ) -> Result<(), TurnError> {
         self.implicit(index, kind, out)?;
@@ -396,25 +395,34 @@ impl ResponsesReader {
             }
         };
         let at = (index, kind, part);
-        match self.parts.get_mut(&at) {
-            Some((emitted, _)) => *emitted += n,
+        let had_logprobs = match self.parts.get_mut(&at) {
+            Some((emitted, seen)) => {
+                *emitted += n;
+                let had = *seen;
+                *seen |= logprobs.is_some();
+                had
+            }
             None => {
                 let limit = self.max_items;
                 if self.parts.len() >= limit {
                     return Err(self.error(TurnErrorKind::TooManyItems { limit }));
                 }
-                self.parts.insert(at, (n, false));
+                self.parts.insert(at, (n, logprobs.is_some()));
+                false
             }
+        };
+        if !text.is_empty() {
+            out.write(&TurnEvent::Delta {
+                index,
+                kind,
+                part: part as u32,
+                text,
+            })?;
         }
-        if text.is_empty() {
-            return Ok(());
+        match logprobs {
+            Some(raw) => Self::logprobs(index, part, raw, had_logprobs, out),
+            None => Ok(()),
         }
-        out.write(&TurnEvent::Delta {
-            index,
-            kind,
-            part: part as u32,
-            text,
-        })
     }
 
     /// A done event with the whole text: sends what the deltas did not.
@@ -512,7 +520,7 @@ impl ResponsesReader {
                 Self::extra(Some(index), "item", added.item.raw(), out)?;
                 if let OutputItem::FunctionCall(call) = &item {
                     if let Some(args) = call.arguments {
-                        self.delta(index, DeltaKind::Arguments, 0, args, out)?;
+                        self.delta(index, DeltaKind::Arguments, 0, args, None, out)?;
                     }
                 }
                 Ok(())
@@ -533,11 +541,8 @@ impl ResponsesReader {
             }
             E::OutputTextDelta(d) => {
                 let (index, part) = (d.output_index, d.content_index);
-                self.delta(index, DeltaKind::Text, part, d.delta, out)?;
-                match &d.logprobs {
-                    Some(l) => self.logprobs(index, part, l.as_raw_json(), out),
-                    None => Ok(()),
-                }
+                let logprobs = d.logprobs.as_ref().map(|l| l.as_raw_json());
+                self.delta(index, DeltaKind::Text, part, d.delta, logprobs, out)
             }
             E::OutputTextDone(d) => {
                 let (index, part) = (d.output_index, d.content_index);
@@ -554,6 +559,7 @@ impl ResponsesReader {
                 DeltaKind::Refusal,
                 d.content_index,
                 d.delta,
+                None,
                 out,
             ),
             E::RefusalDone(d) => self.done(
@@ -568,6 +574,7 @@ impl ResponsesReader {
                 DeltaKind::Summary,
                 d.summary_index,
                 d.delta,
+                None,
                 out,
             ),
             E::ReasoningSummaryTextDone(d) => self.done(
@@ -582,6 +589,7 @@ impl ResponsesReader {
                 DeltaKind::Reasoning,
                 d.content_index,
                 d.delta,
+                None,
                 out,
             ),
             E::ReasoningTextDone(d) => self.done(
@@ -592,7 +600,7 @@ impl ResponsesReader {
                 out,
             ),
             E::FunctionCallArgumentsDelta(d) => {
-                self.delta(d.output_index, DeltaKind::Arguments, 0, d.delta, out)
+                self.delta(d.output_index, DeltaKind::Arguments, 0, d.delta, None, out)
             }
             E::FunctionCallArgumentsDone(d) => {
                 self.done(d.output_index, DeltaKind::Arguments, 0, d.arguments, out)
@@ -753,5 +761,157 @@ impl TurnReader for ResponsesReader {
 
     fn events(&self) -> u64 {
         self.events
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Parser;
+    use alloc::vec::Vec;
+    use bytes::Bytes;
+
+    /// The extras a reader gave: item, key, JSON, appended.
+    #[derive(Default)]
+    struct Extras(Vec<(Option<u64>, String, String, bool)>);
+
+    impl TurnWriter for Extras {
+        fn write(&mut self, event: &TurnEvent<'_>) -> Result<(), TurnError> {
+            if let TurnEvent::Extra(e) = event {
+                assert_eq!(e.dialect, Dialect::Responses);
+                self.0.push((
+                    e.item,
+                    String::from(e.key),
+                    String::from(e.raw.get()),
+                    e.append,
+                ));
+            }
+            Ok(())
+        }
+        fn fail(&mut self, _: &str, _: &str) {}
+        fn take(&mut self) -> Bytes {
+            Bytes::new()
+        }
+        fn is_finished(&self) -> bool {
+            false
+        }
+    }
+
+    /// Each line a `data:` frame; what the reader hands on as extras, and
+    /// its errors.
+    fn extras(lines: &[&str]) -> (Vec<(Option<u64>, String, String, bool)>, Vec<TurnErrorKind>) {
+        let mut stream = String::new();
+        for l in lines {
+            stream.push_str("data: ");
+            stream.push_str(l);
+            stream.push_str("\n\n");
+        }
+        let mut p = Parser::new();
+        p.feed(Bytes::from(stream));
+        let mut reader = ResponsesReader::default();
+        let mut out = Extras::default();
+        let mut errors = Vec::new();
+        while let Ok(Some(f)) = p.next_frame() {
+            if let Err(e) = reader.read(&f, &mut out) {
+                errors.push(e.kind());
+            }
+        }
+        (out.0, errors)
+    }
+
+    fn x(
+        item: Option<u64>,
+        key: &str,
+        raw: &str,
+        append: bool,
+    ) -> (Option<u64>, String, String, bool) {
+        (item, String::from(key), String::from(raw), append)
+    }
+
+    const CREATED: &str = r#"{"id":"resp_1","status":"in_progress","tools":[],"output":[]}"#;
+    const ADDED_PART: &str = r#"{"type":"output_text","annotations":[],"text":""}"#;
+    const LP: &str = r#"[{"token":"!","logprob":-0.5}]"#;
+    const DONE_PART: &str = r#"{"type":"output_text","annotations":[],"text":"Hi!"}"#;
+    const ITEM: &str =
+        r#"{"id":"msg_1","type":"message","status":"completed","content":[],"role":"assistant"}"#;
+    const CALL: &str =
+        r#"{"id":"fc_1","type":"function_call","call_id":"c","name":"f","arguments":""}"#;
+    const DONE: &str = r#"{"id":"resp_1","status":"completed","output":[]}"#;
+
+    #[test]
+    fn hands_on_response_objects_items_parts_and_logprobs() {
+        let created = alloc::format!(r#"{{"type":"response.created","response":{CREATED}}}"#);
+        let (got, errors) = extras(&[
+            &created,
+            // A message is pending until its first part: its added object
+            // is not handed on (no item to hold it yet).
+            r#"{"type":"response.output_item.added","output_index":0,"item":{"id":"msg_1","type":"message","content":[]}}"#,
+            &alloc::format!(
+                r#"{{"type":"response.content_part.added","item_id":"msg_1","output_index":0,"content_index":0,"part":{ADDED_PART}}}"#
+            ),
+            // An empty array says the part has logprobs, once.
+            r#"{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"Hi","logprobs":[]}"#,
+            &alloc::format!(
+                r#"{{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"!","logprobs":{LP}}}"#
+            ),
+            r#"{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"","logprobs":[ ]}"#,
+            r#"{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":""}"#,
+            r#"{"type":"response.output_text.done","item_id":"msg_1","output_index":0,"content_index":0,"text":"Hi!","logprobs":[1]}"#,
+            &alloc::format!(
+                r#"{{"type":"response.content_part.done","item_id":"msg_1","output_index":0,"content_index":0,"part":{DONE_PART}}}"#
+            ),
+            &alloc::format!(
+                r#"{{"type":"response.output_item.done","output_index":0,"item":{ITEM}}}"#
+            ),
+            &alloc::format!(
+                r#"{{"type":"response.output_item.added","output_index":1,"item":{CALL}}}"#
+            ),
+            r#"{"type":"response.reasoning_summary_part.added","item_id":"fc_1","output_index":1,"summary_index":5,"part":{}}"#,
+            &alloc::format!(r#"{{"type":"response.completed","response":{DONE}}}"#),
+        ]);
+        assert_eq!(errors, []);
+        assert_eq!(
+            got,
+            [
+                x(None, "response", CREATED, false),
+                x(Some(0), "part.0", ADDED_PART, false),
+                x(Some(0), "logprobs.0", "[]", true),
+                x(Some(0), "logprobs.0", LP, true),
+                x(Some(0), "done_logprobs.0", "[1]", false),
+                x(Some(0), "part.0", DONE_PART, false),
+                x(Some(0), "item", ITEM, false),
+                x(Some(1), "item", CALL, false),
+                // Summary index 5: past the parts carried.
+                x(None, "response", DONE, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_error_event_then_a_terminal_one() {
+        let failed = r#"{"id":"resp_1","status":"failed","error":{"code":"q","message":"m"}}"#;
+        let (got, errors) = extras(&[
+            r#"{"type":"error","error":{"type":"t","code":"q","message":"m\u00e9","param":null}}"#,
+            &alloc::format!(r#"{{"type":"response.failed","response":{failed}}}"#),
+            r#"{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"x"}"#,
+        ]);
+        // A null param is no string: not handed on.
+        assert_eq!(
+            got,
+            [
+                x(None, "error.type", r#""t""#, false),
+                x(None, "error.code", r#""q""#, false),
+                x(None, "error.message", r#""m\u00e9""#, false),
+                x(None, "response", failed, false),
+                x(None, "terminal", "true", false),
+            ]
+        );
+        assert_eq!(
+            errors,
+            [
+                TurnErrorKind::ContentAfterFinish,
+                TurnErrorKind::ContentAfterFinish
+            ]
+        );
     }
 }

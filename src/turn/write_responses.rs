@@ -415,6 +415,11 @@ impl TurnWriter for ResponsesTurnWriter {
 /// Items still open when the turn ended have status `incomplete`. The
 /// request's `tools`, `tool_choice` and `parallel_tool_calls` are the API's
 /// defaults (`[]`, `"auto"`, `true`).
+///
+/// A turn read from Responses (its source, or the reader's `response`
+/// extra kept) is written as that dialect's own accumulator answers
+/// instead: the upstream's last `response` object and its items' own
+/// objects, with what the model built laid over them (`render_own`).
 pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
     if turn.source() == Some(Dialect::Responses)
         || turn.extra(Dialect::Responses, "response").is_some()
@@ -946,5 +951,79 @@ fn built_item(turn: &FinalTurn, base: &str, n: usize, item: &FinalItem, output: 
             push_one_line(raw, output);
         }
         FinalItemKind::Other { .. } => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::accumulate::{ResponsesAccumulator, TurnAccumulator};
+    use crate::responses::ResponsesEvent;
+    use crate::turn::{Dialect, ResponsesReader};
+    use crate::Parser;
+    use alloc::string::{String, ToString};
+    use bytes::Bytes;
+
+    /// `lines` as `data:` frames: the turn rendered in Responses, and the
+    /// dialect accumulator's answer.
+    fn both(lines: &[&str]) -> (String, String) {
+        let mut stream = String::new();
+        for l in lines {
+            stream.push_str("data: ");
+            stream.push_str(l);
+            stream.push_str("\n\n");
+        }
+        let mut p = Parser::new();
+        p.feed(Bytes::from(stream));
+        let mut reader = ResponsesReader::default();
+        let mut turn = TurnAccumulator::new().from_dialect(Dialect::Responses);
+        let mut acc = ResponsesAccumulator::new();
+        while let Ok(Some(f)) = p.next_frame() {
+            let _ = turn.read(&mut reader, &f);
+            if let Ok(e) = ResponsesEvent::from_frame(&f) {
+                let _ = acc.feed(&e);
+            }
+        }
+        let _ = turn.finish_reader(&mut reader);
+        let got = turn.into_turn().to_json(Dialect::Responses);
+        (got, acc.finish().json().to_string())
+    }
+
+    #[test]
+    fn an_error_event_without_a_terminal_fails_the_response() {
+        let (got, acc) = both(&[
+            r#"{"type":"response.created","response":{"id":"resp_1","status":"in_progress","error":null,"model":"m\u00e9"}}"#,
+            r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"c","name":"f","arguments":""}}"#,
+            r#"{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":0,"delta":"{\"a\":"}"#,
+            r#"{"type":"error","code":"q","message":"m","param":null}"#,
+        ]);
+        // Written by hand: the created object's members in order, status
+        // and error from the error event, the call as far as it came (its
+        // added object, its arguments from the deltas), the model's name
+        // unescaped and written again.
+        let want = concat!(
+            r#"{"id":"resp_1","status":"failed","error":{"code":"q","message":"m"},"model":"mé","#,
+            r#""output":[{"type":"function_call","id":"fc_1","call_id":"c","name":"f","arguments":"{\"a\":"}]}"#,
+        );
+        assert_eq!(got, want);
+        assert_eq!(acc, want);
+    }
+
+    #[test]
+    fn no_lifecycle_event_and_parts_past_the_item_object() {
+        let (got, acc) = both(&[
+            r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"reasoning","id":"rs_1","summary":[]}}"#,
+            r#"{"type":"response.reasoning_summary_text.delta","item_id":"rs_1","output_index":0,"summary_index":0,"delta":"a"}"#,
+            r#"{"type":"response.reasoning_text.delta","item_id":"rs_1","output_index":0,"content_index":0,"delta":"b"}"#,
+            r#"{"type":"response.output_item.done","output_index":0,"item":{"type":"reasoning","id":"rs_1","summary":[]}}"#,
+        ]);
+        // Cut (no terminal event): no status; the summary and reasoning
+        // text built from the deltas, past the done object's empty lists.
+        let want = concat!(
+            r#"{"object":"response","output":[{"type":"reasoning","id":"rs_1","#,
+            r#""summary":[{"type":"summary_text","text":"a"}],"#,
+            r#""content":[{"type":"reasoning_text","text":"b"}]}]}"#,
+        );
+        assert_eq!(got, want);
+        assert_eq!(acc, want);
     }
 }
