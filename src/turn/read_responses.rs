@@ -771,9 +771,12 @@ mod tests {
     use alloc::vec::Vec;
     use bytes::Bytes;
 
-    /// The extras a reader gave: item, key, JSON, appended.
+    /// An extra a reader gave: item, key, JSON, appended.
+    type Kept = (Option<u64>, String, String, bool);
+
+    /// The extras a reader gave.
     #[derive(Default)]
-    struct Extras(Vec<(Option<u64>, String, String, bool)>);
+    struct Extras(Vec<Kept>);
 
     impl TurnWriter for Extras {
         fn write(&mut self, event: &TurnEvent<'_>) -> Result<(), TurnError> {
@@ -799,7 +802,7 @@ mod tests {
 
     /// Each line a `data:` frame; what the reader hands on as extras, and
     /// its errors.
-    fn extras(lines: &[&str]) -> (Vec<(Option<u64>, String, String, bool)>, Vec<TurnErrorKind>) {
+    fn extras(lines: &[&str]) -> (Vec<Kept>, Vec<TurnErrorKind>) {
         let mut stream = String::new();
         for l in lines {
             stream.push_str("data: ");
