@@ -219,6 +219,38 @@ pub(crate) fn push_compact(out: &mut String, json: &str) {
     }
 }
 
+/// Appends a validated JSON value compactly, its strings and keys
+/// unescaped and written again by [`write_json_str`], numbers as written:
+/// the text an owned tree read from the same value writes
+/// (`accumulate::JsonValue`), so that a value kept borrowed renders as one
+/// kept owned. O(length of the value).
+pub(crate) fn push_normalized(out: &mut String, value: &super::Value<'_>) {
+    use super::Value;
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(n.as_str()),
+        Value::String(s) => push_json_str(out, &s.unescape()),
+        Value::Array(a) => {
+            out.push('[');
+            for (i, v) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_normalized(out, &v);
+            }
+            out.push(']');
+        }
+        Value::Object(o) => {
+            let mut w = ObjectWriter::new(out);
+            for (k, v) in o.members() {
+                push_normalized(w.key(&k.unescape()), &v);
+            }
+            w.end();
+        }
+    }
+}
+
 /// Writes the object `base` (validated JSON text of an object, or `None`
 /// for `{}`) with its members named in `fields` replaced by the given JSON
 /// texts (members whose field is `None` are copied as they are), then the
@@ -292,6 +324,19 @@ mod tests {
             out,
             r#"{"a\n":"x\"","n":18446744073709551615,"null":null},"r":[0]"#
         );
+    }
+
+    #[test]
+    fn normalized_as_an_owned_tree_writes() {
+        let text = "{ \"a\\u0041\" : [1.50, -2e3, true, null, \"\\u00e9\\n\\/\"],\n \"b\": {} }";
+        let mut out = String::new();
+        push_normalized(&mut out, &crate::json::Value::parse(text).unwrap());
+        // Checked by hand: keys and strings unescaped and escaped again
+        // (`\/` is `/`, `\u00e9` is é), numbers as written, no whitespace.
+        assert_eq!(out, "{\"aA\":[1.50,-2e3,true,null,\"é\\n/\"],\"b\":{}}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let w: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(v, w);
     }
 
     #[test]

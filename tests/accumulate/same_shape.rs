@@ -40,65 +40,6 @@ const KNOWN: &[(&str, &str)] = &[
     ("openaipython-chat-multiple-choices.sse", CHAT_CHOICES),
     ("tests/data/chat/error-midstream.sse", CHAT_NO_FINISH),
     (
-        "openaidotnet-responses-code-interpreter-files.sse",
-        RESPONSES,
-    ),
-    ("openaidotnet-responses-file-search.sse", RESPONSES),
-    ("openaidotnet-responses-function-call.sse", RESPONSES),
-    ("openaidotnet-responses-hello-text.sse", RESPONSES),
-    ("openaidotnet-responses-logprobs-fffd.sse", RESPONSES),
-    ("openaidotnet-responses-mcp.sse", RESPONSES),
-    ("openaidotnet-responses-reasoning-summary.sse", RESPONSES),
-    ("openaidotnet-responses-web-search.sse", RESPONSES),
-    ("pydanticai-responses-background-queued.sse", RESPONSES),
-    (
-        "pydanticai-responses-background-resumed-starting-after.sse",
-        RESPONSES,
-    ),
-    ("pydanticai-responses-code-interpreter-image.sse", RESPONSES),
-    (
-        "pydanticai-responses-code-interpreter-reasoning.sse",
-        RESPONSES,
-    ),
-    ("pydanticai-responses-deepseek-function-call.sse", RESPONSES),
-    (
-        "pydanticai-responses-deepseek-reasoning-text.sse",
-        RESPONSES,
-    ),
-    (
-        "pydanticai-responses-file-search-annotations.sse",
-        RESPONSES,
-    ),
-    (
-        "pydanticai-responses-function-call-no-seqnum.sse",
-        RESPONSES,
-    ),
-    ("pydanticai-responses-logprobs.sse", RESPONSES),
-    ("pydanticai-responses-mcp-server.sse", RESPONSES),
-    ("pydanticai-responses-moderation-seqnum-last.sse", RESPONSES),
-    ("pydanticai-responses-openrouter-data-only.sse", RESPONSES),
-    ("pydanticai-responses-phase-function-call.sse", RESPONSES),
-    ("pydanticai-responses-reasoning-summary.sse", RESPONSES),
-    ("pydanticai-responses-text-no-seqnum.sse", RESPONSES),
-    ("pydanticai-responses-web-search-annotations.sse", RESPONSES),
-    ("pydanticai-responses-web-search.sse", RESPONSES),
-    ("samples/responses-text.sse", RESPONSES),
-    ("simonwllm-responses-tool-use.sse", RESPONSES),
-    ("vercel-responses-apply-patch.sse", RESPONSES),
-    ("vercel-responses-code-interpreter.sse", RESPONSES),
-    ("vercel-responses-error-failed.sse", RESPONSES),
-    ("vercel-responses-file-search.sse", RESPONSES),
-    ("vercel-responses-image-generation.sse", RESPONSES),
-    ("vercel-responses-local-shell.sse", RESPONSES),
-    ("vercel-responses-mcp-approval-request.sse", RESPONSES),
-    ("vercel-responses-phase-unicode-escapes.sse", RESPONSES),
-    (
-        "vercel-responses-reasoning-encrypted-function-call.sse",
-        RESPONSES,
-    ),
-    ("vercel-responses-shell-tool.sse", RESPONSES),
-    ("vercel-responses-web-search.sse", RESPONSES),
-    (
         "tests/data/gemini/signatures.sse",
         "signatures on text parts: the turn model keeps one text item per run of text, with one \
          signature, where the Gemini accumulator starts a new part after each signed part",
@@ -108,8 +49,6 @@ const CHAT_NO_FINISH: &str = "failed before any finish_reason: the accumulator w
      which openai-python's ChatCompletion rejects; the rendering says `stop`";
 const CHAT_CHOICES: &str =
     "n > 1: the turn model reads choice 0 only; the accumulator keeps every choice";
-const RESPONSES: &str =
-    "the response object's settings and the items' own JSON are not carried yet";
 const ANTHROPIC: &str = "usage extras, citations, container and stop details are not carried yet";
 
 /// Every stream: the corpus, the hand-written streams of `tests/data`, the

@@ -215,6 +215,16 @@ const FINAL_KNOWN: &[FinalKnown] = &[
     },
     FinalKnown {
         shape: "responses",
+        stream: "-responses-",
+        client: "openai-py",
+        field: "accepted",
+        reason: "a Responses upstream's answer in its own shape is its response object as sent \
+                 (as ResponsesAccumulator gives it): the recordings' usage has no \
+                 input_tokens_details.cache_write_tokens (one also lacks tools, tool_choice \
+                 and parallel_tool_calls), which the pinned SDK's pydantic model requires",
+    },
+    FinalKnown {
+        shape: "responses",
         stream: "outcome=failed",
         client: "ai-sdk.openai.responses",
         field: "accepted",
