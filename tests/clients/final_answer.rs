@@ -215,13 +215,12 @@ const FINAL_KNOWN: &[FinalKnown] = &[
     },
     FinalKnown {
         shape: "responses",
-        stream: "-responses-",
+        stream: "vercel-responses-phase-unicode-escapes",
         client: "openai-py",
         field: "accepted",
-        reason: "a Responses upstream's answer in its own shape is its response object as sent \
-                 (as ResponsesAccumulator gives it): the recordings' usage has no \
-                 input_tokens_details.cache_write_tokens (one also lacks tools, tool_choice \
-                 and parallel_tool_calls), which the pinned SDK's pydantic model requires",
+        reason: "the recorded response object has no tools, tool_choice or \
+                 parallel_tool_calls, which the SDK's Response requires; the rendering of a \
+                 Responses upstream in its own shape is the object it sent",
     },
     FinalKnown {
         shape: "responses",

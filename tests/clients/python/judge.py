@@ -143,6 +143,23 @@ def genai_stream(base):
     )
 
 
+# Required members the pinned SDK's models have that the API added after the corpus was
+# recorded: a recorded object that lacks only these is what the API sent then, and passes.
+NEWER_THAN_RECORDINGS = {("usage", "input_tokens_details", "cache_write_tokens")}
+
+
+def strictly(model, body, newer=frozenset()):
+    """Validates `body` with `model`; errors other than a missing member of `newer` raise."""
+    from pydantic import ValidationError
+
+    try:
+        model.model_validate(body)
+    except ValidationError as e:
+        rest = [x for x in e.errors() if not (x["type"] == "missing" and tuple(x["loc"]) in newer)]
+        if rest:
+            raise
+
+
 def responses_final(base):
     """client.responses.create() without stream: the client's Response, and the same body
     validated strictly by the SDK's pydantic model (required fields and types)."""
@@ -150,7 +167,7 @@ def responses_final(base):
 
     client = openai_client(base)
     raw = client.responses.with_raw_response.create(model=MODEL, input="hi")
-    Response.model_validate(json.loads(raw.http_response.text))
+    strictly(Response, json.loads(raw.http_response.text), NEWER_THAN_RECORDINGS)
     final = raw.parse()
     return "responses", final.model_dump(mode="json", warnings=False)
 
