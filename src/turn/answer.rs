@@ -380,15 +380,19 @@ impl FinalTurn {
     }
 }
 
-/// Writes several finished turns as one `dialect` answer: the candidates
-/// of a Gemini `GenerateContentResponse`, one turn each (read by a
-/// [`GeminiReader`](super::GeminiReader) per
-/// [`candidate`](super::GeminiReader::candidate)), in the order given.
-/// The other dialects' answers are written from the first turn alone, as
-/// [`FinalTurn::write_json`] writes it; no turns write `{}`.
+/// Writes several finished turns as one `dialect` answer, in the order
+/// given: the candidates of a Gemini `GenerateContentResponse` (each read
+/// by a [`GeminiReader`](super::GeminiReader) per
+/// [`candidate`](super::GeminiReader::candidate)), or the choices of a
+/// Chat `chat.completion` read from Chat (a
+/// [`ChatReader`](super::ChatReader) per
+/// [`choice`](super::ChatReader::choice)); the answer's own members come
+/// from the first. The other answers are written from the first turn
+/// alone, as [`FinalTurn::write_json`] writes it; no turns write `{}`.
 pub fn write_choices_json(dialect: Dialect, turns: &[&FinalTurn], out: &mut String) {
     match (dialect, turns.first()) {
         (Dialect::Gemini, _) => super::write_gemini::render_candidates(turns, out),
+        (Dialect::Chat, _) => super::write_chat::render_choices(turns, out),
         (_, Some(first)) => first.write_json(dialect, out),
         (_, None) => out.push_str("{}"),
     }

@@ -1,6 +1,7 @@
 //! The Chat Completions reader.
 
 use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{
@@ -30,6 +31,9 @@ pub(crate) mod keys {
     pub(crate) const REASONING: usize = 3;
     /// The message's `role` (the first one sent).
     pub(crate) const ROLE: &str = "role";
+    /// The choice's `index`, when the reader reads another choice than 0
+    /// ([`ChatReader::choice`](super::ChatReader::choice)).
+    pub(crate) const INDEX: &str = "index";
     /// The completion's `service_tier`, `system_fingerprint` and
     /// `provider` (each the first one sent).
     pub(crate) const ONCE: [&str; 3] = ["service_tier", "system_fingerprint", "provider"];
@@ -62,6 +66,7 @@ use keys::{CONTENT, REASONING, REASONING_CONTENT, REFUSAL};
 const ROLE_BIT: u16 = 1 << 4;
 const ONCE_BITS: [u16; 3] = [1 << 5, 1 << 6, 1 << 7];
 const LOGPROBS_BIT: u16 = 1 << 8;
+const INDEX_BIT: u16 = 1 << 9;
 
 const EMPTY_STRING: RawJson<'static> = RawJson::new("\"\"");
 const TRUE: RawJson<'static> = RawJson::new("true");
@@ -96,7 +101,8 @@ fn extra<'a>(item: Option<u64>, key: &'a str, raw: RawJson<'a>) -> TurnEvent<'a>
 /// A change between text, reasoning and refusal ends the one open and
 /// opens the next; a tool call's start ends the open text. Choices other
 /// than 0 are counted ([`TurnReader::skipped`]) and not read, unless
-/// [`every_choice`](Self::every_choice) asks for their faults.
+/// [`every_choice`](Self::every_choice) asks for their faults;
+/// [`choice`](Self::choice) reads another one instead.
 ///
 /// Faults: a tool call whose first fragment has no `id` and no `name`
 /// (one of them missing is read past), more calls than
@@ -133,8 +139,14 @@ pub struct ChatReader {
     chunks: u64,
     /// The members already handed on once, by bit: the text members seen
     /// (`1 << CONTENT` …), the role, the tier, fingerprint and provider,
-    /// the logprobs marker.
+    /// the logprobs marker, the choice's index.
     said: u16,
+    /// The choice read.
+    own: u64,
+    /// The indexes of the other choices seen (at most `max_items`).
+    others: BTreeSet<u64>,
+    /// The choice's index written out.
+    number: String,
 }
 
 impl Default for ChatReader {
@@ -163,7 +175,27 @@ impl ChatReader {
             failed: false,
             chunks: 0,
             said: 0,
+            own: 0,
+            others: BTreeSet::new(),
+            number: String::new(),
         }
+    }
+
+    /// Reads choice `index` instead of choice 0 (with `n > 1`). A reader
+    /// and a [`TurnAccumulator`](crate::accumulate::TurnAccumulator) per
+    /// choice, written out together by
+    /// [`write_choices_json`](super::write_choices_json), keep every choice
+    /// of a completion.
+    #[must_use]
+    pub fn choice(mut self, index: u64) -> Self {
+        self.own = index;
+        self
+    }
+
+    /// The indexes of the choices this reader saw and did not read, in
+    /// increasing order (at most [`TurnConfig::max_items`] of them).
+    pub fn other_choices(&self) -> impl Iterator<Item = u64> + '_ {
+        self.others.iter().copied()
     }
 
     /// Reads the lifecycle of every choice, not only choice 0's, for a
@@ -280,11 +312,11 @@ impl ChatReader {
             out.write(&extra(None, keys::MODERATION, m))?;
         }
         if let Some(choice) = chunk.choices.head() {
-            self.choice(choice, out)?;
+            self.read_choice(choice, out)?;
         }
         for choice in chunk.choices.rest() {
             match choice {
-                Ok(choice) => self.choice(&choice, out)?,
+                Ok(choice) => self.read_choice(&choice, out)?,
                 Err(e) => out.fault(self.error(TurnErrorKind::Decode(e)))?,
             }
         }
@@ -295,7 +327,7 @@ impl ChatReader {
         Ok(())
     }
 
-    fn choice<W: TurnWriter + ?Sized>(
+    fn read_choice<W: TurnWriter + ?Sized>(
         &mut self,
         choice: &ChoiceDelta<'_>,
         out: &mut W,
@@ -303,15 +335,26 @@ impl ChatReader {
         if let Some(max) = self.every {
             self.life(choice, max, out)?;
         }
-        if choice.index != 0 {
+        if choice.index != self.own {
             self.skipped += 1;
+            if self.others.len() < self.max_items {
+                self.others.insert(choice.index);
+            }
             return Ok(());
+        }
+        if self.own != 0 && self.said & INDEX_BIT == 0 {
+            use core::fmt::Write;
+            self.said |= INDEX_BIT;
+            self.number.clear();
+            let _ = write!(self.number, "{}", self.own);
+            out.write(&extra(None, keys::INDEX, RawJson::new(&self.number)))?;
         }
         if let Some(delta) = &choice.delta {
             if self.stopped {
                 // With `every`, the lifecycle said so.
                 if has_content(delta) && self.every.is_none() {
-                    return Err(self.error(TurnErrorKind::ContentAfterStop { choice: 0 }));
+                    let choice = self.own;
+                    return Err(self.error(TurnErrorKind::ContentAfterStop { choice }));
                 }
             } else {
                 self.delta(delta, out)?;
@@ -852,5 +895,61 @@ mod tests {
             vec![kept(None, "usage", r#"{"prompt_tokens":2}"#, false)],
         ];
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn each_choice_is_read_by_a_reader_of_its_own() {
+        use crate::accumulate::TurnAccumulator;
+        let chunk = |choices: &str| {
+            alloc::format!(
+                "data: {{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{choices}]}}\n\n"
+            )
+        };
+        let stream = [
+            chunk(r#"{"index":1,"delta":{"role":"assistant","content":"B"}},{"index":0,"delta":{"role":"assistant","content":"A"}}"#),
+            chunk(r#"{"index":0,"delta":{},"finish_reason":"stop"},{"index":1,"delta":{},"finish_reason":"length"}"#),
+            String::from("data: [DONE]\n\n"),
+        ]
+        .concat();
+        let mut p = Parser::new();
+        p.feed(Bytes::from(stream));
+        let mut frames = Vec::new();
+        while let Ok(Some(f)) = p.next_frame() {
+            frames.push(f);
+        }
+        let read = |mut reader: ChatReader| {
+            let mut acc = TurnAccumulator::new().from_dialect(Dialect::Chat);
+            for f in &frames {
+                acc.read(&mut reader, f).unwrap();
+            }
+            acc.finish_reader(&mut reader).unwrap();
+            (reader, acc.into_turn())
+        };
+        let (first, zero) = read(ChatReader::default());
+        let others: Vec<u64> = first.other_choices().collect();
+        assert_eq!(others, [1]);
+        let one = read(ChatReader::default().choice(1)).1;
+        assert_eq!(one.items()[0].text(), "B");
+        let mut out = String::new();
+        super::super::write_choices_json(Dialect::Chat, &[&zero, &one], &mut out);
+        let got: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let choice = |i: u64, text: &str, stop: &str| {
+            serde_json::json!({
+                "index": i,
+                "message": {"role": "assistant", "content": text, "refusal": null},
+                "logprobs": null,
+                "finish_reason": stop
+            })
+        };
+        assert_eq!(
+            got,
+            serde_json::json!({
+                "id": "c",
+                "object": "chat.completion",
+                "created": 1,
+                "model": "m",
+                "choices": [choice(0, "A", "stop"), choice(1, "B", "length")]
+            })
+        );
     }
 }

@@ -522,6 +522,27 @@ fn member_text(item: &FinalItem, member: usize, out: &mut String) -> bool {
 /// [`render`] of a turn read from Chat: the completion the upstream's own
 /// accumulation gives (one choice).
 fn render_own(turn: &FinalTurn, out: &mut String) {
+    render_own_choices(&[turn], out);
+}
+
+/// Writes turns as the choices of one `chat.completion`: each turn read by
+/// its own [`ChatReader`](super::ChatReader) (one per
+/// [`choice`](super::ChatReader::choice)), the completion's own members
+/// from the first. Turns not read from Chat: the first alone, as
+/// [`render`] writes it.
+pub(crate) fn render_choices(turns: &[&FinalTurn], out: &mut String) {
+    match turns.first() {
+        None => out.push_str("{}"),
+        Some(first) if first.source() == Some(Dialect::Chat) => render_own_choices(turns, out),
+        Some(first) => render(first, out),
+    }
+}
+
+fn render_own_choices(turns: &[&FinalTurn], out: &mut String) {
+    let Some(turn) = turns.first() else {
+        out.push_str("{}");
+        return;
+    };
     let kept = |key: &str| turn.extra(Dialect::Chat, key);
     let mut w = ObjectWriter::new(out);
     w.str_or_null("id", turn.id());
@@ -532,7 +553,32 @@ fn render_own(turn: &FinalTurn, out: &mut String) {
     }
     w.str_or_null("model", turn.model());
     let j = w.key("choices");
-    j.push_str("[{\"index\":0,\"message\":");
+    j.push('[');
+    for (i, choice) in turns.iter().enumerate() {
+        if i > 0 {
+            j.push(',');
+        }
+        own_choice(choice, j);
+    }
+    j.push(']');
+    if let Some(u) = kept(keys::USAGE) {
+        w.raw("usage", u);
+    }
+    for key in keys::ONCE {
+        w.opt_str(key, kept_str(kept(key)).as_deref());
+    }
+    if let Some(m) = kept(keys::MODERATION) {
+        w.raw("moderation", m);
+    }
+    w.end();
+}
+
+/// Writes `turn` as one element of a completion's `choices`.
+fn own_choice(turn: &FinalTurn, j: &mut String) {
+    let kept = |key: &str| turn.extra(Dialect::Chat, key);
+    j.push_str("{\"index\":");
+    j.push_str(kept(keys::INDEX).unwrap_or("0"));
+    j.push_str(",\"message\":");
     let mut m = ObjectWriter::new(j);
     m.str_or_null("role", kept_str(kept(keys::ROLE)).as_deref());
     let mut text = String::new();
@@ -621,17 +667,7 @@ fn render_own(turn: &FinalTurn, out: &mut String) {
         .or_else(|| finish_reason(stop, any_call))
         .unwrap_or(if any_call { "tool_calls" } else { "stop" });
     push_json_str(j, reason);
-    j.push_str("}]");
-    if let Some(u) = kept(keys::USAGE) {
-        w.raw("usage", u);
-    }
-    for key in keys::ONCE {
-        w.opt_str(key, kept_str(kept(key)).as_deref());
-    }
-    if let Some(m) = kept(keys::MODERATION) {
-        w.raw("moderation", m);
-    }
-    w.end();
+    j.push('}');
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use ssekit::bridge::AnyReader;
 use ssekit::chat::ChatEvent;
 use ssekit::gemini::GeminiEvent;
 use ssekit::responses::ResponsesEvent;
-use ssekit::turn::{write_choices_json, Dialect, GeminiReader, TurnConfig};
+use ssekit::turn::{write_choices_json, ChatReader, Dialect, GeminiReader, TurnConfig};
 use ssekit::Frame;
 
 use crate::{corpus, dialects_common};
@@ -37,7 +37,6 @@ const KNOWN: &[(&str, &str)] = &[
     ("pydanticai-anthropic-web-search-citations.sse", ANTHROPIC),
     ("vercel-anthropic-compaction-emoji.sse", ANTHROPIC),
     ("vercel-anthropic-web-fetch-multilingual.sse", ANTHROPIC),
-    ("openaipython-chat-multiple-choices.sse", CHAT_CHOICES),
     ("tests/data/chat/error-midstream.sse", CHAT_NO_FINISH),
     (
         "tests/data/gemini/signatures.sse",
@@ -47,8 +46,6 @@ const KNOWN: &[(&str, &str)] = &[
 ];
 const CHAT_NO_FINISH: &str = "failed before any finish_reason: the accumulator writes `null`, \
      which openai-python's ChatCompletion rejects; the rendering says `stop`";
-const CHAT_CHOICES: &str =
-    "n > 1: the turn model reads choice 0 only; the accumulator keeps every choice";
 const ANTHROPIC: &str = "usage extras, citations, container and stop details are not carried yet";
 
 /// Every stream: the corpus, the hand-written streams of `tests/data`, the
@@ -117,7 +114,7 @@ fn by_dialect(d: Dialect, frames: &[Frame]) -> String {
 }
 
 /// The turn accumulator's answer in the stream's own dialect: Gemini's
-/// candidates each read by a reader of their own.
+/// candidates and Chat's choices each read by a reader of their own.
 fn by_turn(d: Dialect, frames: &[Frame]) -> String {
     let read = |mut reader: AnyReader| {
         let mut acc = TurnAccumulator::new().from_dialect(d);
@@ -129,11 +126,19 @@ fn by_turn(d: Dialect, frames: &[Frame]) -> String {
     };
     let (first, turn) = read(AnyReader::new(d, &TurnConfig::default()));
     let mut turns = vec![turn];
-    if let AnyReader::Gemini(g) = &first {
-        for k in g.other_candidates() {
-            let reader = GeminiReader::default().candidate(k);
-            turns.push(read(AnyReader::Gemini(reader)).1);
+    match &first {
+        AnyReader::Gemini(g) => {
+            for k in g.other_candidates() {
+                let reader = GeminiReader::default().candidate(k);
+                turns.push(read(AnyReader::Gemini(reader)).1);
+            }
         }
+        AnyReader::Chat(c) => {
+            for k in c.other_choices() {
+                turns.push(read(AnyReader::Chat(ChatReader::default().choice(k))).1);
+            }
+        }
+        _ => {}
     }
     let mut out = String::new();
     write_choices_json(d, &turns.iter().collect::<Vec<_>>(), &mut out);
