@@ -28,15 +28,6 @@ use crate::{corpus, dialects_common};
 
 /// Streams whose two answers differ, with the reason.
 const KNOWN: &[(&str, &str)] = &[
-    ("openllmetry-anthropic-tool-use.sse", ANTHROPIC),
-    ("openllmetry-anthropic-zwj-emoji.sse", ANTHROPIC),
-    ("pydanticai-anthropic-code-execution-emoji.sse", ANTHROPIC),
-    ("pydanticai-anthropic-pause-turn-web-search.sse", ANTHROPIC),
-    ("pydanticai-anthropic-redacted-thinking.sse", ANTHROPIC),
-    ("pydanticai-anthropic-thinking.sse", ANTHROPIC),
-    ("pydanticai-anthropic-web-search-citations.sse", ANTHROPIC),
-    ("vercel-anthropic-compaction-emoji.sse", ANTHROPIC),
-    ("vercel-anthropic-web-fetch-multilingual.sse", ANTHROPIC),
     ("langchain-chat-deepseek-cjk-sorted-keys.sse", CHAT),
     ("langchain-chat-glm4-cjk-uescapes.sse", CHAT),
     ("openaidotnet-chat-logprobs-multilingual-tokens.sse", CHAT),
@@ -125,7 +116,6 @@ const KNOWN: &[(&str, &str)] = &[
 const CHAT: &str = "the chunks' members the model does not carry yet (service tier, fingerprint, logprobs, usage details, other choices)";
 const RESPONSES: &str =
     "the response object's settings and the items' own JSON are not carried yet";
-const ANTHROPIC: &str = "usage extras, citations, container and stop details are not carried yet";
 const GEMINI: &str =
     "usage details, safety ratings, grounding and other candidates are not carried yet";
 
