@@ -1452,6 +1452,16 @@ fn tolerated_faults_are_read_past_and_others_stop_the_event() {
         faults.0,
         [no_call, K::ChoiceNotStopped { choice: 1 }, K::MissingEnd]
     );
+    // A choice past the call limit: its later calls are not checked, its
+    // stop in the same chunk still is (no "never stopped" at the end).
+    let calls = r#"{"id":"c","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":"stop"},{"index":1,"delta":{"tool_calls":[{"index":0,"id":"x","function":{"name":"f","arguments":"{}"}},{"index":1,"id":"y","function":{"name":"g","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}"#;
+    let mut config = TurnConfig::default();
+    config.max_items = 1;
+    let mut faults = Faults::default();
+    let mut reader = ChatReader::new(&config).every_choice(8);
+    let r = read_all(&mut reader, &mut faults, &[calls]);
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    assert_eq!(faults.0, [K::TooManyItems { limit: 1 }, K::MissingEnd]);
 
     let start = r#"{"type":"message_start","message":{"id":"m","model":"x"}}"#;
     let text0 =

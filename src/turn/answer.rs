@@ -467,6 +467,20 @@ impl FinalTurn {
     }
 }
 
+/// Writes several finished turns as one `dialect` answer: the candidates
+/// of a Gemini `GenerateContentResponse`, one turn each (read by a
+/// [`GeminiReader`](super::GeminiReader) per
+/// [`candidate`](super::GeminiReader::candidate)), in the order given.
+/// The other dialects' answers are written from the first turn alone, as
+/// [`FinalTurn::write_json`] writes it; no turns write `{}`.
+pub fn write_choices_json(dialect: Dialect, turns: &[&FinalTurn], out: &mut String) {
+    match (dialect, turns.first()) {
+        (Dialect::Gemini, _) => super::write_gemini::render_candidates(turns, out),
+        (_, Some(first)) => first.write_json(dialect, out),
+        (_, None) => out.push_str("{}"),
+    }
+}
+
 /// Writes `args` (JSON text) as a JSON value on one line: line breaks
 /// outside strings (where JSON allows them only as whitespace) become
 /// spaces; `None` when it is not a JSON object (empty text is `{}`).

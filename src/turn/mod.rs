@@ -48,7 +48,7 @@ use crate::json::{JsonStr, RawJson};
 use crate::responses::DecodeError;
 
 pub use crate::dialect::Dialect;
-pub use answer::{FinalItem, FinalItemKind, FinalTurn};
+pub use answer::{write_choices_json, FinalItem, FinalItemKind, FinalTurn};
 pub use read_anthropic::AnthropicReader;
 pub use read_chat::ChatReader;
 pub use read_gemini::GeminiReader;
@@ -644,7 +644,7 @@ impl fmt::Display for TurnError {
             TurnErrorKind::NoStopReason => f.write_str("the turn ended without a stop reason")?,
             TurnErrorKind::ItemNotClosed { index } => write!(f, "index {index} never closed")?,
             TurnErrorKind::UnknownEvent => f.write_str("an unknown event type")?,
-            TurnErrorKind::Order(fault) => write!(f, "out of order: {fault:?}")?,
+            TurnErrorKind::Order(fault) => write!(f, "out of order: {fault}")?,
         }
         write!(f, " at upstream event {}", self.event_index)
     }

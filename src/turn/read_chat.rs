@@ -287,8 +287,9 @@ impl ChatReader {
                 }
                 let limit = self.max_items;
                 if self.call_keys.len() >= limit {
-                    // The choice is not checked further (nor its stop).
-                    return out.fault(self.error(TurnErrorKind::TooManyItems { limit }));
+                    // Its later calls are not checked; its stop still is.
+                    out.fault(self.error(TurnErrorKind::TooManyItems { limit }))?;
+                    break;
                 }
                 self.call_keys.insert((index, call.index));
                 let no_id = call.id.is_none();

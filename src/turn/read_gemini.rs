@@ -1,14 +1,18 @@
 //! The Gemini reader.
 
+use alloc::collections::BTreeSet;
 use alloc::string::String;
 
 use super::{
-    as_json_str, DeltaKind, ItemKind, Stop, StopReason, TurnConfig, TurnError, TurnErrorKind,
-    TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
+    as_json_str, DeltaKind, Dialect, Extra, ItemKind, Stop, StopReason, TurnConfig, TurnError,
+    TurnErrorKind, TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
 };
 use crate::frame::Frame;
 use crate::gemini::partial_args::ArgsText;
-use crate::gemini::{FunctionCall, GeminiEvent, GenerateContentResponse, Part, PartKind};
+use crate::gemini::{
+    Candidate, FunctionCall, GeminiEvent, GenerateContentResponse, Part, PartKind,
+};
+use crate::json::{JsonStr, RawJson};
 
 /// Reads a Gemini stream (`streamGenerateContent?alt=sse`, candidate 0)
 /// into turn events.
@@ -28,7 +32,23 @@ use crate::gemini::{FunctionCall, GeminiEvent, GenerateContentResponse, Part, Pa
 /// | the end of the body after a `finishReason` | end |
 /// | an error chunk | error |
 ///
-/// Candidates other than 0 are counted ([`TurnReader::skipped`]).
+/// Candidates other than 0 are counted ([`TurnReader::skipped`]) and their
+/// indexes kept ([`other_candidates`](Self::other_candidates)); a reader
+/// made with [`candidate`](Self::candidate) reads another one instead.
+/// A reader and a [`TurnAccumulator`](crate::accumulate::TurnAccumulator)
+/// per candidate, written out together by
+/// [`write_choices_json`](super::write_choices_json), keep every candidate
+/// of a response.
+///
+/// What a `GenerateContentResponse` holds beyond the model is handed on as
+/// [`Extra`] members of the turn, for a Gemini rendering of the final
+/// answer: the response's `usageMetadata` and `promptFeedback` (each
+/// replacing the last) and its first `createTime`; candidate 0's `index`
+/// (once, when it first comes), `finishMessage`, `safetyRatings`,
+/// `groundingMetadata`, `groundingAttributions`, `urlContextMetadata`,
+/// `logprobsResult`, `avgLogprobs` and `tokenCount` (each replacing the
+/// last), and its `citationMetadata` lists (`citationSources`,
+/// `citations`, appended).
 ///
 /// Streamed arguments come as values at JSON paths (`{"jsonPath":
 /// "$.city", "stringValue": "Par", "willContinue": true}`, a string
@@ -40,8 +60,9 @@ use crate::gemini::{FunctionCall, GeminiEvent, GenerateContentResponse, Part, Pa
 /// or a path it cannot read are [`TurnErrorKind::InvalidArguments`],
 /// reported to the writer ([`TurnWriter::fault`]) after the text of the
 /// part's other pieces, which is written: the fragments always spell a
-/// prefix of a JSON object. A call still streaming when the body ends is
-/// closed with what came.
+/// prefix of a JSON object. A call still streaming when the body ends, or
+/// when a part naming a function starts the next call, is closed with what
+/// came.
 #[derive(Debug)]
 pub struct GeminiReader {
     max_items: usize,
@@ -57,6 +78,31 @@ pub struct GeminiReader {
     /// The tool call whose arguments are streaming, and their text.
     streamed: Option<(u64, ArgsText)>,
     args: String,
+    /// A `createTime` was handed on (the first one counts).
+    create_time: bool,
+    /// Candidate 0 came.
+    candidate: bool,
+    /// A number written out for an [`Extra`].
+    number: String,
+    /// The candidate read.
+    own: u64,
+    /// The indexes of the other candidates seen (at most `max_items`).
+    others: BTreeSet<u64>,
+}
+
+/// A fragment of item `index` (Gemini items have one part).
+fn fragment<'a>(index: u64, kind: DeltaKind, text: JsonStr<'a>) -> TurnEvent<'a> {
+    TurnEvent::Delta {
+        index,
+        kind,
+        part: 0,
+        text,
+    }
+}
+
+/// A Gemini member for the final answer.
+fn extra<'a>(item: Option<u64>, key: &'a str, raw: RawJson<'a>) -> TurnEvent<'a> {
+    TurnEvent::Extra(Extra::new(Dialect::Gemini, item, key, raw))
 }
 
 impl Default for GeminiReader {
@@ -81,7 +127,25 @@ impl GeminiReader {
             scratch: String::new(),
             streamed: None,
             args: String::new(),
+            create_time: false,
+            candidate: false,
+            number: String::new(),
+            own: 0,
+            others: BTreeSet::new(),
         }
+    }
+
+    /// Reads candidate `index` instead of candidate 0.
+    #[must_use]
+    pub fn candidate(mut self, index: u64) -> Self {
+        self.own = index;
+        self
+    }
+
+    /// The indexes of the candidates this reader saw and did not read, in
+    /// increasing order (at most [`TurnConfig::max_items`] of them).
+    pub fn other_candidates(&self) -> impl Iterator<Item = u64> + '_ {
+        self.others.iter().copied()
     }
 
     fn error(&self, kind: TurnErrorKind) -> TurnError {
@@ -139,9 +203,17 @@ impl GeminiReader {
                 created: None,
             }))?;
         }
+        if let Some(t) = r.create_time.filter(|_| !self.create_time) {
+            self.create_time = true;
+            out.write(&extra(None, "createTime", t.as_raw_json()))?;
+        }
+        if let Some(f) = &r.prompt_feedback {
+            out.write(&extra(None, "promptFeedback", f.raw()))?;
+        }
         // The counts first: a writer that opens its message at the first
         // part (Anthropic) reports the input known then.
         if let Some(u) = &r.usage_metadata {
+            out.write(&extra(None, "usageMetadata", u.raw()))?;
             let thoughts = u.thoughts_token_count;
             out.write(&TurnEvent::Usage(TurnUsage {
                 input: u.prompt_token_count,
@@ -163,12 +235,17 @@ impl GeminiReader {
         }
         for candidate in r.candidates.into_iter().flatten() {
             let candidate = candidate.map_err(|e| self.error(TurnErrorKind::Decode(e)))?;
-            if candidate.index_or_zero() != 0 {
+            let index = candidate.index_or_zero();
+            if index != self.own {
                 self.skipped += 1;
+                if self.others.len() < self.max_items {
+                    self.others.insert(index);
+                }
                 continue;
             }
             for part in candidate
                 .content
+                .as_ref()
                 .and_then(|c| c.parts)
                 .into_iter()
                 .flatten()
@@ -192,6 +269,62 @@ impl GeminiReader {
                     raw: Some(raw),
                 }))?;
             }
+            self.candidate_extras(&candidate, out)?;
+        }
+        Ok(())
+    }
+
+    /// Hands on what candidate 0 says beyond the model (see the type docs).
+    fn candidate_extras<W: TurnWriter + ?Sized>(
+        &mut self,
+        c: &Candidate<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        use core::fmt::Write;
+        if !self.candidate {
+            self.candidate = true;
+            self.number.clear();
+            let _ = write!(self.number, "{}", self.own);
+            out.write(&extra(None, "index", RawJson::new(&self.number)))?;
+        }
+        if let Some(m) = c.finish_message {
+            out.write(&extra(None, "finishMessage", m.as_raw_json()))?;
+        }
+        if let Some(list) = c.safety_ratings {
+            out.write(&extra(None, "safetyRatings", list.as_raw_json()))?;
+        }
+        if let Some(m) = &c.citation_metadata {
+            for (key, list) in [
+                ("citationSources", m.citation_sources),
+                ("citations", m.citations),
+            ] {
+                if let Some(list) = list {
+                    let e = Extra::new(Dialect::Gemini, None, key, list.as_raw_json());
+                    out.write(&TurnEvent::Extra(e.appended()))?;
+                }
+            }
+        }
+        if let Some(g) = &c.grounding_metadata {
+            out.write(&extra(None, "groundingMetadata", g.raw()))?;
+        }
+        for (key, raw) in [
+            ("groundingAttributions", c.grounding_attributions),
+            ("urlContextMetadata", c.url_context_metadata),
+            ("logprobsResult", c.logprobs_result),
+        ] {
+            if let Some(raw) = raw {
+                out.write(&extra(None, key, raw))?;
+            }
+        }
+        if let Some(x) = c.avg_logprobs.filter(|x| x.is_finite()) {
+            self.number.clear();
+            let _ = write!(self.number, "{x:?}");
+            out.write(&extra(None, "avgLogprobs", RawJson::new(&self.number)))?;
+        }
+        if let Some(n) = c.token_count {
+            self.number.clear();
+            let _ = write!(self.number, "{n}");
+            out.write(&extra(None, "tokenCount", RawJson::new(&self.number)))?;
         }
         Ok(())
     }
@@ -222,19 +355,9 @@ impl GeminiReader {
             let index = self.open_call(call, out)?;
             let args = call.args.map_or("{}", |a| a.get());
             let text = as_json_str(args, &mut self.scratch);
-            out.write(&TurnEvent::Delta {
-                index,
-                kind: DeltaKind::Arguments,
-                part: 0,
-                text,
-            })?;
+            out.write(&fragment(index, DeltaKind::Arguments, text))?;
             if let Some(sig) = part.thought_signature {
-                out.write(&TurnEvent::Delta {
-                    index,
-                    kind: DeltaKind::Signature,
-                    part: 0,
-                    text: sig,
-                })?;
+                out.write(&fragment(index, DeltaKind::Signature, sig))?;
             }
             return out.write(&TurnEvent::ItemEnd { index, whole: None });
         }
@@ -258,21 +381,11 @@ impl GeminiReader {
         };
         if let Some(text) = part.text.filter(|t| !t.is_empty()) {
             let index = self.prose(kind, out)?;
-            out.write(&TurnEvent::Delta {
-                index,
-                kind,
-                part: 0,
-                text,
-            })?;
+            out.write(&fragment(index, kind, text))?;
         }
         if let Some(sig) = part.thought_signature.filter(|s| !s.is_empty()) {
             let index = self.prose(kind, out)?;
-            out.write(&TurnEvent::Delta {
-                index,
-                kind: DeltaKind::Signature,
-                part: 0,
-                text: sig,
-            })?;
+            out.write(&fragment(index, DeltaKind::Signature, sig))?;
         }
         Ok(())
     }
@@ -284,6 +397,11 @@ impl GeminiReader {
         call: &FunctionCall<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
+        if call.name.is_some() {
+            // A named part starts a call (continuations carry no name): one
+            // still streaming ends here, with what came.
+            self.end_streamed(out)?;
+        }
         let index = match &self.streamed {
             Some((index, _)) => *index,
             None => {
@@ -299,13 +417,8 @@ impl GeminiReader {
         // whatever the fault: the fragments stay a prefix of a JSON object.
         let fault = self.pieces(call, &mut text);
         if !text.is_empty() {
-            let fragment = as_json_str(&text, &mut self.scratch);
-            let written = out.write(&TurnEvent::Delta {
-                index,
-                kind: DeltaKind::Arguments,
-                part: 0,
-                text: fragment,
-            });
+            let piece = as_json_str(&text, &mut self.scratch);
+            let written = out.write(&fragment(index, DeltaKind::Arguments, piece));
             if let Err(e) = written {
                 self.args = text;
                 return Err(e);
@@ -318,12 +431,7 @@ impl GeminiReader {
             out.fault(fault)?;
         }
         if let Some(sig) = part.thought_signature.filter(|s| !s.is_empty()) {
-            out.write(&TurnEvent::Delta {
-                index,
-                kind: DeltaKind::Signature,
-                part: 0,
-                text: sig,
-            })?;
+            out.write(&fragment(index, DeltaKind::Signature, sig))?;
         }
         if call.will_continue != Some(true) {
             self.streamed = None;
@@ -367,14 +475,9 @@ impl GeminiReader {
         let mut text = core::mem::take(&mut self.args);
         text.clear();
         args.finish(&mut text);
-        let fragment = as_json_str(&text, &mut self.scratch);
+        let piece = as_json_str(&text, &mut self.scratch);
         let result = out
-            .write(&TurnEvent::Delta {
-                index,
-                kind: DeltaKind::Arguments,
-                part: 0,
-                text: fragment,
-            })
+            .write(&fragment(index, DeltaKind::Arguments, piece))
             .and_then(|()| out.write(&TurnEvent::ItemEnd { index, whole: None }));
         self.args = text;
         result
@@ -468,5 +571,179 @@ impl TurnReader for GeminiReader {
 
     fn skipped(&self) -> u64 {
         self.skipped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accumulate::TurnAccumulator;
+    use crate::Parser;
+    use bytes::Bytes;
+    use serde_json::{json, Value as J};
+
+    fn read(stream: &str) -> super::super::FinalTurn {
+        let mut p = Parser::new();
+        p.feed(Bytes::copy_from_slice(stream.as_bytes()));
+        let mut reader = GeminiReader::default();
+        let mut acc = TurnAccumulator::new().from_dialect(Dialect::Gemini);
+        while let Ok(Some(f)) = p.next_frame() {
+            acc.read(&mut reader, &f).unwrap();
+        }
+        acc.finish_reader(&mut reader).unwrap();
+        acc.into_turn()
+    }
+
+    fn j(s: &str) -> J {
+        serde_json::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn members_beyond_the_model_are_handed_on() {
+        let turn = read(concat!(
+            "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hi\"}],\"role\":\"model\"},",
+            "\"citationMetadata\":{\"citations\":[{\"uri\":\"a\"}]},\"safetyRatings\":[{\"p\":1}]}],",
+            "\"usageMetadata\":{\"promptTokenCount\":2,\"trafficType\":\"X\"},",
+            "\"createTime\":\"t1\",\"responseId\":\"r\"}\n\n",
+            "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"!\"}]},",
+            "\"citationMetadata\":{\"citations\":[{\"uri\":\"b\"}]},\"safetyRatings\":[{\"p\":2}],",
+            "\"finishReason\":\"STOP\",\"finishMessage\":\"done\",\"avgLogprobs\":-0.5,\"tokenCount\":3},",
+            "{\"index\":1,\"finishMessage\":\"other\"}],",
+            "\"usageMetadata\":{\"promptTokenCount\":2,\"candidatesTokenCount\":3},\"createTime\":\"t2\"}\n\n",
+        ));
+        let g = |k| turn.extra(Dialect::Gemini, k).map(j);
+        assert_eq!(g("index"), Some(json!(0)));
+        assert_eq!(g("createTime"), Some(json!("t1")), "the first one counts");
+        assert_eq!(g("citations"), Some(json!([{"uri": "a"}, {"uri": "b"}])));
+        assert_eq!(g("safetyRatings"), Some(json!([{"p": 2}])));
+        assert_eq!(
+            g("finishMessage"),
+            Some(json!("done")),
+            "candidate 1's is not read"
+        );
+        assert_eq!(g("avgLogprobs"), Some(json!(-0.5)));
+        assert_eq!(g("tokenCount"), Some(json!(3)));
+        assert_eq!(
+            g("usageMetadata"),
+            Some(json!({"promptTokenCount": 2, "candidatesTokenCount": 3}))
+        );
+        assert_eq!(g("citationSources"), None);
+        assert_eq!(turn.extra(Dialect::Chat, "index"), None);
+
+        let gemini = j(&turn.to_json(Dialect::Gemini));
+        assert_eq!(
+            gemini,
+            json!({
+                "candidates": [{
+                    "content": {"parts": [{"text": "Hi!"}], "role": "model"},
+                    "finishReason": "STOP",
+                    "finishMessage": "done",
+                    "safetyRatings": [{"p": 2}],
+                    "citationMetadata": {"citations": [{"uri": "a"}, {"uri": "b"}]},
+                    "avgLogprobs": -0.5,
+                    "tokenCount": 3,
+                    "index": 0
+                }],
+                "usageMetadata": {"promptTokenCount": 2, "candidatesTokenCount": 3},
+                "responseId": "r",
+                "createTime": "t1"
+            })
+        );
+        // Another dialect's shape is not given Gemini's members.
+        let chat = turn.to_json(Dialect::Chat);
+        assert!(!chat.contains("safetyRatings") && !chat.contains("citations"));
+    }
+
+    #[test]
+    fn a_blocked_prompt_has_no_candidates() {
+        let turn = read(concat!(
+            "data: {\"promptFeedback\":{\"blockReason\":\"SAFETY\"},",
+            "\"usageMetadata\":{\"promptTokenCount\":4}}\n\n",
+        ));
+        assert_eq!(
+            j(&turn.to_json(Dialect::Gemini)),
+            json!({
+                "promptFeedback": {"blockReason": "SAFETY"},
+                "usageMetadata": {"promptTokenCount": 4}
+            })
+        );
+    }
+
+    #[test]
+    fn a_named_part_starts_the_next_streamed_call() {
+        let turn = read(concat!(
+            "data: {\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"name\":\"f\",",
+            "\"partialArgs\":[{\"jsonPath\":\"$.a\",\"numberValue\":1}],\"willContinue\":true}}],",
+            "\"role\":\"model\"}}]}\n\n",
+            "data: {\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"name\":\"g\",",
+            "\"partialArgs\":[{\"jsonPath\":\"$.b\",\"stringValue\":\"x\"}]}}],",
+            "\"role\":\"model\"},\"finishReason\":\"STOP\"}]}\n\n",
+        ));
+        let calls: alloc::vec::Vec<(String, J)> = turn
+            .items()
+            .iter()
+            .map(|i| match i.kind() {
+                crate::turn::FinalItemKind::ToolCall { name, .. } => {
+                    (name.clone().unwrap_or_default(), j(i.arguments()))
+                }
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            calls,
+            [
+                ("f".into(), json!({"a": 1})),
+                ("g".into(), json!({"b": "x"}))
+            ]
+        );
+        assert!(turn.items().iter().all(|i| i.is_done()));
+    }
+
+    #[test]
+    fn each_candidate_is_read_by_a_reader_of_its_own() {
+        let stream = concat!(
+            "data: {\"candidates\":[{\"index\":2,\"content\":{\"parts\":[{\"text\":\"two\"}]},",
+            "\"finishReason\":\"STOP\"},{\"content\":{\"parts\":[{\"text\":\"zero\"}]}}],",
+            "\"responseId\":\"r\"}\n\n",
+            "data: {\"candidates\":[{\"index\":1,\"content\":{\"parts\":[{\"text\":\"one\"}]},",
+            "\"finishReason\":\"MAX_TOKENS\"},{\"index\":0,\"finishReason\":\"STOP\"}]}\n\n",
+        );
+        let mut p = Parser::new();
+        p.feed(Bytes::copy_from_slice(stream.as_bytes()));
+        let mut frames = alloc::vec::Vec::new();
+        while let Ok(Some(f)) = p.next_frame() {
+            frames.push(f);
+        }
+        let read = |mut reader: GeminiReader| {
+            let mut acc = TurnAccumulator::new().from_dialect(Dialect::Gemini);
+            for f in &frames {
+                acc.read(&mut reader, f).unwrap();
+            }
+            acc.finish_reader(&mut reader).unwrap();
+            (reader, acc.into_turn())
+        };
+        let (first, zero) = read(GeminiReader::default());
+        let others: alloc::vec::Vec<u64> = first.other_candidates().collect();
+        assert_eq!(others, [1, 2]);
+        let mut turns = alloc::vec![zero];
+        for k in others {
+            turns.push(read(GeminiReader::default().candidate(k)).1);
+        }
+        assert_eq!(turns[2].items()[0].text(), "two");
+        let refs: alloc::vec::Vec<&super::super::FinalTurn> = turns.iter().collect();
+        let mut out = String::new();
+        super::super::write_choices_json(Dialect::Gemini, &refs, &mut out);
+        let part = |t: &str| json!({"parts": [{"text": t}], "role": "model"});
+        assert_eq!(
+            j(&out),
+            json!({
+                "candidates": [
+                    {"content": part("zero"), "finishReason": "STOP", "index": 0},
+                    {"content": part("one"), "finishReason": "MAX_TOKENS", "index": 1},
+                    {"content": part("two"), "finishReason": "STOP", "index": 2}
+                ],
+                "responseId": "r"
+            })
+        );
     }
 }
