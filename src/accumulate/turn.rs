@@ -280,7 +280,7 @@ impl TurnAccumulator {
             let limit = self.config.max_bytes;
             return Err(TurnError::new(TurnErrorKind::TooManyBytes { limit }, 0));
         }
-        match extras.put(extra.dialect, extra.key, raw, extra.append) {
+        match extras.put(extra.dialect, extra.key, raw, extra.combine) {
             Some((added, freed)) => {
                 self.used = self.used.saturating_add(added).saturating_sub(freed);
                 Ok(())

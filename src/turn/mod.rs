@@ -220,10 +220,33 @@ pub struct Extra<'a> {
     pub key: &'a str,
     /// Its JSON value.
     pub raw: RawJson<'a>,
-    /// `raw` is an array whose elements follow the ones kept under `key`
-    /// (logprobs and citations come a few at a time); otherwise it replaces
-    /// what was kept.
-    pub append: bool,
+    /// How `raw` combines with what was kept under `key`.
+    pub combine: Combine,
+}
+
+/// How an [`Extra`] combines with the value kept under its key (the first
+/// value of a key is kept as it came, except with [`Merge`](Self::Merge)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Combine {
+    /// It replaces what was kept.
+    #[default]
+    Replace,
+    /// An array whose elements follow the kept array's (logprobs come a
+    /// few at a time); a value that is not an array replaces.
+    Append,
+    /// One element added at the end of the kept array (a citation comes
+    /// alone); kept as a one-element array when nothing, or no array, was
+    /// kept.
+    Push,
+    /// An object whose members replace the kept object's members of the
+    /// same name, in place, the others added after (a usage object sent
+    /// again with some counts updated); a `null` member leaves the kept one
+    /// as it was, and is not kept. Not an object: it replaces.
+    Merge,
+    /// A string whose text follows the kept string's (a summary streamed in
+    /// pieces); not a string: it replaces.
+    Concat,
 }
 
 impl<'a> Extra<'a> {
@@ -235,14 +258,39 @@ impl<'a> Extra<'a> {
             item,
             key,
             raw,
-            append: false,
+            combine: Combine::Replace,
         }
     }
 
-    /// The same, its array's elements appended to what was kept.
+    /// The same, its array's elements appended to what was kept
+    /// ([`Combine::Append`]).
     #[must_use]
     pub fn appended(mut self) -> Self {
-        self.append = true;
+        self.combine = Combine::Append;
+        self
+    }
+
+    /// The same, added as one element of the kept array
+    /// ([`Combine::Push`]).
+    #[must_use]
+    pub fn pushed(mut self) -> Self {
+        self.combine = Combine::Push;
+        self
+    }
+
+    /// The same, its members merged into the kept object
+    /// ([`Combine::Merge`]).
+    #[must_use]
+    pub fn merged(mut self) -> Self {
+        self.combine = Combine::Merge;
+        self
+    }
+
+    /// The same, its text joined to the kept string's
+    /// ([`Combine::Concat`]).
+    #[must_use]
+    pub fn concatenated(mut self) -> Self {
+        self.combine = Combine::Concat;
         self
     }
 }

@@ -4,12 +4,13 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 
 use super::{
-    as_json_str, DeltaKind, Dialect, ItemKind, Stop, StopReason, TurnConfig, TurnError,
-    TurnErrorKind, TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
+    as_json_str, Combine, DeltaKind, Dialect, Extra, ItemKind, Stop, StopReason, TurnConfig,
+    TurnError, TurnErrorKind, TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter,
+    UpstreamError,
 };
 use crate::anthropic::{AnthropicEvent, BlockDelta, ContentBlock, Usage};
 use crate::frame::Frame;
-use crate::json::ObjectView;
+use crate::json::{JsonStr, ObjectView, RawJson};
 
 /// A block, by its upstream index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,6 +91,19 @@ impl Takes {
 /// | `message_stop` | end |
 /// | `ping` | keep-alive |
 /// | `error` | error |
+///
+/// What the model has no word for is handed on as [`Extra`] members, for a
+/// final answer written back in Anthropic's shape: of the turn, the
+/// `message` of `message_start` as it came (its members' order, and those
+/// this version does not know), the `usage` objects merged member by
+/// member ([`Combine::Merge`](super::Combine::Merge): each count sent
+/// replaces the last), and the `stop_sequence`, `stop_details`, `container`
+/// and `context_management` of `message_delta`; of an item, a text block's
+/// start when it has `citations` (as `content_block`, for its members'
+/// order) and the `citations`, the start's list then each `citations_delta`'s
+/// one pushed, and a compaction block's `content` and `encrypted_content`,
+/// its start's and its deltas' pieces joined. Each only when the event
+/// carries it.
 ///
 /// Usage: input is `input_tokens` plus cache reads and writes (cached
 /// input counts as input), cached is `cache_read_input_tokens`.
@@ -238,9 +252,11 @@ impl AnthropicReader {
                     model: m.model,
                     created: None,
                 }))?;
+                extra(out, None, "message", m.raw(), Combine::Replace)?;
                 if let Some(u) = &m.usage {
-                    let u = self.usage(u);
-                    out.write(&TurnEvent::Usage(u))?;
+                    let usage = self.usage(u);
+                    out.write(&TurnEvent::Usage(usage))?;
+                    extra(out, None, "usage", u.raw(), Combine::Merge)?;
                 }
                 Ok(())
             }
@@ -266,9 +282,29 @@ impl AnthropicReader {
                         raw: Some(raw),
                     }))?;
                 }
+                let body = &d.delta;
+                if let Some(seq) = body.stop_sequence {
+                    extra(
+                        out,
+                        None,
+                        "stop_sequence",
+                        seq.as_raw_json(),
+                        Combine::Replace,
+                    )?;
+                }
+                if let Some(details) = body.stop_details {
+                    extra(out, None, "stop_details", details, Combine::Replace)?;
+                }
+                if let Some(container) = &body.container {
+                    extra(out, None, "container", container.raw(), Combine::Replace)?;
+                }
+                if let Some(cm) = d.context_management {
+                    extra(out, None, "context_management", cm, Combine::Replace)?;
+                }
                 if let Some(u) = &d.usage {
-                    let u = self.usage(u);
-                    out.write(&TurnEvent::Usage(u))?;
+                    let usage = self.usage(u);
+                    out.write(&TurnEvent::Usage(usage))?;
+                    extra(out, None, "usage", u.raw(), Combine::Merge)?;
                 }
                 Ok(())
             }
@@ -349,6 +385,11 @@ impl AnthropicReader {
                 if let Some(text) = t.text.filter(|t| !t.is_empty()) {
                     out.write(&delta(DeltaKind::Text, text))?;
                 }
+                if let Some(citations) = t.citations {
+                    extra(out, Some(item), "content_block", t.raw(), Combine::Replace)?;
+                    let list = citations.as_raw_json();
+                    extra(out, Some(item), "citations", list, Combine::Replace)?;
+                }
             }
             ContentBlock::Thinking(t) => {
                 out.write(&TurnEvent::ItemStart {
@@ -403,6 +444,9 @@ impl AnthropicReader {
                         raw,
                     },
                 })?;
+                if let ContentBlock::Compaction(c) = other {
+                    compaction(out, item, c.content, c.encrypted_content)?;
+                }
             }
         }
         self.blocks.insert(
@@ -458,7 +502,13 @@ impl AnthropicReader {
                 }
                 (DeltaKind::Arguments, j.partial_json)
             }
-            // Citations, compaction: nothing the model carries.
+            BlockDelta::Citations(c) => {
+                let raw = c.citation.raw();
+                return extra(out, Some(block.item), "citations", raw, Combine::Push);
+            }
+            BlockDelta::Compaction(c) => {
+                return compaction(out, block.item, c.content, c.encrypted_content);
+            }
             _ => return Ok(()),
         };
         if text.is_empty() {
@@ -502,6 +552,35 @@ impl AnthropicReader {
     }
 }
 
+/// Hands on `raw` as the member `key` of the turn (`item: None`) or of an
+/// item, combined with what came before as `how` says.
+fn extra<W: TurnWriter + ?Sized>(
+    out: &mut W,
+    item: Option<u64>,
+    key: &'static str,
+    raw: RawJson<'_>,
+    how: Combine,
+) -> Result<(), TurnError> {
+    let mut extra = Extra::new(Dialect::Anthropic, item, key, raw);
+    extra.combine = how;
+    out.write(&TurnEvent::Extra(extra))
+}
+
+/// A compaction block's pieces of text, joined to those before.
+fn compaction<W: TurnWriter + ?Sized>(
+    out: &mut W,
+    item: u64,
+    content: Option<JsonStr<'_>>,
+    encrypted: Option<JsonStr<'_>>,
+) -> Result<(), TurnError> {
+    for (key, piece) in [("content", content), ("encrypted_content", encrypted)] {
+        if let Some(piece) = piece {
+            extra(out, Some(item), key, piece.as_raw_json(), Combine::Concat)?;
+        }
+    }
+    Ok(())
+}
+
 impl TurnReader for AnthropicReader {
     fn read<W: TurnWriter + ?Sized>(
         &mut self,
@@ -525,5 +604,200 @@ impl TurnReader for AnthropicReader {
 
     fn events(&self) -> u64 {
         self.events
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accumulate::TurnAccumulator;
+    use crate::Parser;
+    use alloc::vec::Vec;
+    use bytes::Bytes;
+
+    /// An extra's item, key, JSON and how it combines.
+    type Kept = (Option<u64>, String, String, Combine);
+
+    /// The extras of each event.
+    #[derive(Default)]
+    struct Extras(Vec<Vec<Kept>>);
+
+    impl TurnWriter for Extras {
+        fn write(&mut self, event: &TurnEvent<'_>) -> Result<(), TurnError> {
+            if let TurnEvent::Extra(e) = event {
+                assert_eq!(e.dialect, Dialect::Anthropic);
+                let e = (e.item, e.key.into(), e.raw.get().into(), e.combine);
+                if let Some(last) = self.0.last_mut() {
+                    last.push(e);
+                }
+            }
+            Ok(())
+        }
+        fn fail(&mut self, _: &str, _: &str) {}
+        fn take(&mut self) -> Bytes {
+            Bytes::new()
+        }
+        fn is_finished(&self) -> bool {
+            false
+        }
+    }
+
+    fn frames(events: &[&str]) -> Vec<Frame> {
+        let mut p = Parser::new();
+        for e in events {
+            p.feed(Bytes::from(alloc::format!("data: {e}\n\n")));
+        }
+        let mut out = Vec::new();
+        while let Ok(Some(f)) = p.next_frame() {
+            out.push(f);
+        }
+        assert_eq!(out.len(), events.len());
+        out
+    }
+
+    const START: &str = r#"{"type":"message_start","message":{"model":"c","id":"m1","type":"message","role":"assistant","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1,"service_tier":"standard"}}}"#;
+    const STREAM: &[&str] = &[
+        START,
+        r#"{"type":"content_block_start","index":0,"content_block":{"citations":[],"type":"text","text":""}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"citations_delta","citation":{"type":"char_location","cited_text":"a","document_index":0}}}"#,
+        r#"{"type":"ping"}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"citations_delta","citation":{"type":"char_location","cited_text":"b","document_index":1}}}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+        r#"{"type":"content_block_start","index":1,"content_block":{"type":"compaction","content":null}}"#,
+        r#"{"type":"content_block_delta","index":1,"delta":{"type":"compaction_delta","content":"Sum\u00e9"}}"#,
+        r#"{"type":"content_block_delta","index":1,"delta":{"type":"compaction_delta","content":"mary\n"}}"#,
+        r#"{"type":"content_block_stop","index":1}"#,
+        r#"{"type":"message_delta","delta":{"stop_reason":"stop_sequence","stop_sequence":"\u0045ND","stop_details":{"type":"x"},"container":{"id":"k","expires_at":"t"}},"usage":{"output_tokens":9,"input_tokens":null,"server_tool_use":{"web_search_requests":1}},"context_management":{"applied_edits":[]}}"#,
+        r#"{"type":"message_stop"}"#,
+    ];
+
+    #[test]
+    fn extras_where_the_events_carry_them() {
+        let mut reader = AnthropicReader::default();
+        let mut out = Extras::default();
+        for f in frames(STREAM) {
+            out.0.push(Vec::new());
+            reader.read(&f, &mut out).unwrap();
+        }
+        let (r, m, p, c) = (
+            Combine::Replace,
+            Combine::Merge,
+            Combine::Push,
+            Combine::Concat,
+        );
+        let e = |item, key: &str, raw: &str, how| (item, String::from(key), String::from(raw), how);
+        let at = START.find(r#""message":"#).unwrap() + 10;
+        let message = &START[at..START.len() - 1];
+        assert!(message.starts_with(r#"{"model":"c""#) && message.ends_with("}}"));
+        let want: [&[_]; 13] = [
+            &[
+                e(None, "message", message, r),
+                e(
+                    None,
+                    "usage",
+                    r#"{"input_tokens":5,"output_tokens":1,"service_tier":"standard"}"#,
+                    m,
+                ),
+            ],
+            &[
+                e(
+                    Some(0),
+                    "content_block",
+                    r#"{"citations":[],"type":"text","text":""}"#,
+                    r,
+                ),
+                e(Some(0), "citations", "[]", r),
+            ],
+            &[],
+            &[e(
+                Some(0),
+                "citations",
+                r#"{"type":"char_location","cited_text":"a","document_index":0}"#,
+                p,
+            )],
+            &[],
+            &[e(
+                Some(0),
+                "citations",
+                r#"{"type":"char_location","cited_text":"b","document_index":1}"#,
+                p,
+            )],
+            &[],
+            &[],
+            &[e(Some(1), "content", r#""Sum\u00e9""#, c)],
+            &[e(Some(1), "content", r#""mary\n""#, c)],
+            &[],
+            &[
+                e(None, "stop_sequence", r#""\u0045ND""#, r),
+                e(None, "stop_details", r#"{"type":"x"}"#, r),
+                e(None, "container", r#"{"id":"k","expires_at":"t"}"#, r),
+                e(None, "context_management", r#"{"applied_edits":[]}"#, r),
+                e(
+                    None,
+                    "usage",
+                    r#"{"output_tokens":9,"input_tokens":null,"server_tool_use":{"web_search_requests":1}}"#,
+                    m,
+                ),
+            ],
+            &[],
+        ];
+        assert_eq!(out.0.len(), want.len());
+        for (i, (got, want)) in out.0.iter().zip(want).enumerate() {
+            assert_eq!(got.as_slice(), want, "event {i}");
+        }
+    }
+
+    #[test]
+    fn a_plain_stream_carries_its_message_only() {
+        let mut reader = AnthropicReader::default();
+        let mut out = Extras::default();
+        let stream = [
+            r#"{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"c","content":[]}}"#,
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}"#,
+            r#"{"type":"content_block_stop","index":0}"#,
+            r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"}}"#,
+            r#"{"type":"message_stop"}"#,
+        ];
+        for f in frames(&stream) {
+            out.0.push(Vec::new());
+            reader.read(&f, &mut out).unwrap();
+        }
+        let counts: Vec<usize> = out.0.iter().map(Vec::len).collect();
+        assert_eq!(counts, [1, 0, 0, 0, 0, 0]);
+        assert_eq!(out.0[0][0].1, "message");
+    }
+
+    #[test]
+    fn the_answer_in_anthropic_keeps_them() {
+        let mut reader = AnthropicReader::default();
+        let mut acc = TurnAccumulator::new().from_dialect(Dialect::Anthropic);
+        for f in frames(STREAM) {
+            acc.read(&mut reader, &f).unwrap();
+        }
+        acc.finish_reader(&mut reader).unwrap();
+        let json = acc.into_turn().to_json(Dialect::Anthropic);
+        // The start's members in their order; usage merged (a null leaves
+        // the count); strings written back with this crate's escapes.
+        let want = concat!(
+            r#"{"model":"c","id":"m1","type":"message","role":"assistant","content":["#,
+            r#"{"citations":[{"type":"char_location","cited_text":"a","document_index":0},"#,
+            r#"{"type":"char_location","cited_text":"b","document_index":1}],"type":"text","text":"Hi"},"#,
+            r#"{"type":"compaction","content":"Sumémary\n"}],"#,
+            r#""stop_reason":"stop_sequence","stop_sequence":"END","#,
+            r#""usage":{"input_tokens":5,"output_tokens":9,"service_tier":"standard","server_tool_use":{"web_search_requests":1}},"#,
+            r#""stop_details":{"type":"x"},"container":{"id":"k","expires_at":"t"},"context_management":{"applied_edits":[]}}"#,
+        );
+        assert_eq!(json, want);
+        // What the dialect's own accumulator gives, the same stream read.
+        let mut own = crate::accumulate::AnthropicAccumulator::new();
+        for f in frames(STREAM) {
+            own.feed(&AnthropicEvent::from_frame(&f).unwrap()).unwrap();
+        }
+        assert_eq!(own.finish().to_json(), want);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["content"][1]["content"], "Sumémary\n");
+        assert_eq!(v["usage"]["input_tokens"], 5);
     }
 }

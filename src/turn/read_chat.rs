@@ -783,8 +783,12 @@ mod tests {
             match event {
                 TurnEvent::Extra(e) => {
                     assert_eq!(e.dialect, Dialect::Chat);
-                    self.extras
-                        .push((e.item, e.key.to_owned(), e.raw.get().to_owned(), e.append));
+                    self.extras.push((
+                        e.item,
+                        e.key.to_owned(),
+                        e.raw.get().to_owned(),
+                        e.combine == crate::turn::Combine::Append,
+                    ));
                 }
                 _ => self.others += 1,
             }

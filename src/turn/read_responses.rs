@@ -786,7 +786,7 @@ mod tests {
                     e.item,
                     String::from(e.key),
                     String::from(e.raw.get()),
-                    e.append,
+                    e.combine == crate::turn::Combine::Append,
                 ));
             }
             Ok(())

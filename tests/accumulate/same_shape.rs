@@ -28,15 +28,6 @@ use crate::{corpus, dialects_common};
 
 /// Streams whose two answers differ, with the reason.
 const KNOWN: &[(&str, &str)] = &[
-    ("openllmetry-anthropic-tool-use.sse", ANTHROPIC),
-    ("openllmetry-anthropic-zwj-emoji.sse", ANTHROPIC),
-    ("pydanticai-anthropic-code-execution-emoji.sse", ANTHROPIC),
-    ("pydanticai-anthropic-pause-turn-web-search.sse", ANTHROPIC),
-    ("pydanticai-anthropic-redacted-thinking.sse", ANTHROPIC),
-    ("pydanticai-anthropic-thinking.sse", ANTHROPIC),
-    ("pydanticai-anthropic-web-search-citations.sse", ANTHROPIC),
-    ("vercel-anthropic-compaction-emoji.sse", ANTHROPIC),
-    ("vercel-anthropic-web-fetch-multilingual.sse", ANTHROPIC),
     ("tests/data/chat/error-midstream.sse", CHAT_NO_FINISH),
     (
         "tests/data/gemini/signatures.sse",
@@ -46,7 +37,6 @@ const KNOWN: &[(&str, &str)] = &[
 ];
 const CHAT_NO_FINISH: &str = "failed before any finish_reason: the accumulator writes `null`, \
      which openai-python's ChatCompletion rejects; the rendering says `stop`";
-const ANTHROPIC: &str = "usage extras, citations, container and stop details are not carried yet";
 
 /// Every stream: the corpus, the hand-written streams of `tests/data`, the
 /// shipped samples.

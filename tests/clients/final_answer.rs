@@ -181,10 +181,34 @@ const FINAL_KNOWN: &[FinalKnown] = &[
     FinalKnown {
         shape: "anthropic",
         stream: "vercel-anthropic-compaction",
-        client: "*",
+        client: "anthropic-py",
         field: "accepted",
         reason: "a compaction block is a beta block type the non-beta Message content types \
-                 do not have (anthropic-py, the AI SDK's schema)",
+                 do not have",
+    },
+    FinalKnown {
+        shape: "anthropic",
+        stream: "vercel-anthropic-compaction",
+        client: "ai-sdk.anthropic",
+        field: "text",
+        reason: "the AI SDK reads a compaction block's summary (written back as the upstream \
+                 streamed it) as text; the neutral answer has no text for that block",
+    },
+    FinalKnown {
+        shape: "anthropic",
+        stream: "vercel-anthropic-compaction",
+        client: "ai-sdk.anthropic",
+        field: "usage",
+        reason: "the AI SDK totals the upstream's usage.iterations (the compaction's pass and \
+                 the answer's), where the message's own counts are the answer's pass",
+    },
+    FinalKnown {
+        shape: "anthropic",
+        stream: "pydanticai-anthropic-web-search-citations",
+        client: "anthropic-py",
+        field: "accepted",
+        reason: "the upstream's own usage.server_tool_use has no web_fetch_requests, which \
+                 the SDK's ServerToolUsage requires; the rendering keeps the upstream's usage",
     },
     // How a turn that did not complete reads in a non-streaming shape.
     FinalKnown {
