@@ -417,6 +417,11 @@ impl TurnWriter for TurnAccumulator {
     fn is_finished(&self) -> bool {
         self.turn.ended || self.turn.error.is_some()
     }
+
+    /// Yes: a rendering in the upstream's own dialect keeps them.
+    fn wants_extras(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

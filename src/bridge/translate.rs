@@ -282,6 +282,15 @@ impl AnyWriter {
 }
 
 impl TurnWriter for AnyWriter {
+    fn wants_extras(&self) -> bool {
+        match self {
+            Self::Responses(w) => w.wants_extras(),
+            Self::Chat(w) => w.wants_extras(),
+            Self::Anthropic(w) => w.wants_extras(),
+            Self::Gemini(w) => w.wants_extras(),
+        }
+    }
+
     fn write(&mut self, event: &TurnEvent<'_>) -> Result<(), TurnError> {
         match self {
             Self::Responses(w) => w.write(event),

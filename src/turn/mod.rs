@@ -728,6 +728,14 @@ pub trait TurnWriter {
         }
     }
 
+    /// Whether this writer keeps [`TurnEvent::Extra`] members: an
+    /// accumulator of the final answer does, a writer of a stream does not
+    /// (the default), and readers hand them on only when it does, which
+    /// spares a bridge the work.
+    fn wants_extras(&self) -> bool {
+        false
+    }
+
     /// Items this writer was given and left out because its dialect has no
     /// way to say them: [`ItemKind::Other`] items of another dialect (a
     /// hosted tool call towards Chat or Gemini, say). A gateway reports

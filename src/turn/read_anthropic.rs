@@ -561,6 +561,9 @@ fn extra<W: TurnWriter + ?Sized>(
     raw: RawJson<'_>,
     how: Combine,
 ) -> Result<(), TurnError> {
+    if !out.wants_extras() {
+        return Ok(());
+    }
     let mut extra = Extra::new(Dialect::Anthropic, item, key, raw);
     extra.combine = how;
     out.write(&TurnEvent::Extra(extra))
@@ -632,6 +635,9 @@ mod tests {
                 }
             }
             Ok(())
+        }
+        fn wants_extras(&self) -> bool {
+            true
         }
         fn fail(&mut self, _: &str, _: &str) {}
         fn take(&mut self) -> Bytes {

@@ -72,9 +72,17 @@ const EMPTY_STRING: RawJson<'static> = RawJson::new("\"\"");
 const TRUE: RawJson<'static> = RawJson::new("true");
 const EMPTY_OBJECT: RawJson<'static> = RawJson::new("{}");
 
-/// An extra member of Chat's answer.
-fn extra<'a>(item: Option<u64>, key: &'a str, raw: RawJson<'a>) -> TurnEvent<'a> {
-    TurnEvent::Extra(Extra::new(Dialect::Chat, item, key, raw))
+/// Hands on a member of Chat's answer, to a writer that keeps them.
+fn put<W: TurnWriter + ?Sized>(
+    out: &mut W,
+    item: Option<u64>,
+    key: &str,
+    raw: RawJson<'_>,
+) -> Result<(), TurnError> {
+    if !out.wants_extras() {
+        return Ok(());
+    }
+    out.write(&TurnEvent::Extra(Extra::new(Dialect::Chat, item, key, raw)))
 }
 
 /// Reads a Chat Completions stream (`choices[0]`) into turn events.
@@ -262,7 +270,7 @@ impl ChatReader {
                         crate::chat::Owned::<ChatUsage<'static>>::parse(u.as_raw_json().get())
                     {
                         out.write(&TurnEvent::Usage(usage(&owned.get())))?;
-                        out.write(&extra(None, keys::USAGE, u.as_raw_json()))?;
+                        put(out, None, keys::USAGE, u.as_raw_json())?;
                     }
                 }
                 let code = e.error.code.and_then(|c| match c.value() {
@@ -304,12 +312,12 @@ impl ChatReader {
             if let Some(v) = value {
                 if self.said & bit == 0 {
                     self.said |= bit;
-                    out.write(&extra(None, key, v.as_raw_json()))?;
+                    put(out, None, key, v.as_raw_json())?;
                 }
             }
         }
         if let Some(m) = chunk.moderation {
-            out.write(&extra(None, keys::MODERATION, m))?;
+            put(out, None, keys::MODERATION, m)?;
         }
         if let Some(choice) = chunk.choices.head() {
             self.read_choice(choice, out)?;
@@ -322,7 +330,7 @@ impl ChatReader {
         }
         if let Some(u) = &chunk.usage {
             out.write(&TurnEvent::Usage(usage(u)))?;
-            out.write(&extra(None, keys::USAGE, u.raw()))?;
+            put(out, None, keys::USAGE, u.raw())?;
         }
         Ok(())
     }
@@ -347,7 +355,7 @@ impl ChatReader {
             self.said |= INDEX_BIT;
             self.number.clear();
             let _ = write!(self.number, "{}", self.own);
-            out.write(&extra(None, keys::INDEX, RawJson::new(&self.number)))?;
+            put(out, None, keys::INDEX, RawJson::new(&self.number))?;
         }
         if let Some(delta) = &choice.delta {
             if self.stopped {
@@ -379,7 +387,7 @@ impl ChatReader {
         if let Some(lp) = &choice.logprobs {
             if self.said & LOGPROBS_BIT == 0 {
                 self.said |= LOGPROBS_BIT;
-                out.write(&extra(None, keys::LOGPROBS, EMPTY_OBJECT))?;
+                put(out, None, keys::LOGPROBS, EMPTY_OBJECT)?;
             }
             if let Some(list) = lp.content {
                 let e = Extra::new(
@@ -388,7 +396,9 @@ impl ChatReader {
                     keys::LOGPROBS_CONTENT,
                     list.as_raw_json(),
                 );
-                out.write(&TurnEvent::Extra(e.appended()))?;
+                if out.wants_extras() {
+                    out.write(&TurnEvent::Extra(e.appended()))?;
+                }
             }
             if let Some(list) = lp.refusal {
                 let e = Extra::new(
@@ -397,7 +407,9 @@ impl ChatReader {
                     keys::LOGPROBS_REFUSAL,
                     list.as_raw_json(),
                 );
-                out.write(&TurnEvent::Extra(e.appended()))?;
+                if out.wants_extras() {
+                    out.write(&TurnEvent::Extra(e.appended()))?;
+                }
             }
         }
         Ok(())
@@ -489,7 +501,7 @@ impl ChatReader {
             self.said |= bit;
             if text.is_empty() {
                 let key = keys::TEXTS[member];
-                out.write(&extra(None, key, EMPTY_STRING))?;
+                put(out, None, key, EMPTY_STRING)?;
             }
         }
         if text.is_empty() {
@@ -511,7 +523,7 @@ impl ChatReader {
                 };
                 out.write(&TurnEvent::ItemStart { index, item })?;
                 if member == REASONING {
-                    out.write(&extra(Some(index), keys::REASONING_ITEM, TRUE))?;
+                    put(out, Some(index), keys::REASONING_ITEM, TRUE)?;
                 }
                 index
             }
@@ -567,10 +579,10 @@ impl ChatReader {
                     item: ItemKind::ToolCall { call_id, name },
                 })?;
                 if let Some(ty) = ty {
-                    out.write(&extra(Some(index), keys::CALL_TYPE, ty.as_raw_json()))?;
+                    put(out, Some(index), keys::CALL_TYPE, ty.as_raw_json())?;
                 }
                 if key == u64::MAX {
-                    out.write(&extra(Some(index), keys::FUNCTION_CALL, TRUE))?;
+                    put(out, Some(index), keys::FUNCTION_CALL, TRUE)?;
                 }
                 index
             }
@@ -594,7 +606,7 @@ impl ChatReader {
         if let Some(role) = d.role {
             if self.said & ROLE_BIT == 0 {
                 self.said |= ROLE_BIT;
-                out.write(&extra(None, keys::ROLE, role.as_raw_json()))?;
+                put(out, None, keys::ROLE, role.as_raw_json())?;
             }
         }
         let reasoning = [
@@ -793,6 +805,9 @@ mod tests {
                 _ => self.others += 1,
             }
             Ok(())
+        }
+        fn wants_extras(&self) -> bool {
+            true
         }
         fn fail(&mut self, _: &str, _: &str) {}
         fn take(&mut self) -> Bytes {

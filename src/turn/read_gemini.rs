@@ -100,9 +100,23 @@ fn fragment<'a>(index: u64, kind: DeltaKind, text: JsonStr<'a>) -> TurnEvent<'a>
     }
 }
 
-/// A Gemini member for the final answer.
-fn extra<'a>(item: Option<u64>, key: &'a str, raw: RawJson<'a>) -> TurnEvent<'a> {
-    TurnEvent::Extra(Extra::new(Dialect::Gemini, item, key, raw))
+/// Hands on a Gemini member of the final answer, to a writer that keeps
+/// them.
+fn put<W: TurnWriter + ?Sized>(
+    out: &mut W,
+    item: Option<u64>,
+    key: &str,
+    raw: RawJson<'_>,
+) -> Result<(), TurnError> {
+    if !out.wants_extras() {
+        return Ok(());
+    }
+    out.write(&TurnEvent::Extra(Extra::new(
+        Dialect::Gemini,
+        item,
+        key,
+        raw,
+    )))
 }
 
 impl Default for GeminiReader {
@@ -205,15 +219,15 @@ impl GeminiReader {
         }
         if let Some(t) = r.create_time.filter(|_| !self.create_time) {
             self.create_time = true;
-            out.write(&extra(None, "createTime", t.as_raw_json()))?;
+            put(out, None, "createTime", t.as_raw_json())?;
         }
         if let Some(f) = &r.prompt_feedback {
-            out.write(&extra(None, "promptFeedback", f.raw()))?;
+            put(out, None, "promptFeedback", f.raw())?;
         }
         // The counts first: a writer that opens its message at the first
         // part (Anthropic) reports the input known then.
         if let Some(u) = &r.usage_metadata {
-            out.write(&extra(None, "usageMetadata", u.raw()))?;
+            put(out, None, "usageMetadata", u.raw())?;
             let thoughts = u.thoughts_token_count;
             out.write(&TurnEvent::Usage(TurnUsage {
                 input: u.prompt_token_count,
@@ -269,7 +283,9 @@ impl GeminiReader {
                     raw: Some(raw),
                 }))?;
             }
-            self.candidate_extras(&candidate, out)?;
+            if out.wants_extras() {
+                self.candidate_extras(&candidate, out)?;
+            }
         }
         Ok(())
     }
@@ -285,13 +301,13 @@ impl GeminiReader {
             self.candidate = true;
             self.number.clear();
             let _ = write!(self.number, "{}", self.own);
-            out.write(&extra(None, "index", RawJson::new(&self.number)))?;
+            put(out, None, "index", RawJson::new(&self.number))?;
         }
         if let Some(m) = c.finish_message {
-            out.write(&extra(None, "finishMessage", m.as_raw_json()))?;
+            put(out, None, "finishMessage", m.as_raw_json())?;
         }
         if let Some(list) = c.safety_ratings {
-            out.write(&extra(None, "safetyRatings", list.as_raw_json()))?;
+            put(out, None, "safetyRatings", list.as_raw_json())?;
         }
         if let Some(m) = &c.citation_metadata {
             for (key, list) in [
@@ -300,12 +316,14 @@ impl GeminiReader {
             ] {
                 if let Some(list) = list {
                     let e = Extra::new(Dialect::Gemini, None, key, list.as_raw_json());
-                    out.write(&TurnEvent::Extra(e.appended()))?;
+                    if out.wants_extras() {
+                        out.write(&TurnEvent::Extra(e.appended()))?;
+                    }
                 }
             }
         }
         if let Some(g) = &c.grounding_metadata {
-            out.write(&extra(None, "groundingMetadata", g.raw()))?;
+            put(out, None, "groundingMetadata", g.raw())?;
         }
         for (key, raw) in [
             ("groundingAttributions", c.grounding_attributions),
@@ -313,18 +331,18 @@ impl GeminiReader {
             ("logprobsResult", c.logprobs_result),
         ] {
             if let Some(raw) = raw {
-                out.write(&extra(None, key, raw))?;
+                put(out, None, key, raw)?;
             }
         }
         if let Some(x) = c.avg_logprobs.filter(|x| x.is_finite()) {
             self.number.clear();
             let _ = write!(self.number, "{x:?}");
-            out.write(&extra(None, "avgLogprobs", RawJson::new(&self.number)))?;
+            put(out, None, "avgLogprobs", RawJson::new(&self.number))?;
         }
         if let Some(n) = c.token_count {
             self.number.clear();
             let _ = write!(self.number, "{n}");
-            out.write(&extra(None, "tokenCount", RawJson::new(&self.number)))?;
+            put(out, None, "tokenCount", RawJson::new(&self.number))?;
         }
         Ok(())
     }
@@ -745,5 +763,37 @@ mod tests {
                 "responseId": "r"
             })
         );
+    }
+
+    #[test]
+    fn a_writer_of_streams_is_handed_no_extras() {
+        #[derive(Default)]
+        struct Count(usize, usize);
+        impl TurnWriter for Count {
+            fn write(&mut self, e: &TurnEvent<'_>) -> Result<(), TurnError> {
+                match e {
+                    TurnEvent::Extra(_) => self.0 += 1,
+                    _ => self.1 += 1,
+                }
+                Ok(())
+            }
+            fn fail(&mut self, _: &str, _: &str) {}
+            fn take(&mut self) -> Bytes {
+                Bytes::new()
+            }
+            fn is_finished(&self) -> bool {
+                false
+            }
+        }
+        let frame = crate::Frame::new(
+            "{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hi\"}]},\"finishReason\":\"STOP\",\"safetyRatings\":[]}],\"usageMetadata\":{\"promptTokenCount\":1}}",
+        );
+        let mut count = Count::default();
+        GeminiReader::default().read(&frame, &mut count).unwrap();
+        assert_eq!(count.0, 0);
+        assert!(count.1 > 0);
+        let mut acc = TurnAccumulator::new();
+        GeminiReader::default().read(&frame, &mut acc).unwrap();
+        assert!(acc.turn().extra(Dialect::Gemini, "usageMetadata").is_some());
     }
 }

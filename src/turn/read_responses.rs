@@ -228,6 +228,9 @@ impl ResponsesReader {
         raw: RawJson<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
+        if !out.wants_extras() {
+            return Ok(());
+        }
         out.write(&TurnEvent::Extra(Extra::new(
             Dialect::Responses,
             item,
@@ -293,6 +296,9 @@ impl ResponsesReader {
             .and_then(|r| r.strip_suffix(']'))
             .is_some_and(|r| r.trim().is_empty());
         if empty && had {
+            return Ok(());
+        }
+        if !out.wants_extras() {
             return Ok(());
         }
         let extra = Extra::new(Dialect::Responses, Some(index), keys.logprobs, raw).appended();
@@ -790,6 +796,9 @@ mod tests {
                 ));
             }
             Ok(())
+        }
+        fn wants_extras(&self) -> bool {
+            true
         }
         fn fail(&mut self, _: &str, _: &str) {}
         fn take(&mut self) -> Bytes {
