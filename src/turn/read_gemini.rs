@@ -257,9 +257,11 @@ impl GeminiReader {
                 }
                 continue;
             }
+            if out.wants_extras() {
+                self.candidate_extras(&candidate, out)?;
+            }
             for part in candidate
                 .content
-                .as_ref()
                 .and_then(|c| c.parts)
                 .into_iter()
                 .flatten()
@@ -282,9 +284,6 @@ impl GeminiReader {
                     reason,
                     raw: Some(raw),
                 }))?;
-            }
-            if out.wants_extras() {
-                self.candidate_extras(&candidate, out)?;
             }
         }
         Ok(())
