@@ -8,7 +8,8 @@
 //! accumulator. Frames that do not decode are skipped, as a client would.
 //! The same frames are then read by the dialect's turn reader into a
 //! `TurnAccumulator` under the same limit, and the turn rendered in every
-//! dialect's shape (Gemini with every candidate) must be valid JSON.
+//! dialect's shape (Chat with every choice, Gemini with every candidate)
+//! must be valid JSON.
 //! Seeds: the corpus streams behind a two-byte header (`seed-corpus.sh`).
 #![no_main]
 
@@ -24,7 +25,7 @@ use ssekit::bridge::AnyReader;
 use ssekit::chat::ChatEvent;
 use ssekit::gemini::GeminiEvent;
 use ssekit::responses::ResponsesEvent;
-use ssekit::turn::{write_choices_json, Dialect, GeminiReader, TurnConfig};
+use ssekit::turn::{write_choices_json, ChatReader, Dialect, GeminiReader, TurnConfig};
 use ssekit::{Frame, Parser, ParserConfig};
 
 fn frames(stream: &[u8]) -> Vec<Frame> {
@@ -144,10 +145,18 @@ fn turn(dialect: Dialect, max_bytes: usize, frames: &[Frame]) {
         valid_json(&turn.to_json(to));
     }
     let mut turns = vec![turn];
-    if let AnyReader::Gemini(g) = &first {
-        for k in g.other_candidates().take(4) {
-            turns.push(read(AnyReader::Gemini(GeminiReader::default().candidate(k))).1);
+    match &first {
+        AnyReader::Gemini(g) => {
+            for k in g.other_candidates().take(4) {
+                turns.push(read(AnyReader::Gemini(GeminiReader::default().candidate(k))).1);
+            }
         }
+        AnyReader::Chat(c) => {
+            for k in c.other_choices().take(4) {
+                turns.push(read(AnyReader::Chat(ChatReader::default().choice(k))).1);
+            }
+        }
+        _ => {}
     }
     let mut out = String::new();
     write_choices_json(dialect, &turns.iter().collect::<Vec<_>>(), &mut out);

@@ -274,7 +274,8 @@ impl TurnAccumulator {
         };
         let raw = extra.raw.get();
         // Charged before it is kept: a value past the limit is refused whole.
-        let worst = extra.key.len() + raw.len() + 1;
+        // `Push` onto nothing keeps `[raw]`: the most any mode adds.
+        let worst = extra.key.len() + raw.len() + 2;
         if self.used.saturating_add(worst) > self.config.max_bytes {
             self.turn.cut = true;
             let limit = self.config.max_bytes;
@@ -772,6 +773,17 @@ mod tests {
         assert!(acc.used <= 400);
         assert_eq!(acc.turn().extra(d, "big"), None);
         assert_eq!(acc.outcome(), Outcome::Truncated);
+
+        // A push onto nothing keeps `[raw]`: "k" and "[12345]", 8 bytes,
+        // charged whole before it is kept.
+        for max in 6..10 {
+            let config = TurnAccumulatorConfig::DEFAULT.with_max_bytes(max);
+            let mut acc = TurnAccumulator::with_config(config);
+            let push = Extra::new(d, None, "k", raw("12345")).pushed();
+            let r = acc.write(&TurnEvent::Extra(push));
+            assert!(acc.used <= max, "{} > {max}", acc.used);
+            assert_eq!(r.is_ok(), max >= 8, "max {max}");
+        }
     }
 
     /// An arbitrary event, its strings owned.

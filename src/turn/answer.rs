@@ -106,6 +106,10 @@ impl Extras {
     }
 }
 
+/// The largest kept object a [`Combine::Merge`] merges into; a larger one
+/// is replaced.
+pub(crate) const MAX_MERGED: usize = 4096;
+
 /// Combines `raw` into `kept` (empty: nothing kept) as `how` says;
 /// `false` when it replaced what was kept.
 fn combine(kept: &mut String, raw: &str, how: Combine) -> bool {
@@ -145,7 +149,9 @@ fn combine(kept: &mut String, raw: &str, how: Combine) -> bool {
             kept.push(']');
             return true;
         }
-        Combine::Merge => {
+        // A kept object past MAX_MERGED is replaced: each merge re-reads
+        // what was kept, and the work of many must stay linear.
+        Combine::Merge if kept.len() <= MAX_MERGED => {
             if let Some(merged) = merge_objects(kept, raw) {
                 *kept = merged;
                 return true;
@@ -560,6 +566,19 @@ mod extras_tests {
         assert_eq!(get("c"), serde_json::json!([{"a": 1}, {"b": 2}]));
         assert_eq!(get("e"), serde_json::json!([3, [4]]));
         assert_eq!(get("x"), serde_json::json!([1]));
+    }
+
+    #[test]
+    fn a_large_kept_object_is_replaced_not_merged() {
+        let mut e = Extras::default();
+        let d = Dialect::Anthropic;
+        let big = alloc::format!(r#"{{"a":"{}"}}"#, "x".repeat(MAX_MERGED));
+        e.put(d, "u", &big, Combine::Merge);
+        e.put(d, "u", r#"{"b":1}"#, Combine::Merge);
+        assert_eq!(e.get(d, "u"), Some(r#"{"b":1}"#));
+        // Under the bound, merged.
+        e.put(d, "u", r#"{"c":2}"#, Combine::Merge);
+        assert_eq!(e.get(d, "u"), Some(r#"{"b":1,"c":2}"#));
     }
 
     #[test]

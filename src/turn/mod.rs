@@ -375,6 +375,11 @@ pub struct TurnConfig {
     pub parallel_tool_calls: Option<bool>,
 }
 
+/// The most other choices or candidates a reader names
+/// ([`ChatReader::other_choices`], [`GeminiReader::other_candidates`]):
+/// reading each with a reader of its own costs a pass over the stream.
+pub const MAX_OTHER_CHOICES: usize = 128;
+
 /// The default of [`TurnConfig::max_held_bytes`]: 16 MiB.
 pub const DEFAULT_MAX_HELD_BYTES: usize = 16 << 20;
 

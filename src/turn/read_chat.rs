@@ -151,7 +151,8 @@ pub struct ChatReader {
     said: u16,
     /// The choice read.
     own: u64,
-    /// The indexes of the other choices seen (at most `max_items`).
+    /// The indexes of the other choices seen (at most
+    /// [`MAX_OTHER_CHOICES`](super::MAX_OTHER_CHOICES)).
     others: BTreeSet<u64>,
     /// The choice's index written out.
     number: String,
@@ -201,7 +202,8 @@ impl ChatReader {
     }
 
     /// The indexes of the choices this reader saw and did not read, in
-    /// increasing order (at most [`TurnConfig::max_items`] of them).
+    /// increasing order (at most
+    /// [`MAX_OTHER_CHOICES`](super::MAX_OTHER_CHOICES) of them).
     pub fn other_choices(&self) -> impl Iterator<Item = u64> + '_ {
         self.others.iter().copied()
     }
@@ -345,7 +347,7 @@ impl ChatReader {
         }
         if choice.index != self.own {
             self.skipped += 1;
-            if self.others.len() < self.max_items {
+            if self.others.len() < super::MAX_OTHER_CHOICES {
                 self.others.insert(choice.index);
             }
             return Ok(());

@@ -86,7 +86,8 @@ pub struct GeminiReader {
     number: String,
     /// The candidate read.
     own: u64,
-    /// The indexes of the other candidates seen (at most `max_items`).
+    /// The indexes of the other candidates seen (at most
+    /// [`MAX_OTHER_CHOICES`](super::MAX_OTHER_CHOICES)).
     others: BTreeSet<u64>,
 }
 
@@ -157,7 +158,8 @@ impl GeminiReader {
     }
 
     /// The indexes of the candidates this reader saw and did not read, in
-    /// increasing order (at most [`TurnConfig::max_items`] of them).
+    /// increasing order (at most
+    /// [`MAX_OTHER_CHOICES`](super::MAX_OTHER_CHOICES) of them).
     pub fn other_candidates(&self) -> impl Iterator<Item = u64> + '_ {
         self.others.iter().copied()
     }
@@ -252,7 +254,7 @@ impl GeminiReader {
             let index = candidate.index_or_zero();
             if index != self.own {
                 self.skipped += 1;
-                if self.others.len() < self.max_items {
+                if self.others.len() < super::MAX_OTHER_CHOICES {
                     self.others.insert(index);
                 }
                 continue;
