@@ -595,9 +595,10 @@ impl TurnError {
     }
 }
 
-impl fmt::Display for TurnError {
+impl fmt::Display for TurnErrorKind {
+    /// What went wrong, without its position.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
+        match *self {
             TurnErrorKind::Decode(e) => write!(f, "undecodable upstream event: {e}")?,
             TurnErrorKind::UnknownIndex { index } => {
                 write!(f, "fragment of index {index}, never started")?
@@ -651,7 +652,13 @@ impl fmt::Display for TurnError {
             TurnErrorKind::UnknownEvent => f.write_str("an unknown event type")?,
             TurnErrorKind::Order(fault) => write!(f, "out of order: {fault}")?,
         }
-        write!(f, " at upstream event {}", self.event_index)
+        Ok(())
+    }
+}
+
+impl fmt::Display for TurnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at upstream event {}", self.kind, self.event_index)
     }
 }
 
