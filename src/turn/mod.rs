@@ -34,6 +34,8 @@ mod read_anthropic;
 mod read_chat;
 mod read_gemini;
 mod read_responses;
+#[cfg(test)]
+mod testing;
 mod write_anthropic;
 mod write_chat;
 mod write_gemini;

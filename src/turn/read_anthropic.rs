@@ -614,52 +614,9 @@ impl TurnReader for AnthropicReader {
 mod tests {
     use super::*;
     use crate::accumulate::TurnAccumulator;
-    use crate::Parser;
     use alloc::vec::Vec;
-    use bytes::Bytes;
 
-    /// An extra's item, key, JSON and how it combines.
-    type Kept = (Option<u64>, String, String, Combine);
-
-    /// The extras of each event.
-    #[derive(Default)]
-    struct Extras(Vec<Vec<Kept>>);
-
-    impl TurnWriter for Extras {
-        fn write(&mut self, event: &TurnEvent<'_>) -> Result<(), TurnError> {
-            if let TurnEvent::Extra(e) = event {
-                assert_eq!(e.dialect, Dialect::Anthropic);
-                let e = (e.item, e.key.into(), e.raw.get().into(), e.combine);
-                if let Some(last) = self.0.last_mut() {
-                    last.push(e);
-                }
-            }
-            Ok(())
-        }
-        fn wants_extras(&self) -> bool {
-            true
-        }
-        fn fail(&mut self, _: &str, _: &str) {}
-        fn take(&mut self) -> Bytes {
-            Bytes::new()
-        }
-        fn is_finished(&self) -> bool {
-            false
-        }
-    }
-
-    fn frames(events: &[&str]) -> Vec<Frame> {
-        let mut p = Parser::new();
-        for e in events {
-            p.feed(Bytes::from(alloc::format!("data: {e}\n\n")));
-        }
-        let mut out = Vec::new();
-        while let Ok(Some(f)) = p.next_frame() {
-            out.push(f);
-        }
-        assert_eq!(out.len(), events.len());
-        out
-    }
+    use crate::turn::testing::{frames, KeepExtras, Kept};
 
     const START: &str = r#"{"type":"message_start","message":{"model":"c","id":"m1","type":"message","role":"assistant","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1,"service_tier":"standard"}}}"#;
     const STREAM: &[&str] = &[
@@ -681,10 +638,11 @@ mod tests {
     #[test]
     fn extras_where_the_events_carry_them() {
         let mut reader = AnthropicReader::default();
-        let mut out = Extras::default();
+        let mut out = KeepExtras::new(Dialect::Anthropic);
+        let mut by_event: Vec<Vec<Kept>> = Vec::new();
         for f in frames(STREAM) {
-            out.0.push(Vec::new());
             reader.read(&f, &mut out).unwrap();
+            by_event.push(out.take_extras());
         }
         let (r, m, p, c) = (
             Combine::Replace,
@@ -748,8 +706,8 @@ mod tests {
             ],
             &[],
         ];
-        assert_eq!(out.0.len(), want.len());
-        for (i, (got, want)) in out.0.iter().zip(want).enumerate() {
+        assert_eq!(by_event.len(), want.len());
+        for (i, (got, want)) in by_event.iter().zip(want).enumerate() {
             assert_eq!(got.as_slice(), want, "event {i}");
         }
     }
@@ -757,7 +715,8 @@ mod tests {
     #[test]
     fn a_plain_stream_carries_its_message_only() {
         let mut reader = AnthropicReader::default();
-        let mut out = Extras::default();
+        let mut out = KeepExtras::new(Dialect::Anthropic);
+        let mut by_event: Vec<Vec<Kept>> = Vec::new();
         let stream = [
             r#"{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"c","content":[]}}"#,
             r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
@@ -767,12 +726,12 @@ mod tests {
             r#"{"type":"message_stop"}"#,
         ];
         for f in frames(&stream) {
-            out.0.push(Vec::new());
             reader.read(&f, &mut out).unwrap();
+            by_event.push(out.take_extras());
         }
-        let counts: Vec<usize> = out.0.iter().map(Vec::len).collect();
+        let counts: Vec<usize> = by_event.iter().map(Vec::len).collect();
         assert_eq!(counts, [1, 0, 0, 0, 0, 0]);
-        assert_eq!(out.0[0][0].1, "message");
+        assert_eq!(by_event[0][0].1, "message");
     }
 
     #[test]

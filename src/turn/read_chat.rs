@@ -777,48 +777,11 @@ pub(crate) fn usage(u: &ChatUsage<'_>) -> TurnUsage {
 mod tests {
     use super::*;
     use crate::Parser;
-    use alloc::borrow::ToOwned;
     use alloc::string::String;
     use alloc::vec;
     use bytes::Bytes;
 
-    /// An extra as the reader handed it on: item, key, JSON, appended.
-    type Kept = (Option<u64>, String, String, bool);
-
-    /// Keeps the extras; counts the other events.
-    #[derive(Default)]
-    struct Extras {
-        extras: Vec<Kept>,
-        others: usize,
-    }
-
-    impl TurnWriter for Extras {
-        fn write(&mut self, event: &TurnEvent<'_>) -> Result<(), TurnError> {
-            match event {
-                TurnEvent::Extra(e) => {
-                    assert_eq!(e.dialect, Dialect::Chat);
-                    self.extras.push((
-                        e.item,
-                        e.key.to_owned(),
-                        e.raw.get().to_owned(),
-                        e.combine == crate::turn::Combine::Append,
-                    ));
-                }
-                _ => self.others += 1,
-            }
-            Ok(())
-        }
-        fn wants_extras(&self) -> bool {
-            true
-        }
-        fn fail(&mut self, _: &str, _: &str) {}
-        fn take(&mut self) -> Bytes {
-            Bytes::new()
-        }
-        fn is_finished(&self) -> bool {
-            false
-        }
-    }
+    use crate::turn::testing::{kept_appended as kept, KeepExtras, Kept};
 
     /// The extras of each frame of `body`, read in order.
     fn extras_by_frame(body: &str) -> Vec<Vec<Kept>> {
@@ -827,15 +790,11 @@ mod tests {
         let mut reader = ChatReader::default();
         let mut out = Vec::new();
         while let Ok(Some(frame)) = p.next_frame() {
-            let mut w = Extras::default();
+            let mut w = KeepExtras::new(Dialect::Chat);
             reader.read(&frame, &mut w).unwrap();
             out.push(w.extras);
         }
         out
-    }
-
-    fn kept(item: Option<u64>, key: &str, raw: &str, append: bool) -> Kept {
-        (item, key.to_owned(), raw.to_owned(), append)
     }
 
     #[test]

@@ -773,71 +773,22 @@ impl TurnReader for ResponsesReader {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Parser;
     use alloc::vec::Vec;
-    use bytes::Bytes;
 
-    /// An extra a reader gave: item, key, JSON, appended.
-    type Kept = (Option<u64>, String, String, bool);
-
-    /// The extras a reader gave.
-    #[derive(Default)]
-    struct Extras(Vec<Kept>);
-
-    impl TurnWriter for Extras {
-        fn write(&mut self, event: &TurnEvent<'_>) -> Result<(), TurnError> {
-            if let TurnEvent::Extra(e) = event {
-                assert_eq!(e.dialect, Dialect::Responses);
-                self.0.push((
-                    e.item,
-                    String::from(e.key),
-                    String::from(e.raw.get()),
-                    e.combine == crate::turn::Combine::Append,
-                ));
-            }
-            Ok(())
-        }
-        fn wants_extras(&self) -> bool {
-            true
-        }
-        fn fail(&mut self, _: &str, _: &str) {}
-        fn take(&mut self) -> Bytes {
-            Bytes::new()
-        }
-        fn is_finished(&self) -> bool {
-            false
-        }
-    }
+    use crate::turn::testing::{self, kept_appended as x, KeepExtras, Kept};
 
     /// Each line a `data:` frame; what the reader hands on as extras, and
     /// its errors.
     fn extras(lines: &[&str]) -> (Vec<Kept>, Vec<TurnErrorKind>) {
-        let mut stream = String::new();
-        for l in lines {
-            stream.push_str("data: ");
-            stream.push_str(l);
-            stream.push_str("\n\n");
-        }
-        let mut p = Parser::new();
-        p.feed(Bytes::from(stream));
         let mut reader = ResponsesReader::default();
-        let mut out = Extras::default();
+        let mut out = KeepExtras::new(Dialect::Responses);
         let mut errors = Vec::new();
-        while let Ok(Some(f)) = p.next_frame() {
+        for f in testing::frames(lines) {
             if let Err(e) = reader.read(&f, &mut out) {
                 errors.push(e.kind());
             }
         }
-        (out.0, errors)
-    }
-
-    fn x(
-        item: Option<u64>,
-        key: &str,
-        raw: &str,
-        append: bool,
-    ) -> (Option<u64>, String, String, bool) {
-        (item, String::from(key), String::from(raw), append)
+        (out.extras, errors)
     }
 
     const CREATED: &str = r#"{"id":"resp_1","status":"in_progress","tools":[],"output":[]}"#;
