@@ -382,6 +382,39 @@ pub struct TurnConfig {
 /// reading each with a reader of its own costs a pass over the stream.
 pub const MAX_OTHER_CHOICES: usize = 128;
 
+/// Which of several answers (a Chat choice, a Gemini candidate) a reader
+/// reads, the others it saw, and how many of their pieces it skipped.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pick {
+    /// The index read.
+    pub(crate) own: u64,
+    /// The other indexes seen, at most [`MAX_OTHER_CHOICES`].
+    others: alloc::collections::BTreeSet<u64>,
+    /// Pieces of other answers passed over.
+    pub(crate) skipped: u64,
+}
+
+impl Pick {
+    /// Whether the piece of answer `index` is the reader's; when it is
+    /// not, the piece is counted skipped and the index kept among the
+    /// others.
+    pub(crate) fn is_own(&mut self, index: u64) -> bool {
+        if index == self.own {
+            return true;
+        }
+        self.skipped += 1;
+        if self.others.len() < MAX_OTHER_CHOICES {
+            self.others.insert(index);
+        }
+        false
+    }
+
+    /// The other indexes seen, in increasing order.
+    pub(crate) fn others(&self) -> impl Iterator<Item = u64> + '_ {
+        self.others.iter().copied()
+    }
+}
+
 /// The default of [`TurnConfig::max_held_bytes`]: 16 MiB.
 pub const DEFAULT_MAX_HELD_BYTES: usize = 16 << 20;
 

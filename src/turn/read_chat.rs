@@ -133,7 +133,6 @@ pub struct ChatReader {
     items: u64,
     stopped: bool,
     ended: bool,
-    skipped: u64,
     /// Reading every choice's lifecycle: at most this many choices.
     every: Option<usize>,
     /// Every choice's lifecycle: whether it said why it stopped, by the
@@ -149,11 +148,8 @@ pub struct ChatReader {
     /// (`1 << CONTENT` …), the role, the tier, fingerprint and provider,
     /// the logprobs marker, the choice's index.
     said: u16,
-    /// The choice read.
-    own: u64,
-    /// The indexes of the other choices seen (at most
-    /// [`MAX_OTHER_CHOICES`](super::MAX_OTHER_CHOICES)).
-    others: BTreeSet<u64>,
+    /// The choice read, the others seen and their pieces skipped.
+    pick: super::Pick,
     /// The choice's index written out.
     number: String,
 }
@@ -177,15 +173,13 @@ impl ChatReader {
             items: 0,
             stopped: false,
             ended: false,
-            skipped: 0,
             every: None,
             lives: BTreeMap::new(),
             call_keys: BTreeSet::new(),
             failed: false,
             chunks: 0,
             said: 0,
-            own: 0,
-            others: BTreeSet::new(),
+            pick: super::Pick::default(),
             number: String::new(),
         }
     }
@@ -197,7 +191,7 @@ impl ChatReader {
     /// of a completion.
     #[must_use]
     pub fn choice(mut self, index: u64) -> Self {
-        self.own = index;
+        self.pick.own = index;
         self
     }
 
@@ -205,7 +199,7 @@ impl ChatReader {
     /// increasing order (at most
     /// [`MAX_OTHER_CHOICES`](super::MAX_OTHER_CHOICES) of them).
     pub fn other_choices(&self) -> impl Iterator<Item = u64> + '_ {
-        self.others.iter().copied()
+        self.pick.others()
     }
 
     /// Reads the lifecycle of every choice, not only choice 0's, for a
@@ -345,25 +339,21 @@ impl ChatReader {
         if let Some(max) = self.every {
             self.life(choice, max, out)?;
         }
-        if choice.index != self.own {
-            self.skipped += 1;
-            if self.others.len() < super::MAX_OTHER_CHOICES {
-                self.others.insert(choice.index);
-            }
+        if !self.pick.is_own(choice.index) {
             return Ok(());
         }
-        if self.own != 0 && self.said & INDEX_BIT == 0 {
+        if self.pick.own != 0 && self.said & INDEX_BIT == 0 {
             use core::fmt::Write;
             self.said |= INDEX_BIT;
             self.number.clear();
-            let _ = write!(self.number, "{}", self.own);
+            let _ = write!(self.number, "{}", self.pick.own);
             put(out, None, keys::INDEX, RawJson::new(&self.number))?;
         }
         if let Some(delta) = &choice.delta {
             if self.stopped {
                 // With `every`, the lifecycle said so.
                 if has_content(delta) && self.every.is_none() {
-                    let choice = self.own;
+                    let choice = self.pick.own;
                     return Err(self.error(TurnErrorKind::ContentAfterStop { choice }));
                 }
             } else {
@@ -734,7 +724,7 @@ impl TurnReader for ChatReader {
     }
 
     fn skipped(&self) -> u64 {
-        self.skipped
+        self.pick.skipped
     }
 }
 

@@ -1,6 +1,5 @@
 //! The Gemini reader.
 
-use alloc::collections::BTreeSet;
 use alloc::string::String;
 
 use super::{
@@ -73,7 +72,6 @@ pub struct GeminiReader {
     calls: usize,
     stopped: bool,
     ended: bool,
-    skipped: u64,
     scratch: String,
     /// The tool call whose arguments are streaming, and their text.
     streamed: Option<(u64, ArgsText)>,
@@ -84,11 +82,8 @@ pub struct GeminiReader {
     candidate: bool,
     /// A number written out for an [`Extra`].
     number: String,
-    /// The candidate read.
-    own: u64,
-    /// The indexes of the other candidates seen (at most
-    /// [`MAX_OTHER_CHOICES`](super::MAX_OTHER_CHOICES)).
-    others: BTreeSet<u64>,
+    /// The candidate read, the others seen and their pieces skipped.
+    pick: super::Pick,
 }
 
 /// A fragment of item `index` (Gemini items have one part).
@@ -138,22 +133,20 @@ impl GeminiReader {
             calls: 0,
             stopped: false,
             ended: false,
-            skipped: 0,
             scratch: String::new(),
             streamed: None,
             args: String::new(),
             create_time: false,
             candidate: false,
             number: String::new(),
-            own: 0,
-            others: BTreeSet::new(),
+            pick: super::Pick::default(),
         }
     }
 
     /// Reads candidate `index` instead of candidate 0.
     #[must_use]
     pub fn candidate(mut self, index: u64) -> Self {
-        self.own = index;
+        self.pick.own = index;
         self
     }
 
@@ -161,7 +154,7 @@ impl GeminiReader {
     /// increasing order (at most
     /// [`MAX_OTHER_CHOICES`](super::MAX_OTHER_CHOICES) of them).
     pub fn other_candidates(&self) -> impl Iterator<Item = u64> + '_ {
-        self.others.iter().copied()
+        self.pick.others()
     }
 
     fn error(&self, kind: TurnErrorKind) -> TurnError {
@@ -252,11 +245,7 @@ impl GeminiReader {
         for candidate in r.candidates.into_iter().flatten() {
             let candidate = candidate.map_err(|e| self.error(TurnErrorKind::Decode(e)))?;
             let index = candidate.index_or_zero();
-            if index != self.own {
-                self.skipped += 1;
-                if self.others.len() < super::MAX_OTHER_CHOICES {
-                    self.others.insert(index);
-                }
+            if !self.pick.is_own(index) {
                 continue;
             }
             if out.wants_extras() {
@@ -301,7 +290,7 @@ impl GeminiReader {
         if !self.candidate {
             self.candidate = true;
             self.number.clear();
-            let _ = write!(self.number, "{}", self.own);
+            let _ = write!(self.number, "{}", self.pick.own);
             put(out, None, "index", RawJson::new(&self.number))?;
         }
         if let Some(m) = c.finish_message {
@@ -589,7 +578,7 @@ impl TurnReader for GeminiReader {
     }
 
     fn skipped(&self) -> u64 {
-        self.skipped
+        self.pick.skipped
     }
 }
 
