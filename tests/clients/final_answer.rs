@@ -419,7 +419,11 @@ fn official_clients_read_every_final_answer() {
                 if client.dialect != SHAPES[ki] || !commands.contains_key(&client.runtime) {
                     continue;
                 }
-                let id = format!("f{si}k{ki}c{ci}");
+                // The judges tolerate what the API added after the corpus
+                // was recorded only in the upstream's own object (an id
+                // ending `-own`); every other rendering is written whole.
+                let own = if SHAPES[ki] == *d { "-own" } else { "" };
+                let id = format!("f{si}k{ki}c{ci}{own}");
                 bodies.insert(id.clone(), Bytes::from(text.clone()));
                 cases.push((id, si, ki, ci));
             }

@@ -145,7 +145,10 @@ def genai_stream(base):
 
 # Required members the pinned SDK's models have that the API added after the corpus was
 # recorded: a recorded object that lacks only these is what the API sent then, and passes.
+# Only an upstream's own object rendered in its own dialect (a case whose id ends `-own`)
+# may lack them: the writers write every one.
 NEWER_THAN_RECORDINGS = {("usage", "input_tokens_details", "cache_write_tokens")}
+OWN_OBJECT = False
 
 
 def strictly(model, body, newer=frozenset()):
@@ -167,7 +170,8 @@ def responses_final(base):
 
     client = openai_client(base)
     raw = client.responses.with_raw_response.create(model=MODEL, input="hi")
-    strictly(Response, json.loads(raw.http_response.text), NEWER_THAN_RECORDINGS)
+    newer = NEWER_THAN_RECORDINGS if OWN_OBJECT else frozenset()
+    strictly(Response, json.loads(raw.http_response.text), newer)
     final = raw.parse()
     return "responses", final.model_dump(mode="json", warnings=False)
 
@@ -283,12 +287,14 @@ CLIENTS = {
 
 
 def main():
+    global OWN_OBJECT
     name = sys.argv[1] if len(sys.argv) > 1 else ""
     run = CLIENTS.get(name)
     if run is None:
         print(f"unknown client {name}; known: {', '.join(CLIENTS)}", file=sys.stderr)
         sys.exit(2)
     for case in json.load(sys.stdin):
+        OWN_OBJECT = case["id"].endswith("-own")
         try:
             shape, value = run(case["base_url"])
             line = {"id": case["id"], "ok": True, "error": None, "shape": shape, "value": value}
