@@ -11,14 +11,17 @@
 //!   touched (the `ssekit` engine of `benches/pipeline.rs`);
 //! * `pipeline+accumulate`: the same, every event fed to a
 //!   `ResponsesAccumulator`, and `finish()` at the end (the final response
-//!   built as a `JsonValue`).
+//!   built as a `JsonValue`);
+//! * `pipeline+turn`: `Parser`, the Responses reader into the turn model,
+//!   every turn event kept by a `TurnAccumulator` (the one accumulator over
+//!   the model), and the final turn at the end.
 //!
-//! Every iteration asserts the event count; the accumulating one also that
+//! Every iteration asserts the event count; the accumulating ones also that
 //! the assembled output text has the length of the completed response's.
-//! After criterion, both engines run again in turns (best of
-//! `SSEKIT_BENCH_ROUNDS` passes, default 7) and the ratio is printed.
+//! After criterion, the engines run again in turns (best of
+//! `SSEKIT_BENCH_ROUNDS` passes, default 7) and the ratios are printed.
 //!
-//! `SSEKIT_ACCUMULATE_ONLY=<pipeline|accumulate>/<passes>` runs one engine
+//! `SSEKIT_ACCUMULATE_ONLY=<pipeline|accumulate|turn>/<passes>` runs one engine
 //! that many times and exits (no criterion): the driver for callgrind
 //! instruction counts (see `BENCHMARKS.md`).
 
@@ -29,8 +32,9 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use criterion::{BatchSize, Criterion, Throughput};
-use ssekit::accumulate::{Outcome, ResponsesAccumulator};
+use ssekit::accumulate::{Outcome, ResponsesAccumulator, TurnAccumulator};
 use ssekit::responses::ResponsesEvent;
+use ssekit::turn::{Dialect, FinalItemKind, ResponsesReader};
 
 use support::Chunking;
 
@@ -68,6 +72,32 @@ fn accumulate(chunks: Vec<Bytes>) -> (usize, usize) {
     (events, response.output_text().len())
 }
 
+/// The pipeline, the Responses reader and `TurnAccumulator`: the number of
+/// frames and the length of the assembled message text.
+fn turn(chunks: Vec<Bytes>) -> (usize, usize) {
+    let mut parser = ssekit::Parser::new();
+    let mut reader = ResponsesReader::default();
+    let mut acc = TurnAccumulator::new().from_dialect(Dialect::Responses);
+    let mut events = 0;
+    for chunk in chunks {
+        parser.feed(chunk);
+        while let Some(frame) = parser.next_frame().expect("frame") {
+            events += 1;
+            acc.read(&mut reader, &frame).expect("a well-formed stream");
+        }
+    }
+    acc.finish_reader(&mut reader).expect("a complete stream");
+    assert_eq!(acc.outcome(), Outcome::Completed);
+    let turn = black_box(acc.into_turn());
+    let text = turn
+        .items()
+        .iter()
+        .filter(|i| matches!(i.kind(), FinalItemKind::Message))
+        .flat_map(|i| i.text_parts().map(|(_, t)| t.len()))
+        .sum();
+    (events, text)
+}
+
 /// The length of the completed response's output text, independently:
 /// every `output_text.done` text, unescaped by serde_json.
 fn expected_text_len(input: &Bytes) -> usize {
@@ -93,6 +123,7 @@ fn main() {
             match engine {
                 "pipeline" => assert_eq!(pipeline(chunks.clone()).0, input.frames),
                 "accumulate" => assert_eq!(accumulate(chunks.clone()).0, input.frames),
+                "turn" => assert_eq!(turn(chunks.clone()).0, input.frames),
                 other => panic!("unknown engine {other}"),
             }
         }
@@ -101,6 +132,7 @@ fn main() {
 
     let text_len = expected_text_len(&input.bytes);
     assert_eq!(accumulate(chunks.clone()), (input.frames, text_len));
+    assert_eq!(turn(chunks.clone()), (input.frames, text_len));
 
     let mut c = Criterion::default().configure_from_args();
     let mut group = c.benchmark_group("accumulate/4KiB");
@@ -121,6 +153,13 @@ fn main() {
             BatchSize::LargeInput,
         )
     });
+    group.bench_function("pipeline+turn", |b| {
+        b.iter_batched(
+            || chunks.clone(),
+            |c| assert_eq!(turn(c), (input.frames, text_len)),
+            BatchSize::LargeInput,
+        )
+    });
     group.finish();
     c.final_summary();
 
@@ -133,7 +172,7 @@ fn main() {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(7);
-    let (mut best_p, mut best_a) = (Duration::MAX, Duration::MAX);
+    let (mut best_p, mut best_a, mut best_t) = (Duration::MAX, Duration::MAX, Duration::MAX);
     for _ in 0..rounds {
         let c = chunks.clone();
         let t = Instant::now();
@@ -143,6 +182,10 @@ fn main() {
         let t = Instant::now();
         black_box(accumulate(c));
         best_a = best_a.min(t.elapsed());
+        let c = chunks.clone();
+        let t = Instant::now();
+        black_box(turn(c));
+        best_t = best_t.min(t.elapsed());
     }
     let mib = input.bytes.len() as f64 / (1 << 20) as f64;
     println!(
@@ -151,5 +194,11 @@ fn main() {
         mib / best_p.as_secs_f64(),
         mib / best_a.as_secs_f64(),
         best_a.as_secs_f64() / best_p.as_secs_f64(),
+    );
+    println!(
+        "interleaved, best of {rounds}: pipeline+turn {:.1} MiB/s, \
+         ratio (pipeline+turn ÷ pipeline time) {:.3}",
+        mib / best_t.as_secs_f64(),
+        best_t.as_secs_f64() / best_p.as_secs_f64(),
     );
 }

@@ -10,8 +10,11 @@ mod corpus;
 
 use serde_json::Value as J;
 use ssekit::bridge::{translate, Bridge, BridgeConfig, BridgeErrorKind, BytesBridge};
-use ssekit::turn::{Dialect, TurnError, TurnEvent, TurnWriter};
-use ssekit::Bytes;
+use ssekit::turn::{
+    AnthropicReader, ChatReader, Dialect, ResponsesReader, TurnConfig, TurnError, TurnErrorKind,
+    TurnEvent, TurnReader, TurnWriter,
+};
+use ssekit::{Bytes, Frame};
 
 const ALL: [Dialect; 4] = Dialect::ALL;
 
@@ -522,7 +525,7 @@ impl TurnWriter for Collect {
 /// Reads a bridged stream back with the crate's reader of its dialect.
 fn read_back(d: Dialect, out: &str) -> Result<Collect, TurnError> {
     use ssekit::bridge::AnyReader;
-    use ssekit::turn::{TurnConfig, TurnReader};
+    use ssekit::turn::TurnConfig;
     let mut reader = AnyReader::new(d, &TurnConfig::default());
     let mut c = Collect::default();
     let mut parser = ssekit::Parser::new();
@@ -1141,7 +1144,6 @@ fn first_choice_bridged_others_reported() {
             let mut b = BytesBridge::new(translate(from, to, &BridgeConfig::default()));
             b.feed(Bytes::from(body.clone())).unwrap();
             b.finish().unwrap();
-            use ssekit::turn::TurnReader;
             assert_eq!(
                 b.get_ref().reader().skipped(),
                 skipped,
@@ -1272,6 +1274,26 @@ fn hosted(d: Dialect, text: &str) -> Vec<(J, String)> {
                     out.push((v["content_block"].clone(), String::new()));
                 }
             }
+            (Dialect::Gemini, _) => {
+                // Candidate 0's parts that are not text, a thought, a
+                // function call or a bare signature (code, its result,
+                // data).
+                for c in v["candidates"].as_array().into_iter().flatten() {
+                    if c["index"].as_u64().unwrap_or(0) != 0 {
+                        continue;
+                    }
+                    for part in c["content"]["parts"].as_array().into_iter().flatten() {
+                        let own = part
+                            .as_object()
+                            .unwrap()
+                            .keys()
+                            .any(|k| !matches!(k.as_str(), "thought" | "thoughtSignature"));
+                        if own && part.get("text").is_none() && part.get("functionCall").is_none() {
+                            out.push((part.clone(), String::new()));
+                        }
+                    }
+                }
+            }
             (Dialect::Anthropic, "content_block_delta") => {
                 let at = by_index.get(&v["index"].as_u64().unwrap_or(u64::MAX));
                 if let (Some(&at), Some(s)) = (at, v["delta"]["partial_json"].as_str()) {
@@ -1348,4 +1370,434 @@ fn hosted_items_carried_or_counted() {
             "the corpus has hosted tool streams"
         );
     }
+}
+
+/// A writer that hears every fault and keeps it: the readers go on.
+#[derive(Default)]
+struct Faults(Vec<TurnErrorKind>);
+
+impl TurnWriter for Faults {
+    fn write(&mut self, _: &TurnEvent<'_>) -> Result<(), TurnError> {
+        Ok(())
+    }
+    fn fault(&mut self, error: TurnError) -> Result<(), TurnError> {
+        self.0.push(error.kind());
+        Ok(())
+    }
+    fn fail(&mut self, _: &str, _: &str) {}
+    fn take(&mut self) -> Bytes {
+        Bytes::new()
+    }
+    fn is_finished(&self) -> bool {
+        false
+    }
+}
+
+/// Reads `data` frames with `reader` into `out`: each frame's result, then
+/// the end's.
+fn read_all<R: TurnReader, W: TurnWriter>(
+    reader: &mut R,
+    out: &mut W,
+    data: &[&str],
+) -> Vec<Result<(), TurnErrorKind>> {
+    let mut results: Vec<_> = data
+        .iter()
+        .map(|d| reader.read(&Frame::new(*d), out).map_err(|e| e.kind()))
+        .collect();
+    results.push(reader.finish(out).map_err(|e| e.kind()));
+    results
+}
+
+#[test]
+fn tolerated_faults_are_read_past_and_others_stop_the_event() {
+    use TurnErrorKind as K;
+    let hi = r#"{"id":"c","choices":[{"index":0,"delta":{"content":"Hi"}}]}"#;
+    let stop = r#"{"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#;
+    let args = r#"{"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}}]}"#;
+    let two = r#"{"id":"c","choices":[{"index":0,"delta":{"content":"a"}},{"index":1,"delta":{"content":"b"}}]}"#;
+
+    // A second [DONE], no [DONE]: read past by default.
+    let mut out = Collect::default();
+    let r = read_all(
+        &mut ChatReader::default(),
+        &mut out,
+        &[hi, stop, "[DONE]", "[DONE]"],
+    );
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    assert!(out.ended && out.text == "Hi");
+    let mut out = Collect::default();
+    let r = read_all(&mut ChatReader::default(), &mut out, &[hi, stop]);
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    assert!(out.ended);
+    // A call with neither id nor name cannot start: the event's error.
+    let r = read_all(
+        &mut ChatReader::default(),
+        &mut Collect::default(),
+        &[args, stop],
+    );
+    let no_call = K::CallWithoutId {
+        choice: 0,
+        call: 0,
+        no_id: true,
+        no_name: true,
+    };
+    assert_eq!(r, [Err(no_call), Ok(()), Ok(())]);
+    // Every choice, with a writer that hears every fault: the call, then
+    // choice 1 never stopped and no [DONE], at the end.
+    let mut faults = Faults::default();
+    let mut reader = ChatReader::default().every_choice(8);
+    let r = read_all(&mut reader, &mut faults, &[two, args, stop]);
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    assert_eq!(
+        faults.0,
+        [no_call, K::ChoiceNotStopped { choice: 1 }, K::MissingEnd]
+    );
+    // A choice past the call limit: its later calls are not checked, its
+    // stop in the same chunk still is (no "never stopped" at the end).
+    let calls = r#"{"id":"c","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":"stop"},{"index":1,"delta":{"tool_calls":[{"index":0,"id":"x","function":{"name":"f","arguments":"{}"}},{"index":1,"id":"y","function":{"name":"g","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}"#;
+    let mut config = TurnConfig::default();
+    config.max_items = 1;
+    let mut faults = Faults::default();
+    let mut reader = ChatReader::new(&config).every_choice(8);
+    let r = read_all(&mut reader, &mut faults, &[calls]);
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    assert_eq!(faults.0, [K::TooManyItems { limit: 1 }, K::MissingEnd]);
+
+    let start = r#"{"type":"message_start","message":{"id":"m","model":"x"}}"#;
+    let text0 =
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#;
+    let text2 =
+        r#"{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}"#;
+    let stop0 = r#"{"type":"content_block_stop","index":0}"#;
+    let stop2 = r#"{"type":"content_block_stop","index":2}"#;
+    let error = r#"{"type":"error","error":{"type":"overloaded_error","message":"o"}}"#;
+    let msg_stop = r#"{"type":"message_stop"}"#;
+    let future = r#"{"type":"future_event"}"#;
+
+    // A skipped index, an unknown event, no stop reason: read past.
+    let mut out = Collect::default();
+    let r = read_all(
+        &mut AnthropicReader::default(),
+        &mut out,
+        &[start, text2, future, stop2, msg_stop],
+    );
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    assert!(out.ended);
+    // A second stop of a block: the event's error.
+    let r = read_all(
+        &mut AnthropicReader::default(),
+        &mut Collect::default(),
+        &[start, text0, stop0, stop0],
+    );
+    assert_eq!(r[3], Err(K::DuplicateEnd { index: 0 }));
+    // Thorough: on past an error event, each fault heard.
+    let mut faults = Faults::default();
+    let mut reader = AnthropicReader::default().thorough();
+    let r = read_all(
+        &mut reader,
+        &mut faults,
+        &[start, error, text2, future, msg_stop, msg_stop],
+    );
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    assert_eq!(
+        faults.0,
+        [
+            K::IndexSkipped { index: 2, next: 0 },
+            K::UnknownEvent,
+            K::NoStopReason,
+            K::ItemNotClosed { index: 2 },
+            K::SecondEnd,
+        ]
+    );
+}
+
+/// A Vertex AI stream whose first call's arguments stream in pieces
+/// (`partialArgs`, `willContinue`), ended by an empty `functionCall`, then
+/// a call in one piece.
+fn gemini_streamed_arguments() -> String {
+    sse(&[
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"text":"Checking."}],"role":"model"}}],"responseId":"r"}"#,
+        ),
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"get_weather","partialArgs":[{"jsonPath":"$.location","stringValue":"San Fra","willContinue":true}],"willContinue":true},"thoughtSignature":"c2ln"}],"role":"model"}}]}"#,
+        ),
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.location","stringValue":"ncisco, \"CA\""},{"jsonPath":"$.days","numberValue":3}],"willContinue":true}}],"role":"model"}}]}"#,
+        ),
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.units[0]","stringValue":"C"},{"jsonPath":"$.units[1]","stringValue":"F"}],"willContinue":true}}],"role":"model"}}]}"#,
+        ),
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{}},{"functionCall":{"name":"ping","partialArgs":[{"jsonPath":"$.ok","boolValue":true}]}}],"role":"model"},"finishReason":"STOP"}]}"#,
+        ),
+    ])
+}
+
+#[test]
+fn gemini_streamed_arguments_are_one_call_in_fragments() {
+    let body = gemini_streamed_arguments();
+    // By hand: the pieces of the first call, in order.
+    let want = vec![
+        (
+            "get_weather".to_string(),
+            serde_json::json!({"location": "San Francisco, \"CA\"", "days": 3, "units": ["C", "F"]}),
+        ),
+        ("ping".to_string(), serde_json::json!({"ok": true})),
+    ];
+    for to in ALL {
+        for chunk in [1, 7, usize::MAX] {
+            let (out, error) = bridge_with(
+                Dialect::Gemini,
+                to,
+                &BridgeConfig::default(),
+                body.as_bytes(),
+                chunk,
+            );
+            assert_eq!(error, None, "gemini→{}: {out}", name(to));
+            assert_eq!(extract(to, &out).calls, want, "gemini→{}: {out}", name(to));
+        }
+    }
+    // Towards Chat the first call streams: one `tool_calls` entry opening
+    // it (with its name, no arguments yet) and one per part, at the same
+    // index.
+    let (out, _) = bridge(Dialect::Gemini, Dialect::Chat, &body);
+    let fragments: Vec<String> = events(&out)
+        .iter()
+        .filter_map(|(_, d)| serde_json::from_str::<J>(d).ok())
+        .filter_map(|c| {
+            let call = &c["choices"][0]["delta"]["tool_calls"][0];
+            (call["index"] == 0)
+                .then(|| call["function"]["arguments"].as_str().unwrap().to_string())
+        })
+        .collect();
+    assert_eq!(
+        fragments,
+        [
+            "",
+            r#"{"location":"San Fra"#,
+            r#"ncisco, \"CA\"","days":3"#,
+            r#","units":["C","F""#,
+            "]}",
+        ],
+        "{out}"
+    );
+
+    // The reader's events, accumulated: two calls, the first signed.
+    let mut parser = ssekit::Parser::new();
+    parser.feed(Bytes::from(body));
+    let mut reader = ssekit::turn::GeminiReader::default();
+    let mut acc = ssekit::accumulate::TurnAccumulator::new();
+    while let Some(frame) = parser.next_frame().unwrap() {
+        acc.read(&mut reader, &frame).unwrap();
+    }
+    acc.finish_reader(&mut reader).unwrap();
+    let turn = acc.into_turn();
+    let calls: Vec<(&str, &str)> = turn
+        .items()
+        .iter()
+        .filter(|i| matches!(i.kind(), ssekit::turn::FinalItemKind::ToolCall { .. }))
+        .map(|i| (i.arguments(), i.signature()))
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            (
+                r#"{"location":"San Francisco, \"CA\"","days":3,"units":["C","F"]}"#,
+                "c2ln"
+            ),
+            (r#"{"ok":true}"#, "")
+        ]
+    );
+}
+
+#[test]
+fn gemini_streamed_arguments_out_of_order_are_invalid() {
+    let body = sse(&[
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","partialArgs":[{"jsonPath":"$.a[0]","numberValue":1}],"willContinue":true}}],"role":"model"}}]}"#,
+        ),
+        (
+            "",
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.a[2]","numberValue":3}]}}],"role":"model"},"finishReason":"STOP"}]}"#,
+        ),
+    ]);
+    let mut parser = ssekit::Parser::new();
+    parser.feed(Bytes::from(body));
+    let mut reader = ssekit::turn::GeminiReader::default();
+    let mut c = Collect::default();
+    let mut errors = Vec::new();
+    while let Some(frame) = parser.next_frame().unwrap() {
+        use ssekit::turn::TurnReader;
+        if let Err(e) = reader.read(&frame, &mut c) {
+            errors.push((e.kind(), e.event_index()));
+        }
+    }
+    assert_eq!(errors, [(ssekit::turn::TurnErrorKind::InvalidArguments, 1)]);
+}
+
+/// A refused piece adds no text: the call's fragments stay a JSON object
+/// with the other pieces in it, and a writer that hears faults (a linter)
+/// gets the fault and the rest of the chunk, its stop included.
+#[test]
+fn gemini_refused_piece_leaves_the_arguments_whole() {
+    use ssekit::turn::{ItemKind, TurnReader};
+    #[derive(Default)]
+    struct Heard {
+        args: String,
+        ended: bool,
+        stopped: bool,
+        faults: Vec<(TurnErrorKind, u64)>,
+    }
+    impl TurnWriter for Heard {
+        fn write(&mut self, event: &TurnEvent<'_>) -> Result<(), TurnError> {
+            match event {
+                TurnEvent::ItemStart {
+                    item: ItemKind::ToolCall { .. },
+                    ..
+                } => {}
+                TurnEvent::Delta {
+                    kind: ssekit::turn::DeltaKind::Arguments,
+                    text,
+                    ..
+                } => text.unescape_into(&mut self.args),
+                TurnEvent::ItemEnd { .. } => self.ended = true,
+                TurnEvent::Stop { .. } => self.stopped = true,
+                _ => {}
+            }
+            Ok(())
+        }
+        fn fault(&mut self, error: TurnError) -> Result<(), TurnError> {
+            self.faults.push((error.kind(), error.event_index()));
+            Ok(())
+        }
+        fn fail(&mut self, _: &str, _: &str) {}
+        fn take(&mut self) -> Bytes {
+            Bytes::new()
+        }
+        fn is_finished(&self) -> bool {
+            false
+        }
+    }
+    // `$.b[1]` skips index 0 of a new array: refused; `$.a` and `$.c` fit.
+    let first = r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","partialArgs":[{"jsonPath":"$.a","numberValue":1},{"jsonPath":"$.b[1]","numberValue":2}],"willContinue":true}}],"role":"model"}}]}"#;
+    let last = r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.c","numberValue":3}]}}],"role":"model"},"finishReason":"STOP"}]}"#;
+    let mut reader = ssekit::turn::GeminiReader::default();
+    let mut out = Heard::default();
+    let r = read_all(&mut reader, &mut out, &[first, last]);
+    assert_eq!(r, [Ok(()), Ok(()), Ok(())]);
+    assert_eq!(out.faults, [(TurnErrorKind::InvalidArguments, 0)]);
+    // By hand: the pieces that fit, in order, closed at the last part.
+    assert_eq!(out.args, r#"{"a":1,"c":3}"#);
+    let parsed: J = serde_json::from_str(&out.args).unwrap();
+    assert_eq!(parsed, serde_json::json!({"a": 1, "c": 3}));
+    assert!(out.ended && out.stopped);
+    // A writer that stops at the fault still got the text before it.
+    let mut reader = ssekit::turn::GeminiReader::default();
+    let mut c = Collect::default();
+    let r = reader.read(&Frame::new(first), &mut c);
+    assert_eq!(
+        r.map_err(|e| e.kind()),
+        Err(TurnErrorKind::InvalidArguments)
+    );
+    assert_eq!(c.args.values().collect::<Vec<_>>(), [r#"{"a":1"#]);
+}
+
+/// A server tool's input streams as `input_json_delta` fragments after its
+/// block's `"input":{}`: the final message in Anthropic's shape has the
+/// block with the input the fragments spell.
+#[test]
+fn anthropic_server_tool_input_in_the_final_message() {
+    let body = anthropic(&[
+        r#"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}}"#,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{}}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\": \"rust"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":" sse\"}"}}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+        r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":9}}"#,
+        r#"{"type":"message_stop"}"#,
+    ]);
+    let mut parser = ssekit::Parser::new();
+    parser.feed(Bytes::from(body));
+    let mut reader = ssekit::turn::AnthropicReader::default();
+    let mut acc = ssekit::accumulate::TurnAccumulator::new().from_dialect(Dialect::Anthropic);
+    while let Some(frame) = parser.next_frame().unwrap() {
+        acc.read(&mut reader, &frame).unwrap();
+    }
+    acc.finish_reader(&mut reader).unwrap();
+    let message: J = serde_json::from_str(&acc.into_turn().to_json(Dialect::Anthropic)).unwrap();
+    assert_eq!(
+        message["content"],
+        serde_json::json!([{"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "rust sse"}}])
+    );
+}
+
+#[test]
+fn a_checked_responses_reader_reports_order_faults_and_reads_on() {
+    use ssekit::responses::order::{Fault, OrderConfig};
+    use TurnErrorKind as K;
+    let created = r#"{"type":"response.created","sequence_number":0,"response":{"id":"r"}}"#;
+    let added = r#"{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"m","type":"message"}}"#;
+    // Number 3 after 1: one missing. Before its content part: read past.
+    let delta = r#"{"type":"response.output_text.delta","sequence_number":3,"item_id":"m","output_index":0,"content_index":0,"delta":"Hi"}"#;
+    let completed = r#"{"type":"response.completed","sequence_number":4,"response":{"id":"r","status":"completed"}}"#;
+    let stream = [created, added, delta, completed];
+
+    let mut reader = ResponsesReader::checked(&TurnConfig::default(), OrderConfig::DEFAULT);
+    let mut out = Faults::default();
+    let r = read_all(&mut reader, &mut out, &stream);
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    // The gap, the part never added; then the item still open at the
+    // terminal event (1 of them).
+    assert_eq!(
+        out.0,
+        [
+            K::Order(Fault::SequenceGap {
+                expected: 2,
+                found: 3
+            }),
+            K::Order(Fault::PartNotAdded {
+                kind: ssekit::responses::PartKind::Content,
+                index: 0
+            }),
+            K::Order(Fault::ItemsNotDone { open: 1 }),
+        ]
+    );
+    let order = reader.order().expect("a checked reader has its checker");
+    assert_eq!(order.events(), 4);
+    // The text still reached the writer: faults are read past.
+    let mut text = Collect::default();
+    let r = read_all(
+        &mut ResponsesReader::checked(&TurnConfig::default(), OrderConfig::DEFAULT),
+        &mut text,
+        &stream,
+    );
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    assert_eq!(text.text, "Hi");
+    // A reader that is not checked hears of none.
+    let mut out = Faults::default();
+    let r = read_all(&mut ResponsesReader::default(), &mut out, &stream);
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    assert_eq!(out.0, []);
+    assert!(ResponsesReader::default().order().is_none());
+}
+
+#[test]
+fn a_checked_responses_reader_reports_a_first_event_that_is_not_created() {
+    use ssekit::responses::order::OrderConfig;
+    let added = r#"{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"m","type":"message"}}"#;
+    let completed = r#"{"type":"response.output_item.done","sequence_number":2,"output_index":0,"item":{"id":"m","type":"message"}}"#;
+    let mut reader = ResponsesReader::checked(&TurnConfig::default(), OrderConfig::DEFAULT);
+    let mut out = Faults::default();
+    let r = read_all(&mut reader, &mut out, &[added, completed]);
+    // Read past; the end without a terminal event is the reader's error.
+    assert_eq!(r[..2], [Ok(()), Ok(())]);
+    assert_eq!(r[2], Err(TurnErrorKind::Truncated));
+    assert_eq!(out.0, [TurnErrorKind::StartNotFirst]);
 }

@@ -3,17 +3,19 @@
 //! the speed a bench reports.
 //!
 //! Each dialect's event sizes follow a table of quantiles measured on the
-//! recorded streams of `shared/corpus` by `tools/corpus-event-sizes.py`
+//! recorded streams of the corpus beside the repository
+//! (`../shared/corpus`) by `tools/corpus-event-sizes.py`
 //! (every event pooled, a recording counting as at most 200 events so that
 //! one long recording does not stand for its dialect). A size is drawn by
 //! inverse transform: a uniform `u` in `[0, 1)`, the two quantiles around
 //! it, and log-linear interpolation between them (the mean of the drawn
-//! sizes is within 10% of the recorded mean in each dialect). An event of the drawn size is
-//! then written in that dialect's shape (its `event:` line or none, its
-//! JSON envelope) with its text field filled to the size from the pieces the
-//! other generators use (words, punctuation, JSON escapes, code, and, in one
-//! event in 20 as in the recordings, raw multi-byte UTF-8). No recorded
-//! byte is copied.
+//! sizes is within 10% of the recorded mean in each dialect). An event of
+//! the drawn size is then written in that dialect's shape (its `event:`
+//! line or none, its JSON envelope) with its text field filled to the size
+//! from the pieces the other generators use (words, punctuation, JSON
+//! escapes, code, and, for one event in 20, raw multi-byte UTF-8: 1.7-4.4% of
+//! the events end up with some, where 4-5% of the recorded events have
+//! some). No recorded byte is copied.
 //!
 //! All streams use LF line ends, and every block that has a field has a
 //! `data` field (the memchr baseline of the framing bench relies on this).
@@ -71,8 +73,9 @@ pub fn draw(rng: &mut Rng, table: &[u32; 27]) -> usize {
     (q0 * (q1 / q0).powf((u - p0) / (p1 - p0))).round() as usize
 }
 
-/// One event in this many carries raw multi-byte UTF-8 text (in the
-/// recorded streams, 4-5% of the events of each dialect do).
+/// One event in this many draws its text with raw multi-byte UTF-8 pieces
+/// (short events may draw none; in the recorded streams, 4-5% of the
+/// events of each dialect carry some).
 pub const NON_ASCII_ONE_IN: usize = 20;
 
 /// Appends JSON-escaped text of exactly `n` bytes to `out`: whole pieces
@@ -121,7 +124,7 @@ impl Stream {
 
     /// Writes `head`, text filling the event to `size` bytes (none if the
     /// envelope alone is that long or longer), `tail` and the blank line.
-    /// The text has raw multi-byte UTF-8 in one event in
+    /// The text is drawn with raw multi-byte UTF-8 pieces in one event in
     /// [`NON_ASCII_ONE_IN`], or in every event if `all_non_ascii`.
     fn event(&mut self, rng: &mut Rng, size: usize, head: &str, tail: &str) {
         self.event.clear();

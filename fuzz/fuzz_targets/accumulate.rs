@@ -6,6 +6,10 @@
 //! the limit paths are reached); the rest is an SSE stream, parsed whole,
 //! each frame decoded as an event of that dialect and fed to its
 //! accumulator. Frames that do not decode are skipped, as a client would.
+//! The same frames are then read by the dialect's turn reader into a
+//! `TurnAccumulator` under the same limit, and the turn rendered in every
+//! dialect's shape (Chat with every choice, Gemini with every candidate)
+//! must be valid JSON.
 //! Seeds: the corpus streams behind a two-byte header (`seed-corpus.sh`).
 #![no_main]
 
@@ -15,10 +19,13 @@ use ssekit::accumulate::{
     AnthropicAccumulator, ChatAccumulator, GeminiAccumulator, ResponsesAccumulator,
     ResponsesAccumulatorConfig,
 };
+use ssekit::accumulate::{TurnAccumulator, TurnAccumulatorConfig};
 use ssekit::anthropic::AnthropicEvent;
+use ssekit::bridge::AnyReader;
 use ssekit::chat::ChatEvent;
 use ssekit::gemini::GeminiEvent;
 use ssekit::responses::ResponsesEvent;
+use ssekit::turn::{write_choices_json, ChatReader, Dialect, GeminiReader, TurnConfig};
 use ssekit::{Frame, Parser, ParserConfig};
 
 fn frames(stream: &[u8]) -> Vec<Frame> {
@@ -51,6 +58,13 @@ fuzz_target!(|data: &[u8]| {
     }
     let max_bytes = 64 + usize::from(data[1]) * 64;
     let frames = frames(&data[2..]);
+    let dialect = match data[0] % 4 {
+        0 => Dialect::Responses,
+        1 => Dialect::Chat,
+        3 => Dialect::Gemini,
+        _ => Dialect::Anthropic,
+    };
+    turn(dialect, max_bytes, &frames);
     match data[0] % 4 {
         0 => {
             let mut config = ResponsesAccumulatorConfig::default();
@@ -112,3 +126,39 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// The frames read into the turn model and rendered in every shape.
+fn turn(dialect: Dialect, max_bytes: usize, frames: &[Frame]) {
+    let read = |mut reader: AnyReader| {
+        let config = TurnAccumulatorConfig::DEFAULT
+            .with_max_bytes(max_bytes)
+            .with_max_items(8);
+        let mut acc = TurnAccumulator::with_config(config).from_dialect(dialect);
+        for frame in frames {
+            let _ = acc.read(&mut reader, frame);
+        }
+        let _ = acc.finish_reader(&mut reader);
+        (reader, acc.into_turn())
+    };
+    let (first, turn) = read(AnyReader::new(dialect, &TurnConfig::default()));
+    for to in Dialect::ALL {
+        valid_json(&turn.to_json(to));
+    }
+    let mut turns = vec![turn];
+    match &first {
+        AnyReader::Gemini(g) => {
+            for k in g.other_candidates().take(4) {
+                turns.push(read(AnyReader::Gemini(GeminiReader::default().candidate(k))).1);
+            }
+        }
+        AnyReader::Chat(c) => {
+            for k in c.other_choices().take(4) {
+                turns.push(read(AnyReader::Chat(ChatReader::default().choice(k))).1);
+            }
+        }
+        _ => {}
+    }
+    let mut out = String::new();
+    write_choices_json(dialect, &turns.iter().collect::<Vec<_>>(), &mut out);
+    valid_json(&out);
+}

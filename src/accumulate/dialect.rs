@@ -4,7 +4,8 @@
 //! serializer).
 
 use super::{AccumulateError, AccumulateErrorKind};
-use crate::json::{push_json_str, JsonStr, ObjectWriter, Value};
+pub(crate) use crate::json::write_merged;
+use crate::json::{push_json_str, JsonStr};
 use crate::views::{Owned, ViewFamily};
 use alloc::collections::btree_map::{self, BTreeMap, Entry};
 use alloc::string::String;
@@ -234,44 +235,6 @@ impl<T> ExactSizeIterator for IndexOrder<'_, T> {
 
 impl<T> core::iter::FusedIterator for IndexOrder<'_, T> {}
 
-/// Writes the object `base` (validated JSON text of an object, or `None`
-/// for `{}`) with its members named in `fields` replaced by the given JSON
-/// texts (members whose field is `None` are copied as they are), then the
-/// `fields` with a value that `base` lacks, in order.
-pub(crate) fn write_merged(out: &mut String, base: Option<&str>, fields: &[(&str, Option<&str>)]) {
-    let mut w = ObjectWriter::new(out);
-    let mut written = [false; 16];
-    debug_assert!(fields.len() <= written.len());
-    if let Some(object) = base
-        .and_then(|b| Value::parse(b).ok())
-        .and_then(|v| v.as_object())
-    {
-        for (key, value) in object.members() {
-            let replaced = fields
-                .iter()
-                .enumerate()
-                .find(|(_, (name, _))| key == *name);
-            match replaced {
-                Some((i, (_, Some(json)))) => {
-                    if let Some(done) = written.get_mut(i) {
-                        *done = true;
-                    }
-                    w.raw_key(key.as_raw_json().get()).push_str(json);
-                }
-                _ => w
-                    .raw_key(key.as_raw_json().get())
-                    .push_str(value.as_raw_json().get()),
-            }
-        }
-    }
-    for (i, (name, json)) in fields.iter().enumerate() {
-        if let (Some(json), false) = (json, written.get(i).copied().unwrap_or(false)) {
-            w.raw(name, json);
-        }
-    }
-    w.end();
-}
-
 /// `s` as a JSON string literal.
 pub(crate) fn json_str(s: &str) -> String {
     let mut out = String::new();
@@ -285,6 +248,7 @@ pub(crate) use crate::json::serialize_json_text;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::{ObjectWriter, Value};
     use alloc::string::ToString;
 
     #[test]

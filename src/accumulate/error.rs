@@ -4,6 +4,7 @@ use core::fmt;
 
 use crate::json::JsonError;
 use crate::responses::DecodeError;
+use crate::turn::{TurnError, TurnErrorKind};
 
 /// An event an accumulator could not fully keep: an [`AccumulateErrorKind`],
 /// the position of the event among those pushed, and its `sequence_number`
@@ -82,14 +83,39 @@ pub enum AccumulateErrorKind {
     ///   decode: nothing of it was applied.
     Decode(DecodeError),
     /// A tool use block's input, assembled from its `input_json_delta`
-    /// fragments, is not valid JSON at `content_block_stop` (Anthropic).
-    /// The fragments are kept as they came.
+    /// fragments, is not valid JSON at `content_block_stop` (Anthropic;
+    /// the fragments are kept as they came); or a piece of a Gemini call's
+    /// streamed arguments (`partialArgs`) that does not continue them (an
+    /// array index out of order, a path it cannot read: the piece is
+    /// dropped, `index` is the part's, the offset the arguments' length).
     InvalidInput {
         /// The content block's index.
         index: u64,
         /// The JSON error; its offset is in the assembled input text.
         error: JsonError,
     },
+    /// A fault the dialect's reader found in the stream (the one
+    /// vocabulary of stream faults, [`TurnErrorKind`]), or a limit of the
+    /// turn model that has no kind of its own here.
+    Stream(TurnErrorKind),
+}
+
+impl From<TurnError> for AccumulateError {
+    /// The reader's or the turn accumulator's error as an accumulator's:
+    /// the limits and decode errors as their own kinds, every other fault
+    /// as [`AccumulateErrorKind::Stream`], at the same event.
+    fn from(e: TurnError) -> Self {
+        let kind = match e.kind() {
+            TurnErrorKind::TooManyBytes { limit } => AccumulateErrorKind::TooManyBytes { limit },
+            TurnErrorKind::TooManyItems { limit } => AccumulateErrorKind::TooManyItems { limit },
+            TurnErrorKind::TooManyChoices { limit } => {
+                AccumulateErrorKind::TooManyChoices { limit }
+            }
+            TurnErrorKind::Decode(d) => AccumulateErrorKind::Decode(d),
+            other => AccumulateErrorKind::Stream(other),
+        };
+        Self::new(kind, e.event_index(), None)
+    }
 }
 
 impl AccumulateError {
@@ -148,6 +174,7 @@ impl fmt::Display for AccumulateError {
                 f,
                 "tool input of content block {index} is invalid json: {error}"
             )?,
+            AccumulateErrorKind::Stream(kind) => write!(f, "{kind}")?,
         }
         write!(f, " at event {}", self.event_index)?;
         if let Some(n) = self.sequence_number {
@@ -162,6 +189,7 @@ impl core::error::Error for AccumulateError {
         match &self.kind {
             AccumulateErrorKind::Decode(e) => Some(e),
             AccumulateErrorKind::InvalidInput { error, .. } => Some(error),
+            AccumulateErrorKind::Stream(TurnErrorKind::Decode(e)) => Some(e),
             _ => None,
         }
     }
@@ -229,6 +257,24 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "response has more than 2 output items at event 5 (sequence_number 9)"
+        );
+    }
+
+    #[test]
+    fn turn_errors_convert_keeping_kind_and_position() {
+        let e: AccumulateError =
+            TurnError::new(TurnErrorKind::TooManyBytes { limit: 64 }, 7).into();
+        assert_eq!(e.kind(), AccumulateErrorKind::TooManyBytes { limit: 64 });
+        assert_eq!((e.event_index(), e.sequence_number()), (7, None));
+        let e: AccumulateError =
+            TurnError::new(TurnErrorKind::ContentAfterStop { choice: 1 }, 4).into();
+        assert_eq!(
+            e.kind(),
+            AccumulateErrorKind::Stream(TurnErrorKind::ContentAfterStop { choice: 1 })
+        );
+        assert_eq!(
+            e.to_string(),
+            "content of choice 1 after its stop at event 4"
         );
     }
 

@@ -20,11 +20,14 @@ use super::dialect::{
     by_index, event_result, note, push_owned, replace_owned, set_once, Budget, DEFAULT_MAX_BYTES,
 };
 use super::{AccumulateError, AccumulateErrorKind, Outcome};
+use crate::gemini::partial_args::ArgsText;
 use crate::gemini::{
-    Candidate as CandidateView, CitationSource, GeminiError, GeminiEvent, GenerateContentResponse,
-    GroundingMetadata, List, Owned, Part as PartView, PartKind, PromptFeedback, UsageMetadata,
+    Candidate as CandidateView, CitationSource, FunctionCall, GeminiError, GeminiEvent,
+    GenerateContentResponse, GroundingMetadata, List, Owned, Part as PartView, PartKind,
+    PromptFeedback, UsageMetadata,
 };
-use crate::json::{JsonStr, ObjectWriter, RawJson};
+use crate::json::push_compact as compact;
+use crate::json::{JsonError, JsonErrorKind, JsonStr, ObjectWriter, RawJson};
 
 /// Assembles a Gemini `streamGenerateContent` stream into the final
 /// [`GeminiResponse`].
@@ -58,6 +61,14 @@ use crate::json::{JsonStr, ObjectWriter, RawJson};
 ///   onto the text part before it when that one has none. Every other part
 ///   (function calls, which arrive whole, code and its results, inline data,
 ///   kinds this version does not model) is kept as it came.
+/// * A function call whose arguments stream (Vertex AI: `partialArgs`,
+///   `willContinue`) is one part, `{"functionCall": {"id", "name", "args"},
+///   "thoughtSignature"}`, its `args` the object the pieces spell (see
+///   [`GeminiReader`](crate::turn::GeminiReader), which reads them the same
+///   way), closed at the part without `willContinue: true`, at an empty
+///   `functionCall`, at a whole call, or at [`finish`](Self::finish). A
+///   piece that does not continue the arguments is dropped with
+///   [`AccumulateErrorKind::InvalidInput`].
 /// * An error chunk as [`error`](GeminiResponse::error) (the last one; it is
 ///   kept even past the memory limit, as it replaces the one before).
 ///
@@ -228,6 +239,9 @@ impl GeminiAccumulator {
     #[must_use]
     pub fn finish(self) -> GeminiResponse {
         let mut r = self.response;
+        for c in r.candidates.values_mut() {
+            c.end_streamed();
+        }
         let blocked = r.candidates.is_empty() && r.block_reason().is_some();
         r.status = if r.error.is_some() {
             Outcome::Failed
@@ -552,6 +566,8 @@ pub struct Candidate {
     logprobs_result: Option<String>,
     avg_logprobs: Option<f64>,
     token_count: Option<u64>,
+    /// The part of the function call whose arguments are streaming.
+    streaming: Option<usize>,
 }
 
 impl Candidate {
@@ -571,6 +587,91 @@ impl Candidate {
             logprobs_result: None,
             avg_logprobs: None,
             token_count: None,
+            streaming: None,
+        }
+    }
+
+    /// Adds one part of a function call whose arguments stream.
+    fn push_streamed(
+        &mut self,
+        b: &mut Budget,
+        part: &PartView<'_>,
+        call: &FunctionCall<'_>,
+    ) -> Result<(), AccumulateErrorKind> {
+        let at = match self.streaming {
+            Some(at) => at,
+            None => {
+                b.charge(size_of::<Part>() + size_of::<StreamedCall>())?;
+                let mut streamed = StreamedCall::default();
+                set_once(b, &mut streamed.id, call.id)?;
+                set_once(b, &mut streamed.name, call.name)?;
+                self.parts.push(Part {
+                    kind: PartKind::FunctionCall,
+                    thought: false,
+                    text: None,
+                    thought_signature: None,
+                    json: None,
+                    streamed: Some(alloc::boxed::Box::new(streamed)),
+                });
+                self.streaming = Some(self.parts.len() - 1);
+                self.parts.len() - 1
+            }
+        };
+        let Some(streamed) = self
+            .parts
+            .get_mut(at)
+            .and_then(|p| p.streamed.as_deref_mut())
+        else {
+            return Ok(());
+        };
+        let mut problem = Ok(());
+        let start = streamed.args.len();
+        if let Some(args) = call.args.filter(|_| !streamed.over_budget) {
+            streamed.text.seed(args.get(), &mut streamed.args);
+        }
+        let pieces = call.partial_args.filter(|_| !streamed.over_budget);
+        for piece in pieces.into_iter().flatten() {
+            let r = match piece {
+                Ok(piece) => streamed.text.push(&piece, &mut streamed.args).map_err(|_| {
+                    AccumulateErrorKind::InvalidInput {
+                        index: at as u64,
+                        error: JsonError::new(JsonErrorKind::ExpectedValue, streamed.args.len()),
+                    }
+                }),
+                Err(e) => Err(AccumulateErrorKind::Decode(e)),
+            };
+            if problem.is_ok() {
+                problem = r;
+            }
+        }
+        if let Err(e) = b.charge(streamed.args.len() - start) {
+            // Cut back to the start of this part, the text would no longer
+            // match the state of the pieces read: the arguments are dropped
+            // whole (closed as `{}`), with the error.
+            streamed.args.clear();
+            streamed.text = ArgsText::default();
+            streamed.over_budget = true;
+            problem = problem.and(Err(e));
+        }
+        let signed = set_once(b, &mut streamed.signature, part.thought_signature);
+        if call.will_continue != Some(true) {
+            self.end_streamed();
+        }
+        problem.and(signed)
+    }
+
+    /// Closes the function call whose arguments are streaming, if one is:
+    /// its part gets its JSON.
+    fn end_streamed(&mut self) {
+        let Some(at) = self.streaming.take() else {
+            return;
+        };
+        if let Some(part) = self.parts.get_mut(at) {
+            if let Some(streamed) = part.streamed.take() {
+                let mut json = String::new();
+                streamed.write_json(&mut json);
+                part.json = Some(json);
+            }
         }
     }
 
@@ -580,6 +681,18 @@ impl Candidate {
         b: &mut Budget,
         part: &PartView<'_>,
     ) -> Result<(), AccumulateErrorKind> {
+        if let Some(call) = &part.function_call {
+            if call.partial_args.is_some() || call.will_continue.is_some() {
+                return self.push_streamed(b, part, call);
+            }
+            let empty = call.name.is_none() && call.args.is_none() && call.id.is_none();
+            if empty && self.streaming.is_some() {
+                // An empty `functionCall` ends streamed arguments.
+                self.end_streamed();
+                return Ok(());
+            }
+            self.end_streamed();
+        }
         let kind = part.kind();
         let signature = part.thought_signature;
         let open = self
@@ -603,7 +716,7 @@ impl Candidate {
                 set_once(b, &mut last.thought_signature, signature)
             }
             // Only a signature: it closes the text part before it.
-            (PartKind::Other, None) if signature.is_some() && open.is_some() && is_bare(part) => {
+            (PartKind::Other, None) if signature.is_some() && open.is_some() && part.is_bare() => {
                 match open {
                     Some(last) => set_once(b, &mut last.thought_signature, signature),
                     None => Ok(()),
@@ -618,6 +731,7 @@ impl Candidate {
                     text: None,
                     thought_signature: None,
                     json: Some(String::from(raw)),
+                    streamed: None,
                 });
                 Ok(())
             }
@@ -747,39 +861,6 @@ impl Candidate {
     }
 }
 
-/// Appends validated JSON text without the whitespace between its tokens
-/// (pretty-printed Vertex AI chunks keep the result on one line).
-fn compact(out: &mut String, json: &str) {
-    let (mut in_string, mut escaped) = (false, false);
-    out.reserve(json.len());
-    for c in json.chars() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if matches!(c, ' ' | '\t' | '\n' | '\r') {
-            continue;
-        } else if c == '"' {
-            in_string = true;
-        }
-        out.push(c);
-    }
-}
-
-/// Whether a part has no member but `thoughtSignature` and `thought`.
-fn is_bare(part: &PartView<'_>) -> bool {
-    match crate::json::ObjectView::parse(part.raw().get()) {
-        Ok(o) => o
-            .members()
-            .all(|(k, _)| k == "thoughtSignature" || k == "thought"),
-        Err(_) => false,
-    }
-}
-
 /// One part of a [`Candidate`]: a text or thought part assembled from the
 /// text parts of consecutive chunks, or any other part as it came.
 #[derive(Debug, Clone)]
@@ -790,6 +871,40 @@ pub struct Part {
     thought_signature: Option<String>,
     /// The part's JSON text, for the parts kept as they came.
     json: Option<String>,
+    /// A function call whose arguments are still streaming.
+    streamed: Option<alloc::boxed::Box<StreamedCall>>,
+}
+
+/// A function call whose arguments are streaming: what its parts gave so
+/// far.
+#[derive(Debug, Clone, Default)]
+struct StreamedCall {
+    id: Option<String>,
+    name: Option<String>,
+    /// The arguments' text so far.
+    args: String,
+    text: ArgsText,
+    /// The arguments went over the byte budget: they are given as `{}`
+    /// and later pieces are not read.
+    over_budget: bool,
+    signature: Option<String>,
+}
+
+impl StreamedCall {
+    /// The part's JSON: the call, its arguments closed where they stand.
+    fn write_json(&self, out: &mut String) {
+        let mut w = ObjectWriter::new(out);
+        let call = w.key("functionCall");
+        let mut c = ObjectWriter::new(call);
+        c.opt_str("id", self.id.as_deref());
+        c.opt_str("name", self.name.as_deref());
+        let args = c.key("args");
+        args.push_str(&self.args);
+        self.text.closing(args);
+        c.end();
+        w.opt_str("thoughtSignature", self.signature.as_deref());
+        w.end();
+    }
 }
 
 impl Part {
@@ -800,6 +915,7 @@ impl Part {
             text: None,
             thought_signature: None,
             json: None,
+            streamed: None,
         }
     }
 
@@ -821,7 +937,9 @@ impl Part {
         self.thought_signature.as_deref()
     }
     /// A part kept as it came (function call, code, data, unknown kinds):
-    /// its JSON text, as sent. `None` for text and thought parts.
+    /// its JSON text, as sent; for a function call whose arguments
+    /// streamed, the call assembled from its parts (`None` while they
+    /// stream). `None` for text and thought parts.
     pub fn json(&self) -> Option<&str> {
         self.json.as_deref()
     }
@@ -835,6 +953,14 @@ impl Part {
     fn write_json(&self, out: &mut String) {
         if let Some(json) = &self.json {
             compact(out, json);
+            return;
+        }
+        if let Some(streamed) = &self.streamed {
+            let start = out.len();
+            streamed.write_json(out);
+            // Seeded `args` may hold whitespace between tokens.
+            let written = out.split_off(start);
+            compact(out, &written);
             return;
         }
         let mut w = ObjectWriter::new(out);

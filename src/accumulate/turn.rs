@@ -41,9 +41,10 @@ use super::dialect::DEFAULT_MAX_BYTES;
 use super::Outcome;
 use crate::frame::Frame;
 use crate::json::JsonStr;
-use crate::turn::answer::{Ending, FinalItem, FinalItemKind, FinalTurn};
+use crate::turn::answer::{Ending, FinalItem, FinalItemKind, FinalTurn, MAX_EXTRAS};
 use crate::turn::{
-    DeltaKind, Dialect, ItemKind, TurnError, TurnErrorKind, TurnEvent, TurnReader, TurnWriter,
+    DeltaKind, Dialect, Extra, ItemKind, TurnError, TurnErrorKind, TurnEvent, TurnReader,
+    TurnWriter,
 };
 
 config! {
@@ -260,6 +261,38 @@ impl TurnAccumulator {
         Ok(())
     }
 
+    fn extra(&mut self, extra: &Extra<'_>) -> Result<(), TurnError> {
+        let extras = match extra.item {
+            None => &mut self.turn.extras,
+            Some(index) => match self.by_index.get(&index) {
+                Some(&at) => match self.turn.items.get_mut(at) {
+                    Some(item) => &mut item.extras,
+                    None => return Ok(()),
+                },
+                None => return Ok(()),
+            },
+        };
+        let raw = extra.raw.get();
+        // Charged before it is kept: a value past the limit is refused whole.
+        // `Push` onto nothing keeps `[raw]`: the most any mode adds.
+        let worst = extra.key.len() + raw.len() + 2;
+        if self.used.saturating_add(worst) > self.config.max_bytes {
+            self.turn.cut = true;
+            let limit = self.config.max_bytes;
+            return Err(TurnError::new(TurnErrorKind::TooManyBytes { limit }, 0));
+        }
+        match extras.put(extra.dialect, extra.key, raw, extra.combine) {
+            Some((added, freed)) => {
+                self.used = self.used.saturating_add(added).saturating_sub(freed);
+                Ok(())
+            }
+            None => Err(TurnError::new(
+                TurnErrorKind::TooManyExtras { limit: MAX_EXTRAS },
+                0,
+            )),
+        }
+    }
+
     fn delta(
         &mut self,
         index: u64,
@@ -364,6 +397,7 @@ impl TurnWriter for TurnAccumulator {
                 let message = self.owned(e.message)?;
                 self.turn.error = Some((code, message));
             }
+            TurnEvent::Extra(extra) => self.extra(&extra)?,
             TurnEvent::End => self.turn.ended = true,
             _ => {}
         }
@@ -383,6 +417,11 @@ impl TurnWriter for TurnAccumulator {
 
     fn is_finished(&self) -> bool {
         self.turn.ended || self.turn.error.is_some()
+    }
+
+    /// Yes: a rendering in the upstream's own dialect keeps them.
+    fn wants_extras(&self) -> bool {
+        true
     }
 }
 
@@ -465,7 +504,8 @@ mod tests {
         let [responses, chat, anthropic, gemini] = shapes(&turn);
 
         let m = &chat["choices"][0]["message"];
-        assert_eq!(chat["id"], "chatcmpl-c1");
+        // Read from Chat: the upstream's own id, no prefix added.
+        assert_eq!(chat["id"], "c1");
         assert_eq!(chat["object"], "chat.completion");
         assert_eq!(
             (chat["created"].clone(), chat["model"].clone()),
@@ -679,6 +719,71 @@ mod tests {
         assert!(acc.used <= 20);
         assert_eq!(acc.outcome(), Outcome::Truncated);
         let _ = shapes(acc.turn());
+    }
+
+    #[test]
+    fn extras_are_kept_by_owner_charged_and_bounded() {
+        use crate::json::RawJson;
+        let raw = |s: &'static str| RawJson::new(s);
+        let mut acc =
+            TurnAccumulator::with_config(TurnAccumulatorConfig::DEFAULT.with_max_bytes(400));
+        let d = Dialect::Chat;
+        acc.write(&TurnEvent::ItemStart {
+            index: 3,
+            item: ItemKind::Message,
+        })
+        .unwrap();
+        let used = acc.used;
+        acc.write(&TurnEvent::Extra(Extra::new(
+            d,
+            None,
+            "service_tier",
+            raw("\"flex\""),
+        )))
+        .unwrap();
+        assert_eq!(acc.used, used + "service_tier".len() + 6);
+        acc.write(&TurnEvent::Extra(
+            Extra::new(d, Some(3), "logprobs", raw("[1]")).appended(),
+        ))
+        .unwrap();
+        acc.write(&TurnEvent::Extra(
+            Extra::new(d, Some(3), "logprobs", raw("[2]")).appended(),
+        ))
+        .unwrap();
+        // An item never opened: nothing kept (its reader reports it).
+        acc.write(&TurnEvent::Extra(Extra::new(
+            d,
+            Some(9),
+            "logprobs",
+            raw("[5]"),
+        )))
+        .unwrap();
+        let turn = acc.turn();
+        assert_eq!(turn.extra(d, "service_tier"), Some("\"flex\""));
+        assert_eq!(turn.extra(Dialect::Anthropic, "service_tier"), None);
+        assert_eq!(turn.items()[0].extra(d, "logprobs"), Some("[1,2]"));
+        assert_eq!(turn.items().len(), 1);
+        // Past the byte limit: refused whole, the turn cut.
+        let big = alloc::string::String::from("\"") + &"x".repeat(400) + "\"";
+        let big: &'static str = alloc::boxed::Box::leak(big.into_boxed_str());
+        let e = acc
+            .write(&TurnEvent::Extra(Extra::new(d, None, "big", raw(big))))
+            .unwrap_err();
+        assert_eq!(e.kind(), TurnErrorKind::TooManyBytes { limit: 400 });
+        assert!(acc.used <= 400);
+        assert_eq!(acc.turn().extra(d, "big"), None);
+        assert_eq!(acc.outcome(), Outcome::Truncated);
+
+        // A push onto nothing keeps `[raw]`: "k" and "[12345]", 8 bytes,
+        // charged whole before it is kept.
+        for max in 6..10 {
+            let config = TurnAccumulatorConfig::DEFAULT.with_max_bytes(max);
+            let mut acc = TurnAccumulator::with_config(config);
+            let push = Extra::new(d, None, "k", raw("12345")).pushed();
+            let r = acc.write(&TurnEvent::Extra(push));
+            assert!(acc.used <= max, "{} > {max}", acc.used);
+            assert_eq!(r.is_ok(), max >= 8, "max {max}");
+        }
     }
 
     /// An arbitrary event, its strings owned.

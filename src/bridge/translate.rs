@@ -101,9 +101,16 @@ fn kind(k: TurnErrorKind) -> BridgeErrorKind {
     match k {
         TurnErrorKind::Decode(e) => BridgeErrorKind::Decode(e),
         TurnErrorKind::UnknownIndex { index } => BridgeErrorKind::UnknownIndex { index },
-        TurnErrorKind::IndexClosed { index } => BridgeErrorKind::IndexClosed { index },
+        TurnErrorKind::IndexClosed { index }
+        | TurnErrorKind::DuplicateIndex { index }
+        | TurnErrorKind::DuplicateEnd { index } => BridgeErrorKind::IndexClosed { index },
         TurnErrorKind::TooManyItems { limit } => BridgeErrorKind::TooManyItems { limit },
-        TurnErrorKind::ContentAfterFinish => BridgeErrorKind::ContentAfterFinish,
+        TurnErrorKind::ContentAfterFinish | TurnErrorKind::ContentAfterStop { .. } => {
+            BridgeErrorKind::ContentAfterFinish
+        }
+        // A call that cannot start: its fragments name an index never
+        // started.
+        TurnErrorKind::CallWithoutId { call, .. } => BridgeErrorKind::UnknownIndex { index: call },
         TurnErrorKind::Truncated => BridgeErrorKind::Truncated,
         TurnErrorKind::Writer(w) => BridgeErrorKind::Writer(w),
         other => BridgeErrorKind::Turn(other),
@@ -275,6 +282,15 @@ impl AnyWriter {
 }
 
 impl TurnWriter for AnyWriter {
+    fn wants_extras(&self) -> bool {
+        match self {
+            Self::Responses(w) => w.wants_extras(),
+            Self::Chat(w) => w.wants_extras(),
+            Self::Anthropic(w) => w.wants_extras(),
+            Self::Gemini(w) => w.wants_extras(),
+        }
+    }
+
     fn write(&mut self, event: &TurnEvent<'_>) -> Result<(), TurnError> {
         match self {
             Self::Responses(w) => w.write(event),

@@ -72,6 +72,7 @@
 //! ```
 
 mod owned;
+pub(crate) mod partial_args;
 mod response;
 #[cfg(feature = "serde")]
 mod serde;

@@ -140,7 +140,35 @@ pub enum PartKind {
     Other,
 }
 
+impl PartKind {
+    /// The part's member that holds its data (`"executableCode"`, …;
+    /// `"text"` for text and thoughts, `"other"` for [`Other`](Self::Other)).
+    pub fn key(self) -> &'static str {
+        match self {
+            PartKind::Text | PartKind::Thought => "text",
+            PartKind::InlineData => "inlineData",
+            PartKind::FileData => "fileData",
+            PartKind::FunctionCall => "functionCall",
+            PartKind::FunctionResponse => "functionResponse",
+            PartKind::ExecutableCode => "executableCode",
+            PartKind::CodeExecutionResult => "codeExecutionResult",
+            PartKind::Other => "other",
+        }
+    }
+}
+
 impl Part<'_> {
+    /// Whether the part has no member but `thoughtSignature` and `thought`
+    /// (a signature of the text before it, or nothing).
+    pub(crate) fn is_bare(&self) -> bool {
+        match crate::json::ObjectView::parse(self.raw().get()) {
+            Ok(o) => o
+                .members()
+                .all(|(k, _)| k == "thoughtSignature" || k == "thought"),
+            Err(_) => false,
+        }
+    }
+
     /// What the part holds: the first of its data members that is present.
     pub fn kind(&self) -> PartKind {
         if self.text.is_some() {
@@ -201,9 +229,36 @@ view! {
         name: opt JsonStr<'a>,
         /// The arguments: a JSON object, as raw JSON.
         args: opt RawJson<'a>,
-        /// Arguments streamed in pieces (Vertex AI), as raw JSON.
-        partial_args["partialArgs"]: opt RawJson<'a>,
-        /// Whether more pieces of this call follow (Vertex AI).
+        /// Arguments streamed in pieces (Vertex AI with
+        /// `streamFunctionCallArguments`): values at JSON paths, which
+        /// together make `args`.
+        partial_args["partialArgs"]: opt List<'a, PartialArg<'a>>,
+        /// Whether more pieces of this call follow (Vertex AI): a call with
+        /// streamed arguments is named on its first part only and ends at
+        /// the part without `willContinue: true` (or at an empty
+        /// `functionCall`).
+        will_continue["willContinue"]: opt bool,
+    }
+}
+
+view! {
+    /// One piece of streamed function-call arguments
+    /// ([`FunctionCall::partial_args`]): a value at a JSON path of the
+    /// arguments object. A string may come in several pieces at the same
+    /// path, each but the last with `willContinue: true`.
+    pub struct PartialArg<'a> {
+        /// The JSON path (RFC 9535) of the value: `$.location`,
+        /// `$.stops[0].name`, `$['a key']`.
+        json_path["jsonPath"]: opt JsonStr<'a>,
+        /// A string value, or the next piece of one.
+        string_value["stringValue"]: opt JsonStr<'a>,
+        /// A number value, as raw JSON.
+        number_value["numberValue"]: opt RawJson<'a>,
+        /// A boolean value.
+        bool_value["boolValue"]: opt bool,
+        /// A null value (`"NULL_VALUE"`), as raw JSON.
+        null_value["nullValue"]: opt RawJson<'a>,
+        /// Whether more pieces of the string at this path follow.
         will_continue["willContinue"]: opt bool,
     }
 }

@@ -118,4 +118,7 @@ pub(crate) use scan::{finite, magnitude};
 pub(crate) use ser::serialize_json_text;
 pub use string::{Chars, JsonStr};
 pub use value::{ArrayView, Elements, Members, ObjectView, Value};
-pub(crate) use write::{decimal, push_json_str, push_u64, write_json_str, ObjectWriter};
+pub(crate) use write::{
+    decimal, push_compact, push_json_str, push_normalized, push_u64, write_json_str, write_merged,
+    ObjectWriter,
+};

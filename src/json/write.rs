@@ -195,6 +195,100 @@ pub(crate) fn decimal(n: u64, digits: &mut [u8; 20]) -> &[u8] {
     &digits[i..]
 }
 
+/// Appends validated JSON text without the whitespace between its tokens,
+/// so on one line (pretty-printed Vertex AI chunks, kept or written back as
+/// they came).
+pub(crate) fn push_compact(out: &mut String, json: &str) {
+    let (mut in_string, mut escaped) = (false, false);
+    out.reserve(json.len());
+    for c in json.chars() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if matches!(c, ' ' | '\t' | '\n' | '\r') {
+            continue;
+        } else if c == '"' {
+            in_string = true;
+        }
+        out.push(c);
+    }
+}
+
+/// Appends a validated JSON value compactly, its strings and keys
+/// unescaped and written again by [`write_json_str`], numbers as written:
+/// the text an owned tree read from the same value writes
+/// (`accumulate::JsonValue`), so that a value kept borrowed renders as one
+/// kept owned. O(length of the value).
+pub(crate) fn push_normalized(out: &mut String, value: &super::Value<'_>) {
+    use super::Value;
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(n.as_str()),
+        Value::String(s) => push_json_str(out, &s.unescape()),
+        Value::Array(a) => {
+            out.push('[');
+            for (i, v) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_normalized(out, &v);
+            }
+            out.push(']');
+        }
+        Value::Object(o) => {
+            let mut w = ObjectWriter::new(out);
+            for (k, v) in o.members() {
+                push_normalized(w.key(&k.unescape()), &v);
+            }
+            w.end();
+        }
+    }
+}
+
+/// Writes the object `base` (validated JSON text of an object, or `None`
+/// for `{}`) with its members named in `fields` replaced by the given JSON
+/// texts (members whose field is `None` are copied as they are), then the
+/// `fields` with a value that `base` lacks, in order.
+pub(crate) fn write_merged(out: &mut String, base: Option<&str>, fields: &[(&str, Option<&str>)]) {
+    let mut w = ObjectWriter::new(out);
+    let mut written = [false; 16];
+    debug_assert!(fields.len() <= written.len());
+    if let Some(object) = base
+        .and_then(|b| super::Value::parse(b).ok())
+        .and_then(|v| v.as_object())
+    {
+        for (key, value) in object.members() {
+            let replaced = fields
+                .iter()
+                .enumerate()
+                .find(|(_, (name, _))| key == *name);
+            match replaced {
+                Some((i, (_, Some(json)))) => {
+                    if let Some(done) = written.get_mut(i) {
+                        *done = true;
+                    }
+                    w.raw_key(key.as_raw_json().get()).push_str(json);
+                }
+                _ => w
+                    .raw_key(key.as_raw_json().get())
+                    .push_str(value.as_raw_json().get()),
+            }
+        }
+    }
+    for (i, (name, json)) in fields.iter().enumerate() {
+        if let (Some(json), false) = (json, written.get(i).copied().unwrap_or(false)) {
+            w.raw(name, json);
+        }
+    }
+    w.end();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,6 +324,19 @@ mod tests {
             out,
             r#"{"a\n":"x\"","n":18446744073709551615,"null":null},"r":[0]"#
         );
+    }
+
+    #[test]
+    fn normalized_as_an_owned_tree_writes() {
+        let text = "{ \"a\\u0041\" : [1.50, -2e3, true, null, \"\\u00e9\\n\\/\"],\n \"b\": {} }";
+        let mut out = String::new();
+        push_normalized(&mut out, &crate::json::Value::parse(text).unwrap());
+        // Checked by hand: keys and strings unescaped and escaped again
+        // (`\/` is `/`, `\u00e9` is é), numbers as written, no whitespace.
+        assert_eq!(out, "{\"aA\":[1.50,-2e3,true,null,\"é\\n/\"],\"b\":{}}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let w: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(v, w);
     }
 
     #[test]

@@ -2,18 +2,16 @@
 //! Completions and Anthropic Messages streams, and `FrameLinter`, the
 //! interface the linters share.
 
-use alloc::collections::BTreeMap;
-use alloc::format;
 use alloc::vec::Vec;
 
-use super::core::decode_finding;
+use super::core::{decode_finding, Core, Names};
 use super::linter::{LintConfig, ResponsesLinter};
-use super::reports::Reports;
-use super::rule::{Finding, Rule, Severity};
+use super::rule::{Finding, Severity};
 use super::stream::StreamLinter;
-use crate::anthropic::{AnthropicEvent, BlockDelta, ContentBlock};
-use crate::chat::{ChatEvent, ChoiceDelta};
+use crate::anthropic::AnthropicEvent;
+use crate::dialect::Dialect;
 use crate::frame::{Frame, FrameError, ParserConfig};
+use crate::turn::{AnthropicReader, ChatReader, TurnConfig, TurnReader};
 
 /// What the linters ([`ResponsesLinter`], [`ChatLinter`], [`AnthropicLinter`],
 /// [`GeminiLinter`](super::GeminiLinter))
@@ -67,7 +65,7 @@ impl<T: FrameLinter + ?Sized> FrameLinter for alloc::boxed::Box<T> {
 }
 
 /// `FrameLinter` for a linter with inherent `feed`, `frame_error` and
-/// `finish_at` and its findings in a `reports` field ([`ResponsesLinter`],
+/// `finish_at` and its findings in `core.reports` ([`ResponsesLinter`],
 /// [`ChatLinter`], [`AnthropicLinter`]).
 macro_rules! frame_linter {
     ($linter:ident) => {
@@ -82,10 +80,10 @@ macro_rules! frame_linter {
                 $linter::finish_at(self, end_offset);
             }
             fn next_finding(&mut self) -> Option<Finding> {
-                self.reports.next()
+                self.core.reports.next()
             }
             fn count(&self, severity: Severity) -> u64 {
-                self.reports.count(severity)
+                self.core.reports.count(severity)
             }
         }
     };
@@ -116,14 +114,6 @@ pub fn lint_bytes(linter: impl FrameLinter, input: &[u8]) -> Vec<Finding> {
     stream.drain().collect()
 }
 
-/// What the Chat linter tracks of one choice.
-#[derive(Debug, Default)]
-struct ChoiceState {
-    finished: bool,
-    /// The tool call indexes seen.
-    calls: BTreeMap<u64, ()>,
-}
-
 /// Checks a Chat Completions stream against what clients require: every
 /// chunk decodes; a tool call's first fragment carries its `id` and
 /// function `name` (clients such as the Vercel AI SDK reject a call
@@ -136,7 +126,7 @@ struct ChoiceState {
 /// `event-after-item-done` (a delta after its choice's `finish_reason`),
 /// `missing-finish-reason`, `missing-terminal` (no `[DONE]`: a warning, or
 /// after an error chunk, information), `event-after-terminal`,
-/// `limit-reached`. Tracked choices and tool calls are capped by
+/// `multiple-terminal` (a second `[DONE]`), `limit-reached`. Tracked choices and tool calls are capped by
 /// [`LintConfig::max_items`] and [`LintConfig::max_parts`].
 ///
 /// ```
@@ -152,15 +142,8 @@ struct ChoiceState {
 /// ```
 #[derive(Debug)]
 pub struct ChatLinter {
-    config: LintConfig,
-    reports: Reports,
-    choices: BTreeMap<u64, ChoiceState>,
-    tracked_calls: usize,
-    limit_reported: bool,
-    done: bool,
-    saw_error: bool,
-    chunks: u64,
-    finished: bool,
+    core: Core,
+    reader: ChatReader,
 }
 
 impl Default for ChatLinter {
@@ -177,244 +160,56 @@ impl ChatLinter {
 
     /// A linter with these caps.
     pub fn with_config(config: LintConfig) -> Self {
+        // Every choice's lifecycle, at most `max_items` choices and
+        // `max_parts` tool calls over all of them.
+        let turn = TurnConfig {
+            max_items: config.max_parts,
+            ..TurnConfig::default()
+        };
         Self {
-            reports: Reports::new(&config),
-            config,
-            choices: BTreeMap::new(),
-            tracked_calls: 0,
-            limit_reported: false,
-            done: false,
-            saw_error: false,
-            chunks: 0,
-            finished: false,
+            reader: ChatReader::new(&turn).every_choice(config.max_items),
+            core: Core::new(Dialect::Chat, config),
         }
     }
 
     /// Checks one event whose block begins at `offset` in the stream.
     pub fn feed(&mut self, frame: &Frame, offset: u64) {
-        let event = ChatEvent::parse(frame.data());
-        if self.done {
-            let (rule, what) = match event {
-                Ok(ChatEvent::Done) => (Rule::MultipleTerminal, "a second `data: [DONE]`"),
-                _ => (Rule::EventAfterTerminal, "an event after `data: [DONE]`"),
-            };
-            self.reports.rule(
-                rule,
-                offset,
-                format!("{what}: clients stop reading at the first `[DONE]`"),
-            );
-            return;
-        }
-        match event {
-            Err(e) | Ok(ChatEvent::Unknown { error: e, .. }) => {
-                decode_finding(&mut self.reports, &e, offset)
-            }
-            Ok(ChatEvent::Done) => self.done = true,
-            Ok(ChatEvent::Error(_)) => self.saw_error = true,
-            Ok(ChatEvent::Chunk(chunk)) => {
-                self.chunks += 1;
-                for choice in chunk.choices {
-                    match choice {
-                        Ok(choice) => self.choice(&choice, offset),
-                        Err(e) => decode_finding(&mut self.reports, &e, offset),
-                    }
-                }
-            }
-        }
-    }
-
-    fn choice(&mut self, choice: &ChoiceDelta<'_>, offset: u64) {
-        let index = choice.index;
-        if !self.choices.contains_key(&index) {
-            if self.choices.len() >= self.config.max_items {
-                return self.limit(offset, "choices", self.config.max_items);
-            }
-            self.choices.insert(index, ChoiceState::default());
-        }
-        let Some(state) = self.choices.get_mut(&index) else {
-            return;
-        };
-        if let Some(delta) = &choice.delta {
-            // Empty fragments add nothing (OpenRouter repeats the finish
-            // chunk with `"content": ""`).
-            let adds = delta
-                .content
-                .as_ref()
-                .is_some_and(|c| c.as_text().is_none_or(|t| !t.is_empty()))
-                || delta.refusal.is_some_and(|r| !r.is_empty())
-                || delta.tool_calls.is_some_and(|l| !l.is_empty())
-                || delta.function_call.is_some()
-                || delta.reasoning_content.is_some_and(|r| !r.is_empty())
-                || delta.reasoning.is_some_and(|r| !r.is_empty());
-            if state.finished && adds {
-                self.reports.rule(
-                    Rule::EventAfterItemDone,
-                    offset,
-                    format!(
-                        "choice {index}: a delta after its `finish_reason` (clients have \
-                         closed the message)"
-                    ),
-                );
-            }
-            for call in delta.tool_calls.into_iter().flatten() {
-                let call = match call {
-                    Ok(call) => call,
-                    Err(e) => {
-                        decode_finding(&mut self.reports, &e, offset);
-                        continue;
-                    }
-                };
-                let Some(state) = self.choices.get_mut(&index) else {
-                    return;
-                };
-                if state.calls.contains_key(&call.index) {
-                    continue;
-                }
-                if self.tracked_calls >= self.config.max_parts {
-                    return self.limit(offset, "tool calls", self.config.max_parts);
-                }
-                state.calls.insert(call.index, ());
-                self.tracked_calls += 1;
-                let name = call.function.as_ref().and_then(|f| f.name);
-                if call.id.is_none() || name.is_none() {
-                    let missing = match (call.id.is_none(), name.is_none()) {
-                        (true, true) => "`id` and `function.name`",
-                        (true, false) => "`id`",
-                        _ => "`function.name`",
-                    };
-                    self.reports.rule(
-                        Rule::ToolCallWithoutId,
-                        offset,
-                        format!(
-                            "choice {index}, tool call {}: its first fragment has no {missing} \
-                             (clients cannot start the call)",
-                            call.index
-                        ),
-                    );
-                }
-            }
-        }
-        if choice.finish_reason.is_some() {
-            if let Some(state) = self.choices.get_mut(&index) {
-                state.finished = true;
-            }
-        }
-    }
-
-    fn limit(&mut self, offset: u64, what: &str, cap: usize) {
-        if !self.limit_reported {
-            self.limit_reported = true;
-            self.reports.rule(
-                Rule::LimitReached,
-                offset,
-                format!("more than {cap} {what}: later ones are not checked"),
-            );
-        }
+        let read = self.reader.read(frame, &mut self.core.observed);
+        self.core.read(read, offset);
     }
 
     /// Reports a framing error of the parser that read the stream.
     pub fn frame_error(&mut self, error: &FrameError) {
-        self.reports.rule(
-            Rule::SseError,
-            error.offset(),
-            format!("sse framing: {error}"),
-        );
+        self.core.frame_error(error);
     }
 
     /// Runs the end-of-stream checks at offset `end_offset`. Calling it
     /// again does nothing.
     pub fn finish_at(&mut self, end_offset: u64) {
-        if core::mem::replace(&mut self.finished, true) {
+        if self.core.is_finished() {
             return;
         }
-        if !self.saw_error {
-            let unfinished: Vec<u64> = self
-                .choices
-                .iter()
-                .filter(|(_, s)| !s.finished)
-                .map(|(i, _)| *i)
-                .collect();
-            for index in unfinished {
-                self.reports.rule(
-                    Rule::MissingFinishReason,
-                    end_offset,
-                    format!("choice {index} never got a `finish_reason` (the stream was cut?)"),
-                );
-            }
-            if self.chunks > 0 && self.choices.is_empty() {
-                self.reports.rule(
-                    Rule::MissingFinishReason,
-                    end_offset,
-                    "no chunk had a choice".into(),
-                );
-            }
-        }
-        if !self.done {
-            let severity = if self.saw_error {
-                Severity::Info
-            } else {
-                Severity::Warning
-            };
-            self.reports.report(
-                Rule::MissingTerminal,
-                severity,
-                (end_offset, None),
-                "the stream ended without `data: [DONE]` (OpenAI sends it; clients that wait \
-                 for it report a disconnect)"
-                    .into(),
-            );
-        }
-        self.reports.finish(end_offset);
+        let end = self.reader.finish(&mut self.core.observed);
+        self.core.finish(end, end_offset);
+        self.core.reports.finish(end_offset);
     }
 }
 
-frame_linter!(ChatLinter);
-
-/// The kind of an Anthropic content block, as far as its deltas go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum BlockKind {
-    Text,
-    Thinking,
-    ToolUse,
-    Compaction,
-    /// A block that takes no deltas (tool results, redacted thinking).
-    NoDeltas,
-    /// A block type this version does not know: any delta is accepted.
-    Unknown,
-}
-
-impl BlockKind {
-    fn of(block: &ContentBlock<'_>) -> Self {
-        match block {
-            ContentBlock::Text(_) => Self::Text,
-            ContentBlock::Thinking(_) => Self::Thinking,
-            ContentBlock::ToolUse(_) | ContentBlock::ServerToolUse(_) => Self::ToolUse,
-            ContentBlock::Compaction(_) => Self::Compaction,
-            ContentBlock::RedactedThinking(_)
-            | ContentBlock::WebSearchToolResult(_)
-            | ContentBlock::WebFetchToolResult(_)
-            | ContentBlock::CodeExecutionToolResult(_)
-            | ContentBlock::BashCodeExecutionToolResult(_)
-            | ContentBlock::TextEditorCodeExecutionToolResult(_)
-            | ContentBlock::ToolSearchToolResult(_)
-            | ContentBlock::ContainerUpload(_) => Self::NoDeltas,
-            _ => Self::Unknown,
-        }
+impl FrameLinter for ChatLinter {
+    fn feed(&mut self, frame: &Frame, offset: u64) {
+        ChatLinter::feed(self, frame, offset);
     }
-
-    /// Whether a delta of this type belongs to a block of this kind.
-    fn takes(self, delta: &BlockDelta<'_>) -> bool {
-        match delta {
-            BlockDelta::Text(_) | BlockDelta::Citations(_) => {
-                matches!(self, Self::Text | Self::Unknown)
-            }
-            BlockDelta::Thinking(_) | BlockDelta::Signature(_) => {
-                matches!(self, Self::Thinking | Self::Unknown)
-            }
-            BlockDelta::InputJson(_) => matches!(self, Self::ToolUse | Self::Unknown),
-            BlockDelta::Compaction(_) => matches!(self, Self::Compaction | Self::Unknown),
-            _ => true,
-        }
+    fn frame_error(&mut self, error: &FrameError) {
+        ChatLinter::frame_error(self, error);
+    }
+    fn finish_at(&mut self, end_offset: u64) {
+        ChatLinter::finish_at(self, end_offset);
+    }
+    fn next_finding(&mut self) -> Option<Finding> {
+        self.core.reports.next()
+    }
+    fn count(&self, severity: Severity) -> u64 {
+        self.core.reports.count(severity)
     }
 }
 
@@ -453,17 +248,8 @@ impl BlockKind {
 /// ```
 #[derive(Debug)]
 pub struct AnthropicLinter {
-    config: LintConfig,
-    reports: Reports,
-    started: bool,
-    first_checked: bool,
-    /// Each block started, by index: its kind and whether it was stopped.
-    blocks: Vec<(BlockKind, bool)>,
-    limit_reported: bool,
-    stop_reason: bool,
-    stopped: bool,
-    saw_error: bool,
-    finished: bool,
+    core: Core,
+    reader: AnthropicReader,
 }
 
 impl Default for AnthropicLinter {
@@ -480,227 +266,66 @@ impl AnthropicLinter {
 
     /// A linter with these caps.
     pub fn with_config(config: LintConfig) -> Self {
+        let turn = TurnConfig {
+            max_items: config.max_items,
+            ..TurnConfig::default()
+        };
         Self {
-            reports: Reports::new(&config),
-            config,
-            started: false,
-            first_checked: false,
-            blocks: Vec::new(),
-            limit_reported: false,
-            stop_reason: false,
-            stopped: false,
-            saw_error: false,
-            finished: false,
+            reader: AnthropicReader::new(&turn).thorough(),
+            core: Core::new(Dialect::Anthropic, config),
         }
     }
 
     /// Checks one event whose block begins at `offset` in the stream.
     pub fn feed(&mut self, frame: &Frame, offset: u64) {
+        // An object that does not fit its type is a decode finding, even
+        // after the end.
         let event = match AnthropicEvent::from_frame(frame).and_then(AnthropicEvent::strict) {
             Ok(event) => event,
-            Err(e) => return decode_finding(&mut self.reports, &e, offset),
+            Err(e) => return decode_finding(&mut self.core.reports, &e, offset),
         };
-        if self.stopped {
-            let (rule, what) = match event {
-                AnthropicEvent::MessageStop(_) => {
-                    (Rule::MultipleTerminal, "a second `message_stop`")
-                }
-                _ => (Rule::EventAfterTerminal, "an event after `message_stop`"),
-            };
-            self.reports
-                .rule(rule, offset, format!("{what}: the message is over"));
-            return;
-        }
-        let is_start = matches!(event, AnthropicEvent::MessageStart(_));
-        let any_time = matches!(event, AnthropicEvent::Ping(_) | AnthropicEvent::Error(_));
-        if !self.first_checked && !any_time {
-            self.first_checked = true;
-            if !is_start {
-                self.reports.rule(
-                    Rule::MessageStartNotFirst,
-                    offset,
-                    format!(
-                        "the first event is `{}`, not `message_start` (SDKs have no message to \
-                         add it to)",
-                        event.ty()
-                    ),
-                );
-            }
-        }
-        match event {
-            AnthropicEvent::MessageStart(_) => {
-                if core::mem::replace(&mut self.started, true) {
-                    self.reports.rule(
-                        Rule::DuplicateItem,
-                        offset,
-                        "a second `message_start`".into(),
-                    );
-                }
-            }
-            AnthropicEvent::ContentBlockStart(e) => {
-                self.block_start(e.index, &e.content_block, offset)
-            }
-            AnthropicEvent::ContentBlockDelta(e) => {
-                if let Some((kind, stopped)) = self.block(e.index, offset, "content_block_delta") {
-                    if stopped {
-                        self.reports.rule(
-                            Rule::EventAfterItemDone,
-                            offset,
-                            format!("block {}: a delta after its `content_block_stop`", e.index),
-                        );
-                    } else if !kind.takes(&e.delta) {
-                        self.reports.rule(
-                            Rule::DeltaTypeMismatch,
-                            offset,
-                            format!(
-                                "block {}: a `{}` for a block of another kind",
-                                e.index,
-                                e.delta.ty()
-                            ),
-                        );
-                    }
-                }
-            }
-            AnthropicEvent::ContentBlockStop(e) => {
-                if let Some((_, stopped)) = self.block(e.index, offset, "content_block_stop") {
-                    if stopped {
-                        self.reports.rule(
-                            Rule::DuplicateItem,
-                            offset,
-                            format!("block {}: a second `content_block_stop`", e.index),
-                        );
-                    }
-                    if let Some(block) = usize::try_from(e.index)
-                        .ok()
-                        .and_then(|i| self.blocks.get_mut(i))
-                    {
-                        block.1 = true;
-                    }
-                }
-            }
-            AnthropicEvent::MessageDelta(e) => self.stop_reason |= e.delta.stop_reason.is_some(),
-            AnthropicEvent::MessageStop(_) => self.message_stop(offset),
-            AnthropicEvent::Error(_) => self.saw_error = true,
-            AnthropicEvent::Ping(_) => {}
-            AnthropicEvent::Unknown { ty, .. } => self.reports.rule(
-                Rule::UnknownEventType,
-                offset,
-                format!("`{}`: an event type this version does not know", ty.raw()),
-            ),
-        }
-    }
-
-    fn block_start(&mut self, index: u64, block: &ContentBlock<'_>, offset: u64) {
-        let next = self.blocks.len() as u64;
-        if index < next {
-            self.reports.rule(
-                Rule::DuplicateItem,
-                offset,
-                format!("block {index} started a second time"),
-            );
-            return;
-        }
-        if index > next {
-            self.reports.rule(
-                Rule::BlockIndexMismatch,
-                offset,
-                format!(
-                    "block {index} started after {next} block(s): SDKs append blocks, so \
-                     indexes must count up from 0"
-                ),
-            );
-        }
-        if self.blocks.len() >= self.config.max_items {
-            if !self.limit_reported {
-                self.limit_reported = true;
-                self.reports.rule(
-                    Rule::LimitReached,
-                    offset,
-                    format!(
-                        "more than {} content blocks: later ones are not checked",
-                        self.config.max_items
-                    ),
-                );
-            }
-            return;
-        }
-        // Blocks skipped over count as started and stopped (one finding
-        // above says so); the cap bounds the filling.
-        let skipped = usize::try_from(index - next)
-            .unwrap_or(usize::MAX)
-            .min(self.config.max_items - self.blocks.len() - 1);
-        self.blocks
-            .extend(core::iter::repeat_n((BlockKind::Unknown, true), skipped));
-        self.blocks.push((BlockKind::of(block), false));
-    }
-
-    /// The block an event names, or a finding that it was never started.
-    fn block(&mut self, index: u64, offset: u64, what: &str) -> Option<(BlockKind, bool)> {
-        let found = usize::try_from(index)
-            .ok()
-            .and_then(|i| self.blocks.get(i))
-            .copied();
-        if found.is_none() && !self.limit_reported {
-            self.reports.rule(
-                Rule::UnknownItem,
-                offset,
-                format!("`{what}` for block {index}, which no `content_block_start` began"),
-            );
-        }
-        found
-    }
-
-    fn message_stop(&mut self, offset: u64) {
-        self.stopped = true;
-        if !self.stop_reason {
-            self.reports.rule(
-                Rule::MissingStopReason,
-                offset,
-                "`message_stop` without a `message_delta` that gave the `stop_reason`".into(),
-            );
-        }
-        let open: Vec<usize> = (0..self.blocks.len())
-            .filter(|&i| !self.blocks[i].1)
-            .collect();
-        for index in open {
-            self.reports.rule(
-                Rule::ItemNotDone,
-                offset,
-                format!("block {index} was never stopped (`content_block_stop`)"),
-            );
-        }
+        let names = Names {
+            ty: event.ty(),
+            delta: match &event {
+                AnthropicEvent::ContentBlockDelta(d) => d.delta.ty(),
+                _ => "",
+            },
+        };
+        let read = self.reader.read_event(&event, &mut self.core.observed);
+        self.core.read_named(read, offset, names);
     }
 
     /// Reports a framing error of the parser that read the stream.
     pub fn frame_error(&mut self, error: &FrameError) {
-        self.reports.rule(
-            Rule::SseError,
-            error.offset(),
-            format!("sse framing: {error}"),
-        );
+        self.core.frame_error(error);
     }
 
     /// Runs the end-of-stream checks at offset `end_offset`. Calling it
     /// again does nothing.
     pub fn finish_at(&mut self, end_offset: u64) {
-        if core::mem::replace(&mut self.finished, true) {
+        if self.core.is_finished() {
             return;
         }
-        if !self.stopped {
-            let severity = if self.saw_error {
-                Severity::Warning
-            } else {
-                Severity::Error
-            };
-            self.reports.report(
-                Rule::MissingTerminal,
-                severity,
-                (end_offset, None),
-                "the stream ended without `message_stop` (clients report a disconnect)".into(),
-            );
-        }
-        self.reports.finish(end_offset);
+        let end = self.reader.finish(&mut self.core.observed);
+        self.core.finish(end, end_offset);
+        self.core.reports.finish(end_offset);
     }
 }
 
-frame_linter!(AnthropicLinter);
+impl FrameLinter for AnthropicLinter {
+    fn feed(&mut self, frame: &Frame, offset: u64) {
+        AnthropicLinter::feed(self, frame, offset);
+    }
+    fn frame_error(&mut self, error: &FrameError) {
+        AnthropicLinter::frame_error(self, error);
+    }
+    fn finish_at(&mut self, end_offset: u64) {
+        AnthropicLinter::finish_at(self, end_offset);
+    }
+    fn next_finding(&mut self) -> Option<Finding> {
+        self.core.reports.next()
+    }
+    fn count(&self, severity: Severity) -> u64 {
+        self.core.reports.count(severity)
+    }
+}

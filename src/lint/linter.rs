@@ -5,14 +5,16 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::reports::Reports;
+use super::core::{order_rule, Core, Names};
 use super::rule::{Finding, Rule, Severity};
+use crate::dialect::Dialect;
 use crate::frame::{Frame, FrameError};
 use crate::json::{JsonStr, ObjectView, Value};
 use crate::responses::order::{
-    Fault, ItemRef, ItemState, OrderConfig, OrderEvent, PartKey, PartRef, StreamOrder,
+    Fault, ItemRef, ItemState, OrderConfig, OrderEvent, PartKey, PartRef, PartState, StreamOrder,
 };
 use crate::responses::{DecodeErrorKind, EventKind, EventRole, PartKind, ResponsesEvent, TextKind};
+use crate::turn::{ResponsesReader, TurnConfig, TurnErrorKind};
 
 config! {
     /// Memory caps of a [`ResponsesLinter`].
@@ -214,11 +216,14 @@ struct At {
 #[derive(Debug)]
 pub struct ResponsesLinter {
     config: LintConfig,
-    pub(super) reports: Reports,
+    /// The findings, and the writer that hears the reader's faults.
+    pub(super) core: Core,
     /// JSON events seen (`[DONE]` not counted).
     events: u64,
-    /// Sequence numbers, the terminal event, items and parts.
-    order: StreamOrder,
+    /// The reader, checked: its order checker ([`StreamOrder`]) keeps the
+    /// sequence numbers, the terminal event, items and parts, and reports
+    /// their faults to the core.
+    reader: ResponsesReader,
     /// An event without `sequence_number` was reported while no event had one.
     missing_seq_reported: bool,
     /// By the order checker's [`ItemRef`].
@@ -251,10 +256,11 @@ impl ResponsesLinter {
     /// A linter with these caps.
     pub fn with_config(config: LintConfig) -> Self {
         Self {
-            reports: Reports::new(&config),
+            core: Core::new(Dialect::Responses, config),
             config,
             events: 0,
-            order: StreamOrder::with_config(
+            reader: ResponsesReader::checked(
+                &TurnConfig::default(),
                 OrderConfig::DEFAULT
                     .with_max_items(config.max_items)
                     .with_max_parts(config.max_parts),
@@ -278,18 +284,18 @@ impl ResponsesLinter {
 
     /// The next finding not yet taken, oldest first.
     pub fn next_finding(&mut self) -> Option<Finding> {
-        self.reports.next()
+        self.core.reports.next()
     }
 
     /// Takes every finding not yet taken, oldest first.
     pub fn drain(&mut self) -> impl Iterator<Item = Finding> + '_ {
-        self.reports.drain()
+        self.core.reports.drain()
     }
 
     /// How many findings of this severity there were so far, taken or not,
     /// those past [`LintConfig::max_findings`] included.
     pub fn count(&self, severity: Severity) -> u64 {
-        self.reports.count(severity)
+        self.core.reports.count(severity)
     }
 
     /// Whether any finding so far was an error.
@@ -371,23 +377,39 @@ impl ResponsesLinter {
                 .map_or(EventKind::Unknown, EventKind::from_type);
         let role = kind.role();
         let (event, added) = self.order_event(kind, role, &m);
-        let capped_before = self.order.items_capped();
-        let checked = self.order.feed(&event);
-        let (item, part) = (checked.item(), checked.part());
+        let capped_before = self.order().is_some_and(StreamOrder::items_capped);
+        // The core's writer hears the order faults; it refuses none.
+        let checked = self.reader.check(&event, &mut self.core.observed);
+        let (item, part) = match checked {
+            Ok(Some(c)) => (c.item(), c.part()),
+            _ => (None, None),
+        };
         let mut faults = [None; 6];
-        for (slot, f) in faults.iter_mut().zip(self.order.faults()) {
-            *slot = Some(*f);
+        let mut k = 0;
+        let mut not_first = false;
+        for e in self.core.observed.faults() {
+            match e.kind() {
+                TurnErrorKind::Order(f) => {
+                    if let Some(slot) = faults.get_mut(k) {
+                        *slot = Some(f);
+                        k += 1;
+                    }
+                }
+                TurnErrorKind::StartNotFirst => not_first = true,
+                _ => {}
+            }
         }
-        let mut after_terminal = None;
+        self.core.observed.clear_faults();
+        let mut after_terminal: Option<(Fault, EventKind)> = None;
         let mut item_faults = [None; 6];
         let mut n = 0;
         for f in faults.into_iter().flatten() {
-            match f.fault {
-                Fault::EventAfterTerminal { terminal } => after_terminal = Some((false, terminal)),
-                Fault::SecondTerminal { first } => after_terminal = Some((true, first)),
+            match f {
+                Fault::EventAfterTerminal { terminal } => after_terminal = Some((f, terminal)),
+                Fault::SecondTerminal { first } => after_terminal = Some((f, first)),
                 Fault::SequenceGap { .. }
                 | Fault::SequenceRegression { .. }
-                | Fault::MissingSequenceNumber { .. } => self.sequence_fault(at, &m, f.fault),
+                | Fault::MissingSequenceNumber { .. } => self.sequence_fault(at, &m, f),
                 fault => {
                     if let Some(slot) = item_faults.get_mut(n) {
                         *slot = Some(fault);
@@ -432,27 +454,20 @@ impl ResponsesLinter {
                 format!("`{ty}` does not decode: {e}"),
             ),
         }
-        if self.events == 1 && kind != EventKind::ResponseCreated {
-            self.report(
-                Rule::CreatedNotFirst,
-                Severity::Warning,
-                at,
-                format!("the first event is `{ty}`, not `response.created` (a resumed stream?)"),
-            );
+        if not_first {
+            let names = Names { ty: &ty, delta: "" };
+            let kind = TurnErrorKind::StartNotFirst;
+            self.core.report_at(kind, (at.offset, at.seq), names);
         }
-        if let Some((second, terminal)) = after_terminal {
+        if let Some((fault, terminal)) = after_terminal {
             let terminal = terminal.ty();
-            let (rule, what) = if second {
-                (Rule::MultipleTerminal, "a second terminal event")
-            } else {
-                (Rule::EventAfterTerminal, "an event")
+            let what = match fault {
+                Fault::SecondTerminal { .. } => "a second terminal event",
+                _ => "an event",
             };
-            self.report(
-                rule,
-                Severity::Error,
-                at,
-                format!("{what}, `{ty}`, after `{terminal}`"),
-            );
+            let (rule, severity) = order_rule(fault, false);
+            let msg = format!("{what}, `{ty}`, after `{terminal}`");
+            self.report(rule, severity, at, msg);
             return;
         }
         let event = Checked {
@@ -484,8 +499,9 @@ impl ResponsesLinter {
             EventRole::Lifecycle => self.lifecycle(at, &ty, &m),
             EventRole::Terminal => {
                 let open = item_faults
-                    .iter()
-                    .any(|f| matches!(f, Some(Fault::ItemsNotDone { .. })));
+                    .into_iter()
+                    .flatten()
+                    .find(|f| matches!(f, Fault::ItemsNotDone { .. }));
                 self.terminal(at, kind, &m, open)
             }
             EventRole::ItemDone => {
@@ -533,8 +549,9 @@ impl ResponsesLinter {
             offset: end_offset,
             seq: None,
         };
-        if self.order.terminal().is_none() {
-            let open = self.order.open_item_count();
+        let order = self.order();
+        if order.and_then(StreamOrder::terminal).is_none() {
+            let open = order.map_or(0, StreamOrder::open_item_count);
             let open = match open {
                 0 => String::new(),
                 n => format!("; {n} item(s) still open"),
@@ -561,56 +578,41 @@ impl ResponsesLinter {
                 );
             }
         }
-        self.reports.finish(at.offset);
+        self.core.reports.finish(at.offset);
     }
 
     fn report(&mut self, rule: Rule, severity: Severity, at: At, message: String) {
-        self.reports
+        self.core
+            .reports
             .report(rule, severity, (at.offset, at.seq), message);
     }
 
     /// Reports a fault of the sequence numbers (see `responses::order`).
     fn sequence_fault(&mut self, at: At, m: &Members<'_>, fault: Fault) {
-        match fault {
+        let msg = match fault {
             // A value that is not an integer is an `invalid-event` from the typed view.
-            Fault::MissingSequenceNumber { .. } if m.has_sequence_number => {}
+            Fault::MissingSequenceNumber { .. } if m.has_sequence_number => return,
             Fault::MissingSequenceNumber {
                 highest: Some(last),
-            } => self.report(
-                Rule::MissingSequenceNumber,
-                Severity::Warning,
-                at,
-                format!("no `sequence_number`, after events numbered up to {last}"),
-            ),
+            } => format!("no `sequence_number`, after events numbered up to {last}"),
             Fault::MissingSequenceNumber { highest: None } if !self.missing_seq_reported => {
                 self.missing_seq_reported = true;
-                self.report(
-                    Rule::MissingSequenceNumber,
-                    Severity::Warning,
-                    at,
-                    "no `sequence_number` (older streams and some proxies omit it; \
-                     further events without one are not reported until one has it)"
-                        .into(),
-                );
+                "no `sequence_number` (older streams and some proxies omit it; \
+                 further events without one are not reported until one has it)"
+                    .into()
             }
-            Fault::SequenceRegression { previous, found } => self.report(
-                Rule::SequenceNotIncreasing,
-                Severity::Error,
-                at,
-                format!("`sequence_number` {found} after {previous}"),
+            Fault::SequenceRegression { previous, found } => {
+                format!("`sequence_number` {found} after {previous}")
+            }
+            Fault::SequenceGap { expected, found } => format!(
+                "`sequence_number` jumps from {} to {found}: {} number(s) missing",
+                expected - 1,
+                found - expected
             ),
-            Fault::SequenceGap { expected, found } => self.report(
-                Rule::SequenceGap,
-                Severity::Warning,
-                at,
-                format!(
-                    "`sequence_number` jumps from {} to {found}: {} number(s) missing",
-                    expected - 1,
-                    found - expected
-                ),
-            ),
-            _ => {}
-        }
+            _ => return,
+        };
+        let (rule, severity) = order_rule(fault, false);
+        self.report(rule, severity, at, msg);
     }
 
     fn lifecycle(&mut self, at: At, ty: &str, m: &Members<'_>) {
@@ -627,7 +629,7 @@ impl ResponsesLinter {
         }
     }
 
-    fn terminal(&mut self, at: At, kind: EventKind, m: &Members<'_>, open: bool) {
+    fn terminal(&mut self, at: At, kind: EventKind, m: &Members<'_>, open: Option<Fault>) {
         let ty = kind.ty();
         self.lifecycle(at, ty, m);
         // A failed response may stop anywhere, and clients read its `error`,
@@ -637,9 +639,13 @@ impl ResponsesLinter {
         } else {
             Severity::Error
         };
-        if open {
+        if let Some(fault) = open {
+            let (rule, severity) = order_rule(fault, kind == EventKind::ResponseFailed);
             // `Fault::ItemsNotDone`: the checker names them.
-            let open: Vec<ItemRef> = self.order.open_items().map(|it| it.at).collect();
+            let open: Vec<ItemRef> = (self.order().into_iter())
+                .flat_map(StreamOrder::open_items)
+                .map(|it| it.at)
+                .collect();
             for item in open {
                 let ty = self.items.get(item.index()).map_or("", |i| i.ty.as_str());
                 let msg = format!(
@@ -647,7 +653,7 @@ impl ResponsesLinter {
                     self.label(item),
                     kind.ty()
                 );
-                self.report(Rule::ItemNotDone, severity, at, msg);
+                self.report(rule, severity, at, msg);
             }
         }
         if core::mem::replace(&mut self.output_compared, true) {
@@ -663,7 +669,7 @@ impl ResponsesLinter {
             }
             return;
         };
-        if self.order.items_capped() {
+        if self.order().is_some_and(StreamOrder::items_capped) {
             let msg = format!(
                 "`{ty}` output not compared: more than {} items were added",
                 self.config.max_items
@@ -671,9 +677,8 @@ impl ResponsesLinter {
             self.report(Rule::LimitReached, Severity::Info, at, msg);
             return;
         }
-        let mut streamed: Vec<(ItemState<'_>, &str)> = self
-            .order
-            .items()
+        let mut streamed: Vec<(ItemState<'_>, &str)> = (self.order().into_iter())
+            .flat_map(StreamOrder::items)
             .map(|it| {
                 (
                     it,
@@ -791,10 +796,20 @@ impl ResponsesLinter {
         }
     }
 
+    /// The order checker of the reader.
+    fn order(&self) -> Option<&StreamOrder> {
+        self.reader.order()
+    }
+
+    /// The parts and texts of a tracked item.
+    fn parts(&self, item: ItemRef) -> impl Iterator<Item = PartState> + '_ {
+        self.order().into_iter().flat_map(move |o| o.parts(item))
+    }
+
     /// `item msg_1` or `item at output_index 2` (for an item with no id).
     fn label(&self, item: ItemRef) -> String {
         let ty = self.items.get(item.index()).map_or("", |i| i.ty.as_str());
-        match self.order.item(item) {
+        match self.order().and_then(|o| o.item(item)) {
             Some(it) if !it.id.is_empty() => format!("item {}", it.id),
             Some(ItemState {
                 output_index: Some(i),
@@ -815,148 +830,103 @@ impl ResponsesLinter {
                 .map(|s| s.unescape().into_owned())
                 .unwrap_or_default()
         };
-        let (rule, msg) = match fault {
-            Fault::ItemAddedTwice => (
-                Rule::DuplicateItem,
-                format!("item {} was already added", item_id()),
+        let msg = match fault {
+            Fault::ItemAddedTwice => format!("item {} was already added", item_id()),
+            Fault::UnexpectedOutputIndex { expected, found } => format!(
+                "item {} added at output_index {found}, but {expected} item(s) came before it",
+                item_id()
             ),
-            Fault::UnexpectedOutputIndex { expected, found } => (
-                Rule::OutputIndexMismatch,
-                format!(
-                    "item {} added at output_index {found}, but {expected} item(s) came before it",
-                    item_id()
-                ),
+            Fault::TooManyItems { limit } => format!(
+                "more than {limit} items: later items are not tracked and events about them \
+                 not checked"
             ),
-            Fault::TooManyItems { limit } => {
-                let msg = format!(
-                    "more than {limit} items: later items are not tracked and events about them \
-                     not checked"
-                );
-                self.report(Rule::LimitReached, Severity::Info, at, msg);
-                return;
-            }
             Fault::ItemNotAdded { .. } if e.role == EventRole::ItemDone => {
                 let what = match e.m.item.and_then(|i| i.get("id")?.as_json_str()) {
                     Some(id) => format!("item {id}"),
                     None => "an item with no id".into(),
                 };
-                (
-                    Rule::UnknownItem,
-                    format!("`response.output_item.done` for {what}, which was never added"),
-                )
+                format!("`response.output_item.done` for {what}, which was never added")
             }
             Fault::ItemNotAdded {
                 by_output_index: true,
-            } => (
-                Rule::UnknownItem,
-                match e.m.output_index {
-                    Some(i) => format!("`{ty}` for output_index {i}, where no item was added"),
-                    None => format!("`{ty}` has no `output_index`"),
-                },
+            } => match e.m.output_index {
+                Some(i) => format!("`{ty}` for output_index {i}, where no item was added"),
+                None => format!("`{ty}` has no `output_index`"),
+            },
+            Fault::ItemNotAdded { .. } => format!(
+                "`{ty}` for item {}, which no earlier `response.output_item.added` introduced",
+                e.m.item_id.map(|s| format!("{s}")).unwrap_or_default()
             ),
-            Fault::ItemNotAdded { .. } => (
-                Rule::UnknownItem,
-                format!(
-                    "`{ty}` for item {}, which no earlier `response.output_item.added` introduced",
-                    e.m.item_id.map(|s| format!("{s}")).unwrap_or_default()
-                ),
+            Fault::MissingItemId => format!("`{ty}` has no `item_id`"),
+            Fault::OutputIndexMismatch { added_at, found } => format!(
+                "`{ty}` for {} has output_index {found}, the item was added at {added_at}",
+                label()
             ),
-            Fault::MissingItemId => (Rule::MissingItemId, format!("`{ty}` has no `item_id`")),
-            Fault::OutputIndexMismatch { added_at, found } => (
-                Rule::OutputIndexMismatch,
-                format!(
-                    "`{ty}` for {} has output_index {found}, the item was added at {added_at}",
-                    label()
-                ),
-            ),
-            Fault::ItemDoneTwice => (
-                Rule::DuplicateItem,
-                format!("{} is done a second time", label()),
-            ),
+            Fault::ItemDoneTwice => format!("{} is done a second time", label()),
             Fault::ItemDoneWithOpenParts { .. } => {
                 let Some(item) = e.item else { return };
                 let mut open = Vec::new();
-                for p in self.order.parts(item).filter(|p| !p.done) {
+                for p in self.parts(item).filter(|p| !p.done) {
                     if let PartKey::Part(kind, index) = p.key {
                         open.push(format!("{} {index}", part_name(kind)));
                     }
                 }
-                for p in self.order.parts(item).filter(|p| !p.done && p.has_delta) {
+                for p in self.parts(item).filter(|p| !p.done && p.has_delta) {
                     if let PartKey::Text(spec, _) = p.key {
                         open.push(format!("{} (deltas without `.done`)", spec.name()));
                     }
                 }
-                (
-                    Rule::ItemNotDone,
-                    format!(
-                        "{} is done with unfinished parts: {}",
-                        label(),
-                        open.join(", ")
-                    ),
+                format!(
+                    "{} is done with unfinished parts: {}",
+                    label(),
+                    open.join(", ")
                 )
             }
-            Fault::EventAfterItemDone => (
-                Rule::EventAfterItemDone,
-                format!(
-                    "`{ty}` for {} after its `response.output_item.done`",
-                    label()
-                ),
+            Fault::EventAfterItemDone => format!(
+                "`{ty}` for {} after its `response.output_item.done`",
+                label()
             ),
-            Fault::PartAddedTwice { kind, index } => (
-                Rule::DuplicateItem,
-                format!(
-                    "{} {index} of {} was already added",
-                    part_name(kind),
-                    label()
-                ),
+            Fault::PartAddedTwice { kind, index } => format!(
+                "{} {index} of {} was already added",
+                part_name(kind),
+                label()
             ),
-            Fault::PartDoneTwice { kind, index } => (
-                Rule::DuplicateItem,
-                format!("{} {index} of {} is done twice", part_name(kind), label()),
-            ),
-            Fault::PartNotAdded { kind, index } if matches!(e.role, EventRole::PartDone(_)) => (
-                Rule::PartNotAdded,
+            Fault::PartDoneTwice { kind, index } => {
+                format!("{} {index} of {} is done twice", part_name(kind), label())
+            }
+            Fault::PartNotAdded { kind, index } if matches!(e.role, EventRole::PartDone(_)) => {
                 format!(
                     "`{ty}` for {} {index} of {}, which `{}` never added",
                     part_name(kind),
                     label(),
                     kind.added_event().ty()
-                ),
-            ),
-            Fault::PartNotAdded { kind, index } => (
-                Rule::PartNotAdded,
-                format!(
-                    "`{ty}` for {} {index} of {} before `{}`",
-                    part_name(kind),
-                    label(),
-                    kind.added_event().ty()
-                ),
-            ),
-            Fault::TextAfterDone { .. } => (
-                Rule::EventAfterItemDone,
-                format!("`{ty}` for {} after its `.done` event", label()),
-            ),
-            Fault::TextDoneTwice { .. } => (
-                Rule::DuplicateItem,
-                format!("`{ty}` for {} a second time", label()),
-            ),
-            Fault::TooManyParts { limit } => {
-                let msg = format!(
-                    "more than {limit} parts and texts tracked: part and done checks stop for {}",
-                    label()
-                );
-                self.report(Rule::LimitReached, Severity::Info, at, msg);
-                return;
+                )
             }
+            Fault::PartNotAdded { kind, index } => format!(
+                "`{ty}` for {} {index} of {} before `{}`",
+                part_name(kind),
+                label(),
+                kind.added_event().ty()
+            ),
+            Fault::TextAfterDone { .. } => {
+                format!("`{ty}` for {} after its `.done` event", label())
+            }
+            Fault::TextDoneTwice { .. } => format!("`{ty}` for {} a second time", label()),
+            Fault::TooManyParts { limit } => format!(
+                "more than {limit} parts and texts tracked: part and done checks stop for {}",
+                label()
+            ),
             // `ItemsNotDone` is reported with the terminal event's checks.
             _ => return,
         };
-        self.report(rule, Severity::Error, at, msg);
+        let (rule, severity) = order_rule(fault, false);
+        self.report(rule, severity, at, msg);
     }
 
     /// Drops the kept delta text of a done item.
     fn free_texts(&mut self, item: ItemRef) {
-        for p in self.order.parts(item) {
+        let order = self.reader.order();
+        for p in order.into_iter().flat_map(|o| o.parts(item)) {
             if let Some(text) = self.texts.get_mut(p.at.index()).and_then(|t| t.text.take()) {
                 self.text_bytes -= text.len();
             }
@@ -984,7 +954,7 @@ impl ResponsesLinter {
             let dropped = text.len();
             buf.text = None;
             self.text_bytes -= dropped;
-            let spec = match self.order.parts(item).find(|p| p.at == t).map(|p| p.key) {
+            let spec = match self.parts(item).find(|p| p.at == t).map(|p| p.key) {
                 Some(PartKey::Text(spec, _)) => spec.name(),
                 _ => "",
             };

@@ -233,6 +233,62 @@ pub enum Fault {
     },
 }
 
+impl core::fmt::Display for Fault {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let part = |kind: &PartKind| match kind {
+            PartKind::Content => "content part",
+            PartKind::Summary => "summary part",
+            PartKind::Command => "command",
+        };
+        match self {
+            Self::SequenceGap { expected, found } => {
+                write!(f, "sequence number {found} where {expected} was next")
+            }
+            Self::SequenceRegression { previous, found } => {
+                write!(f, "sequence number {found} after {previous}")
+            }
+            Self::MissingSequenceNumber { .. } => f.write_str("an event without a sequence number"),
+            Self::EventAfterTerminal { terminal } => {
+                write!(f, "an event after `{}`", terminal.ty())
+            }
+            Self::SecondTerminal { first } => {
+                write!(f, "a second terminal event after `{}`", first.ty())
+            }
+            Self::ItemsNotDone { open } => write!(f, "the stream ended with {open} items not done"),
+            Self::ItemAddedTwice => f.write_str("an item added twice"),
+            Self::UnexpectedOutputIndex { expected, found } => {
+                write!(
+                    f,
+                    "an item added at output_index {found} where {expected} was next"
+                )
+            }
+            Self::ItemNotAdded { .. } => f.write_str("an event about an item never added"),
+            Self::MissingItemId => f.write_str("an event about an item without its item_id"),
+            Self::OutputIndexMismatch { added_at, found } => {
+                write!(f, "output_index {found} for an item added at {added_at}")
+            }
+            Self::ItemDoneTwice => f.write_str("an item done twice"),
+            Self::ItemDoneWithOpenParts { open } => {
+                write!(f, "an item done with {open} parts or texts not done")
+            }
+            Self::EventAfterItemDone => f.write_str("an event about an item already done"),
+            Self::PartAddedTwice { kind, index } => {
+                write!(f, "{} {index} added twice", part(kind))
+            }
+            Self::PartDoneTwice { kind, index } => write!(f, "{} {index} done twice", part(kind)),
+            Self::PartNotAdded { kind, index } => {
+                write!(f, "{} {index} never added", part(kind))
+            }
+            Self::TextAfterDone { text } => {
+                write!(f, "a {} delta after its done event", text.name())
+            }
+            Self::TextDoneTwice { text } => write!(f, "{} done twice", text.name()),
+            Self::TooManyItems { limit } => write!(f, "more than {limit} items"),
+            Self::TooManyParts { limit } => write!(f, "more than {limit} parts"),
+        }
+    }
+}
+
 /// Where a fault is: the event's index among those fed (from 0) and its
 /// sequence number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1222,6 +1278,32 @@ mod tests {
     use super::*;
     use alloc::vec;
     use alloc::vec::Vec;
+
+    #[test]
+    fn faults_read_as_sentences() {
+        use crate::turn::{TurnError, TurnErrorKind};
+        let gap = Fault::SequenceGap {
+            expected: 3,
+            found: 5,
+        };
+        let e = TurnError::new(TurnErrorKind::Order(gap), 7);
+        assert_eq!(
+            alloc::format!("{e}"),
+            "out of order: sequence number 5 where 3 was next at upstream event 7"
+        );
+        let part = Fault::PartNotAdded {
+            kind: PartKind::Summary,
+            index: 2,
+        };
+        assert_eq!(alloc::format!("{part}"), "summary part 2 never added");
+        let after = Fault::EventAfterTerminal {
+            terminal: EventKind::ResponseCompleted,
+        };
+        assert_eq!(
+            alloc::format!("{after}"),
+            "an event after `response.completed`"
+        );
+    }
 
     fn faults(events: &[(EventKind, Option<u64>)]) -> Vec<(u64, Fault)> {
         let mut order = StreamOrder::new();

@@ -10,7 +10,7 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{Dialect, StopReason, TurnUsage};
+use super::{Combine, Dialect, StopReason, TurnUsage};
 
 /// What a [`FinalItem`] is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +42,175 @@ pub enum FinalItemKind {
     },
 }
 
+/// The [`Extra`](super::Extra) members kept for the turn or for one item:
+/// the last value of each `(dialect, key)`, arrays appended to when asked.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Extras(Vec<(Dialect, String, String)>);
+
+/// The distinct members kept for the turn, or for one item.
+pub(crate) const MAX_EXTRAS: usize = 64;
+
+impl Extras {
+    /// The JSON kept under `key` for `dialect`.
+    pub(crate) fn get(&self, dialect: Dialect, key: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(d, k, _)| *d == dialect && k == key)
+            .map(|(_, _, v)| v.as_str())
+    }
+
+    /// Every member kept for `dialect`, in the order they first came.
+    pub(crate) fn of(&self, dialect: Dialect) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.0
+            .iter()
+            .filter(move |(d, _, _)| *d == dialect)
+            .map(|(_, k, v)| (k.as_str(), v.as_str()))
+    }
+
+    /// Keeps `raw` under `key`, combined with what was kept as `how`
+    /// says. Returns the bytes added (a replacement counts the new value
+    /// whole, the old one returned by the second number), or `None` past
+    /// [`MAX_EXTRAS`] distinct members.
+    ///
+    /// Work: O(size of `raw`) to append, push or join; a merge rewrites the
+    /// kept object, O((m + n) log m) for its m members and `raw`'s n.
+    pub(crate) fn put(
+        &mut self,
+        dialect: Dialect,
+        key: &str,
+        raw: &str,
+        how: Combine,
+    ) -> Option<(usize, usize)> {
+        let raw = raw.trim();
+        let at = self
+            .0
+            .iter()
+            .position(|(d, k, _)| *d == dialect && k == key);
+        let Some(at) = at else {
+            if self.0.len() >= MAX_EXTRAS {
+                return None;
+            }
+            let mut value = String::new();
+            combine(&mut value, raw, how);
+            let added = key.len() + value.len();
+            self.0.push((dialect, String::from(key), value));
+            return Some((added, 0));
+        };
+        let old = &mut self.0[at].2;
+        let before = old.len();
+        if !combine(old, raw, how) {
+            return Some((old.len(), before));
+        }
+        let after = old.len();
+        Some((after.saturating_sub(before), before.saturating_sub(after)))
+    }
+}
+
+/// The largest kept object a [`Combine::Merge`] merges into; a larger one
+/// is replaced.
+pub(crate) const MAX_MERGED: usize = 4096;
+
+/// Combines `raw` into `kept` (empty: nothing kept) as `how` says;
+/// `false` when it replaced what was kept.
+fn combine(kept: &mut String, raw: &str, how: Combine) -> bool {
+    let inner = |a: &str, open: char, close: char| -> Option<usize> {
+        (a.len() >= 2 && a.starts_with(open) && a.ends_with(close))
+            .then(|| a[1..a.len() - 1].trim().len())
+    };
+    let array = |a: &str| inner(a, '[', ']');
+    match how {
+        Combine::Append if !kept.is_empty() => {
+            if let (Some(had), Some(added)) = (array(kept), array(raw)) {
+                if added > 0 {
+                    kept.pop();
+                    if had > 0 {
+                        kept.push(',');
+                    }
+                    kept.push_str(raw[1..raw.len() - 1].trim());
+                    kept.push(']');
+                }
+                return true;
+            }
+        }
+        Combine::Push => {
+            match array(kept) {
+                Some(had) => {
+                    kept.pop();
+                    if had > 0 {
+                        kept.push(',');
+                    }
+                }
+                None => {
+                    kept.clear();
+                    kept.push('[');
+                }
+            }
+            kept.push_str(raw);
+            kept.push(']');
+            return true;
+        }
+        // A kept object past MAX_MERGED is replaced: each merge re-reads
+        // what was kept, and the work of many must stay linear.
+        Combine::Merge if kept.len() <= MAX_MERGED => {
+            if let Some(merged) = merge_objects(kept, raw) {
+                *kept = merged;
+                return true;
+            }
+        }
+        // Both string literals: the pieces' escaped text joined is the
+        // joined text, escaped.
+        Combine::Concat if inner(kept, '"', '"').is_some() && inner(raw, '"', '"').is_some() => {
+            kept.pop();
+            kept.push_str(&raw[1..]);
+            return true;
+        }
+        _ => {}
+    }
+    kept.clear();
+    kept.push_str(raw);
+    false
+}
+
+/// `kept` (an object, or empty for none) with `raw`'s members merged in:
+/// each non-null member replaces the kept one of the same (unescaped) name
+/// in place, or follows the kept ones. `None` when either is not an object.
+fn merge_objects(kept: &str, raw: &str) -> Option<String> {
+    use crate::json::Value;
+    let new = Value::parse(raw).ok()?.as_object()?;
+    let old = match kept {
+        "" => None,
+        kept => Some(Value::parse(kept).ok()?.as_object()?),
+    };
+    // Key as written, value; and where each unescaped name is.
+    let mut members: Vec<(&str, &str)> = Vec::new();
+    let mut at: BTreeMap<alloc::borrow::Cow<'_, str>, usize> = BTreeMap::new();
+    let all = old.iter().flat_map(|o| o.members()).chain(new.members());
+    for (key, value) in all {
+        if value.is_null() {
+            continue;
+        }
+        let (k, v) = (key.as_raw_json().get(), value.as_raw_json().get());
+        match at.get(&key.unescape()) {
+            Some(&i) => members[i].1 = v,
+            None => {
+                at.insert(key.unescape(), members.len());
+                members.push((k, v));
+            }
+        }
+    }
+    let mut out = String::from("{");
+    for (i, (k, v)) in members.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(k);
+        out.push(':');
+        out.push_str(v);
+    }
+    out.push('}');
+    Some(out)
+}
+
 /// One item of a finished turn: what its fragments spelled, by kind and
 /// part (all text unescaped).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +223,7 @@ pub struct FinalItem {
     pub(crate) arguments: String,
     pub(crate) signature: String,
     pub(crate) encrypted: String,
+    pub(crate) extras: Extras,
     pub(crate) done: bool,
 }
 
@@ -68,6 +238,7 @@ impl FinalItem {
             arguments: String::new(),
             signature: String::new(),
             encrypted: String::new(),
+            extras: Extras::default(),
             done: false,
         }
     }
@@ -119,6 +290,18 @@ impl FinalItem {
         &self.encrypted
     }
 
+    /// The JSON of the item's [`Extra`](super::Extra) member `key` of
+    /// `dialect` (the last given, or its arrays joined).
+    pub fn extra(&self, dialect: Dialect, key: &str) -> Option<&str> {
+        self.extras.get(dialect, key)
+    }
+
+    /// Every [`Extra`](super::Extra) member of the item kept for `dialect`:
+    /// name and JSON, in the order they first came.
+    pub fn extras(&self, dialect: Dialect) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.extras.of(dialect)
+    }
+
     /// Whether the item ended.
     pub fn is_done(&self) -> bool {
         self.done
@@ -167,6 +350,7 @@ pub struct FinalTurn {
     pub(crate) ended: bool,
     /// A limit dropped data, or the reader said the stream was cut.
     pub(crate) cut: bool,
+    pub(crate) extras: Extras,
 }
 
 impl FinalTurn {
@@ -220,6 +404,18 @@ impl FinalTurn {
     /// Whether the upstream's end came.
     pub fn ended(&self) -> bool {
         self.ended
+    }
+
+    /// The JSON of the turn's [`Extra`](super::Extra) member `key` of
+    /// `dialect` (the last given, or its arrays joined).
+    pub fn extra(&self, dialect: Dialect, key: &str) -> Option<&str> {
+        self.extras.get(dialect, key)
+    }
+
+    /// Every [`Extra`](super::Extra) member of the turn kept for
+    /// `dialect`: name and JSON, in the order they first came.
+    pub fn extras(&self, dialect: Dialect) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.extras.of(dialect)
     }
 
     pub(crate) fn ending(&self) -> Ending {
@@ -277,6 +473,24 @@ impl FinalTurn {
     }
 }
 
+/// Writes several finished turns as one `dialect` answer, in the order
+/// given: the candidates of a Gemini `GenerateContentResponse` (each read
+/// by a [`GeminiReader`](super::GeminiReader) per
+/// [`candidate`](super::GeminiReader::candidate)), or the choices of a
+/// Chat `chat.completion` read from Chat (a
+/// [`ChatReader`](super::ChatReader) per
+/// [`choice`](super::ChatReader::choice)); the answer's own members come
+/// from the first. The other answers are written from the first turn
+/// alone, as [`FinalTurn::write_json`] writes it; no turns write `{}`.
+pub fn write_choices_json(dialect: Dialect, turns: &[&FinalTurn], out: &mut String) {
+    match (dialect, turns.first()) {
+        (Dialect::Gemini, _) => super::write_gemini::render_candidates(turns, out),
+        (Dialect::Chat, _) => super::write_chat::render_choices(turns, out),
+        (_, Some(first)) => first.write_json(dialect, out),
+        (_, None) => out.push_str("{}"),
+    }
+}
+
 /// Writes `args` (JSON text) as a JSON value on one line: line breaks
 /// outside strings (where JSON allows them only as whitespace) become
 /// spaces; `None` when it is not a JSON object (empty text is `{}`).
@@ -296,5 +510,130 @@ pub(crate) fn push_one_line(json: &str, out: &mut String) {
     out.reserve(json.len());
     for c in json.chars() {
         out.push(if c == '\n' || c == '\r' { ' ' } else { c });
+    }
+}
+
+#[cfg(test)]
+mod extras_tests {
+    use super::*;
+
+    #[test]
+    fn replaces_appends_and_bounds() {
+        let mut e = Extras::default();
+        let d = Dialect::Chat;
+        let (r, a) = (Combine::Replace, Combine::Append);
+        assert_eq!(e.put(d, "tier", "\"a\"", r), Some((7, 0)));
+        assert_eq!(e.put(d, "tier", " \"bb\" ", r), Some((4, 3)));
+        assert_eq!(e.get(d, "tier"), Some("\"bb\""));
+        assert_eq!(e.get(Dialect::Gemini, "tier"), None);
+        // Arrays appended: empty ones add nothing, the first element takes no comma.
+        assert_eq!(e.put(d, "lp", "[]", a), Some((4, 0)));
+        assert_eq!(e.put(d, "lp", "[ 1 ]", a), Some((1, 0)));
+        assert_eq!(e.put(d, "lp", "[]", a), Some((0, 0)));
+        assert_eq!(e.put(d, "lp", "[2,3]", a), Some((4, 0)));
+        assert_eq!(e.get(d, "lp"), Some("[1,2,3]"));
+        let v: serde_json::Value = serde_json::from_str(e.get(d, "lp").unwrap()).unwrap();
+        assert_eq!(v, serde_json::json!([1, 2, 3]));
+        // Appending a non-array replaces.
+        assert_eq!(e.put(d, "lp", "{}", a), Some((2, 7)));
+        assert_eq!(e.of(d).count(), 2);
+        for i in 2..MAX_EXTRAS {
+            assert!(e.put(d, &alloc::format!("k{i}"), "1", r).is_some());
+        }
+        assert_eq!(e.put(d, "one-more", "1", r), None);
+        assert!(
+            e.put(d, "tier", "1", r).is_some(),
+            "a kept key still replaces"
+        );
+    }
+
+    #[test]
+    fn pushes_elements() {
+        let mut e = Extras::default();
+        let d = Dialect::Anthropic;
+        let p = Combine::Push;
+        // Nothing kept: a one-element array.
+        assert_eq!(e.put(d, "c", r#"{"a":1}"#, p), Some((1 + 9, 0)));
+        assert_eq!(e.put(d, "c", r#" {"b":2} "#, p), Some((8, 0)));
+        // After an array given whole, empty or not.
+        assert_eq!(e.put(d, "e", "[]", Combine::Append), Some((3, 0)));
+        assert_eq!(e.put(d, "e", "3", p), Some((1, 0)));
+        assert_eq!(e.put(d, "e", "[4]", p), Some((4, 0)));
+        // A value that is not an array gives way to one.
+        assert_eq!(e.put(d, "x", "true", Combine::Replace), Some((5, 0)));
+        assert_eq!(e.put(d, "x", "1", p), Some((0, 1)));
+        let get = |k| serde_json::from_str::<serde_json::Value>(e.get(d, k).unwrap()).unwrap();
+        assert_eq!(get("c"), serde_json::json!([{"a": 1}, {"b": 2}]));
+        assert_eq!(get("e"), serde_json::json!([3, [4]]));
+        assert_eq!(get("x"), serde_json::json!([1]));
+    }
+
+    #[test]
+    fn a_large_kept_object_is_replaced_not_merged() {
+        let mut e = Extras::default();
+        let d = Dialect::Anthropic;
+        let big = alloc::format!(r#"{{"a":"{}"}}"#, "x".repeat(MAX_MERGED));
+        e.put(d, "u", &big, Combine::Merge);
+        e.put(d, "u", r#"{"b":1}"#, Combine::Merge);
+        assert_eq!(e.get(d, "u"), Some(r#"{"b":1}"#));
+        // Under the bound, merged.
+        e.put(d, "u", r#"{"c":2}"#, Combine::Merge);
+        assert_eq!(e.get(d, "u"), Some(r#"{"b":1,"c":2}"#));
+    }
+
+    #[test]
+    fn merges_objects_member_by_member() {
+        let mut e = Extras::default();
+        let d = Dialect::Anthropic;
+        let m = Combine::Merge;
+        // The first object: nulls left out, written compact, keys as written.
+        e.put(
+            d,
+            "u",
+            r#"{ "in": 5, "out": 1, "tier": null, "c\u0061che": {"x": 0} }"#,
+            m,
+        );
+        assert_eq!(
+            e.get(d, "u"),
+            Some(r#"{"in":5,"out":1,"c\u0061che":{"x": 0}}"#)
+        );
+        // Replaced in place (names compared unescaped), null leaves, new after.
+        let (added, freed) = e
+            .put(
+                d,
+                "u",
+                r#"{"out":20,"in":null,"cache":{"x":1},"geo":"eu"}"#,
+                m,
+            )
+            .unwrap();
+        let want = r#"{"in":5,"out":20,"c\u0061che":{"x":1},"geo":"eu"}"#;
+        assert_eq!(e.get(d, "u"), Some(want));
+        let before = r#"{"in":5,"out":1,"c\u0061che":{"x": 0}}"#.len();
+        assert_eq!((added, freed), (want.len() - before, 0));
+        let v: serde_json::Value = serde_json::from_str(want).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"in": 5, "out": 20, "cache": {"x": 1}, "geo": "eu"})
+        );
+        // Shorter after: the bytes freed.
+        e.put(d, "s", r#"{"a":100}"#, m);
+        assert_eq!(e.put(d, "s", r#"{"a":1}"#, m), Some((0, 2)));
+        // Not an object: it replaces.
+        assert_eq!(e.put(d, "s", "[1]", m), Some((3, 7)));
+        assert_eq!(e.get(d, "s"), Some("[1]"));
+    }
+
+    #[test]
+    fn joins_strings() {
+        let mut e = Extras::default();
+        let d = Dialect::Anthropic;
+        let c = Combine::Concat;
+        assert_eq!(e.put(d, "t", r#""a\n""#, c), Some((1 + 5, 0)));
+        assert_eq!(e.put(d, "t", r#""\"b""#, c), Some((3, 0)));
+        assert_eq!(e.put(d, "t", r#""""#, c), Some((0, 0)));
+        let v: serde_json::Value = serde_json::from_str(e.get(d, "t").unwrap()).unwrap();
+        assert_eq!(v, serde_json::json!("a\n\"b"));
+        // Not a string: it replaces.
+        assert_eq!(e.put(d, "t", "7", c), Some((1, 8)));
     }
 }

@@ -34,6 +34,8 @@ mod read_anthropic;
 mod read_chat;
 mod read_gemini;
 mod read_responses;
+#[cfg(test)]
+mod testing;
 mod write_anthropic;
 mod write_chat;
 mod write_gemini;
@@ -48,7 +50,7 @@ use crate::json::{JsonStr, RawJson};
 use crate::responses::DecodeError;
 
 pub use crate::dialect::Dialect;
-pub use answer::{FinalItem, FinalItemKind, FinalTurn};
+pub use answer::{write_choices_json, FinalItem, FinalItemKind, FinalTurn};
 pub use read_anthropic::AnthropicReader;
 pub use read_chat::ChatReader;
 pub use read_gemini::GeminiReader;
@@ -90,17 +92,18 @@ pub enum ItemKind<'a> {
     /// A refusal.
     Refusal,
     /// An item only the upstream's dialect has (a hosted tool call, a
-    /// server tool result): its type, and its JSON as the upstream gave
-    /// it. A writer of the same dialect writes it through untouched;
+    /// server tool result, Gemini's code and its result or inline data):
+    /// its type, and its JSON as the upstream gave it. A writer of the same dialect writes it through untouched;
     /// another counts it in [`TurnWriter::not_carried`].
     Other {
         /// The dialect whose item it is.
         dialect: Dialect,
-        /// The item's or block's `type`.
+        /// The item's or block's `type` (a Gemini part's member name,
+        /// `executableCode`, …).
         ty: &'a str,
         /// The item's JSON (a Responses output item as its
         /// `output_item.done` gives it, an Anthropic content block as its
-        /// `content_block_start` gives it).
+        /// `content_block_start` gives it, a Gemini part as it came).
         raw: Option<RawJson<'a>>,
     },
 }
@@ -202,6 +205,98 @@ pub struct UpstreamError<'a> {
     pub message: Option<JsonStr<'a>>,
 }
 
+/// A member of the upstream's final answer that the model has no word for
+/// (Chat `service_tier` or a choice's `logprobs`, Anthropic `container` or
+/// a block's `citations`, a Gemini candidate's `safetyRatings`, the
+/// Responses `response` object's settings): the reader that knows it
+/// hands it on, so that [`FinalTurn`] rendered in the same dialect keeps
+/// it. Writers of streams, and renderings in other dialects, pass it by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Extra<'a> {
+    /// The dialect whose member it is.
+    pub dialect: Dialect,
+    /// The item it belongs to; `None`: the turn.
+    pub item: Option<u64>,
+    /// Its name in the dialect's final answer.
+    pub key: &'a str,
+    /// Its JSON value.
+    pub raw: RawJson<'a>,
+    /// How `raw` combines with what was kept under `key`.
+    pub combine: Combine,
+}
+
+/// How an [`Extra`] combines with the value kept under its key (the first
+/// value of a key is kept as it came, except with [`Merge`](Self::Merge)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Combine {
+    /// It replaces what was kept.
+    #[default]
+    Replace,
+    /// An array whose elements follow the kept array's (logprobs come a
+    /// few at a time); a value that is not an array replaces.
+    Append,
+    /// One element added at the end of the kept array (a citation comes
+    /// alone); kept as a one-element array when nothing, or no array, was
+    /// kept.
+    Push,
+    /// An object whose members replace the kept object's members of the
+    /// same name, in place, the others added after (a usage object sent
+    /// again with some counts updated); a `null` member leaves the kept one
+    /// as it was, and is not kept. Not an object: it replaces.
+    Merge,
+    /// A string whose text follows the kept string's (a summary streamed in
+    /// pieces); not a string: it replaces.
+    Concat,
+}
+
+impl<'a> Extra<'a> {
+    /// A member of the turn (`item: None`) or of an item, replacing what
+    /// was kept under `key`.
+    pub fn new(dialect: Dialect, item: Option<u64>, key: &'a str, raw: RawJson<'a>) -> Self {
+        Self {
+            dialect,
+            item,
+            key,
+            raw,
+            combine: Combine::Replace,
+        }
+    }
+
+    /// The same, its array's elements appended to what was kept
+    /// ([`Combine::Append`]).
+    #[must_use]
+    pub fn appended(mut self) -> Self {
+        self.combine = Combine::Append;
+        self
+    }
+
+    /// The same, added as one element of the kept array
+    /// ([`Combine::Push`]).
+    #[must_use]
+    pub fn pushed(mut self) -> Self {
+        self.combine = Combine::Push;
+        self
+    }
+
+    /// The same, its members merged into the kept object
+    /// ([`Combine::Merge`]).
+    #[must_use]
+    pub fn merged(mut self) -> Self {
+        self.combine = Combine::Merge;
+        self
+    }
+
+    /// The same, its text joined to the kept string's
+    /// ([`Combine::Concat`]).
+    #[must_use]
+    pub fn concatenated(mut self) -> Self {
+        self.combine = Combine::Concat;
+        self
+    }
+}
+
 /// One event of the model of a streamed turn, borrowed from the upstream
 /// frame (or from a writer's hold).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -244,6 +339,10 @@ pub enum TurnEvent<'a> {
     Stop(Stop<'a>),
     /// The upstream reported an error: the turn ends failed.
     Error(UpstreamError<'a>),
+    /// Something of the upstream's dialect the model has no word for,
+    /// carried for a rendering in that same dialect: writers of streams
+    /// pass it by.
+    Extra(Extra<'a>),
     /// A keep-alive (Anthropic `ping`, an SSE comment).
     KeepAlive,
     /// The turn ended as its dialect ends a complete stream.
@@ -276,6 +375,44 @@ pub struct TurnConfig {
     pub tool_choice: Option<String>,
     /// The request's `parallel_tool_calls`; `None`: `true`.
     pub parallel_tool_calls: Option<bool>,
+}
+
+/// The most other choices or candidates a reader names
+/// ([`ChatReader::other_choices`], [`GeminiReader::other_candidates`]):
+/// reading each with a reader of its own costs a pass over the stream.
+pub const MAX_OTHER_CHOICES: usize = 128;
+
+/// Which of several answers (a Chat choice, a Gemini candidate) a reader
+/// reads, the others it saw, and how many of their pieces it skipped.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pick {
+    /// The index read.
+    pub(crate) own: u64,
+    /// The other indexes seen, at most [`MAX_OTHER_CHOICES`].
+    others: alloc::collections::BTreeSet<u64>,
+    /// Pieces of other answers passed over.
+    pub(crate) skipped: u64,
+}
+
+impl Pick {
+    /// Whether the piece of answer `index` is the reader's; when it is
+    /// not, the piece is counted skipped and the index kept among the
+    /// others.
+    pub(crate) fn is_own(&mut self, index: u64) -> bool {
+        if index == self.own {
+            return true;
+        }
+        self.skipped += 1;
+        if self.others.len() < MAX_OTHER_CHOICES {
+            self.others.insert(index);
+        }
+        false
+    }
+
+    /// The other indexes seen, in increasing order.
+    pub(crate) fn others(&self) -> impl Iterator<Item = u64> + '_ {
+        self.others.iter().copied()
+    }
 }
 
 /// The default of [`TurnConfig::max_held_bytes`]: 16 MiB.
@@ -331,15 +468,126 @@ pub enum TurnErrorKind {
     },
     /// The Responses writer refused (its kept-text limit).
     Writer(crate::responses::writer::WriterErrorKind),
-    /// Arguments that are not a JSON object, for a dialect that carries
-    /// them as an object (Gemini).
+    /// Arguments that are not a JSON object, for a writer of a dialect
+    /// that carries them as an object (Gemini); or, from the Gemini
+    /// reader, a piece of streamed arguments (`partialArgs`) out of
+    /// document order or at a path it cannot read (left out of the call).
     InvalidArguments,
+    /// More distinct [`Extra`] members of the turn or of one item than an
+    /// accumulator keeps.
+    TooManyExtras {
+        /// The limit.
+        limit: usize,
+    },
     /// Keeping the event would take an accumulator past its memory limit
     /// ([`TurnAccumulatorConfig::max_bytes`](crate::accumulate::TurnAccumulatorConfig::max_bytes)).
     TooManyBytes {
         /// The limit.
         limit: usize,
     },
+    /// Content for a choice after its stop (a Chat delta after the
+    /// choice's `finish_reason`).
+    ContentAfterStop {
+        /// The upstream's choice index.
+        choice: u64,
+    },
+    /// A tool call's first fragment lacks its call id or its name (a Chat
+    /// `tool_calls` entry). Read past when one of them is there; a call
+    /// with neither cannot start.
+    CallWithoutId {
+        /// The upstream's choice index.
+        choice: u64,
+        /// The upstream's tool call index.
+        call: u64,
+        /// The call id is missing.
+        no_id: bool,
+        /// The function name is missing.
+        no_name: bool,
+    },
+    /// More choices than a reader reading every choice tracks.
+    TooManyChoices {
+        /// The limit.
+        limit: usize,
+    },
+    /// The stream ended with a choice that never said why it stopped
+    /// (reported for each, by a reader reading every choice).
+    ChoiceNotStopped {
+        /// The upstream's choice index.
+        choice: u64,
+    },
+    /// Chunks came and none had a choice: nothing said why it stopped.
+    NoChoices,
+    /// A second end event (Chat `[DONE]`, Anthropic `message_stop`): read
+    /// past.
+    SecondEnd,
+    /// The stream said why it stopped and ended without its end marker
+    /// (Chat without `data: [DONE]`): read past.
+    MissingEnd,
+    /// The first event (keep-alives and errors aside) is not the turn's
+    /// start (Anthropic `message_start`): read past.
+    StartNotFirst,
+    /// An item started at an index past the next one (an Anthropic block
+    /// index that skips): read past, the skipped indexes taken as
+    /// started and stopped.
+    IndexSkipped {
+        /// The upstream's index.
+        index: u64,
+        /// The next index, the number of items before it.
+        next: u64,
+    },
+    /// An item index started a second time.
+    DuplicateIndex {
+        /// The upstream's index.
+        index: u64,
+    },
+    /// A second end of an item already complete.
+    DuplicateEnd {
+        /// The upstream's index.
+        index: u64,
+    },
+    /// A fragment of a kind the item does not take (an Anthropic
+    /// `input_json_delta` for a text block): read past.
+    DeltaMismatch {
+        /// The upstream's index.
+        index: u64,
+    },
+    /// The turn ended without saying why it stopped (Anthropic
+    /// `message_stop` without a `stop_reason`): read past.
+    NoStopReason,
+    /// The turn ended with an item never closed: read past (the reader
+    /// closes it).
+    ItemNotClosed {
+        /// The upstream's index.
+        index: u64,
+    },
+    /// An event type this version does not know: read past.
+    UnknownEvent,
+    /// A fault of a Responses stream's order (its sequence numbers, its
+    /// terminal event, its items and parts), as the order checker finds it
+    /// ([`ResponsesReader::checked`]): read past.
+    Order(crate::responses::order::Fault),
+}
+
+impl TurnErrorKind {
+    /// Whether a reader reads past this fault: a departure from what the
+    /// dialect's clients expect that leaves the turn readable. A
+    /// [`TurnWriter::fault`] that accepts every fault (a linter) hears of
+    /// these; by default they are not errors.
+    pub fn is_tolerated(&self) -> bool {
+        match self {
+            Self::CallWithoutId { no_id, no_name, .. } => !(*no_id && *no_name),
+            Self::SecondEnd
+            | Self::MissingEnd
+            | Self::StartNotFirst
+            | Self::IndexSkipped { .. }
+            | Self::DeltaMismatch { .. }
+            | Self::NoStopReason
+            | Self::ItemNotClosed { .. }
+            | Self::UnknownEvent
+            | Self::Order(_) => true,
+            _ => false,
+        }
+    }
 }
 
 /// An error of a reader or writer: what, and at which upstream event
@@ -382,9 +630,10 @@ impl TurnError {
     }
 }
 
-impl fmt::Display for TurnError {
+impl fmt::Display for TurnErrorKind {
+    /// What went wrong, without its position.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
+        match *self {
             TurnErrorKind::Decode(e) => write!(f, "undecodable upstream event: {e}")?,
             TurnErrorKind::UnknownIndex { index } => {
                 write!(f, "fragment of index {index}, never started")?
@@ -406,8 +655,45 @@ impl fmt::Display for TurnError {
             TurnErrorKind::TooManyBytes { limit } => {
                 write!(f, "accumulated turn exceeds {limit} bytes")?
             }
+            TurnErrorKind::TooManyExtras { limit } => write!(
+                f,
+                "more than {limit} extra members of the turn or of an item"
+            )?,
+            TurnErrorKind::ContentAfterStop { choice } => {
+                write!(f, "content of choice {choice} after its stop")?
+            }
+            TurnErrorKind::CallWithoutId { choice, call, .. } => write!(
+                f,
+                "tool call {call} of choice {choice} without its id or name"
+            )?,
+            TurnErrorKind::TooManyChoices { limit } => write!(f, "more than {limit} choices")?,
+            TurnErrorKind::ChoiceNotStopped { choice } => {
+                write!(f, "choice {choice} ended without a stop reason")?
+            }
+            TurnErrorKind::NoChoices => f.write_str("no chunk had a choice")?,
+            TurnErrorKind::SecondEnd => f.write_str("a second end event")?,
+            TurnErrorKind::MissingEnd => f.write_str("no end marker")?,
+            TurnErrorKind::StartNotFirst => f.write_str("the first event is not the start")?,
+            TurnErrorKind::IndexSkipped { index, next } => {
+                write!(f, "index {index} started after {next} items")?
+            }
+            TurnErrorKind::DuplicateIndex { index } => write!(f, "index {index} started twice")?,
+            TurnErrorKind::DuplicateEnd { index } => write!(f, "index {index} ended twice")?,
+            TurnErrorKind::DeltaMismatch { index } => {
+                write!(f, "a fragment of a kind that index {index} does not take")?
+            }
+            TurnErrorKind::NoStopReason => f.write_str("the turn ended without a stop reason")?,
+            TurnErrorKind::ItemNotClosed { index } => write!(f, "index {index} never closed")?,
+            TurnErrorKind::UnknownEvent => f.write_str("an unknown event type")?,
+            TurnErrorKind::Order(fault) => write!(f, "out of order: {fault}")?,
         }
-        write!(f, " at upstream event {}", self.event_index)
+        Ok(())
+    }
+}
+
+impl fmt::Display for TurnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at upstream event {}", self.kind, self.event_index)
     }
 }
 
@@ -470,6 +756,32 @@ pub trait TurnWriter {
 
     /// Whether the stream has ended.
     fn is_finished(&self) -> bool;
+
+    /// Hears of a fault a reader found in the upstream (the reader passes
+    /// what this returns on). By default, a fault the reader reads past
+    /// ([`TurnErrorKind::is_tolerated`]) is no error and any other is the
+    /// reader's error, which ends its reading of the event; a writer that
+    /// returns `Ok` for every fault (a linter) makes the reader go on and
+    /// report the next.
+    ///
+    /// # Errors
+    ///
+    /// `error`, unless its kind is tolerated.
+    fn fault(&mut self, error: TurnError) -> Result<(), TurnError> {
+        if error.kind().is_tolerated() {
+            Ok(())
+        } else {
+            Err(error)
+        }
+    }
+
+    /// Whether this writer keeps [`TurnEvent::Extra`] members: an
+    /// accumulator of the final answer does, a writer of a stream does not
+    /// (the default), and readers hand them on only when it does, which
+    /// spares a bridge the work.
+    fn wants_extras(&self) -> bool {
+        false
+    }
 
     /// Items this writer was given and left out because its dialect has no
     /// way to say them: [`ItemKind::Other`] items of another dialect (a

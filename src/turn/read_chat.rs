@@ -1,15 +1,89 @@
 //! The Chat Completions reader.
 
-use alloc::collections::BTreeMap;
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{
-    DeltaKind, ItemKind, Stop, StopReason, TurnConfig, TurnError, TurnErrorKind, TurnEvent,
-    TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
+    DeltaKind, Dialect, Extra, ItemKind, Stop, StopReason, TurnConfig, TurnError, TurnErrorKind,
+    TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
 };
 use crate::chat::{ChatChunk, ChatContent, ChatEvent, ChatUsage, ChoiceDelta, ContentPart, Delta};
 use crate::frame::Frame;
-use crate::json::JsonStr;
+use crate::json::{JsonStr, RawJson};
+
+/// The names of the [`Extra`] members the reader hands on and
+/// [`render`](super::write_chat::render) reads back: members of Chat's
+/// `chat.completion` that the model has no word for.
+pub(crate) mod keys {
+    /// The message's `content`, `refusal`, `reasoning_content` and
+    /// `reasoning`, kept as the turn's extra (`""`) when the member's first
+    /// fragment was an empty string: the member is then present (not
+    /// `null`, not left out) even if no text followed.
+    pub(crate) const TEXTS: [&str; 4] = ["content", "refusal", "reasoning_content", "reasoning"];
+    /// The index in [`TEXTS`] of `content`.
+    pub(crate) const CONTENT: usize = 0;
+    /// The index in [`TEXTS`] of `refusal`.
+    pub(crate) const REFUSAL: usize = 1;
+    /// The index in [`TEXTS`] of `reasoning_content`.
+    pub(crate) const REASONING_CONTENT: usize = 2;
+    /// The index in [`TEXTS`] of `reasoning`.
+    pub(crate) const REASONING: usize = 3;
+    /// The message's `role` (the first one sent).
+    pub(crate) const ROLE: &str = "role";
+    /// The choice's `index`, when the reader reads another choice than 0
+    /// ([`ChatReader::choice`](super::ChatReader::choice)).
+    pub(crate) const INDEX: &str = "index";
+    /// The completion's `service_tier`, `system_fingerprint` and
+    /// `provider` (each the first one sent).
+    pub(crate) const ONCE: [&str; 3] = ["service_tier", "system_fingerprint", "provider"];
+    /// The completion's `usage`, as the upstream wrote it (the last one).
+    pub(crate) const USAGE: &str = "usage";
+    /// The completion's `moderation` (the last one).
+    pub(crate) const MODERATION: &str = "moderation";
+    /// The choice's `logprobs` is an object (`{}`; its lists are kept
+    /// under the two keys below), not `null`.
+    pub(crate) const LOGPROBS: &str = "logprobs";
+    /// The token lists of `logprobs.content` and `logprobs.refusal`, each
+    /// the concatenation of the chunks' lists.
+    pub(crate) const LOGPROBS_CONTENT: &str = "logprobs.content";
+    /// See [`LOGPROBS_CONTENT`].
+    pub(crate) const LOGPROBS_REFUSAL: &str = "logprobs.refusal";
+    /// Of a reasoning item (`true`): its text came in `delta.reasoning`,
+    /// and goes to the message's `reasoning`, not `reasoning_content`.
+    pub(crate) const REASONING_ITEM: &str = "reasoning";
+    /// Of a tool call item: the call's `type`, from its first fragment.
+    pub(crate) const CALL_TYPE: &str = "type";
+    /// Of a tool call item (`true`): the deprecated `delta.function_call`,
+    /// rendered as the message's `function_call`.
+    pub(crate) const FUNCTION_CALL: &str = "function_call";
+}
+
+use keys::{CONTENT, REASONING, REASONING_CONTENT, REFUSAL};
+
+/// The bits of [`ChatReader::said`]: a text member's is `1 << ` its index
+/// in [`keys::TEXTS`]; then the members handed on once.
+const ROLE_BIT: u16 = 1 << 4;
+const ONCE_BITS: [u16; 3] = [1 << 5, 1 << 6, 1 << 7];
+const LOGPROBS_BIT: u16 = 1 << 8;
+const INDEX_BIT: u16 = 1 << 9;
+
+const EMPTY_STRING: RawJson<'static> = RawJson::new("\"\"");
+const TRUE: RawJson<'static> = RawJson::new("true");
+const EMPTY_OBJECT: RawJson<'static> = RawJson::new("{}");
+
+/// Hands on a member of Chat's answer, to a writer that keeps them.
+fn put<W: TurnWriter + ?Sized>(
+    out: &mut W,
+    item: Option<u64>,
+    key: &str,
+    raw: RawJson<'_>,
+) -> Result<(), TurnError> {
+    if !out.wants_extras() {
+        return Ok(());
+    }
+    out.write(&TurnEvent::Extra(Extra::new(Dialect::Chat, item, key, raw)))
+}
 
 /// Reads a Chat Completions stream (`choices[0]`) into turn events.
 ///
@@ -21,20 +95,29 @@ use crate::json::JsonStr;
 /// | `delta.refusal` | a refusal item |
 /// | `delta.tool_calls[i]` | one tool call item per `index` (the calls may interleave); arguments |
 /// | `delta.function_call` (deprecated) | one tool call item |
-/// | `usage` | usage (cached and reasoning tokens from the details, DeepSeek's `prompt_cache_hit_tokens`) |
+/// | `usage` | usage (cached and reasoning tokens from the details, DeepSeek's `prompt_cache_hit_tokens`); the object whole as an extra |
+/// | `service_tier`, `system_fingerprint`, `provider`, `delta.role` | extras of the turn, from the first chunk that has each |
+/// | `moderation` | an extra of the turn (the last one) |
+/// | `logprobs` of choice 0 | extras of the turn: `logprobs` (`{}`), the lists appended under `logprobs.content` and `logprobs.refusal` |
+/// | a text member's first fragment, when empty | an extra of the turn (`""` under the member's name): the member is present |
+/// | `delta.reasoning` opening a reasoning item | the item's extra `reasoning: true` (rendered as `reasoning`, not `reasoning_content`) |
+/// | a tool call's `type`; `function_call` | the item's extra `type`; `function_call: true` |
 /// | `finish_reason` | every open item ends; stop (`stop` → end of turn, `length` → max tokens, `tool_calls`/`function_call` → tool use, `content_filter`) |
 /// | `data: [DONE]`, or the end of the body after a `finish_reason` | end |
 /// | an error chunk | error |
 ///
 /// A change between text, reasoning and refusal ends the one open and
 /// opens the next; a tool call's start ends the open text. Choices other
-/// than 0 are counted ([`TurnReader::skipped`]) and not read.
+/// than 0 are counted ([`TurnReader::skipped`]) and not read, unless
+/// [`every_choice`](Self::every_choice) asks for their faults;
+/// [`choice`](Self::choice) reads another one instead.
 ///
-/// Faults: a tool call fragment whose index was never started (no `id`
-/// and no `name` on its first fragment), more calls than
+/// Faults: a tool call whose first fragment has no `id` and no `name`
+/// (one of them missing is read past), more calls than
 /// [`TurnConfig::max_items`], content after `finish_reason`, a chunk that
 /// does not decode, `[DONE]` before any `finish_reason`, a body that ends
-/// before a `finish_reason`.
+/// before a `finish_reason`; read past: a second `[DONE]`, a body that
+/// ends without `[DONE]`.
 #[derive(Debug)]
 pub struct ChatReader {
     max_items: usize,
@@ -50,7 +133,25 @@ pub struct ChatReader {
     items: u64,
     stopped: bool,
     ended: bool,
-    skipped: u64,
+    /// Reading every choice's lifecycle: at most this many choices.
+    every: Option<usize>,
+    /// Every choice's lifecycle: whether it said why it stopped, by the
+    /// upstream's index (with `every` only).
+    lives: BTreeMap<u64, bool>,
+    /// The tool calls of every choice, by (choice, call) upstream indexes
+    /// (with `every` only).
+    call_keys: BTreeSet<(u64, u64)>,
+    /// An error chunk came (with `every` only: it does not end the reading).
+    failed: bool,
+    chunks: u64,
+    /// The members already handed on once, by bit: the text members seen
+    /// (`1 << CONTENT` …), the role, the tier, fingerprint and provider,
+    /// the logprobs marker, the choice's index.
+    said: u16,
+    /// The choice read, the others seen and their pieces skipped.
+    pick: super::Pick,
+    /// The choice's index written out.
+    number: String,
 }
 
 impl Default for ChatReader {
@@ -72,8 +173,49 @@ impl ChatReader {
             items: 0,
             stopped: false,
             ended: false,
-            skipped: 0,
+            every: None,
+            lives: BTreeMap::new(),
+            call_keys: BTreeSet::new(),
+            failed: false,
+            chunks: 0,
+            said: 0,
+            pick: super::Pick::default(),
+            number: String::new(),
         }
+    }
+
+    /// Reads choice `index` instead of choice 0 (with `n > 1`). A reader
+    /// and a [`TurnAccumulator`](crate::accumulate::TurnAccumulator) per
+    /// choice, written out together by
+    /// [`write_choices_json`](super::write_choices_json), keep every choice
+    /// of a completion.
+    #[must_use]
+    pub fn choice(mut self, index: u64) -> Self {
+        self.pick.own = index;
+        self
+    }
+
+    /// The indexes of the choices this reader saw and did not read, in
+    /// increasing order (at most
+    /// [`MAX_OTHER_CHOICES`](super::MAX_OTHER_CHOICES) of them).
+    pub fn other_choices(&self) -> impl Iterator<Item = u64> + '_ {
+        self.pick.others()
+    }
+
+    /// Reads the lifecycle of every choice, not only choice 0's, for a
+    /// writer that hears faults ([`TurnWriter::fault`]): content after a
+    /// choice's `finish_reason`, a tool call without its `id` or name, a
+    /// choice never stopped are reported with the choice's index. The
+    /// reader also reads on after an error chunk and after `[DONE]` (what
+    /// follows is a fault), and at the end reports each choice without a
+    /// `finish_reason` rather than one cut stream. At most `max_choices`
+    /// choices are tracked, and [`TurnConfig::max_items`] tool calls over
+    /// all of them; past either, a fault says so once per call or choice
+    /// and the rest is not checked. Events are written for choice 0 only.
+    #[must_use]
+    pub fn every_choice(mut self, max_choices: usize) -> Self {
+        self.every = Some(max_choices);
+        self
     }
 
     fn error(&self, kind: TurnErrorKind) -> TurnError {
@@ -102,14 +244,18 @@ impl ChatReader {
     ) -> Result<(), TurnError> {
         if self.ended {
             return match event {
-                ChatEvent::Done => Ok(()),
+                ChatEvent::Done => out.fault(self.error(TurnErrorKind::SecondEnd)),
                 _ => Err(self.error(TurnErrorKind::ContentAfterFinish)),
             };
         }
         match event {
             ChatEvent::Chunk(chunk) => self.chunk(chunk, out),
             ChatEvent::Error(e) => {
-                self.ended = true;
+                if self.every.is_some() {
+                    self.failed = true;
+                } else {
+                    self.ended = true;
+                }
                 // OpenRouter sends the usage in the error chunk.
                 let usage_json = crate::json::ObjectView::parse(e.raw().get())
                     .ok()
@@ -120,6 +266,7 @@ impl ChatReader {
                         crate::chat::Owned::<ChatUsage<'static>>::parse(u.as_raw_json().get())
                     {
                         out.write(&TurnEvent::Usage(usage(&owned.get())))?;
+                        put(out, None, keys::USAGE, u.as_raw_json())?;
                     }
                 }
                 let code = e.error.code.and_then(|c| match c.value() {
@@ -132,7 +279,7 @@ impl ChatReader {
                 }))
             }
             ChatEvent::Done => {
-                if !self.stopped {
+                if !self.stopped && self.every.is_none() {
                     return Err(self.error(TurnErrorKind::Truncated));
                 }
                 self.ended = true;
@@ -155,32 +302,59 @@ impl ChatReader {
                 created: chunk.created,
             }))?;
         }
+        self.chunks += 1;
+        let once = [chunk.service_tier, chunk.system_fingerprint, chunk.provider];
+        for ((value, bit), key) in once.into_iter().zip(ONCE_BITS).zip(keys::ONCE) {
+            if let Some(v) = value {
+                if self.said & bit == 0 {
+                    self.said |= bit;
+                    put(out, None, key, v.as_raw_json())?;
+                }
+            }
+        }
+        if let Some(m) = chunk.moderation {
+            put(out, None, keys::MODERATION, m)?;
+        }
         if let Some(choice) = chunk.choices.head() {
-            self.choice(choice, out)?;
+            self.read_choice(choice, out)?;
         }
         for choice in chunk.choices.rest() {
-            let choice = choice.map_err(|e| self.error(TurnErrorKind::Decode(e)))?;
-            self.choice(&choice, out)?;
+            match choice {
+                Ok(choice) => self.read_choice(&choice, out)?,
+                Err(e) => out.fault(self.error(TurnErrorKind::Decode(e)))?,
+            }
         }
         if let Some(u) = &chunk.usage {
             out.write(&TurnEvent::Usage(usage(u)))?;
+            put(out, None, keys::USAGE, u.raw())?;
         }
         Ok(())
     }
 
-    fn choice<W: TurnWriter + ?Sized>(
+    fn read_choice<W: TurnWriter + ?Sized>(
         &mut self,
         choice: &ChoiceDelta<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
-        if choice.index != 0 {
-            self.skipped += 1;
+        if let Some(max) = self.every {
+            self.life(choice, max, out)?;
+        }
+        if !self.pick.is_own(choice.index) {
             return Ok(());
+        }
+        if self.pick.own != 0 && self.said & INDEX_BIT == 0 {
+            use core::fmt::Write;
+            self.said |= INDEX_BIT;
+            self.number.clear();
+            let _ = write!(self.number, "{}", self.pick.own);
+            put(out, None, keys::INDEX, RawJson::new(&self.number))?;
         }
         if let Some(delta) = &choice.delta {
             if self.stopped {
-                if has_content(delta) {
-                    return Err(self.error(TurnErrorKind::ContentAfterFinish));
+                // With `every`, the lifecycle said so.
+                if has_content(delta) && self.every.is_none() {
+                    let choice = self.pick.own;
+                    return Err(self.error(TurnErrorKind::ContentAfterStop { choice }));
                 }
             } else {
                 self.delta(delta, out)?;
@@ -202,6 +376,94 @@ impl ChatReader {
                 raw: Some(raw),
             }))?;
         }
+        if let Some(lp) = &choice.logprobs {
+            if self.said & LOGPROBS_BIT == 0 {
+                self.said |= LOGPROBS_BIT;
+                put(out, None, keys::LOGPROBS, EMPTY_OBJECT)?;
+            }
+            if let Some(list) = lp.content {
+                let e = Extra::new(
+                    Dialect::Chat,
+                    None,
+                    keys::LOGPROBS_CONTENT,
+                    list.as_raw_json(),
+                );
+                if out.wants_extras() {
+                    out.write(&TurnEvent::Extra(e.appended()))?;
+                }
+            }
+            if let Some(list) = lp.refusal {
+                let e = Extra::new(
+                    Dialect::Chat,
+                    None,
+                    keys::LOGPROBS_REFUSAL,
+                    list.as_raw_json(),
+                );
+                if out.wants_extras() {
+                    out.write(&TurnEvent::Extra(e.appended()))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The lifecycle of any choice, with `every`: its faults, none of its
+    /// events.
+    fn life<W: TurnWriter + ?Sized>(
+        &mut self,
+        choice: &ChoiceDelta<'_>,
+        max_choices: usize,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        let index = choice.index;
+        let stopped = match self.lives.get(&index) {
+            Some(&stopped) => stopped,
+            None if self.lives.len() >= max_choices => {
+                let limit = max_choices;
+                return out.fault(self.error(TurnErrorKind::TooManyChoices { limit }));
+            }
+            None => {
+                self.lives.insert(index, false);
+                false
+            }
+        };
+        if let Some(delta) = &choice.delta {
+            if stopped && has_content(delta) {
+                out.fault(self.error(TurnErrorKind::ContentAfterStop { choice: index }))?;
+            }
+            for call in delta.tool_calls.into_iter().flatten() {
+                let call = match call {
+                    Ok(call) => call,
+                    Err(e) => {
+                        out.fault(self.error(TurnErrorKind::Decode(e)))?;
+                        continue;
+                    }
+                };
+                if self.call_keys.contains(&(index, call.index)) {
+                    continue;
+                }
+                let limit = self.max_items;
+                if self.call_keys.len() >= limit {
+                    // Its later calls are not checked; its stop still is.
+                    out.fault(self.error(TurnErrorKind::TooManyItems { limit }))?;
+                    break;
+                }
+                self.call_keys.insert((index, call.index));
+                let no_id = call.id.is_none();
+                let no_name = call.function.as_ref().and_then(|f| f.name).is_none();
+                if no_id || no_name {
+                    out.fault(self.error(TurnErrorKind::CallWithoutId {
+                        choice: index,
+                        call: call.index,
+                        no_id,
+                        no_name,
+                    }))?;
+                }
+            }
+        }
+        if choice.finish_reason.is_some() {
+            self.lives.insert(index, true);
+        }
         Ok(())
     }
 
@@ -217,13 +479,23 @@ impl ChatReader {
         Ok(())
     }
 
-    /// A fragment of the text, reasoning or refusal item.
+    /// A fragment of the text, reasoning or refusal item, sent as the
+    /// message member `member` (an index in [`keys::TEXTS`]).
     fn prose<W: TurnWriter + ?Sized>(
         &mut self,
         kind: DeltaKind,
+        member: usize,
         text: JsonStr<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
+        let bit = 1u16 << member;
+        if self.said & bit == 0 {
+            self.said |= bit;
+            if text.is_empty() {
+                let key = keys::TEXTS[member];
+                put(out, None, key, EMPTY_STRING)?;
+            }
+        }
         if text.is_empty() {
             return Ok(());
         }
@@ -242,6 +514,9 @@ impl ChatReader {
                     _ => ItemKind::Message,
                 };
                 out.write(&TurnEvent::ItemStart { index, item })?;
+                if member == REASONING {
+                    put(out, Some(index), keys::REASONING_ITEM, TRUE)?;
+                }
                 index
             }
         };
@@ -257,6 +532,7 @@ impl ChatReader {
         &mut self,
         key: u64,
         call_id: Option<JsonStr<'_>>,
+        ty: Option<JsonStr<'_>>,
         name: Option<JsonStr<'_>>,
         args: Option<JsonStr<'_>>,
         out: &mut W,
@@ -265,11 +541,22 @@ impl ChatReader {
             Some(&index) => index,
             None => {
                 let shown = if key == u64::MAX { 0 } else { key };
-                if call_id.is_none() && name.is_none() {
-                    return Err(self.error(TurnErrorKind::UnknownIndex { index: shown }));
+                // With `every`, the lifecycle reported these faults: the
+                // call is read (nothing is written past the limit).
+                let every = self.every.is_some();
+                if call_id.is_none() && name.is_none() && !every {
+                    return Err(self.error(TurnErrorKind::CallWithoutId {
+                        choice: 0,
+                        call: shown,
+                        no_id: true,
+                        no_name: true,
+                    }));
                 }
                 let limit = self.max_items;
                 if self.calls.len() >= limit {
+                    if every {
+                        return Ok(());
+                    }
                     return Err(self.error(TurnErrorKind::TooManyItems { limit }));
                 }
                 if let Some((index, _)) = self.prose.take() {
@@ -283,6 +570,12 @@ impl ChatReader {
                     index,
                     item: ItemKind::ToolCall { call_id, name },
                 })?;
+                if let Some(ty) = ty {
+                    put(out, Some(index), keys::CALL_TYPE, ty.as_raw_json())?;
+                }
+                if key == u64::MAX {
+                    put(out, Some(index), keys::FUNCTION_CALL, TRUE)?;
+                }
                 index
             }
         };
@@ -302,17 +595,29 @@ impl ChatReader {
         d: &Delta<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
-        for reasoning in [d.reasoning_content, d.reasoning].into_iter().flatten() {
-            self.prose(DeltaKind::Reasoning, reasoning, out)?;
+        if let Some(role) = d.role {
+            if self.said & ROLE_BIT == 0 {
+                self.said |= ROLE_BIT;
+                put(out, None, keys::ROLE, role.as_raw_json())?;
+            }
+        }
+        let reasoning = [
+            (d.reasoning_content, REASONING_CONTENT),
+            (d.reasoning, REASONING),
+        ];
+        for (text, member) in reasoning {
+            if let Some(text) = text {
+                self.prose(DeltaKind::Reasoning, member, text, out)?;
+            }
         }
         match d.content {
-            Some(ChatContent::Text(text)) => self.prose(DeltaKind::Text, text, out)?,
+            Some(ChatContent::Text(text)) => self.prose(DeltaKind::Text, CONTENT, text, out)?,
             Some(ChatContent::Parts(parts)) => {
                 for part in parts {
                     match part.map_err(|e| self.error(TurnErrorKind::Decode(e)))? {
                         ContentPart::Text(t) => {
                             if let Some(text) = t.text {
-                                self.prose(DeltaKind::Text, text, out)?;
+                                self.prose(DeltaKind::Text, CONTENT, text, out)?;
                             }
                         }
                         ContentPart::Thinking(t) => {
@@ -321,7 +626,8 @@ impl ChatReader {
                                     inner.map_err(|e| self.error(TurnErrorKind::Decode(e)))?;
                                 if let ContentPart::Text(text) = inner {
                                     if let Some(text) = text.text {
-                                        self.prose(DeltaKind::Reasoning, text, out)?;
+                                        let member = REASONING_CONTENT;
+                                        self.prose(DeltaKind::Reasoning, member, text, out)?;
                                     }
                                 }
                             }
@@ -333,7 +639,7 @@ impl ChatReader {
             _ => {}
         }
         if let Some(refusal) = d.refusal {
-            self.prose(DeltaKind::Refusal, refusal, out)?;
+            self.prose(DeltaKind::Refusal, REFUSAL, refusal, out)?;
         }
         for call in d.tool_calls.into_iter().flatten() {
             let call = call.map_err(|e| self.error(TurnErrorKind::Decode(e)))?;
@@ -341,13 +647,14 @@ impl ChatReader {
             self.call(
                 call.index,
                 call.id,
+                call.ty,
                 f.and_then(|f| f.name),
                 f.and_then(|f| f.arguments),
                 out,
             )?;
         }
         if let Some(f) = &d.function_call {
-            self.call(u64::MAX, None, f.name, f.arguments, out)?;
+            self.call(u64::MAX, None, None, f.name, f.arguments, out)?;
         }
         Ok(())
     }
@@ -361,18 +668,51 @@ impl TurnReader for ChatReader {
     ) -> Result<(), TurnError> {
         self.events += 1;
         let at = self.events - 1;
-        let event = ChatEvent::from_frame(frame)
-            .map_err(|e| TurnError::new(TurnErrorKind::Decode(e), at))?;
+        let event = match ChatEvent::from_frame(frame) {
+            Ok(event) => event,
+            // With `every`, after `[DONE]` anything is content after the end.
+            Err(_) if self.ended && self.every.is_some() => {
+                return Err(TurnError::new(TurnErrorKind::ContentAfterFinish, at))
+            }
+            Err(e) => return Err(TurnError::new(TurnErrorKind::Decode(e), at)),
+        };
         self.event(&event, out).map_err(|e| e.at(at))
     }
 
     fn finish<W: TurnWriter + ?Sized>(&mut self, out: &mut W) -> Result<(), TurnError> {
+        let at = self.events;
+        if self.every.is_some() {
+            if !self.failed {
+                let open: Vec<u64> = self
+                    .lives
+                    .iter()
+                    .filter(|(_, &stopped)| !stopped)
+                    .map(|(&i, _)| i)
+                    .collect();
+                for choice in open {
+                    out.fault(TurnError::new(
+                        TurnErrorKind::ChoiceNotStopped { choice },
+                        at,
+                    ))?;
+                }
+                if self.chunks > 0 && self.lives.is_empty() {
+                    out.fault(TurnError::new(TurnErrorKind::NoChoices, at))?;
+                }
+            }
+            if !self.ended {
+                self.ended = true;
+                out.fault(TurnError::new(TurnErrorKind::MissingEnd, at))?;
+                return out.write(&TurnEvent::End);
+            }
+            return Ok(());
+        }
         if self.ended {
             return Ok(());
         }
         if !self.stopped {
-            return Err(TurnError::new(TurnErrorKind::Truncated, self.events));
+            return Err(TurnError::new(TurnErrorKind::Truncated, at));
         }
+        out.fault(TurnError::new(TurnErrorKind::MissingEnd, at))?;
         // Many providers never send `[DONE]`: a stream that said why it
         // stopped is complete.
         self.ended = true;
@@ -384,7 +724,7 @@ impl TurnReader for ChatReader {
     }
 
     fn skipped(&self) -> u64 {
-        self.skipped
+        self.pick.skipped
     }
 }
 
@@ -420,5 +760,166 @@ pub(crate) fn usage(u: &ChatUsage<'_>) -> TurnUsage {
             .completion_tokens_details
             .as_ref()
             .and_then(|d| d.reasoning_tokens),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Parser;
+    use alloc::string::String;
+    use alloc::vec;
+    use bytes::Bytes;
+
+    use crate::turn::testing::{kept_appended as kept, KeepExtras, Kept};
+
+    /// The extras of each frame of `body`, read in order.
+    fn extras_by_frame(body: &str) -> Vec<Vec<Kept>> {
+        let mut p = Parser::new();
+        p.feed(Bytes::copy_from_slice(body.as_bytes()));
+        let mut reader = ChatReader::default();
+        let mut out = Vec::new();
+        while let Ok(Some(frame)) = p.next_frame() {
+            let mut w = KeepExtras::new(Dialect::Chat);
+            reader.read(&frame, &mut w).unwrap();
+            out.push(w.extras);
+        }
+        out
+    }
+
+    #[test]
+    fn members_the_model_lacks_are_handed_on_where_they_come() {
+        let body = concat!(
+            // The tier, fingerprint and provider on every chunk: handed on
+            // once; the role once; the empty content says `content` is a
+            // string; logprobs with an empty content list.
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":{"content":[],"refusal":null}}],"service_tier":"flex","system_fingerprint":"fp_\u0031","provider":"P"}"#,
+            "\n\n",
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"logprobs":{"content":[{"token":"Hi","logprob":-0.5}]}}],"service_tier":"other","system_fingerprint":"fp_1","provider":"Q"}"#,
+            "\n\n",
+            // Reasoning under `reasoning`: its item is marked.
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"reasoning":"why"}}]}"#,
+            "\n\n",
+            // Nothing the model lacks: nothing handed on.
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"reasoning":" so"}}]}"#,
+            "\n\n",
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f","arguments":""}}]}}]}"#,
+            "\n\n",
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"type":"function","function":{"arguments":"{}"}}]},"finish_reason":"tool_calls"}],"moderation":{"a": 1}}"#,
+            "\n\n",
+            r#"data: {"id":"x","choices":[],"usage":{"prompt_tokens":1, "cost":0.5}}"#,
+            "\n\n",
+            "data: [DONE]\n\n",
+        );
+        let got = extras_by_frame(body);
+        let want: Vec<Vec<Kept>> = vec![
+            vec![
+                kept(None, "service_tier", "\"flex\"", false),
+                kept(None, "system_fingerprint", "\"fp_\\u0031\"", false),
+                kept(None, "provider", "\"P\"", false),
+                kept(None, "role", "\"assistant\"", false),
+                kept(None, "content", "\"\"", false),
+                kept(None, "logprobs", "{}", false),
+                kept(None, "logprobs.content", "[]", true),
+            ],
+            vec![kept(
+                None,
+                "logprobs.content",
+                r#"[{"token":"Hi","logprob":-0.5}]"#,
+                true,
+            )],
+            // Item 0 is the text; the reasoning is item 1.
+            vec![kept(Some(1), "reasoning", "true", false)],
+            vec![],
+            vec![kept(Some(2), "type", "\"function\"", false)],
+            vec![kept(None, "moderation", r#"{"a": 1}"#, false)],
+            vec![kept(
+                None,
+                "usage",
+                r#"{"prompt_tokens":1, "cost":0.5}"#,
+                false,
+            )],
+            vec![],
+        ];
+        assert_eq!(got, want);
+        // Each kept value is the JSON the frame had.
+        for (_, _, raw, _) in got.iter().flatten() {
+            serde_json::from_str::<serde_json::Value>(raw).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_deprecated_function_call_and_an_error_chunks_usage() {
+        let body = concat!(
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"function_call":{"name":"f","arguments":"{"}}}]}"#,
+            "\n\n",
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"refusal":""}}]}"#,
+            "\n\n",
+            r#"data: {"error":{"message":"m","code":"c"},"usage":{"prompt_tokens":2}}"#,
+            "\n\n",
+        );
+        let got = extras_by_frame(body);
+        let want: Vec<Vec<Kept>> = vec![
+            vec![kept(Some(0), "function_call", "true", false)],
+            vec![kept(None, "refusal", "\"\"", false)],
+            vec![kept(None, "usage", r#"{"prompt_tokens":2}"#, false)],
+        ];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn each_choice_is_read_by_a_reader_of_its_own() {
+        use crate::accumulate::TurnAccumulator;
+        let chunk = |choices: &str| {
+            alloc::format!(
+                "data: {{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{choices}]}}\n\n"
+            )
+        };
+        let stream = [
+            chunk(r#"{"index":1,"delta":{"role":"assistant","content":"B"}},{"index":0,"delta":{"role":"assistant","content":"A"}}"#),
+            chunk(r#"{"index":0,"delta":{},"finish_reason":"stop"},{"index":1,"delta":{},"finish_reason":"length"}"#),
+            String::from("data: [DONE]\n\n"),
+        ]
+        .concat();
+        let mut p = Parser::new();
+        p.feed(Bytes::from(stream));
+        let mut frames = Vec::new();
+        while let Ok(Some(f)) = p.next_frame() {
+            frames.push(f);
+        }
+        let read = |mut reader: ChatReader| {
+            let mut acc = TurnAccumulator::new().from_dialect(Dialect::Chat);
+            for f in &frames {
+                acc.read(&mut reader, f).unwrap();
+            }
+            acc.finish_reader(&mut reader).unwrap();
+            (reader, acc.into_turn())
+        };
+        let (first, zero) = read(ChatReader::default());
+        let others: Vec<u64> = first.other_choices().collect();
+        assert_eq!(others, [1]);
+        let one = read(ChatReader::default().choice(1)).1;
+        assert_eq!(one.items()[0].text(), "B");
+        let mut out = String::new();
+        super::super::write_choices_json(Dialect::Chat, &[&zero, &one], &mut out);
+        let got: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let choice = |i: u64, text: &str, stop: &str| {
+            serde_json::json!({
+                "index": i,
+                "message": {"role": "assistant", "content": text, "refusal": null},
+                "logprobs": null,
+                "finish_reason": stop
+            })
+        };
+        assert_eq!(
+            got,
+            serde_json::json!({
+                "id": "c",
+                "object": "chat.completion",
+                "created": 1,
+                "model": "m",
+                "choices": [choice(0, "A", "stop"), choice(1, "B", "length")]
+            })
+        );
     }
 }

@@ -6,8 +6,8 @@ use core::fmt::Write;
 
 use super::hold::Hold;
 use super::{
-    DeltaKind, ItemKind, StopReason, TurnConfig, TurnError, TurnErrorKind, TurnEvent, TurnStart,
-    TurnUsage, TurnWriter,
+    DeltaKind, Dialect, ItemKind, StopReason, TurnConfig, TurnError, TurnErrorKind, TurnEvent,
+    TurnStart, TurnUsage, TurnWriter,
 };
 use crate::json::{push_json_str, JsonStr, ObjectWriter};
 
@@ -367,7 +367,7 @@ impl Inner {
                         });
                     }
                     ItemKind::Other {
-                        dialect: super::Dialect::Anthropic,
+                        dialect: Dialect::Anthropic,
                         raw: Some(raw),
                         ..
                     } => self.block_start(Block::Native, |j| j.push_str(raw.get())),
@@ -425,6 +425,8 @@ impl Inner {
                 self.json.push_str("{\"type\":\"ping\"}");
                 self.event("ping");
             }
+            // Members for a final answer in the upstream's dialect only.
+            TurnEvent::Extra(_) => {}
             TurnEvent::End => self.end(),
         }
         Ok(())
@@ -499,8 +501,45 @@ fn usage_json(u: &TurnUsage, j: &mut String, with_input: bool) {
 /// | an item only Anthropic has | its block as the upstream wrote it, when the turn was read from Anthropic and the reader kept it; else left out |
 /// | stop | `stop_reason`, as [`AnthropicWriter`] writes it (the upstream's own string when the turn was read from Anthropic); `null` for a failed or cut turn that gave none |
 /// | usage | `usage` (cache reads apart from `input_tokens`) |
+///
+/// A turn read from Anthropic carries what the model has no word for
+/// (see [`AnthropicReader`](super::AnthropicReader)): then the message is
+/// the `message` of `message_start` member by member, in its order, with
+/// `content` the blocks, `stop_reason` the upstream's (`null` when none
+/// came), `stop_sequence`, `stop_details`, `container` and
+/// `context_management` the last sent, and `usage` the merged one, in
+/// place of the start's or added after its members; a text block's
+/// `citations` and a compaction block's text are written back too. That
+/// is the shape [`AnthropicAccumulator`](crate::accumulate::AnthropicAccumulator)
+/// gives, the same stream read.
 pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
-    use super::answer::{object_args, push_one_line, Ending, FinalItemKind};
+    use super::answer::{push_one_line, Ending};
+    let (content, tool_use) = content(turn);
+    if let Some(message) = turn.extra(Dialect::Anthropic, "message") {
+        let extra = |key| turn.extra(Dialect::Anthropic, key);
+        let stop = turn
+            .own_stop(Dialect::Anthropic)
+            .map_or_else(|| String::from("null"), json_str);
+        let stop_sequence = extra("stop_sequence")
+            .and_then(canonical_str)
+            .unwrap_or_else(|| String::from("null"));
+        let mut message_json = String::new();
+        crate::json::write_merged(
+            &mut message_json,
+            Some(message),
+            &[
+                ("content", Some(&content)),
+                ("stop_reason", Some(&stop)),
+                ("stop_sequence", Some(&stop_sequence)),
+                ("stop_details", extra("stop_details")),
+                ("container", extra("container")),
+                ("usage", extra("usage")),
+                ("context_management", extra("context_management")),
+            ],
+        );
+        push_one_line(&message_json, out);
+        return;
+    }
     let mut w = ObjectWriter::new(out);
     match turn.id() {
         Some(id) if id.starts_with("msg_") => w.str("id", id),
@@ -514,6 +553,38 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
     w.raw("type", "\"message\"");
     w.raw("role", "\"assistant\"");
     w.str("model", turn.model().unwrap_or(""));
+    w.raw("content", &content);
+    let stop = match turn.stop_reason() {
+        Some(stop) => turn
+            .own_stop(Dialect::Anthropic)
+            .or_else(|| stop_reason(stop, tool_use)),
+        None if turn.ending() == Ending::Completed => stop_reason(StopReason::EndTurn, tool_use),
+        None => None,
+    };
+    w.str_or_null("stop_reason", stop);
+    w.raw("stop_sequence", "null");
+    usage_json(&turn.usage(), w.key("usage"), true);
+    w.end();
+}
+
+/// A JSON string literal written as [`push_json_str`] writes its text (the
+/// upstream's escapes may differ); `None` when `raw` is not a string.
+fn canonical_str(raw: &str) -> Option<String> {
+    let s = crate::json::Value::parse(raw).ok()?.as_json_str()?;
+    Some(json_str(&s.unescape()))
+}
+
+fn json_str(s: &str) -> String {
+    let mut out = String::new();
+    push_json_str(&mut out, s);
+    out
+}
+
+/// The `content` array of the turn's items, and whether it holds a
+/// `tool_use` block.
+fn content(turn: &super::FinalTurn) -> (String, bool) {
+    use super::answer::{object_args, push_one_line, FinalItemKind};
+    let a = Dialect::Anthropic;
     let mut content = String::from("[");
     let mut tool_use = false;
     for (n, item) in turn.items().iter().enumerate() {
@@ -527,9 +598,23 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
                 let mut text = item.text();
                 text.push_str(&item.refusal);
                 sep(&mut content);
+                let citations = item.extra(a, "citations");
+                if let Some(start) = item.extra(a, "content_block") {
+                    // The start's members in their order.
+                    let text = json_str(&text);
+                    crate::json::write_merged(
+                        &mut content,
+                        Some(start),
+                        &[("text", Some(&text)), ("citations", citations)],
+                    );
+                    continue;
+                }
                 let mut b = ObjectWriter::new(&mut content);
                 b.raw("type", "\"text\"");
                 b.str("text", &text);
+                if let Some(citations) = citations {
+                    b.raw("citations", citations);
+                }
                 b.end();
             }
             FinalItemKind::Reasoning => {
@@ -570,27 +655,39 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
                 b.end();
             }
             FinalItemKind::Other {
-                dialect: super::Dialect::Anthropic,
+                dialect: Dialect::Anthropic,
                 raw: Some(raw),
                 ..
             } => {
                 sep(&mut content);
-                push_one_line(raw, &mut content);
+                // A server tool's input streams as `input_json_delta`
+                // fragments after its block's `{}`; a compaction block's
+                // text as `compaction_delta` pieces: the block with them.
+                let mut input = String::new();
+                let input = (!item.arguments.trim().is_empty()
+                    && object_args(&item.arguments, &mut input))
+                .then_some(input.as_str());
+                let text = item.extra(a, "content").and_then(canonical_str);
+                let encrypted = item.extra(a, "encrypted_content").and_then(canonical_str);
+                if input.is_none() && text.is_none() && encrypted.is_none() {
+                    push_one_line(raw, &mut content);
+                    continue;
+                }
+                let mut block = String::new();
+                crate::json::write_merged(
+                    &mut block,
+                    Some(raw),
+                    &[
+                        ("input", input),
+                        ("content", text.as_deref()),
+                        ("encrypted_content", encrypted.as_deref()),
+                    ],
+                );
+                push_one_line(&block, &mut content);
             }
             FinalItemKind::Other { .. } => {}
         }
     }
     content.push(']');
-    w.raw("content", &content);
-    let stop = match turn.stop_reason() {
-        Some(stop) => turn
-            .own_stop(super::Dialect::Anthropic)
-            .or_else(|| stop_reason(stop, tool_use)),
-        None if turn.ending() == Ending::Completed => stop_reason(StopReason::EndTurn, tool_use),
-        None => None,
-    };
-    w.str_or_null("stop_reason", stop);
-    w.raw("stop_sequence", "null");
-    usage_json(&turn.usage(), w.key("usage"), true);
-    w.end();
+    (content, tool_use)
 }

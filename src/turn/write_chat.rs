@@ -6,9 +6,11 @@ use alloc::string::String;
 use bytes::{BufMut, Bytes, BytesMut};
 use core::fmt::Write;
 
+use super::answer::{FinalItem, FinalItemKind, FinalTurn};
+use super::read_chat::keys;
 use super::{
-    DeltaKind, ItemKind, StopReason, TurnConfig, TurnError, TurnErrorKind, TurnEvent, TurnStart,
-    TurnUsage, TurnWriter,
+    DeltaKind, Dialect, ItemKind, StopReason, TurnConfig, TurnError, TurnErrorKind, TurnEvent,
+    TurnStart, TurnUsage, TurnWriter,
 };
 use crate::json::{push_json_str, JsonStr, ObjectWriter};
 
@@ -359,8 +361,22 @@ fn usage_json(u: &TurnUsage, j: &mut String) {
 ///
 /// Signatures, encrypted reasoning and items only other dialects have are
 /// left out.
-pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
-    use super::answer::FinalItemKind;
+///
+/// A turn read from Chat is written as the upstream's own completion would
+/// be, with the members the reader kept as extras (see
+/// [`ChatReader`](super::ChatReader)): the id as sent, `null` for what the
+/// stream never said (`created`, `model`, `role`, `content`, `refusal`, a
+/// call's `id`, `type` and `name`, `logprobs`, `finish_reason`),
+/// `reasoning_content` and `reasoning` each with the text sent under its
+/// name, the deprecated `function_call` as itself, and `usage`,
+/// `service_tier`, `system_fingerprint`, `provider` and `moderation` as
+/// the upstream wrote them. A turn that failed or was cut before any
+/// `finish_reason` still says one, as above: official clients reject a
+/// completion whose `finish_reason` is `null`.
+pub(crate) fn render(turn: &FinalTurn, out: &mut String) {
+    if turn.source() == Some(Dialect::Chat) || turn.extras(Dialect::Chat).next().is_some() {
+        return render_own(turn, out);
+    }
     let mut w = ObjectWriter::new(out);
     {
         let j = w.key("id");
@@ -461,4 +477,242 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
         usage_json(&u, w.key("usage"));
     }
     w.end();
+}
+
+/// The JSON string kept as an extra, unescaped; `None` when absent or not
+/// a string.
+fn kept_str<'t>(kept: Option<&'t str>) -> Option<alloc::borrow::Cow<'t, str>> {
+    match crate::json::RawJson::parse(kept?).ok()?.value() {
+        crate::json::Value::String(s) => Some(s.unescape()),
+        _ => None,
+    }
+}
+
+/// Appends `item`'s text for the message member `member` (an index in
+/// [`keys::TEXTS`]); whether the item carries that member.
+fn member_text(item: &FinalItem, member: usize, out: &mut String) -> bool {
+    let reasoning = || item.extra(Dialect::Chat, keys::REASONING_ITEM).is_some();
+    match (member, &item.kind) {
+        (keys::CONTENT, FinalItemKind::Message) => {
+            for t in item.text.values() {
+                out.push_str(t);
+            }
+            true
+        }
+        (keys::REFUSAL, FinalItemKind::Refusal) => {
+            out.push_str(&item.refusal);
+            true
+        }
+        (keys::REASONING_CONTENT, FinalItemKind::Reasoning) if !reasoning() => {
+            for t in item.reasoning.values() {
+                out.push_str(t);
+            }
+            true
+        }
+        (keys::REASONING, FinalItemKind::Reasoning) if reasoning() => {
+            for t in item.reasoning.values() {
+                out.push_str(t);
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// [`render`] of a turn read from Chat: the completion the upstream's own
+/// accumulation gives (one choice).
+fn render_own(turn: &FinalTurn, out: &mut String) {
+    render_own_choices(&[turn], out);
+}
+
+/// Writes turns as the choices of one `chat.completion`: each turn read by
+/// its own [`ChatReader`](super::ChatReader) (one per
+/// [`choice`](super::ChatReader::choice)), the completion's own members
+/// from the first. Turns not read from Chat: the first alone, as
+/// [`render`] writes it.
+pub(crate) fn render_choices(turns: &[&FinalTurn], out: &mut String) {
+    match turns.first() {
+        None => out.push_str("{}"),
+        Some(first) if first.source() == Some(Dialect::Chat) => render_own_choices(turns, out),
+        Some(first) => render(first, out),
+    }
+}
+
+fn render_own_choices(turns: &[&FinalTurn], out: &mut String) {
+    let Some(turn) = turns.first() else {
+        out.push_str("{}");
+        return;
+    };
+    let kept = |key: &str| turn.extra(Dialect::Chat, key);
+    let mut w = ObjectWriter::new(out);
+    w.str_or_null("id", turn.id());
+    w.raw("object", "\"chat.completion\"");
+    match turn.created() {
+        Some(t) => w.u64("created", t),
+        None => w.raw("created", "null"),
+    }
+    w.str_or_null("model", turn.model());
+    let j = w.key("choices");
+    j.push('[');
+    for (i, choice) in turns.iter().enumerate() {
+        if i > 0 {
+            j.push(',');
+        }
+        own_choice(choice, j);
+    }
+    j.push(']');
+    if let Some(u) = kept(keys::USAGE) {
+        w.raw("usage", u);
+    }
+    for key in keys::ONCE {
+        w.opt_str(key, kept_str(kept(key)).as_deref());
+    }
+    if let Some(m) = kept(keys::MODERATION) {
+        w.raw("moderation", m);
+    }
+    w.end();
+}
+
+/// Writes `turn` as one element of a completion's `choices`.
+fn own_choice(turn: &FinalTurn, j: &mut String) {
+    let kept = |key: &str| turn.extra(Dialect::Chat, key);
+    j.push_str("{\"index\":");
+    j.push_str(kept(keys::INDEX).unwrap_or("0"));
+    j.push_str(",\"message\":");
+    let mut m = ObjectWriter::new(j);
+    m.str_or_null("role", kept_str(kept(keys::ROLE)).as_deref());
+    let mut text = String::new();
+    for (member, key) in keys::TEXTS.into_iter().enumerate() {
+        text.clear();
+        let mut present = false;
+        for item in turn.items() {
+            present |= member_text(item, member, &mut text);
+        }
+        let value = if present {
+            Some(alloc::borrow::Cow::Borrowed(text.as_str()))
+        } else {
+            kept_str(kept(key))
+        };
+        // `content` and `refusal` are always there; the reasoning members
+        // only when sent.
+        if member == keys::CONTENT || member == keys::REFUSAL {
+            m.str_or_null(key, value.as_deref());
+        } else {
+            m.opt_str(key, value.as_deref());
+        }
+    }
+    let is_function_call =
+        |item: &FinalItem| item.extra(Dialect::Chat, keys::FUNCTION_CALL).is_some();
+    let mut calls = 0u64;
+    let mut arr = String::from("[");
+    for item in turn.items() {
+        let FinalItemKind::ToolCall { call_id, name } = &item.kind else {
+            continue;
+        };
+        if is_function_call(item) {
+            continue;
+        }
+        if calls > 0 {
+            arr.push(',');
+        }
+        let mut c = ObjectWriter::new(&mut arr);
+        c.str_or_null("id", call_id.as_deref());
+        c.str_or_null(
+            "type",
+            kept_str(item.extra(Dialect::Chat, keys::CALL_TYPE)).as_deref(),
+        );
+        let mut f = ObjectWriter::new(c.key("function"));
+        f.str_or_null("name", name.as_deref());
+        f.str("arguments", &item.arguments);
+        f.end();
+        c.end();
+        calls += 1;
+    }
+    if calls > 0 {
+        arr.push(']');
+        m.raw("tool_calls", &arr);
+    }
+    for item in turn.items() {
+        let FinalItemKind::ToolCall { name, .. } = &item.kind else {
+            continue;
+        };
+        if is_function_call(item) {
+            let mut f = ObjectWriter::new(m.key("function_call"));
+            f.str_or_null("name", name.as_deref());
+            f.str("arguments", &item.arguments);
+            f.end();
+        }
+    }
+    m.end();
+    j.push_str(",\"logprobs\":");
+    if kept(keys::LOGPROBS).is_some() {
+        let mut l = ObjectWriter::new(j);
+        l.raw("content", kept(keys::LOGPROBS_CONTENT).unwrap_or("null"));
+        l.raw("refusal", kept(keys::LOGPROBS_REFUSAL).unwrap_or("null"));
+        l.end();
+    } else {
+        j.push_str("null");
+    }
+    j.push_str(",\"finish_reason\":");
+    // Read from Chat: the stop string is the upstream's own. A turn that
+    // failed or was cut before one says what the other renderings say:
+    // `null` is not a finish reason the clients accept.
+    let any_call = turn
+        .items()
+        .iter()
+        .any(|i| matches!(i.kind, FinalItemKind::ToolCall { .. }));
+    let stop = turn.stop_reason().unwrap_or(StopReason::EndTurn);
+    let reason = turn
+        .stop_raw()
+        .or_else(|| finish_reason(stop, any_call))
+        .unwrap_or(if any_call { "tool_calls" } else { "stop" });
+    push_json_str(j, reason);
+    j.push('}');
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::accumulate::{ChatAccumulator, TurnAccumulator};
+    use crate::chat::ChatEvent;
+    use crate::turn::{ChatReader, Dialect};
+    use crate::Parser;
+    use bytes::Bytes;
+
+    /// A turn read from Chat, rendered in Chat, against a completion
+    /// written by hand (and the Chat accumulator's, written apart).
+    #[test]
+    fn a_turn_read_from_chat_renders_as_the_upstream_would() {
+        let body = concat!(
+            r#"data: {"id":"x","created":5,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":{"content":[],"refusal":null}}],"service_tier":"flex","system_fingerprint":"fp_\u0031","provider":"P"}"#,
+            "\n\n",
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"reasoning":"why"}}]}"#,
+            "\n\n",
+            r#"data: {"id":"x","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}"#,
+            "\n\n",
+            r#"data: {"id":"x","choices":[],"usage":{"prompt_tokens":1, "cost":0.5}}"#,
+            "\n\n",
+            "data: [DONE]\n\n",
+        );
+        let want = concat!(
+            r#"{"id":"x","object":"chat.completion","created":5,"model":"m","choices":[{"index":0,"#,
+            r#""message":{"role":"assistant","content":"","refusal":null,"reasoning":"why","#,
+            r#""tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},"#,
+            r#""logprobs":{"content":[],"refusal":null},"finish_reason":"tool_calls"}],"#,
+            r#""usage":{"prompt_tokens":1, "cost":0.5},"service_tier":"flex","#,
+            r#""system_fingerprint":"fp_1","provider":"P"}"#,
+        );
+        let mut p = Parser::new();
+        p.feed(Bytes::from_static(body.as_bytes()));
+        let mut reader = ChatReader::default();
+        let mut turn = TurnAccumulator::new().from_dialect(Dialect::Chat);
+        let mut chat = ChatAccumulator::new();
+        while let Ok(Some(frame)) = p.next_frame() {
+            turn.read(&mut reader, &frame).unwrap();
+            chat.feed(&ChatEvent::from_frame(&frame).unwrap()).unwrap();
+        }
+        turn.finish_reader(&mut reader).unwrap();
+        let got = turn.into_turn().to_json(Dialect::Chat);
+        assert_eq!(got, want);
+        assert_eq!(chat.finish().to_json(), want);
+    }
 }

@@ -264,6 +264,24 @@ impl TurnWriter for GeminiWriter {
                 }
             }
             TurnEvent::ItemStart {
+                item:
+                    ItemKind::Other {
+                        dialect: super::Dialect::Gemini,
+                        raw: Some(raw),
+                        ..
+                    },
+                ..
+            } => {
+                // A part of Gemini's own (code, its result, data): written
+                // back as it came, less the whitespace between tokens.
+                let raw = raw.get().trim();
+                let inner = raw
+                    .strip_prefix('{')
+                    .and_then(|r| r.strip_suffix('}'))
+                    .unwrap_or("");
+                self.part(|j| crate::json::push_compact(j, inner));
+            }
+            TurnEvent::ItemStart {
                 item: ItemKind::Other { .. },
                 ..
             } => self.not_carried += 1,
@@ -398,8 +416,72 @@ fn usage_json(u: &TurnUsage, j: &mut String) {
 /// | stop | `finishReason`, as [`GeminiWriter`] writes it (the upstream's own string when the turn was read from Gemini); left out for a failed or cut turn that gave none |
 /// | usage | `usageMetadata`, when known |
 /// | id, model | `responseId`, `modelVersion` |
+///
+/// A turn read from Gemini keeps what its reader handed on as
+/// [`Extra`](super::Extra) members: the response's `promptFeedback`, its
+/// `usageMetadata` as it came, `createTime`; candidate 0's
+/// `finishMessage`, `safetyRatings`, `citationMetadata`,
+/// `groundingMetadata` and the rest, in the order the API gives them; no
+/// `candidates` when none came (a blocked prompt); no `modelVersion` or
+/// `responseId` the upstream did not give.
 pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
-    use super::answer::{object_args, push_one_line, Ending, FinalItemKind};
+    render_candidates(&[turn], out);
+}
+
+/// Writes each turn as one candidate of a `GenerateContentResponse`, in
+/// the order given (the response's own members from the first): the
+/// turns of one response's candidates, each read by its own
+/// [`GeminiReader`](super::GeminiReader). A turn read from Gemini whose
+/// candidate never came is left out.
+pub(crate) fn render_candidates(turns: &[&super::FinalTurn], out: &mut String) {
+    use super::Dialect::Gemini;
+    let mut w = ObjectWriter::new(out);
+    let Some(first) = turns.first() else {
+        w.end();
+        return;
+    };
+    let own = first.source() == Some(Gemini);
+    let came =
+        |t: &super::FinalTurn| t.source() != Some(Gemini) || t.extra(Gemini, "index").is_some();
+    if turns.iter().any(|t| came(t)) {
+        let j = w.key("candidates");
+        j.push('[');
+        for (i, turn) in turns.iter().filter(|t| came(t)).enumerate() {
+            if i > 0 {
+                j.push(',');
+            }
+            candidate(turn, j);
+        }
+        j.push(']');
+    }
+    let extra = |key: &str| first.extra(Gemini, key);
+    if let Some(raw) = extra("promptFeedback") {
+        crate::json::push_compact(w.key("promptFeedback"), raw);
+    }
+    let u = first.usage();
+    if let Some(raw) = extra("usageMetadata") {
+        crate::json::push_compact(w.key("usageMetadata"), raw);
+    } else if u.input.is_some() || u.output.is_some() {
+        usage_json(&u, w.key("usageMetadata"));
+    }
+    if own {
+        w.opt_str("modelVersion", first.model());
+        w.opt_str("responseId", first.id());
+    } else {
+        w.str("modelVersion", first.model().unwrap_or(""));
+        w.str("responseId", first.id().unwrap_or("bridge"));
+    }
+    if let Some(raw) = extra("createTime") {
+        crate::json::push_compact(w.key("createTime"), raw);
+    }
+    w.end();
+}
+
+/// Writes `turn` as one element of `candidates`.
+fn candidate(turn: &super::FinalTurn, j: &mut String) {
+    use super::answer::{object_args, Ending, FinalItemKind};
+    use super::Dialect::Gemini;
+    let extra = |key: &str| turn.extra(Gemini, key);
     let mut parts = String::from("[");
     let sep = |parts: &mut String| {
         if parts.len() > 1 {
@@ -441,7 +523,8 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
                 f.str("name", name.as_deref().unwrap_or(""));
                 let mut args = String::new();
                 if object_args(&item.arguments, &mut args) {
-                    f.raw("args", &args);
+                    // Compact, as the API writes an object.
+                    crate::json::push_compact(f.key("args"), &args);
                 }
                 f.end();
                 if !item.signature.is_empty() {
@@ -450,26 +533,22 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
                 p.end();
             }
             FinalItemKind::Other {
-                dialect: super::Dialect::Gemini,
+                dialect: Gemini,
                 raw: Some(raw),
                 ..
             } => {
                 sep(&mut parts);
-                push_one_line(raw, &mut parts);
+                crate::json::push_compact(&mut parts, raw);
             }
             FinalItemKind::Other { .. } => {}
         }
     }
     parts.push(']');
-    let mut w = ObjectWriter::new(out);
-    let j = w.key("candidates");
-    j.push_str("[{\"content\":{\"parts\":");
+    j.push_str("{\"content\":{\"parts\":");
     j.push_str(&parts);
     j.push_str(",\"role\":\"model\"}");
     let stop = match turn.stop_reason() {
-        Some(stop) => turn
-            .own_stop(super::Dialect::Gemini)
-            .or_else(|| finish_reason(stop)),
+        Some(stop) => turn.own_stop(Gemini).or_else(|| finish_reason(stop)),
         None if turn.ending() == Ending::Completed => finish_reason(StopReason::EndTurn),
         None => None,
     };
@@ -477,14 +556,44 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
         j.push_str(",\"finishReason\":");
         push_json_str(j, reason);
     }
-    j.push_str(",\"index\":0}]");
-    let u = turn.usage();
-    if u.input.is_some() || u.output.is_some() {
-        usage_json(&u, w.key("usageMetadata"));
+    let members = [
+        "finishMessage",
+        "safetyRatings",
+        "citationMetadata",
+        "groundingMetadata",
+        "groundingAttributions",
+        "urlContextMetadata",
+        "logprobsResult",
+        "avgLogprobs",
+        "tokenCount",
+    ];
+    for key in members {
+        if key == "citationMetadata" {
+            let (sources, citations) = (extra("citationSources"), extra("citations"));
+            if sources.is_some() || citations.is_some() {
+                let mut m = ObjectWriter::new(raw_member(j, key));
+                for (key, list) in [("citationSources", sources), ("citations", citations)] {
+                    if let Some(list) = list {
+                        crate::json::push_compact(m.key(key), list);
+                    }
+                }
+                m.end();
+            }
+        } else if let Some(raw) = extra(key) {
+            crate::json::push_compact(raw_member(j, key), raw);
+        }
     }
-    w.str("modelVersion", turn.model().unwrap_or(""));
-    w.str("responseId", turn.id().unwrap_or("bridge"));
-    w.end();
+    j.push_str(",\"index\":");
+    j.push_str(extra("index").unwrap_or("0"));
+    j.push('}');
+}
+
+/// Appends `,"key":` to an object being written by hand, for its value.
+fn raw_member<'s>(j: &'s mut String, key: &str) -> &'s mut String {
+    j.push_str(",\"");
+    j.push_str(key);
+    j.push_str("\":");
+    j
 }
 
 #[cfg(test)]

@@ -5,10 +5,14 @@ use alloc::string::String;
 use bytes::{Bytes, BytesMut};
 use core::fmt::Write;
 
+use alloc::collections::BTreeMap;
+
+use super::answer::{FinalItem, FinalItemKind, FinalTurn};
 use super::hold::Hold;
+use super::read_responses::{part_keys, PartKeys};
 use super::{
-    unescaped, DeltaKind, ItemKind, StopReason, TurnConfig, TurnError, TurnErrorKind, TurnEvent,
-    TurnStart, TurnUsage, TurnWriter,
+    unescaped, DeltaKind, Dialect, ItemKind, StopReason, TurnConfig, TurnError, TurnErrorKind,
+    TurnEvent, TurnStart, TurnUsage, TurnWriter,
 };
 use crate::responses::writer::{ResponsesWriter, TokenUsage, WriterError};
 
@@ -355,6 +359,8 @@ impl Inner {
                 // own, so that the response id is still the upstream's.
                 None => self.early.extend_from_slice(b": keep-alive\n\n"),
             },
+            // Members for a final answer in the upstream's dialect only.
+            TurnEvent::Extra(_) => {}
             TurnEvent::End => self.end()?,
         }
         Ok(())
@@ -409,12 +415,20 @@ impl TurnWriter for ResponsesTurnWriter {
 /// Items still open when the turn ended have status `incomplete`. The
 /// request's `tools`, `tool_choice` and `parallel_tool_calls` are the API's
 /// defaults (`[]`, `"auto"`, `true`).
+///
+/// A turn read from Responses (its source, or the reader's `response`
+/// extra kept) is written as that dialect's own accumulator answers
+/// instead: the upstream's last `response` object and its items' own
+/// objects, with what the model built laid over them (`render_own`).
 pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
-    use super::answer::{push_one_line, Ending, FinalItemKind};
-    use crate::json::{push_json_str, ObjectWriter};
-    use crate::responses::writer::{
-        function_call_item, refusal_part, summary_part, text_part, usage_json,
-    };
+    if turn.source() == Some(Dialect::Responses)
+        || turn.extra(Dialect::Responses, "response").is_some()
+    {
+        return render_own(turn, out);
+    }
+    use super::answer::Ending;
+    use crate::json::ObjectWriter;
+    use crate::responses::writer::usage_json;
     let id = match turn.id() {
         Some(id) if id.starts_with("resp_") => String::from(id),
         Some(id) => alloc::format!("resp_{id}"),
@@ -437,111 +451,8 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
     );
     w.str("model", turn.model().unwrap_or(""));
     let mut output = String::from("[");
-    let mut item_id = String::new();
-    let mut literal = |prefix: &str, n: usize| {
-        item_id.clear();
-        let text = alloc::format!("{prefix}_{base}_{n}");
-        push_json_str(&mut item_id, &text);
-        item_id.clone()
-    };
     for (n, item) in turn.items().iter().enumerate() {
-        let status = if item.done { "completed" } else { "incomplete" };
-        let sep = |o: &mut String| {
-            if o.len() > 1 {
-                o.push(',');
-            }
-        };
-        match &item.kind {
-            FinalItemKind::Message | FinalItemKind::Refusal => {
-                sep(&mut output);
-                let mut m = ObjectWriter::new(&mut output);
-                m.raw("id", &literal("msg", n));
-                m.raw("type", "\"message\"");
-                m.str("status", status);
-                let c = m.key("content");
-                c.push('[');
-                for (i, t) in item.text.values().enumerate() {
-                    if i > 0 {
-                        c.push(',');
-                    }
-                    text_part(c, t);
-                }
-                if !item.refusal.is_empty() || (item.kind == FinalItemKind::Refusal) {
-                    if !item.text.is_empty() {
-                        c.push(',');
-                    }
-                    refusal_part(c, &item.refusal);
-                }
-                c.push(']');
-                m.raw("role", "\"assistant\"");
-                m.end();
-            }
-            FinalItemKind::Reasoning => {
-                sep(&mut output);
-                let mut r = ObjectWriter::new(&mut output);
-                r.raw("id", &literal("rs", n));
-                r.raw("type", "\"reasoning\"");
-                // Reasoning text read from another dialect is written as
-                // summary text, as the streaming writer writes it (the
-                // clients read summaries); from Responses it stays content.
-                let own = turn.source() == Some(super::Dialect::Responses);
-                let s = r.key("summary");
-                s.push('[');
-                let texts = item
-                    .summary
-                    .values()
-                    .chain(item.reasoning.values().filter(|_| !own));
-                for (n, t) in texts.enumerate() {
-                    if n > 0 {
-                        s.push(',');
-                    }
-                    summary_part(s, t);
-                }
-                s.push(']');
-                if own && !item.reasoning.is_empty() {
-                    let c = r.key("content");
-                    c.push('[');
-                    for (i, t) in item.reasoning.values().enumerate() {
-                        if i > 0 {
-                            c.push(',');
-                        }
-                        let mut p = ObjectWriter::new(c);
-                        p.raw("type", "\"reasoning_text\"");
-                        p.str("text", t);
-                        p.end();
-                    }
-                    c.push(']');
-                }
-                if !item.encrypted.is_empty() {
-                    r.str("encrypted_content", &item.encrypted);
-                } else if !item.signature.is_empty() {
-                    r.str("encrypted_content", &item.signature);
-                }
-                r.str("status", status);
-                r.end();
-            }
-            FinalItemKind::ToolCall { call_id, name } => {
-                sep(&mut output);
-                let id = literal("fc", n);
-                let mut call = String::new();
-                match call_id {
-                    Some(c) => push_json_str(&mut call, c),
-                    None => push_json_str(&mut call, &alloc::format!("call_{base}_{n}")),
-                }
-                let mut name_lit = String::new();
-                push_json_str(&mut name_lit, name.as_deref().unwrap_or(""));
-                function_call_item(&mut output, &id, status, &item.arguments, &call, &name_lit);
-            }
-            FinalItemKind::Other {
-                dialect: super::Dialect::Responses,
-                raw: Some(raw),
-                ..
-            } => {
-                sep(&mut output);
-                push_one_line(raw, &mut output);
-            }
-            FinalItemKind::Other { .. } => {}
-        }
+        built_item(turn, base, n, item, &mut output);
     }
     output.push(']');
     w.raw("output", &output);
@@ -584,4 +495,535 @@ pub(crate) fn render(turn: &super::FinalTurn, out: &mut String) {
         w.raw("usage", "null");
     }
     w.end();
+}
+
+/// A turn read from Responses, as that dialect's accumulator
+/// ([`ResponsesAccumulator`](crate::accumulate::ResponsesAccumulator))
+/// answers: the members of the last `response` object the stream sent (the
+/// reader's `response` extra), in their order, `output` replaced by the
+/// items; an `error` event without a terminal one makes it `failed` with
+/// that error. Each item is the object its `output_item.done` gave (the
+/// `item` extra), the texts the model built laid over it (an item never
+/// finished is written as another dialect's would be). Strings and keys
+/// are written again in one escaping, numbers as they came.
+fn render_own(turn: &FinalTurn, out: &mut String) {
+    use crate::json::{push_normalized, ObjectWriter, Value};
+    let own = |key: &str| turn.extra(Dialect::Responses, key);
+    let base = own("response")
+        .and_then(|r| Value::parse(r).ok())
+        .and_then(|v| v.as_object());
+    let error = [
+        ("type", own("error.type")),
+        ("code", own("error.code")),
+        ("message", own("error.message")),
+        ("param", own("error.param")),
+    ];
+    let failed_by_event = error.iter().any(|(_, v)| v.is_some()) && own("terminal").is_none();
+    let write_error = |out: &mut String| {
+        let mut e = ObjectWriter::new(out);
+        for (key, value) in error {
+            if let Some(v) = value.and_then(|v| Value::parse(v).ok()) {
+                push_normalized(e.key(key), &v);
+            }
+        }
+        e.end();
+    };
+    let mut w = ObjectWriter::new(out);
+    let (mut has_status, mut has_error, mut has_output) = (false, false, false);
+    match &base {
+        Some(obj) => {
+            for (k, v) in obj.members() {
+                let key = k.unescape();
+                let slot = w.key(&key);
+                match &*key {
+                    "output" => {
+                        has_output = true;
+                        own_output(turn, slot);
+                    }
+                    "status" if failed_by_event => {
+                        has_status = true;
+                        slot.push_str("\"failed\"");
+                    }
+                    "error" if failed_by_event => {
+                        has_error = true;
+                        write_error(slot);
+                    }
+                    _ => {
+                        has_status |= key == "status";
+                        push_normalized(slot, &v);
+                    }
+                }
+            }
+        }
+        None => w.raw("object", "\"response\""),
+    }
+    if failed_by_event {
+        if !has_status {
+            w.raw("status", "\"failed\"");
+        }
+        if !has_error {
+            write_error(w.key("error"));
+        }
+    } else if !has_status {
+        use super::answer::Ending;
+        match turn.ending() {
+            Ending::Completed => w.raw("status", "\"completed\""),
+            Ending::Incomplete => w.raw("status", "\"incomplete\""),
+            Ending::Failed => w.raw("status", "\"failed\""),
+            Ending::Cut => {}
+        }
+    }
+    if !has_output {
+        own_output(turn, w.key("output"));
+    }
+    w.end();
+}
+
+/// The `output` of [`render_own`].
+fn own_output(turn: &FinalTurn, out: &mut String) {
+    use crate::json::{push_normalized, Value};
+    let base = own_base(turn);
+    let mut list = String::from("[");
+    for (n, item) in turn.items().iter().enumerate() {
+        let other = matches!(item.kind, FinalItemKind::Other { .. });
+        let given = match &item.kind {
+            FinalItemKind::Other {
+                dialect: Dialect::Responses,
+                raw: Some(raw),
+                ..
+            } => Some(raw.as_str()),
+            FinalItemKind::Other { .. } => None,
+            _ => item.extra(Dialect::Responses, "item"),
+        };
+        let given = given.and_then(|g| Value::parse(g).ok());
+        if given.is_some() && list.len() > 1 {
+            list.push(',');
+        }
+        match given {
+            Some(Value::Object(obj)) if !other => overlay_item(item, &obj, &mut list),
+            Some(v) => push_normalized(&mut list, &v),
+            None if other => {}
+            None => built_item(turn, &base, n, item, &mut list),
+        }
+    }
+    list.push(']');
+    out.push_str(&list);
+}
+
+/// The base of the item ids [`render`] makes up: the response id without
+/// `resp_`.
+fn own_base(turn: &FinalTurn) -> String {
+    match turn.id() {
+        Some(id) => String::from(id.strip_prefix("resp_").unwrap_or(id)),
+        None => String::from("bridge"),
+    }
+}
+
+/// An item's object as its `output_item.done` gave it, with the texts the
+/// model built laid over its members: a message's parts' `text` (each
+/// `output_text` part with `annotations`, `[]` when it has none) and
+/// `refusal`, a reasoning item's `summary` and `content` texts, a call's
+/// `arguments`.
+fn overlay_item(item: &FinalItem, obj: &crate::json::ObjectView<'_>, out: &mut String) {
+    use crate::json::{push_json_str, push_normalized, ObjectWriter};
+    let mut w = ObjectWriter::new(out);
+    let (mut content, mut summary, mut arguments) = (false, false, false);
+    for (k, v) in obj.members() {
+        let key = k.unescape();
+        let slot = w.key(&key);
+        match (&item.kind, &*key) {
+            (FinalItemKind::Message | FinalItemKind::Refusal, "content") => {
+                content = true;
+                message_parts(item, Some(&v), slot);
+            }
+            (FinalItemKind::Reasoning, "summary") => {
+                summary = true;
+                text_parts(item, true, Some(&v), slot);
+            }
+            (FinalItemKind::Reasoning, "content") => {
+                content = true;
+                text_parts(item, false, Some(&v), slot);
+            }
+            (FinalItemKind::ToolCall { .. }, "arguments") => {
+                arguments = true;
+                push_json_str(slot, &item.arguments);
+            }
+            _ => push_normalized(slot, &v),
+        }
+    }
+    match &item.kind {
+        FinalItemKind::Message | FinalItemKind::Refusal if !content => {
+            message_parts(item, None, w.key("content"))
+        }
+        FinalItemKind::Reasoning => {
+            if !summary {
+                text_parts(item, true, None, w.key("summary"));
+            }
+            if !content && !item.reasoning.is_empty() {
+                text_parts(item, false, None, w.key("content"));
+            }
+        }
+        FinalItemKind::ToolCall { .. } if !arguments && !item.arguments.is_empty() => {
+            push_json_str(w.key("arguments"), &item.arguments)
+        }
+        _ => {}
+    }
+    w.end();
+}
+
+/// An array of parts: each element of `given` (by position), then the
+/// texts past its end; `part` writes each, given its index, the element
+/// (`None` past the end) and the text at its index.
+fn parts(
+    texts: &BTreeMap<u32, String>,
+    given: Option<&crate::json::Value<'_>>,
+    out: &mut String,
+    mut part: impl FnMut(u64, Option<crate::json::Value<'_>>, Option<&str>, &mut String),
+) {
+    out.push('[');
+    let mut n = 0u64;
+    let text_at = |i: u64| {
+        u32::try_from(i)
+            .ok()
+            .and_then(|i| texts.get(&i))
+            .map(String::as_str)
+    };
+    if let Some(list) = given.and_then(|g| g.as_array()) {
+        for elem in list.iter() {
+            if n > 0 {
+                out.push(',');
+            }
+            part(n, Some(elem), text_at(n), out);
+            n += 1;
+        }
+    }
+    for (&i, text) in texts.range(u32::try_from(n).unwrap_or(u32::MAX)..) {
+        if n > 0 {
+            out.push(',');
+        }
+        n += 1;
+        part(u64::from(i), None, Some(text), out);
+    }
+    out.push(']');
+}
+
+/// The base object of part `index` of `item`: the part object its own
+/// event gave (the extra `key` of its [`PartKeys`]), else `elem`, the
+/// element of the item's array.
+fn part_base<'v>(
+    item: &'v FinalItem,
+    index: u64,
+    key: impl Fn(&PartKeys) -> &'static str,
+    elem: Option<crate::json::Value<'v>>,
+) -> Option<crate::json::ObjectView<'v>> {
+    use crate::json::Value;
+    part_keys(index)
+        .and_then(|k| item.extra(Dialect::Responses, key(k)))
+        .and_then(|raw| Value::parse(raw).ok())
+        .and_then(|v| v.as_object())
+        .or_else(|| elem.and_then(|e| e.as_object()))
+}
+
+/// A reasoning item's `summary` or `content` parts.
+fn text_parts(
+    item: &FinalItem,
+    summary: bool,
+    given: Option<&crate::json::Value<'_>>,
+    out: &mut String,
+) {
+    let (texts, ty) = if summary {
+        (&item.summary, "summary_text")
+    } else {
+        (&item.reasoning, "reasoning_text")
+    };
+    parts(texts, given, out, |index, elem, text, out| {
+        let key = |k: &PartKeys| if summary { k.summary_part } else { k.part };
+        let obj = part_base(item, index, key, elem);
+        let fields = [
+            ("type", None, Some(Val::Str(ty))),
+            ("text", text.map(Val::Str), Some(Val::Str(""))),
+        ];
+        set_members(obj.as_ref(), &fields, out)
+    });
+}
+
+/// A message's `content` parts: `output_text` parts with their text,
+/// `annotations` and the log probabilities the reader handed on (the
+/// deltas' joined, else the done event's), a `refusal` part with the
+/// refusal text.
+fn message_parts(item: &FinalItem, given: Option<&crate::json::Value<'_>>, out: &mut String) {
+    parts(&item.text, given, out, |index, elem, text, out| {
+        let obj = part_base(item, index, |k| k.part, elem);
+        let refusal = obj
+            .as_ref()
+            .and_then(|o| o.get("type"))
+            .and_then(|t| t.as_json_str())
+            .is_some_and(|t| t == "refusal");
+        if refusal {
+            let r = Some(item.refusal.as_str())
+                .filter(|r| !r.is_empty())
+                .map(Val::Str);
+            let fields = [
+                ("type", None, Some(Val::Str("refusal"))),
+                ("refusal", r, Some(Val::Str(""))),
+            ];
+            return set_members(obj.as_ref(), &fields, out);
+        }
+        let logprobs = part_keys(index).and_then(|k| {
+            item.extra(Dialect::Responses, k.logprobs)
+                .or_else(|| item.extra(Dialect::Responses, k.done_logprobs))
+        });
+        let fields = [
+            ("type", None, Some(Val::Str("output_text"))),
+            ("text", text.map(Val::Str), Some(Val::Str(""))),
+            ("annotations", None, Some(Val::Raw("[]"))),
+            ("logprobs", logprobs.map(Val::Raw), None),
+        ];
+        set_members(obj.as_ref(), &fields, out)
+    });
+}
+
+/// A member's new value: a string, or JSON text.
+#[derive(Clone, Copy)]
+enum Val<'v> {
+    Str(&'v str),
+    Raw(&'v str),
+}
+
+impl Val<'_> {
+    fn write(self, out: &mut String) {
+        match self {
+            Val::Str(s) => crate::json::push_json_str(out, s),
+            Val::Raw(r) => match crate::json::Value::parse(r) {
+                Ok(v) => crate::json::push_normalized(out, &v),
+                Err(_) => out.push_str("null"),
+            },
+        }
+    }
+}
+
+/// Writes `obj` (or `{}`) with, for each `(key, set, default)`: the member
+/// set to `set` when given (in its place, or at the end), else kept as it
+/// is, else (absent) written at the end as `default` when given.
+fn set_members(
+    obj: Option<&crate::json::ObjectView<'_>>,
+    fields: &[(&str, Option<Val<'_>>, Option<Val<'_>>)],
+    out: &mut String,
+) {
+    use crate::json::{push_normalized, ObjectWriter};
+    let mut w = ObjectWriter::new(out);
+    let mut seen = [false; 8];
+    if let Some(obj) = obj {
+        for (k, v) in obj.members() {
+            let key = k.unescape();
+            let slot = w.key(&key);
+            match fields.iter().position(|(name, _, _)| *name == key) {
+                Some(i) => {
+                    if let Some(s) = seen.get_mut(i) {
+                        *s = true;
+                    }
+                    match fields[i].1 {
+                        Some(val) => val.write(slot),
+                        None => push_normalized(slot, &v),
+                    }
+                }
+                None => push_normalized(slot, &v),
+            }
+        }
+    }
+    for (i, (key, set, default)) in fields.iter().enumerate() {
+        if seen.get(i).copied().unwrap_or(true) {
+            continue;
+        }
+        if let Some(val) = set.or(*default) {
+            val.write(w.key(key));
+        }
+    }
+    w.end();
+}
+
+/// One item of [`render`]'s `output`, as the streaming writer writes it
+/// (a comma first when `output` holds an item already).
+fn built_item(turn: &FinalTurn, base: &str, n: usize, item: &FinalItem, output: &mut String) {
+    use super::answer::push_one_line;
+    use crate::json::{push_json_str, ObjectWriter};
+    use crate::responses::writer::{function_call_item, refusal_part, summary_part, text_part};
+    let mut item_id = String::new();
+    let mut literal = |prefix: &str, n: usize| {
+        item_id.clear();
+        let text = alloc::format!("{prefix}_{base}_{n}");
+        push_json_str(&mut item_id, &text);
+        item_id.clone()
+    };
+    let status = if item.done { "completed" } else { "incomplete" };
+    let sep = |o: &mut String| {
+        if o.len() > 1 {
+            o.push(',');
+        }
+    };
+    match &item.kind {
+        FinalItemKind::Message | FinalItemKind::Refusal => {
+            sep(output);
+            let mut m = ObjectWriter::new(output);
+            m.raw("id", &literal("msg", n));
+            m.raw("type", "\"message\"");
+            m.str("status", status);
+            let c = m.key("content");
+            c.push('[');
+            for (i, t) in item.text.values().enumerate() {
+                if i > 0 {
+                    c.push(',');
+                }
+                text_part(c, t);
+            }
+            if !item.refusal.is_empty() || (item.kind == FinalItemKind::Refusal) {
+                if !item.text.is_empty() {
+                    c.push(',');
+                }
+                refusal_part(c, &item.refusal);
+            }
+            c.push(']');
+            m.raw("role", "\"assistant\"");
+            m.end();
+        }
+        FinalItemKind::Reasoning => {
+            sep(output);
+            let mut r = ObjectWriter::new(output);
+            r.raw("id", &literal("rs", n));
+            r.raw("type", "\"reasoning\"");
+            // Reasoning text read from another dialect is written as
+            // summary text, as the streaming writer writes it (the
+            // clients read summaries); from Responses it stays content.
+            let own = turn.source() == Some(Dialect::Responses);
+            let s = r.key("summary");
+            s.push('[');
+            let texts = item
+                .summary
+                .values()
+                .chain(item.reasoning.values().filter(|_| !own));
+            for (n, t) in texts.enumerate() {
+                if n > 0 {
+                    s.push(',');
+                }
+                summary_part(s, t);
+            }
+            s.push(']');
+            if own && !item.reasoning.is_empty() {
+                let c = r.key("content");
+                c.push('[');
+                for (i, t) in item.reasoning.values().enumerate() {
+                    if i > 0 {
+                        c.push(',');
+                    }
+                    let mut p = ObjectWriter::new(c);
+                    p.raw("type", "\"reasoning_text\"");
+                    p.str("text", t);
+                    p.end();
+                }
+                c.push(']');
+            }
+            if !item.encrypted.is_empty() {
+                r.str("encrypted_content", &item.encrypted);
+            } else if !item.signature.is_empty() {
+                r.str("encrypted_content", &item.signature);
+            }
+            r.str("status", status);
+            r.end();
+        }
+        FinalItemKind::ToolCall { call_id, name } => {
+            sep(output);
+            let id = literal("fc", n);
+            let mut call = String::new();
+            match call_id {
+                Some(c) => push_json_str(&mut call, c),
+                None => push_json_str(&mut call, &alloc::format!("call_{base}_{n}")),
+            }
+            let mut name_lit = String::new();
+            push_json_str(&mut name_lit, name.as_deref().unwrap_or(""));
+            function_call_item(output, &id, status, &item.arguments, &call, &name_lit);
+        }
+        FinalItemKind::Other {
+            dialect: Dialect::Responses,
+            raw: Some(raw),
+            ..
+        } => {
+            sep(output);
+            push_one_line(raw, output);
+        }
+        FinalItemKind::Other { .. } => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::accumulate::{ResponsesAccumulator, TurnAccumulator};
+    use crate::responses::ResponsesEvent;
+    use crate::turn::{Dialect, ResponsesReader};
+    use crate::Parser;
+    use alloc::string::{String, ToString};
+    use bytes::Bytes;
+
+    /// `lines` as `data:` frames: the turn rendered in Responses, and the
+    /// dialect accumulator's answer.
+    fn both(lines: &[&str]) -> (String, String) {
+        let mut stream = String::new();
+        for l in lines {
+            stream.push_str("data: ");
+            stream.push_str(l);
+            stream.push_str("\n\n");
+        }
+        let mut p = Parser::new();
+        p.feed(Bytes::from(stream));
+        let mut reader = ResponsesReader::default();
+        let mut turn = TurnAccumulator::new().from_dialect(Dialect::Responses);
+        let mut acc = ResponsesAccumulator::new();
+        while let Ok(Some(f)) = p.next_frame() {
+            let _ = turn.read(&mut reader, &f);
+            if let Ok(e) = ResponsesEvent::from_frame(&f) {
+                let _ = acc.feed(&e);
+            }
+        }
+        let _ = turn.finish_reader(&mut reader);
+        let got = turn.into_turn().to_json(Dialect::Responses);
+        (got, acc.finish().json().to_string())
+    }
+
+    #[test]
+    fn an_error_event_without_a_terminal_fails_the_response() {
+        let (got, acc) = both(&[
+            r#"{"type":"response.created","response":{"id":"resp_1","status":"in_progress","error":null,"model":"m\u00e9"}}"#,
+            r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"c","name":"f","arguments":""}}"#,
+            r#"{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":0,"delta":"{\"a\":"}"#,
+            r#"{"type":"error","code":"q","message":"m","param":null}"#,
+        ]);
+        // Written by hand: the created object's members in order, status
+        // and error from the error event, the call as far as it came (its
+        // added object, its arguments from the deltas), the model's name
+        // unescaped and written again.
+        let want = concat!(
+            r#"{"id":"resp_1","status":"failed","error":{"code":"q","message":"m"},"model":"mé","#,
+            r#""output":[{"type":"function_call","id":"fc_1","call_id":"c","name":"f","arguments":"{\"a\":"}]}"#,
+        );
+        assert_eq!(got, want);
+        assert_eq!(acc, want);
+    }
+
+    #[test]
+    fn no_lifecycle_event_and_parts_past_the_item_object() {
+        let (got, acc) = both(&[
+            r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"reasoning","id":"rs_1","summary":[]}}"#,
+            r#"{"type":"response.reasoning_summary_text.delta","item_id":"rs_1","output_index":0,"summary_index":0,"delta":"a"}"#,
+            r#"{"type":"response.reasoning_text.delta","item_id":"rs_1","output_index":0,"content_index":0,"delta":"b"}"#,
+            r#"{"type":"response.output_item.done","output_index":0,"item":{"type":"reasoning","id":"rs_1","summary":[]}}"#,
+        ]);
+        // Cut (no terminal event): no status; the summary and reasoning
+        // text built from the deltas, past the done object's empty lists.
+        let want = concat!(
+            r#"{"object":"response","output":[{"type":"reasoning","id":"rs_1","#,
+            r#""summary":[{"type":"summary_text","text":"a"}],"#,
+            r#""content":[{"type":"reasoning_text","text":"b"}]}]}"#,
+        );
+        assert_eq!(got, want);
+        assert_eq!(acc, want);
+    }
 }

@@ -501,3 +501,114 @@ fn candidates_past_the_count_limit_are_dropped_and_the_response_is_truncated() {
     let texts: Vec<String> = done.candidates().map(|c| c.text().to_owned()).collect();
     assert_eq!(texts, ["c0", "c1c1"]);
 }
+
+/// Feeds the `data` of each chunk; the result of each feed.
+fn feed_all(acc: &mut GeminiAccumulator, chunks: &[&str]) -> Vec<Result<(), AccumulateErrorKind>> {
+    chunks
+        .iter()
+        .map(|d| {
+            acc.feed(&GeminiEvent::parse(d).unwrap())
+                .map_err(|e| e.kind())
+        })
+        .collect()
+}
+
+#[test]
+fn streamed_function_call_arguments_make_one_call() {
+    // Vertex AI's streamed arguments: the call named on its first part,
+    // values at JSON paths, a string continued at the same path, an empty
+    // `functionCall` ending it; then a call in one piece.
+    let chunks = [
+        r#"{"candidates":[{"content":{"parts":[{"text":"Checking."}],"role":"model"}}],"responseId":"r"}"#,
+        r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"get_weather","partialArgs":[{"jsonPath":"$.location","stringValue":"San Fra","willContinue":true}],"willContinue":true},"thoughtSignature":"c2ln"}],"role":"model"}}]}"#,
+        r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.location","stringValue":"ncisco, \"CA\""},{"jsonPath":"$.days","numberValue":3}],"willContinue":true}}],"role":"model"}}]}"#,
+        r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.units[0]","stringValue":"C"},{"jsonPath":"$.units[1]","stringValue":"F"}],"willContinue":true}}],"role":"model"}}]}"#,
+        r#"{"candidates":[{"content":{"parts":[{"functionCall":{}},{"functionCall":{"name":"ping","partialArgs":[{"jsonPath":"$.ok","boolValue":true}]}}],"role":"model"},"finishReason":"STOP"}]}"#,
+    ];
+    let mut acc = GeminiAccumulator::new();
+    // While the first call streams, the snapshot shows it closed where it
+    // stands.
+    let results = feed_all(&mut acc, &chunks[..3]);
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    let v: J = serde_json::from_str(&acc.snapshot().to_json()).unwrap();
+    assert_eq!(
+        v["candidates"][0]["content"]["parts"][1],
+        json!({"functionCall": {"name": "get_weather", "args": {"location": "San Francisco, \"CA\"", "days": 3}}, "thoughtSignature": "c2ln"})
+    );
+    let results = feed_all(&mut acc, &chunks[3..]);
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    let r = acc.finish();
+    assert_eq!(r.outcome(), Outcome::Completed);
+    let v: J = serde_json::from_str(&r.to_json()).unwrap();
+    // By hand.
+    assert_eq!(
+        v["candidates"][0]["content"]["parts"],
+        json!([
+            {"text": "Checking."},
+            {"functionCall": {"name": "get_weather", "args": {"location": "San Francisco, \"CA\"", "days": 3, "units": ["C", "F"]}}, "thoughtSignature": "c2ln"},
+            {"functionCall": {"name": "ping", "args": {"ok": true}}}
+        ])
+    );
+    let parts = r.candidate(0).unwrap().parts();
+    assert_eq!(
+        parts[1].json(),
+        Some(
+            r#"{"functionCall":{"name":"get_weather","args":{"location":"San Francisco, \"CA\"","days":3,"units":["C","F"]}},"thoughtSignature":"c2ln"}"#
+        )
+    );
+    let call = parts[2].view().unwrap().function_call.unwrap();
+    assert_eq!(call.args.unwrap().get(), r#"{"ok":true}"#);
+}
+
+#[test]
+fn streamed_function_call_arguments_cut_or_out_of_order() {
+    let start = r#"{"candidates":[{"content":{"parts":[{"functionCall":{"id":"c1","name":"f","args":{"a":1},"partialArgs":[{"jsonPath":"$.b[0]","numberValue":1}],"willContinue":true}}],"role":"model"}}]}"#;
+    let skip = r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.b[2]","numberValue":3},{"jsonPath":"$.b[1]","numberValue":2}],"willContinue":true}}],"role":"model"},"finishReason":"STOP"}]}"#;
+    let mut acc = GeminiAccumulator::new();
+    let results = feed_all(&mut acc, &[start, skip]);
+    assert!(results[0].is_ok());
+    // Index 2 before 1: dropped and reported; index 1 is kept.
+    assert!(
+        matches!(
+            results[1],
+            Err(AccumulateErrorKind::InvalidInput { index: 0, .. })
+        ),
+        "{results:?}"
+    );
+    // The stream ends with the call still streaming: closed at finish.
+    let r = acc.finish();
+    assert_eq!(
+        r.candidate(0).unwrap().parts()[0].json(),
+        Some(r#"{"functionCall":{"id":"c1","name":"f","args":{"a":1,"b":[1,2]}}}"#)
+    );
+}
+
+#[test]
+fn streamed_function_call_arguments_over_the_memory_limit_are_dropped_whole() {
+    let first = r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","partialArgs":[{"jsonPath":"$.a","stringValue":"x","willContinue":true}],"willContinue":true}}],"role":"model"}}]}"#;
+    let long = "y".repeat(200);
+    let second = format!(
+        r#"{{"candidates":[{{"content":{{"parts":[{{"functionCall":{{"partialArgs":[{{"jsonPath":"$.a","stringValue":"{long}"}}],"willContinue":true}}}}],"role":"model"}}}}]}}"#
+    );
+    let last = r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.b","numberValue":2}]}}],"role":"model"},"finishReason":"STOP"}]}"#;
+    // Room for the first part and a little more, not for the long piece.
+    let mut probe = GeminiAccumulator::new();
+    assert!(feed_all(&mut probe, &[first])[0].is_ok());
+    let limit = probe.used_bytes() + 50;
+    let mut acc = GeminiAccumulator::with_config(
+        ssekit::accumulate::GeminiAccumulatorConfig::DEFAULT.with_max_bytes(limit),
+    );
+    let results = feed_all(&mut acc, &[first, &second, last]);
+    assert!(results[0].is_ok(), "{results:?}");
+    assert_eq!(results[1], Err(AccumulateErrorKind::TooManyBytes { limit }));
+    assert!(acc.used_bytes() <= limit);
+    // The call's arguments are dropped whole, not cut inside a string:
+    // `{}`, valid JSON, and the later piece is not read into them.
+    let r = acc.finish();
+    let json = r.candidate(0).unwrap().parts()[0]
+        .json()
+        .unwrap()
+        .to_string();
+    assert_eq!(json, r#"{"functionCall":{"name":"f","args":{}}}"#);
+    let _: J = serde_json::from_str(&json).unwrap();
+}

@@ -18,3 +18,4 @@ mod chat;
 mod gemini;
 mod props;
 mod responses_corpus;
+mod same_shape;

@@ -181,10 +181,34 @@ const FINAL_KNOWN: &[FinalKnown] = &[
     FinalKnown {
         shape: "anthropic",
         stream: "vercel-anthropic-compaction",
-        client: "*",
+        client: "anthropic-py",
         field: "accepted",
         reason: "a compaction block is a beta block type the non-beta Message content types \
-                 do not have (anthropic-py, the AI SDK's schema)",
+                 do not have",
+    },
+    FinalKnown {
+        shape: "anthropic",
+        stream: "vercel-anthropic-compaction",
+        client: "ai-sdk.anthropic",
+        field: "text",
+        reason: "the AI SDK reads a compaction block's summary (written back as the upstream \
+                 streamed it) as text; the neutral answer has no text for that block",
+    },
+    FinalKnown {
+        shape: "anthropic",
+        stream: "vercel-anthropic-compaction",
+        client: "ai-sdk.anthropic",
+        field: "usage",
+        reason: "the AI SDK totals the upstream's usage.iterations (the compaction's pass and \
+                 the answer's), where the message's own counts are the answer's pass",
+    },
+    FinalKnown {
+        shape: "anthropic",
+        stream: "pydanticai-anthropic-web-search-citations",
+        client: "anthropic-py",
+        field: "accepted",
+        reason: "the upstream's own usage.server_tool_use has no web_fetch_requests, which \
+                 the SDK's ServerToolUsage requires; the rendering keeps the upstream's usage",
     },
     // How a turn that did not complete reads in a non-streaming shape.
     FinalKnown {
@@ -212,6 +236,15 @@ const FINAL_KNOWN: &[FinalKnown] = &[
         field: "accepted",
         reason: "the upstream's own error code (insufficient_quota) is outside the SDK's \
                  ResponseError code list; the rendering keeps the upstream's code",
+    },
+    FinalKnown {
+        shape: "responses",
+        stream: "vercel-responses-phase-unicode-escapes",
+        client: "openai-py",
+        field: "accepted",
+        reason: "the recorded response object has no tools, tool_choice or \
+                 parallel_tool_calls, which the SDK's Response requires; the rendering of a \
+                 Responses upstream in its own shape is the object it sent",
     },
     FinalKnown {
         shape: "responses",
@@ -386,7 +419,11 @@ fn official_clients_read_every_final_answer() {
                 if client.dialect != SHAPES[ki] || !commands.contains_key(&client.runtime) {
                     continue;
                 }
-                let id = format!("f{si}k{ki}c{ci}");
+                // The judges tolerate what the API added after the corpus
+                // was recorded only in the upstream's own object (an id
+                // ending `-own`); every other rendering is written whole.
+                let own = if SHAPES[ki] == *d { "-own" } else { "" };
+                let id = format!("f{si}k{ki}c{ci}{own}");
                 bodies.insert(id.clone(), Bytes::from(text.clone()));
                 cases.push((id, si, ki, ci));
             }

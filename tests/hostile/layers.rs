@@ -610,6 +610,22 @@ fn work_ratio_bridge_to_chat() {
     work_ratio::check("bridge-to-chat", 5_000);
 }
 
+#[test]
+#[ignore = "valgrind: run in release by .ci/run"]
+fn work_ratio_gemini_accumulator() {
+    work_ratio::check("gemini", 5_000);
+}
+
+/// `TurnAccumulator` fed by each dialect's reader over that dialect's
+/// adversarial input.
+#[test]
+#[ignore = "valgrind: run in release by .ci/run"]
+fn work_ratio_turn_accumulator() {
+    for dialect in ["chat", "anthropic", "gemini", "responses"] {
+        work_ratio::check(&format!("turn-acc-{dialect}"), 2_000);
+    }
+}
+
 /// The turn model's bridges, all 12 directions, each over its source's
 /// adversarial input.
 #[test]

@@ -4,6 +4,7 @@
 //! to break it, at the event's offset.
 
 use crate::corpus;
+use crate::{anthropic, chat};
 
 use ssekit::lint::{lint_bytes, AnthropicLinter, ChatLinter, Finding, Rule, Severity};
 
@@ -58,11 +59,6 @@ fn hand_written_chat_streams_lint_without_errors() {
         }
     }
     assert!(n > 0);
-}
-
-/// `data: <json>` blocks, one per line of `events`.
-fn chat(events: &[&str]) -> String {
-    events.iter().map(|e| format!("data: {e}\n\n")).collect()
 }
 
 #[test]
@@ -123,17 +119,6 @@ fn chat_rules_fire_where_the_stream_breaks_them() {
     let found = lint_bytes(ChatLinter::new(), s.as_bytes());
     assert_eq!(errors(&found), Vec::<String>::new());
     assert_eq!(rules(&found), [(Rule::MissingTerminal, s.len() as u64)]);
-}
-
-/// `event: <type>` / `data: <json>` blocks, the type read from the JSON.
-fn anthropic(events: &[&str]) -> String {
-    events
-        .iter()
-        .map(|e| {
-            let v: serde_json::Value = serde_json::from_str(e).unwrap();
-            format!("event: {}\ndata: {e}\n\n", v["type"].as_str().unwrap())
-        })
-        .collect()
 }
 
 const START: &str = r#"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"m"}}"#;

@@ -135,6 +135,8 @@ fn run(layer: &str, n: usize) -> usize {
         "bridge-chat" => bridge_chat(n),
         "bridge-anthropic" => bridge_anthropic(n),
         "bridge-to-chat" => bridge_to_chat(n),
+        "gemini" => gemini(n),
+        _ if layer.starts_with("turn-acc-") => turn_accumulator(layer, n),
         _ if layer.starts_with("turn-") => turn(layer, n),
         _ => panic!("unknown layer {layer}"),
     }
@@ -771,4 +773,93 @@ fn turn(layer: &str, n: usize) -> usize {
     });
     bridge.finish().unwrap();
     out + bridge.take().len()
+}
+
+/// Gemini with streamed function-call arguments (Vertex AI): one call
+/// whose string argument continues over n parts, then whose array gets n
+/// elements one part each, then n calls of two parts each; then
+/// [`gemini_upstream`].
+fn gemini_streamed_upstream(n: usize) -> String {
+    let mut body = String::new();
+    let mut e = String::new();
+    let part = |e: &mut String, call: &str| {
+        e.clear();
+        write!(
+            e,
+            r#"{{"candidates":[{{"content":{{"parts":[{{"functionCall":{call}}}],"role":"model"}}}}],"responseId":"r"}}"#
+        )
+        .unwrap();
+    };
+    part(
+        &mut e,
+        r#"{"name":"long","partialArgs":[{"jsonPath":"$.s","stringValue":"a","willContinue":true}],"willContinue":true}"#,
+    );
+    sse(&mut body, [e.as_str()]);
+    for _ in 0..n {
+        part(
+            &mut e,
+            r#"{"partialArgs":[{"jsonPath":"$.s","stringValue":"b","willContinue":true}],"willContinue":true}"#,
+        );
+        sse(&mut body, [e.as_str()]);
+    }
+    for i in 0..n {
+        let call = format!(
+            r#"{{"partialArgs":[{{"jsonPath":"$.a[{i}]","numberValue":{i}}}],"willContinue":true}}"#
+        );
+        part(&mut e, &call);
+        sse(&mut body, [e.as_str()]);
+    }
+    part(&mut e, "{}");
+    sse(&mut body, [e.as_str()]);
+    for i in 0..n {
+        let first = format!(
+            r#"{{"name":"g{i}","partialArgs":[{{"jsonPath":"$.x","numberValue":{i}}}],"willContinue":true}}"#
+        );
+        part(&mut e, &first);
+        sse(&mut body, [e.as_str()]);
+        part(
+            &mut e,
+            r#"{"partialArgs":[{"jsonPath":"$.y","boolValue":true}]}"#,
+        );
+        sse(&mut body, [e.as_str()]);
+    }
+    body.push_str(&gemini_upstream(n));
+    body
+}
+
+/// The Gemini accumulator over [`gemini_streamed_upstream`].
+fn gemini(n: usize) -> usize {
+    let config = ssekit::accumulate::GeminiAccumulatorConfig::DEFAULT.with_max_bytes(usize::MAX);
+    let mut acc = ssekit::accumulate::GeminiAccumulator::with_config(config);
+    frames(gemini_streamed_upstream(n), |f| {
+        let event = ssekit::gemini::GeminiEvent::from_frame(f).unwrap();
+        acc.feed(&event).unwrap();
+    });
+    acc.finish().to_json().len()
+}
+
+/// `TurnAccumulator` fed by the reader of `turn-acc-{dialect}` over that
+/// dialect's adversarial input (Gemini's with streamed arguments), its
+/// answer rendered in its own dialect's shape.
+fn turn_accumulator(layer: &str, n: usize) -> usize {
+    use ssekit::accumulate::{TurnAccumulator, TurnAccumulatorConfig};
+    use ssekit::bridge::AnyReader;
+    use ssekit::turn::{Dialect, TurnConfig};
+    let (dialect, body) = match layer.trim_start_matches("turn-acc-") {
+        "chat" => (Dialect::Chat, chat_upstream(n)),
+        "anthropic" => (Dialect::Anthropic, anthropic_upstream(n)),
+        "gemini" => (Dialect::Gemini, gemini_streamed_upstream(n)),
+        "responses" => (Dialect::Responses, responses_upstream(n)),
+        other => panic!("unknown dialect {other}"),
+    };
+    let mut turn_config = TurnConfig::default();
+    turn_config.max_items = usize::MAX;
+    let mut reader = AnyReader::new(dialect, &turn_config);
+    let config = TurnAccumulatorConfig::DEFAULT
+        .with_max_items(usize::MAX)
+        .with_max_bytes(usize::MAX);
+    let mut acc = TurnAccumulator::with_config(config).from_dialect(dialect);
+    frames(body, |f| acc.read(&mut reader, f).unwrap());
+    acc.finish_reader(&mut reader).unwrap();
+    acc.into_turn().to_json(dialect).len()
 }

@@ -104,7 +104,9 @@ fn cases(from: Dialect) -> Vec<(&'static str, String, String)> {
             ]
         }
         Dialect::Gemini => {
-            // Gemini sends function calls whole: no arguments fragments.
+            // The Gemini API sends function calls whole; Vertex AI can
+            // stream their arguments (`partialArgs`): a string continued
+            // at its path is an arguments fragment.
             let part = |p: &str| {
                 ev(
                     "",
@@ -119,6 +121,15 @@ fn cases(from: Dialect) -> Vec<(&'static str, String, String)> {
                     "reasoning",
                     String::new(),
                     part(r#"{"text":"think ","thought":true}"#),
+                ),
+                (
+                    "arguments",
+                    part(
+                        r#"{"functionCall":{"name":"f","partialArgs":[{"jsonPath":"$.s","stringValue":"","willContinue":true}],"willContinue":true}}"#,
+                    ),
+                    part(
+                        r#"{"functionCall":{"partialArgs":[{"jsonPath":"$.s","stringValue":"think ","willContinue":true}],"willContinue":true}}"#,
+                    ),
                 ),
             ]
         }
@@ -194,6 +205,39 @@ fn every_direction_allocates_nothing_per_fragment() {
                         "{from:?} → {to:?} {what}: {allocs} allocations over 1000 fragments"
                     ));
                 }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
+/// `TurnAccumulator`, fed by each dialect's reader, allocates nothing per
+/// fragment: only the one buffer of the fragments' kind grows, by
+/// doubling, so 1000 fragments after the warm-up (growing it by less than
+/// 2×) cost at most one allocation, not one each.
+#[test]
+fn turn_accumulator_allocates_amortised() {
+    use ssekit::accumulate::TurnAccumulator;
+    use ssekit::bridge::AnyReader;
+    use ssekit::turn::TurnConfig;
+    let mut bad = Vec::new();
+    for from in Dialect::ALL {
+        for (what, start, delta) in cases(from) {
+            let mut reader = AnyReader::new(from, &TurnConfig::default());
+            let mut acc = TurnAccumulator::new().from_dialect(from);
+            for f in &frames(&(start + &delta.repeat(3500))) {
+                acc.read(&mut reader, f).unwrap();
+            }
+            let steady = frames(&delta.repeat(1000));
+            let ((), allocs) = counting::allocations(|| {
+                for f in &steady {
+                    acc.read(&mut reader, f).unwrap();
+                }
+            });
+            if allocs > 1 {
+                bad.push(format!(
+                    "{from:?} {what}: {allocs} allocations over 1000 fragments"
+                ));
             }
         }
     }
