@@ -116,8 +116,8 @@ impl Acc {
                 }
             }
             Acc::Gemini(acc) => match GeminiEvent::from_frame(frame) {
-                Ok(event) => {
-                    if let Err(e) = acc.feed(&event) {
+                Ok(_) => {
+                    if let Err(e) = acc.feed(frame) {
                         eprintln!("ssekit: warning: event at byte {start}: {e}");
                     }
                 }

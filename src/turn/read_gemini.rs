@@ -43,8 +43,9 @@ use crate::json::{JsonStr, RawJson};
 /// What a `GenerateContentResponse` holds beyond the model is handed on as
 /// [`Extra`] members of the turn, for a Gemini rendering of the final
 /// answer: the response's `usageMetadata` and `promptFeedback` (each
-/// replacing the last) and its first `createTime`; candidate 0's `index`
-/// (once, when it first comes), `finishMessage`, `safetyRatings`,
+/// replacing the last), its first `createTime`, and an error chunk's
+/// `error` object; candidate 0's `index` (once, when it first comes), its
+/// content's first `role`, `finishMessage`, `safetyRatings`,
 /// `groundingMetadata`, `groundingAttributions`, `urlContextMetadata`,
 /// `logprobsResult`, `avgLogprobs` and `tokenCount` (each replacing the
 /// last), and its `citationMetadata` lists (`citationSources`,
@@ -63,7 +64,7 @@ use crate::json::{JsonStr, RawJson};
 /// prefix of a JSON object. A call still streaming when the body ends, or
 /// when a part naming a function starts the next call, is closed with what
 /// came.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct GeminiReader {
     max_items: usize,
     events: u64,
@@ -82,6 +83,8 @@ pub struct GeminiReader {
     create_time: bool,
     /// Candidate 0 came.
     candidate: bool,
+    /// Its `role` was handed on (the first one counts).
+    role: bool,
     /// A number written out for an [`Extra`].
     number: String,
     /// The candidate read.
@@ -144,6 +147,7 @@ impl GeminiReader {
             args: String::new(),
             create_time: false,
             candidate: false,
+            role: false,
             number: String::new(),
             own: 0,
             others: BTreeSet::new(),
@@ -195,6 +199,9 @@ impl GeminiReader {
             GeminiEvent::Response(r) => self.response(r, out),
             GeminiEvent::Error(e) => {
                 self.ended = true;
+                // The error object as it came (its numeric `code` has no
+                // word in the model), for the Gemini accumulator.
+                put(out, None, "error", e.error.raw())?;
                 out.write(&TurnEvent::Error(UpstreamError {
                     code: e.error.status,
                     message: e.error.message,
@@ -211,6 +218,78 @@ impl GeminiReader {
         r: &GenerateContentResponse<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
+        self.head(r, out)?;
+        for candidate in r.candidates.into_iter().flatten() {
+            let candidate = match candidate {
+                Ok(c) => c,
+                Err(e) => {
+                    out.fault(self.error(TurnErrorKind::Decode(e)))?;
+                    continue;
+                }
+            };
+            let index = candidate.index_or_zero();
+            if index != self.own {
+                self.skipped += 1;
+                if self.others.len() < super::MAX_OTHER_CHOICES {
+                    self.others.insert(index);
+                }
+                continue;
+            }
+            self.candidate_body(&candidate, out)?;
+        }
+        Ok(())
+    }
+
+    /// Reads what one chunk says beside its candidates (start, usage,
+    /// prompt feedback, `createTime`), as [`read_event`](Self::read_event)
+    /// does, and none of its candidates: for a reader of a response's own
+    /// members, beside a reader per candidate fed by
+    /// [`read_candidate`](Self::read_candidate).
+    ///
+    /// # Errors
+    ///
+    /// As [`TurnReader::read`].
+    pub(crate) fn read_head<W: TurnWriter + ?Sized>(
+        &mut self,
+        r: &GenerateContentResponse<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        self.events += 1;
+        let at = self.events - 1;
+        if self.ended {
+            return Err(self.error(TurnErrorKind::ContentAfterFinish));
+        }
+        self.head(r, out).map_err(|e| e.at(at))
+    }
+
+    /// Reads one candidate of chunk `r` as if it were this reader's own
+    /// (its index is not checked), and nothing else of the chunk but its
+    /// start: each candidate of a response read by a reader of its own,
+    /// whatever chunk it first comes in, costs the candidate's size only.
+    ///
+    /// # Errors
+    ///
+    /// As [`TurnReader::read`].
+    pub(crate) fn read_candidate<W: TurnWriter + ?Sized>(
+        &mut self,
+        r: &GenerateContentResponse<'_>,
+        candidate: &Candidate<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        self.events += 1;
+        let at = self.events - 1;
+        if self.ended {
+            return Err(self.error(TurnErrorKind::ContentAfterFinish));
+        }
+        let r = self.start(r, out).and_then(|()| self.candidate_body(candidate, out));
+        r.map_err(|e| e.at(at))
+    }
+
+    fn start<W: TurnWriter + ?Sized>(
+        &mut self,
+        r: &GenerateContentResponse<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
         if !self.started {
             self.started = true;
             out.write(&TurnEvent::Start(TurnStart {
@@ -219,6 +298,15 @@ impl GeminiReader {
                 created: None,
             }))?;
         }
+        Ok(())
+    }
+
+    fn head<W: TurnWriter + ?Sized>(
+        &mut self,
+        r: &GenerateContentResponse<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        self.start(r, out)?;
         if let Some(t) = r.create_time.filter(|_| !self.create_time) {
             self.create_time = true;
             put(out, None, "createTime", t.as_raw_json())?;
@@ -249,44 +337,48 @@ impl GeminiReader {
                 }))?;
             }
         }
-        for candidate in r.candidates.into_iter().flatten() {
-            let candidate = candidate.map_err(|e| self.error(TurnErrorKind::Decode(e)))?;
-            let index = candidate.index_or_zero();
-            if index != self.own {
-                self.skipped += 1;
-                if self.others.len() < super::MAX_OTHER_CHOICES {
-                    self.others.insert(index);
-                }
-                continue;
+        Ok(())
+    }
+
+    /// Reads the candidate this reader reads.
+    fn candidate_body<W: TurnWriter + ?Sized>(
+        &mut self,
+        candidate: &Candidate<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        if out.wants_extras() {
+            self.candidate_extras(candidate, out)?;
+        }
+        for part in candidate
+            .content
+            .as_ref()
+            .and_then(|c| c.parts)
+            .into_iter()
+            .flatten()
+        {
+            match part {
+                Ok(part) => self.part(&part, out)?,
+                // A part that does not decode: a fault, and the
+                // candidate's other parts are read on for a writer that
+                // goes on.
+                Err(e) => out.fault(self.error(TurnErrorKind::Decode(e)))?,
             }
-            if out.wants_extras() {
-                self.candidate_extras(&candidate, out)?;
-            }
-            for part in candidate
-                .content
-                .and_then(|c| c.parts)
-                .into_iter()
-                .flatten()
-            {
-                let part = part.map_err(|e| self.error(TurnErrorKind::Decode(e)))?;
-                self.part(&part, out)?;
-            }
-            if let Some(raw) = candidate.finish_reason {
-                self.stopped = true;
-                let reason = match raw.as_str() {
-                    Some("STOP") => StopReason::EndTurn,
-                    Some("MAX_TOKENS") => StopReason::MaxTokens,
-                    Some(
-                        "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII"
-                        | "IMAGE_SAFETY",
-                    ) => StopReason::ContentFilter,
-                    _ => StopReason::Error,
-                };
-                out.write(&TurnEvent::Stop(Stop {
-                    reason,
-                    raw: Some(raw),
-                }))?;
-            }
+        }
+        if let Some(raw) = candidate.finish_reason {
+            self.stopped = true;
+            let reason = match raw.as_str() {
+                Some("STOP") => StopReason::EndTurn,
+                Some("MAX_TOKENS") => StopReason::MaxTokens,
+                Some(
+                    "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII"
+                    | "IMAGE_SAFETY",
+                ) => StopReason::ContentFilter,
+                _ => StopReason::Error,
+            };
+            out.write(&TurnEvent::Stop(Stop {
+                reason,
+                raw: Some(raw),
+            }))?;
         }
         Ok(())
     }
@@ -303,6 +395,12 @@ impl GeminiReader {
             self.number.clear();
             let _ = write!(self.number, "{}", self.own);
             put(out, None, "index", RawJson::new(&self.number))?;
+        }
+        if let Some(role) = c.content.as_ref().and_then(|c| c.role) {
+            if !self.role {
+                self.role = true;
+                put(out, None, "role", role.as_raw_json())?;
+            }
         }
         if let Some(m) = c.finish_message {
             put(out, None, "finishMessage", m.as_raw_json())?;
@@ -575,6 +673,9 @@ impl TurnReader for GeminiReader {
             return Ok(());
         }
         if !self.stopped {
+            // Cut: a call whose arguments were streaming is still closed
+            // with what came (its fragments then spell a JSON object).
+            self.end_streamed(out).map_err(|e| e.at(self.events))?;
             return Err(TurnError::new(TurnErrorKind::Truncated, self.events));
         }
         // A Gemini stream has no end event: the body's end is the end.
@@ -752,7 +853,8 @@ mod tests {
         let refs: alloc::vec::Vec<&super::super::FinalTurn> = turns.iter().collect();
         let mut out = String::new();
         super::super::write_choices_json(Dialect::Gemini, &refs, &mut out);
-        let part = |t: &str| json!({"parts": [{"text": t}], "role": "model"});
+        // No role came: none is written.
+        let part = |t: &str| json!({"parts": [{"text": t}]});
         assert_eq!(
             j(&out),
             json!({

@@ -419,8 +419,8 @@ fn usage_json(u: &TurnUsage, j: &mut String) {
 ///
 /// A turn read from Gemini keeps what its reader handed on as
 /// [`Extra`](super::Extra) members: the response's `promptFeedback`, its
-/// `usageMetadata` as it came, `createTime`; candidate 0's
-/// `finishMessage`, `safetyRatings`, `citationMetadata`,
+/// `usageMetadata` as it came, `createTime`; candidate 0's `role` (left
+/// out when it sent none), `finishMessage`, `safetyRatings`, `citationMetadata`,
 /// `groundingMetadata` and the rest, in the order the API gives them; no
 /// `candidates` when none came (a blocked prompt); no `modelVersion` or
 /// `responseId` the upstream did not give.
@@ -546,7 +546,16 @@ fn candidate(turn: &super::FinalTurn, j: &mut String) {
     parts.push(']');
     j.push_str("{\"content\":{\"parts\":");
     j.push_str(&parts);
-    j.push_str(",\"role\":\"model\"}");
+    // A turn read from Gemini has the role its candidate gave, if any.
+    match extra("role") {
+        Some(role) => {
+            j.push_str(",\"role\":");
+            crate::json::push_compact(j, role);
+        }
+        None if turn.source() == Some(Gemini) => {}
+        None => j.push_str(",\"role\":\"model\""),
+    }
+    j.push('}');
     let stop = match turn.stop_reason() {
         Some(stop) => turn.own_stop(Gemini).or_else(|| finish_reason(stop)),
         None if turn.ending() == Ending::Completed => finish_reason(StopReason::EndTurn),
