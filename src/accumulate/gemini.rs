@@ -138,10 +138,9 @@ impl Slot {
             Some(index) => reader.candidate(index),
             None => reader,
         };
-        let acc = TurnAccumulator::with_config(
-            TurnAccumulatorConfig::DEFAULT.with_max_items(usize::MAX),
-        )
-        .from_dialect(Dialect::Gemini);
+        let acc =
+            TurnAccumulator::with_config(TurnAccumulatorConfig::DEFAULT.with_max_items(usize::MAX))
+                .from_dialect(Dialect::Gemini);
         Self { reader, acc }
     }
 }
@@ -285,7 +284,9 @@ impl GeminiAccumulator {
                     });
                 }
             }
-            Ok(event) => self.read(None, &mut first, |reader, out| reader.read_event(&event, out)),
+            Ok(event) => self.read(None, &mut first, |reader, out| {
+                reader.read_event(&event, out)
+            }),
         }
         match first {
             None => Ok(()),
@@ -458,9 +459,10 @@ impl GeminiResponse {
     }
     /// The candidates, in `index` order.
     pub fn candidates(&self) -> impl ExactSizeIterator<Item = Candidate<'_>> + '_ {
-        self.candidates
-            .iter()
-            .map(|(index, turn)| Candidate { index: *index, turn })
+        self.candidates.iter().map(|(index, turn)| Candidate {
+            index: *index,
+            turn,
+        })
     }
     /// The candidate with this `index`. O(log n).
     pub fn candidate(&self, index: u64) -> Option<Candidate<'_>> {
@@ -677,7 +679,11 @@ mod tests {
     #[test]
     fn errors_are_positioned_and_the_rest_of_the_event_kept() {
         let mut acc = GeminiAccumulator::new();
-        feed(&mut acc, r#"{"candidates":[{"content":{"parts":[{"text":"a"}]}}]}"#).unwrap();
+        feed(
+            &mut acc,
+            r#"{"candidates":[{"content":{"parts":[{"text":"a"}]}}]}"#,
+        )
+        .unwrap();
         let e = acc.feed(&Frame::new("not json")).unwrap_err();
         assert!(matches!(e.kind(), AccumulateErrorKind::Decode(_)));
         assert_eq!(e.event_index(), 1);
@@ -698,9 +704,16 @@ mod tests {
     #[test]
     fn content_after_an_error_chunk_is_reported_and_the_response_fails() {
         let mut acc = GeminiAccumulator::new();
-        feed(&mut acc, r#"{"candidates":[{"content":{"parts":[{"text":"a"}]}}]}"#).unwrap();
-        feed(&mut acc, r#"{"error":{"code":503,"message":"busy","status":"UNAVAILABLE"}}"#)
-            .unwrap();
+        feed(
+            &mut acc,
+            r#"{"candidates":[{"content":{"parts":[{"text":"a"}]}}]}"#,
+        )
+        .unwrap();
+        feed(
+            &mut acc,
+            r#"{"error":{"code":503,"message":"busy","status":"UNAVAILABLE"}}"#,
+        )
+        .unwrap();
         let e = feed(&mut acc, r#"{"usageMetadata":{"promptTokenCount":1}}"#).unwrap_err();
         assert_eq!(
             e.kind(),
@@ -757,7 +770,9 @@ mod tests {
         // Each chunk's text is kept whole or refused (the candidate may
         // stay, empty, when its own cost fitted and its text did not).
         let whole = done.candidates().filter(|c| c.text() == text).count();
-        assert!(done.candidates().all(|c| c.text() == text || c.text().is_empty()));
+        assert!(done
+            .candidates()
+            .all(|c| c.text() == text || c.text().is_empty()));
         assert!(whole > 0 && whole < 10, "{whole}");
         assert_eq!(whole + failed, 10);
     }

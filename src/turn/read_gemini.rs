@@ -22,7 +22,7 @@ use crate::json::{JsonStr, RawJson};
 /// | the first chunk's `responseId`, `modelVersion` | start |
 /// | a `text` part | a message item, text |
 /// | a `text` part with `thought: true` | a reasoning item, reasoning text |
-/// | a `thoughtSignature` | a signature of the item of its part (a function call's, or the open text's) |
+/// | a `thoughtSignature` | a signature of the item of its part (a function call's, or the open text's); for a writer that keeps [`Extra`] members (a final answer), it also ends the text's item, so that it stays on its part |
 /// | a `functionCall` part (it arrives whole, one per chunk) | a tool call item of its own: start, its `args` as one arguments fragment, end |
 /// | a `functionCall` part with streamed arguments (`partialArgs`, `willContinue`; Vertex AI) | one tool call item over its parts: start at the first, each part's pieces as an arguments fragment (the text of the arguments object so far, see below), end at the part without `willContinue: true` or at an empty `functionCall` |
 /// | any other part (`executableCode`, `codeExecutionResult`, `inlineData`, `fileData`, `functionResponse`, a kind this version does not model) | an item of its own, [`ItemKind::Other`] with the part's member name and its JSON as it came: start, end |
@@ -281,7 +281,9 @@ impl GeminiReader {
         if self.ended {
             return Err(self.error(TurnErrorKind::ContentAfterFinish));
         }
-        let r = self.start(r, out).and_then(|()| self.candidate_body(candidate, out));
+        let r = self
+            .start(r, out)
+            .and_then(|()| self.candidate_body(candidate, out));
         r.map_err(|e| e.at(at))
     }
 
@@ -503,6 +505,13 @@ impl GeminiReader {
         if let Some(sig) = part.thought_signature.filter(|s| !s.is_empty()) {
             let index = self.prose(kind, out)?;
             out.write(&fragment(index, DeltaKind::Signature, sig))?;
+            if out.wants_extras() {
+                // For a final answer in Gemini's shape: the signature stays
+                // on the part it came with (the API asks for it back
+                // there), so the text after it is a part of its own. A
+                // writer of a stream gets one item per run of text.
+                self.end_prose(out)?;
+            }
         }
         Ok(())
     }

@@ -409,9 +409,9 @@ fn usage_json(u: &TurnUsage, j: &mut String) {
 ///
 /// | turn | response |
 /// | --- | --- |
-/// | a message or refusal item | `{"text"}` (left out when empty) |
+/// | a message or refusal item | `{"text"}` with its signature as `thoughtSignature` (left out when it has neither) |
 /// | a reasoning item | `{"text", "thought": true}` with its signature as `thoughtSignature` (left out when it has neither) |
-/// | a tool call | `{"functionCall": {"id", "name", "args"}}` with its signature as `thoughtSignature`; `args` left out when the arguments are not a JSON object |
+/// | a tool call | `{"functionCall": {"id", "name", "args"}}` with its signature as `thoughtSignature`; `args` left out when the arguments are not a JSON object (of a call not yet ended: the object they spell so far, closed) |
 /// | an item only Gemini has | its part as the upstream wrote it, when the turn was read from Gemini and the reader kept it; else left out |
 /// | stop | `finishReason`, as [`GeminiWriter`] writes it (the upstream's own string when the turn was read from Gemini); left out for a failed or cut turn that gave none |
 /// | usage | `usageMetadata`, when known |
@@ -493,10 +493,13 @@ fn candidate(turn: &super::FinalTurn, j: &mut String) {
             FinalItemKind::Message | FinalItemKind::Refusal => {
                 let mut text = item.text();
                 text.push_str(&item.refusal);
-                if !text.is_empty() {
+                if !text.is_empty() || !item.signature.is_empty() {
                     sep(&mut parts);
                     let mut p = ObjectWriter::new(&mut parts);
                     p.str("text", &text);
+                    if !item.signature.is_empty() {
+                        p.str("thoughtSignature", &item.signature);
+                    }
                     p.end();
                 }
             }
@@ -525,6 +528,15 @@ fn candidate(turn: &super::FinalTurn, j: &mut String) {
                 if object_args(&item.arguments, &mut args) {
                     // Compact, as the API writes an object.
                     crate::json::push_compact(f.key("args"), &args);
+                } else if !item.is_done() {
+                    // Arguments still streaming (an answer so far): the
+                    // object they spell, closed where they stand.
+                    let closed = crate::json::partial::repair_partial_json(&item.arguments);
+                    if let Ok(Some(closed)) = closed {
+                        if object_args(&closed, &mut args) {
+                            crate::json::push_compact(f.key("args"), &args);
+                        }
+                    }
                 }
                 f.end();
                 if !item.signature.is_empty() {
