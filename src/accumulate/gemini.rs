@@ -105,8 +105,9 @@ use crate::turn::{
 #[derive(Debug, Clone)]
 pub struct GeminiAccumulator {
     config: GeminiAccumulatorConfig,
-    /// Reads the response's own members.
-    head: Slot,
+    /// Reads the response's own members (boxed: a reader and an
+    /// accumulator are large, and the face is moved around).
+    head: alloc::boxed::Box<Slot>,
     /// A reader and accumulator per candidate, by index.
     candidates: BTreeMap<u64, Slot>,
     /// The bytes all accumulators hold, and the fixed charge per candidate.
@@ -220,7 +221,7 @@ impl GeminiAccumulator {
     pub fn with_config(config: GeminiAccumulatorConfig) -> Self {
         Self {
             config,
-            head: Slot::new(None),
+            head: alloc::boxed::Box::new(Slot::new(None)),
             candidates: BTreeMap::new(),
             used: 0,
             events: 0,
