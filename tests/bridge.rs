@@ -24,9 +24,9 @@ use ssekit::bridge::{
     GeminiToResponses, ResponsesToChat,
 };
 use ssekit::chat::ChatEvent;
-use ssekit::gemini::{GeminiEvent, PartKind};
 use ssekit::lint;
 use ssekit::responses::ResponsesEvent;
+use ssekit::turn::FinalItemKind;
 use ssekit::{Bytes, Frame, Parser};
 
 // ---------------------------------------------------------------- helpers
@@ -275,7 +275,7 @@ fn anthropic_expected(body: &[u8]) -> Answer {
 fn gemini_expected(body: &[u8]) -> (Answer, Vec<bool>) {
     let mut acc = GeminiAccumulator::new();
     for frame in frames(body) {
-        acc.feed(&GeminiEvent::from_frame(&frame).unwrap()).unwrap();
+        acc.feed(&frame).unwrap();
     }
     let g = acc.finish();
     let mut a = Answer::default();
@@ -285,14 +285,13 @@ fn gemini_expected(body: &[u8]) -> (Answer, Vec<bool>) {
         a.text = c.text();
         a.reasoning = c.thoughts();
         for part in c.parts() {
-            if part.kind() == PartKind::FunctionCall {
-                let v: J = serde_json::from_str(part.json().unwrap()).unwrap();
-                let call = &v["functionCall"];
-                keep.push(call["id"].is_string());
+            if let FinalItemKind::ToolCall { call_id, name } = part.kind() {
+                keep.push(call_id.is_some());
+                let args = serde_json::from_str::<J>(part.arguments());
                 a.calls.push((
-                    call["id"].as_str().map(str::to_owned),
-                    call["name"].as_str().unwrap_or("").to_owned(),
-                    call.get("args").map_or("{}".to_owned(), |v| v.to_string()),
+                    call_id.clone(),
+                    name.clone().unwrap_or_default(),
+                    args.map_or("{}".to_owned(), |v| v.to_string()),
                 ));
             }
         }

@@ -18,7 +18,6 @@ use ssekit::accumulate::{
 use ssekit::anthropic::AnthropicEvent;
 use ssekit::bridge::AnyReader;
 use ssekit::chat::ChatEvent;
-use ssekit::gemini::GeminiEvent;
 use ssekit::responses::ResponsesEvent;
 use ssekit::turn::{self, TurnConfig};
 use ssekit::Frame;
@@ -115,14 +114,13 @@ impl Acc {
                     Err(e) => skipped(&e),
                 }
             }
-            Acc::Gemini(acc) => match GeminiEvent::from_frame(frame) {
-                Ok(event) => {
-                    if let Err(e) = acc.feed(&event) {
-                        eprintln!("ssekit: warning: event at byte {start}: {e}");
-                    }
+            // The accumulator decodes the frame: an event that does not
+            // decode is its error, and skipped.
+            Acc::Gemini(acc) => {
+                if let Err(e) = acc.feed(frame) {
+                    eprintln!("ssekit: warning: event at byte {start}: {e}");
                 }
-                Err(e) => skipped(&e),
-            },
+            }
         }
     }
 

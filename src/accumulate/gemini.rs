@@ -1,41 +1,36 @@
-//! The Gemini accumulator: [`GeminiEvent`]s in, the final
-//! [`GeminiResponse`] (a `GenerateContentResponse`) out.
+//! The Gemini accumulator: the frames of a `streamGenerateContent` stream
+//! in, the final [`GeminiResponse`] (a `GenerateContentResponse`) out.
 //!
-//! A Gemini stream sends each candidate's content in chunks keyed by the
-//! candidate's `index` (0 when omitted): new parts to append, the finish
-//! reason on the last chunk (some servers repeat it on every chunk), safety
-//! ratings, citations and grounding metadata, and on every chunk the
-//! cumulative `usageMetadata`. There is no end marker: the stream just ends.
-//! [`GeminiAccumulator`] joins the parts by candidate, whatever order the
-//! candidates come in.
+//! A face over the turn model: [`GeminiReader`]s read the stream and
+//! [`TurnAccumulator`]s keep what they read, one pair per candidate plus
+//! one for the response's own members; the result is the Gemini rendering
+//! of those turns ([`write_choices_json`]).
 //!
 //! See [`GeminiAccumulator`] for an example.
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
+use bytes::Bytes;
 use core::mem::size_of;
 
-use super::dialect::{
-    by_index, event_result, note, push_owned, replace_owned, set_once, Budget, DEFAULT_MAX_BYTES,
+use super::dialect::DEFAULT_MAX_BYTES;
+use super::{AccumulateError, Outcome, TurnAccumulator, TurnAccumulatorConfig};
+use crate::frame::Frame;
+use crate::gemini::{GeminiError, GeminiEvent, Owned, PromptFeedback, UsageMetadata};
+use crate::json::JsonStr;
+use crate::turn::{
+    write_choices_json, Dialect, FinalItem, FinalItemKind, FinalTurn, GeminiReader, TurnConfig,
+    TurnError, TurnErrorKind, TurnEvent, TurnReader, TurnWriter,
 };
-use super::{AccumulateError, AccumulateErrorKind, Outcome};
-use crate::gemini::partial_args::ArgsText;
-use crate::gemini::{
-    Candidate as CandidateView, CitationSource, FunctionCall, GeminiError, GeminiEvent,
-    GenerateContentResponse, GroundingMetadata, List, Owned, Part as PartView, PartKind,
-    PromptFeedback, UsageMetadata,
-};
-use crate::json::push_compact as compact;
-use crate::json::{JsonError, JsonErrorKind, JsonStr, ObjectWriter, RawJson};
 
 /// Assembles a Gemini `streamGenerateContent` stream into the final
 /// [`GeminiResponse`].
 ///
-/// Feed it every event with [`feed`](Self::feed); read the response so far
-/// at any time with [`snapshot`](Self::snapshot) (borrowed, nothing copied);
-/// at the end of the stream call [`finish`](Self::finish), which decides the
-/// [`Outcome`]: [`Failed`](Outcome::Failed) when an error chunk arrived;
+/// Feed it every frame with [`feed`](Self::feed); read the response so far
+/// with [`snapshot`](Self::snapshot); at the end of the stream call
+/// [`finish`](Self::finish), which decides the [`Outcome`]:
+/// [`Failed`](Outcome::Failed) when an error chunk arrived;
 /// [`Completed`](Outcome::Completed) when at least one candidate arrived and
 /// every candidate has a `finishReason`, or when the prompt was blocked
 /// (`promptFeedback.blockReason`, and no candidate); otherwise
@@ -44,58 +39,44 @@ use crate::json::{JsonError, JsonErrorKind, JsonStr, ObjectWriter, RawJson};
 /// repeats the finish reason on every chunk) cannot be told from a complete
 /// one.
 ///
-/// # What it keeps
+/// # How it reads
 ///
-/// * From the chunks: `responseId`, `modelVersion` and `createTime` (from
-///   the first chunk that has each), the last `promptFeedback` and the last
-///   `usageMetadata` (cumulative, so the last is final).
-/// * Per candidate, by `index`: the `role` (the first sent), the parts, the
-///   last non-null `finishReason`, `finishMessage`, `safetyRatings`,
-///   `groundingMetadata`, `urlContextMetadata`, `groundingAttributions`,
-///   `logprobsResult`, `avgLogprobs` and `tokenCount`, and the citation
-///   sources of every chunk, in order.
-/// * Parts: consecutive text parts of the same kind (answer or thought) are
-///   concatenated into one, until a part with a `thoughtSignature` closes
-///   it (the signature stays on the part it came with, so that it can be
-///   sent back as the API asks); a part with only a `thoughtSignature` goes
-///   onto the text part before it when that one has none. Every other part
-///   (function calls, which arrive whole, code and its results, inline data,
-///   kinds this version does not model) is kept as it came.
-/// * A function call whose arguments stream (Vertex AI: `partialArgs`,
-///   `willContinue`) is one part, `{"functionCall": {"id", "name", "args"},
-///   "thoughtSignature"}`, its `args` the object the pieces spell (see
-///   [`GeminiReader`](crate::turn::GeminiReader), which reads them the same
-///   way), closed at the part without `willContinue: true`, at an empty
-///   `functionCall`, at a whole call, or at [`finish`](Self::finish). A
-///   piece that does not continue the arguments is dropped with
-///   [`AccumulateErrorKind::InvalidInput`].
-/// * An error chunk as [`error`](GeminiResponse::error) (the last one; it is
-///   kept even past the memory limit, as it replaces the one before).
+/// Each candidate is read by a [`GeminiReader`] of its own into a
+/// [`TurnAccumulator`] of its own, started in the chunk where the candidate
+/// first comes; one more pair reads the response's own members from every
+/// chunk (`responseId`, `modelVersion`, `createTime`, `promptFeedback`,
+/// `usageMetadata`, an error chunk). What each keeps is what the reader
+/// hands on (see [`GeminiReader`]): text and thoughts joined into one part
+/// per run of the same kind, function calls (their streamed arguments
+/// assembled), other parts as they came, the last `finishReason`, and the
+/// candidate's other members as the API wrote them.
 ///
-/// A chunk of an unexpected shape ([`GeminiEvent::Unknown`]) is counted
-/// ([`unknown_chunks`](GeminiResponse::unknown_chunks)) and reported as an
-/// [`AccumulateErrorKind::Decode`] error; nothing of it is kept.
+/// An event that does not decode, a part or candidate that does not, or
+/// streamed arguments out of order are reported as the event's error
+/// ([`AccumulateErrorKind::Decode`](super::AccumulateErrorKind::Decode),
+/// [`Stream`](super::AccumulateErrorKind::Stream)); the rest of the event
+/// is kept, and the accumulator stays usable.
 ///
 /// # Memory and cost
 ///
-/// Everything kept counts against a limit (64 MiB by default;
-/// [`GeminiAccumulatorConfig::max_bytes`]): the text and JSON kept, and a
-/// fixed amount per candidate and part, so that a stream of sparse indexes
+/// Everything kept counts against one limit (64 MiB by default;
+/// [`GeminiAccumulatorConfig::max_bytes`]) shared by the candidates: the
+/// text and JSON kept, a fixed amount per part, and the size of each
+/// candidate's reader and accumulator, so that a stream of sparse indexes
 /// cannot exhaust memory either. What does not fit is dropped with
-/// [`AccumulateErrorKind::TooManyBytes`] and the response ends
-/// [`Truncated`](Outcome::Truncated). The number of distinct candidate
-/// indexes is limited too ([`DEFAULT_MAX_CANDIDATES`];
-/// [`GeminiAccumulatorConfig::max_candidates`]): a part for one more
-/// is dropped with [`AccumulateErrorKind::TooManyChoices`] (candidates are
-/// Gemini's choices) and the response ends truncated. Candidates are in a map by index
-/// (O(log n) to find one, nothing shifted on insert), and parts are only
-/// ever appended, so the work is linear in the input whatever its order.
+/// [`TooManyBytes`](super::AccumulateErrorKind::TooManyBytes) and the
+/// response ends [`Truncated`](Outcome::Truncated). The number of distinct
+/// candidate indexes is limited too ([`DEFAULT_MAX_CANDIDATES`];
+/// [`GeminiAccumulatorConfig::max_candidates`]): a candidate past it is
+/// dropped with [`TooManyChoices`](super::AccumulateErrorKind::TooManyChoices)
+/// and the response ends truncated. Candidates are in a map by index, and
+/// each chunk's candidate goes to its own reader only: the work is linear in
+/// the input whatever its order.
 ///
 /// # Example
 ///
 /// ```
 /// use ssekit::accumulate::{GeminiAccumulator, Outcome};
-/// use ssekit::gemini::GeminiEvent;
 /// use ssekit::{Bytes, Parser};
 ///
 /// let body = concat!(
@@ -107,7 +88,7 @@ use crate::json::{JsonError, JsonErrorKind, JsonStr, ObjectWriter, RawJson};
 /// parser.feed(Bytes::from_static(body.as_bytes()));
 /// let mut acc = GeminiAccumulator::new();
 /// while let Some(frame) = parser.next_frame()? {
-///     acc.feed(&GeminiEvent::from_frame(&frame)?)?;
+///     acc.feed(&frame)?;
 /// }
 /// let response = acc.finish();
 /// assert_eq!(response.outcome(), Outcome::Completed);
@@ -123,10 +104,77 @@ use crate::json::{JsonError, JsonErrorKind, JsonStr, ObjectWriter, RawJson};
 /// ```
 #[derive(Debug, Clone)]
 pub struct GeminiAccumulator {
-    response: GeminiResponse,
-    budget: Budget,
-    events: u64,
     config: GeminiAccumulatorConfig,
+    /// Reads the response's own members (boxed: a reader and an
+    /// accumulator are large, and the face is moved around).
+    head: alloc::boxed::Box<Slot>,
+    /// A reader and accumulator per candidate, by index.
+    candidates: BTreeMap<u64, Slot>,
+    /// The bytes all accumulators hold, and the fixed charge per candidate.
+    used: usize,
+    events: u64,
+    limit_hit: bool,
+}
+
+/// One reader and the accumulator it reads into.
+#[derive(Debug, Clone)]
+struct Slot {
+    reader: GeminiReader,
+    acc: TurnAccumulator,
+}
+
+/// What each candidate costs besides what it keeps: its reader, its
+/// accumulator and its place in the map.
+const SLOT_COST: usize = size_of::<Slot>() + size_of::<u64>();
+
+impl Slot {
+    fn new(candidate: Option<u64>) -> Self {
+        let config = TurnConfig {
+            // Bytes bound the parts, as they bound everything kept.
+            max_items: usize::MAX,
+            ..TurnConfig::default()
+        };
+        let reader = GeminiReader::new(&config);
+        let reader = match candidate {
+            Some(index) => reader.candidate(index),
+            None => reader,
+        };
+        let acc =
+            TurnAccumulator::with_config(TurnAccumulatorConfig::DEFAULT.with_max_items(usize::MAX))
+                .from_dialect(Dialect::Gemini);
+        Self { reader, acc }
+    }
+}
+
+/// The accumulator as a writer that notes the reader's faults (the first
+/// one) and lets it read on, so that the rest of an event is kept.
+struct Sink<'a> {
+    acc: &'a mut TurnAccumulator,
+    fault: &'a mut Option<TurnError>,
+}
+
+impl TurnWriter for Sink<'_> {
+    fn write(&mut self, event: &TurnEvent<'_>) -> Result<(), TurnError> {
+        self.acc.write(event)
+    }
+    fn fail(&mut self, code: &str, message: &str) {
+        self.acc.fail(code, message);
+    }
+    fn take(&mut self) -> Bytes {
+        Bytes::new()
+    }
+    fn is_finished(&self) -> bool {
+        self.acc.is_finished()
+    }
+    fn fault(&mut self, error: TurnError) -> Result<(), TurnError> {
+        if !error.kind().is_tolerated() {
+            self.fault.get_or_insert(error);
+        }
+        Ok(())
+    }
+    fn wants_extras(&self) -> bool {
+        true
+    }
 }
 
 config! {
@@ -172,10 +220,12 @@ impl GeminiAccumulator {
     /// An empty accumulator with the given limits.
     pub fn with_config(config: GeminiAccumulatorConfig) -> Self {
         Self {
-            response: GeminiResponse::default(),
-            budget: Budget::new(config.max_bytes),
-            events: 0,
             config,
+            head: alloc::boxed::Box::new(Slot::new(None)),
+            candidates: BTreeMap::new(),
+            used: 0,
+            events: 0,
+            limit_hit: false,
         }
     }
 
@@ -186,303 +236,264 @@ impl GeminiAccumulator {
 
     /// The bytes counted against the limit so far.
     pub fn used_bytes(&self) -> usize {
-        self.budget.used()
+        self.used
     }
 
-    /// The number of events pushed.
+    /// The number of frames fed.
     pub fn events(&self) -> u64 {
         self.events
     }
 
-    /// Adds one event.
+    /// Reads one frame.
     ///
-    /// Cost: O(size of the event), plus O(log n) to find each candidate by
+    /// Cost: O(size of the frame), plus O(log n) to find each candidate by
     /// index.
     ///
     /// # Errors
     ///
-    /// An [`AccumulateError`] when part of the event could not be kept: a
-    /// chunk of an unexpected shape or an element that does not decode
-    /// ([`AccumulateErrorKind::Decode`]), or data past the memory limit
-    /// ([`AccumulateErrorKind::TooManyBytes`]). The rest of the event is
-    /// applied, the accumulator stays usable, and the first such problem of
-    /// the event is returned.
-    pub fn feed(&mut self, event: &GeminiEvent<'_>) -> Result<(), AccumulateError> {
+    /// An [`AccumulateError`] at this frame's index when part of it could
+    /// not be kept: a frame that is not a Gemini chunk, a chunk of an
+    /// unexpected shape or an element that does not decode
+    /// ([`Decode`](super::AccumulateErrorKind::Decode)), streamed arguments
+    /// the reader refused or content after an error chunk
+    /// ([`Stream`](super::AccumulateErrorKind::Stream)), or data past a
+    /// limit. The rest of the frame is kept, the accumulator stays usable,
+    /// and the first such problem of the frame is returned.
+    pub fn feed(&mut self, frame: &Frame) -> Result<(), AccumulateError> {
         let number = self.events;
         self.events += 1;
         let mut first = None;
-        match event {
-            GeminiEvent::Response(chunk) => self.chunk(chunk, &mut first),
-            GeminiEvent::Error(e) => {
-                // Kept whatever the limit (it replaces the last one): a
-                // failure must never read as a cut.
-                self.response.error = Some(e.error.to_owned());
+        match GeminiEvent::from_frame(frame) {
+            Err(e) => first = Some(TurnError::new(TurnErrorKind::Decode(e), number)),
+            Ok(GeminiEvent::Response(r)) => {
+                self.read(None, &mut first, |reader, out| reader.read_head(&r, out));
+                for candidate in r.candidates.into_iter().flatten() {
+                    let candidate = match candidate {
+                        Ok(c) => c,
+                        Err(e) => {
+                            first.get_or_insert(TurnError::new(TurnErrorKind::Decode(e), number));
+                            continue;
+                        }
+                    };
+                    let index = candidate.index_or_zero();
+                    if let Err(e) = self.open(index) {
+                        first.get_or_insert(e);
+                        continue;
+                    }
+                    self.read(Some(index), &mut first, |reader, out| {
+                        reader.read_candidate(&r, &candidate, out)
+                    });
+                }
             }
-            GeminiEvent::Unknown { error, .. } => {
-                self.response.unknown += 1;
-                first = Some(AccumulateErrorKind::Decode(*error));
+            Ok(event) => self.read(None, &mut first, |reader, out| {
+                reader.read_event(&event, out)
+            }),
+        }
+        match first {
+            None => Ok(()),
+            Some(e) => {
+                if matches!(
+                    e.kind(),
+                    TurnErrorKind::TooManyBytes { .. }
+                        | TurnErrorKind::TooManyItems { .. }
+                        | TurnErrorKind::TooManyChoices { .. }
+                ) {
+                    self.limit_hit = true;
+                }
+                Err(e.at(number).into())
             }
         }
-        event_result(first, number, &mut self.response.limit_hit)
     }
 
-    /// The response so far. Borrowed: nothing is copied. Its
-    /// [`outcome`](GeminiResponse::outcome) is
-    /// [`InProgress`](Outcome::InProgress).
-    pub fn snapshot(&self) -> &GeminiResponse {
-        &self.response
+    /// Makes the slot of candidate `index` if it has none, within the
+    /// limits.
+    fn open(&mut self, index: u64) -> Result<(), TurnError> {
+        if self.candidates.contains_key(&index) {
+            return Ok(());
+        }
+        let limit = self.config.max_candidates;
+        if self.candidates.len() >= limit {
+            return Err(TurnError::new(TurnErrorKind::TooManyChoices { limit }, 0));
+        }
+        let limit = self.config.max_bytes;
+        match self.used.checked_add(SLOT_COST) {
+            Some(next) if next <= limit => self.used = next,
+            _ => return Err(TurnError::new(TurnErrorKind::TooManyBytes { limit }, 0)),
+        }
+        self.candidates.insert(index, Slot::new(Some(index)));
+        Ok(())
+    }
+
+    /// Runs `read` on the slot of `candidate` (the head for `None`), its
+    /// accumulator allowed what the others leave of the limit; notes the
+    /// first problem in `first`.
+    fn read(
+        &mut self,
+        candidate: Option<u64>,
+        first: &mut Option<TurnError>,
+        read: impl FnOnce(&mut GeminiReader, &mut Sink<'_>) -> Result<(), TurnError>,
+    ) {
+        let slot = match candidate {
+            None => &mut self.head,
+            Some(index) => match self.candidates.get_mut(&index) {
+                Some(slot) => slot,
+                None => return,
+            },
+        };
+        let before = slot.acc.used_bytes();
+        let others = self.used.saturating_sub(before);
+        slot.acc
+            .set_max_bytes(self.config.max_bytes.saturating_sub(others));
+        let mut fault = None;
+        let r = read(
+            &mut slot.reader,
+            &mut Sink {
+                acc: &mut slot.acc,
+                fault: &mut fault,
+            },
+        );
+        self.used = others.saturating_add(slot.acc.used_bytes());
+        if let Some(mut e) = r.err().or(fault) {
+            if let TurnErrorKind::TooManyBytes { .. } = e.kind() {
+                // The accumulator's share of the limit: the limit is the
+                // face's.
+                let limit = self.config.max_bytes;
+                e = TurnError::new(TurnErrorKind::TooManyBytes { limit }, e.event_index());
+            }
+            first.get_or_insert(e);
+        }
+    }
+
+    /// The response so far, its [`outcome`](GeminiResponse::outcome)
+    /// [`InProgress`](Outcome::InProgress). A copy: O(size of the
+    /// response).
+    pub fn snapshot(&self) -> GeminiResponse {
+        GeminiResponse {
+            head: self.head.acc.turn().clone(),
+            candidates: self
+                .candidates
+                .iter()
+                .map(|(k, s)| (*k, s.acc.turn().clone()))
+                .collect(),
+            limit_hit: self.limit_hit,
+            status: Outcome::InProgress,
+        }
     }
 
     /// Ends the stream and returns the response, with its
     /// [`outcome`](GeminiResponse::outcome) decided (see the
-    /// [type docs](Self)).
+    /// [type docs](Self)): each reader is told the body ended, which closes
+    /// what was still open (a function call whose arguments stream).
     #[must_use]
-    pub fn finish(self) -> GeminiResponse {
-        let mut r = self.response;
-        for c in r.candidates.values_mut() {
-            c.end_streamed();
+    pub fn finish(mut self) -> GeminiResponse {
+        let mut ignored = None;
+        let indexes: Vec<u64> = self.candidates.keys().copied().collect();
+        for index in indexes {
+            // A candidate without a finish reason reports the cut; the
+            // outcome says it.
+            self.read(Some(index), &mut ignored, |reader, out| reader.finish(out));
         }
-        let blocked = r.candidates.is_empty() && r.block_reason().is_some();
-        r.status = if r.error.is_some() {
+        self.read(None, &mut ignored, |reader, out| reader.finish(out));
+        let head = self.head.acc.into_turn();
+        let candidates: BTreeMap<u64, FinalTurn> = self
+            .candidates
+            .into_iter()
+            .map(|(k, s)| (k, s.acc.into_turn()))
+            .collect();
+        let cut = self.limit_hit || head.cut || candidates.values().any(|t| t.cut);
+        let blocked = candidates.is_empty() && GeminiResponse::block_reason_of(&head).is_some();
+        let status = if head.error().is_some() {
             Outcome::Failed
-        } else if r.limit_hit {
+        } else if cut {
             Outcome::Truncated
         } else if blocked
-            || (!r.candidates.is_empty()
-                && r.candidates.values().all(|c| c.finish_reason.is_some()))
+            || (!candidates.is_empty() && candidates.values().all(|t| t.stop_raw().is_some()))
         {
             Outcome::Completed
         } else {
             Outcome::Truncated
         };
-        r
-    }
-
-    fn chunk(
-        &mut self,
-        chunk: &GenerateContentResponse<'_>,
-        first: &mut Option<AccumulateErrorKind>,
-    ) {
-        let b = &mut self.budget;
-        let max_candidates = self.config.max_candidates;
-        let r = &mut self.response;
-        r.chunks += 1;
-        note(first, set_once(b, &mut r.response_id, chunk.response_id));
-        note(
-            first,
-            set_once(b, &mut r.model_version, chunk.model_version),
-        );
-        note(first, set_once(b, &mut r.create_time, chunk.create_time));
-        if let Some(feedback) = &chunk.prompt_feedback {
-            note(
-                first,
-                replace_owned(b, &mut r.prompt_feedback, feedback.to_owned()),
-            );
-        }
-        if let Some(usage) = &chunk.usage_metadata {
-            note(first, replace_owned(b, &mut r.usage, usage.to_owned()));
-        }
-        for candidate in chunk.candidates.into_iter().flatten() {
-            match candidate {
-                Ok(c) => apply_candidate(b, max_candidates, &mut r.candidates, &c, first),
-                Err(e) => note(first, Err(AccumulateErrorKind::Decode(e))),
-            }
+        GeminiResponse {
+            head,
+            candidates,
+            limit_hit: cut,
+            status,
         }
     }
 }
 
-/// Puts `value` (unescaped) in `slot`, giving back the old one's bytes.
-fn set_last(
-    b: &mut Budget,
-    slot: &mut Option<String>,
-    value: Option<JsonStr<'_>>,
-) -> Result<(), AccumulateErrorKind> {
-    match value {
-        Some(v) => b.replace(slot, &v.unescape()),
-        None => Ok(()),
-    }
-}
-
-/// Puts raw JSON text in `slot`, giving back the old one's bytes.
-fn set_raw(
-    b: &mut Budget,
-    slot: &mut Option<String>,
-    value: Option<RawJson<'_>>,
-) -> Result<(), AccumulateErrorKind> {
-    match value {
-        Some(v) => b.replace(slot, v.get()),
-        None => Ok(()),
-    }
-}
-
-fn apply_candidate(
-    b: &mut Budget,
-    max_candidates: usize,
-    candidates: &mut BTreeMap<u64, Candidate>,
-    view: &CandidateView<'_>,
-    first: &mut Option<AccumulateErrorKind>,
-) {
-    let index = view.index_or_zero();
-    let c = match by_index(
-        b,
-        candidates,
-        index,
-        max_candidates,
-        |limit| AccumulateErrorKind::TooManyChoices { limit },
-        || Candidate::new(index),
-    ) {
-        Ok(c) => c,
-        Err(e) => return note(first, Err(e)),
-    };
-    if let Some(content) = &view.content {
-        note(first, set_once(b, &mut c.role, content.role));
-        for part in content.parts.into_iter().flatten() {
-            match part {
-                Ok(part) => note(first, c.push_part(b, &part)),
-                Err(e) => note(first, Err(AccumulateErrorKind::Decode(e))),
-            }
-        }
-    }
-    note(first, set_last(b, &mut c.finish_reason, view.finish_reason));
-    note(
-        first,
-        set_last(b, &mut c.finish_message, view.finish_message),
-    );
-    if let Some(list) = view.safety_ratings {
-        note(
-            first,
-            set_raw(b, &mut c.safety_ratings, Some(list.as_raw_json())),
-        );
-    }
-    if let Some(citations) = &view.citation_metadata {
-        note(
-            first,
-            extend(b, &mut c.citation_sources, citations.citation_sources),
-        );
-        note(first, extend(b, &mut c.citations, citations.citations));
-    }
-    if let Some(g) = &view.grounding_metadata {
-        note(
-            first,
-            replace_owned(b, &mut c.grounding_metadata, g.to_owned()),
-        );
-    }
-    note(
-        first,
-        set_raw(
-            b,
-            &mut c.grounding_attributions,
-            view.grounding_attributions,
-        ),
-    );
-    note(
-        first,
-        set_raw(b, &mut c.url_context_metadata, view.url_context_metadata),
-    );
-    note(
-        first,
-        set_raw(b, &mut c.logprobs_result, view.logprobs_result),
-    );
-    if view.avg_logprobs.is_some() {
-        c.avg_logprobs = view.avg_logprobs;
-    }
-    if view.token_count.is_some() {
-        c.token_count = view.token_count;
-    }
-}
-
-/// Appends the sources of `list` to `kept`; the first problem is returned.
-fn extend(
-    b: &mut Budget,
-    kept: &mut Vec<Owned<CitationSource<'static>>>,
-    list: Option<List<'_, CitationSource<'_>>>,
-) -> Result<(), AccumulateErrorKind> {
-    let mut problem = Ok(());
-    for source in list.into_iter().flatten() {
-        let r = match source {
-            Ok(s) => push_owned(b, kept, s.to_owned()),
-            Err(e) => Err(AccumulateErrorKind::Decode(e)),
-        };
-        if let (Ok(()), Err(e)) = (&problem, r) {
-            problem = Err(e);
-        }
-    }
-    problem
+/// The text of a kept JSON string, unescaped.
+fn string(raw: Option<&str>) -> Option<String> {
+    let s = JsonStr::parse(raw?).ok()?;
+    Some(s.unescape().into_owned())
 }
 
 /// A Gemini response assembled from a stream: the `GenerateContentResponse`
 /// the same request would have returned from `generateContent`, plus how
 /// the stream ended.
 ///
-/// Made by [`GeminiAccumulator`]. [`to_json`](Self::to_json) writes it in
+/// Made by [`GeminiAccumulator`]: a [`FinalTurn`] per candidate, and one
+/// for the response's own members. [`to_json`](Self::to_json) writes it in
 /// the API's shape; with the `serde` feature it implements
 /// `serde::Serialize` in the same shape.
 #[derive(Debug, Clone, Default)]
 pub struct GeminiResponse {
-    response_id: Option<String>,
-    model_version: Option<String>,
-    create_time: Option<String>,
-    candidates: BTreeMap<u64, Candidate>,
-    prompt_feedback: Option<Owned<PromptFeedback<'static>>>,
-    usage: Option<Owned<UsageMetadata<'static>>>,
-    error: Option<Owned<GeminiError<'static>>>,
-    chunks: u64,
-    unknown: u64,
+    head: FinalTurn,
+    candidates: BTreeMap<u64, FinalTurn>,
     limit_hit: bool,
     status: Outcome,
 }
 
 impl GeminiResponse {
-    /// The response ID, from the first chunk that has one.
+    /// The response ID, from the first chunk.
     pub fn response_id(&self) -> Option<&str> {
-        self.response_id.as_deref()
+        self.head.id()
     }
-    /// The model version, from the first chunk that names it.
+    /// The model version, from the first chunk.
     pub fn model_version(&self) -> Option<&str> {
-        self.model_version.as_deref()
+        self.head.model()
     }
     /// When the request was received (Vertex AI), from the first chunk that
     /// has it.
-    pub fn create_time(&self) -> Option<&str> {
-        self.create_time.as_deref()
+    pub fn create_time(&self) -> Option<String> {
+        string(self.head.extra(Dialect::Gemini, "createTime"))
     }
     /// The candidates, in `index` order.
-    pub fn candidates(&self) -> impl ExactSizeIterator<Item = &Candidate> + '_ {
-        self.candidates.values()
+    pub fn candidates(&self) -> impl ExactSizeIterator<Item = Candidate<'_>> + '_ {
+        self.candidates.iter().map(|(index, turn)| Candidate {
+            index: *index,
+            turn,
+        })
     }
     /// The candidate with this `index`. O(log n).
-    pub fn candidate(&self, index: u64) -> Option<&Candidate> {
-        self.candidates.get(&index)
+    pub fn candidate(&self, index: u64) -> Option<Candidate<'_>> {
+        let turn = self.candidates.get(&index)?;
+        Some(Candidate { index, turn })
     }
     /// The last `promptFeedback` sent.
-    pub fn prompt_feedback(&self) -> Option<&Owned<PromptFeedback<'static>>> {
-        self.prompt_feedback.as_ref()
+    pub fn prompt_feedback(&self) -> Option<Owned<PromptFeedback<'static>>> {
+        Owned::parse(self.head.extra(Dialect::Gemini, "promptFeedback")?).ok()
     }
     /// Why the prompt was blocked (`promptFeedback.blockReason`), if it was.
     pub fn block_reason(&self) -> Option<String> {
-        let feedback = self.prompt_feedback.as_ref()?;
-        feedback
-            .get()
-            .block_reason
-            .map(|r| r.unescape().into_owned())
+        Self::block_reason_of(&self.head)
+    }
+    fn block_reason_of(head: &FinalTurn) -> Option<String> {
+        let feedback: Owned<PromptFeedback<'static>> =
+            Owned::parse(head.extra(Dialect::Gemini, "promptFeedback")?).ok()?;
+        let reason = feedback.get().block_reason?;
+        Some(reason.unescape().into_owned())
     }
     /// The last `usageMetadata` sent (cumulative, so the final counts).
-    pub fn usage(&self) -> Option<&Owned<UsageMetadata<'static>>> {
-        self.usage.as_ref()
+    pub fn usage(&self) -> Option<Owned<UsageMetadata<'static>>> {
+        Owned::parse(self.head.extra(Dialect::Gemini, "usageMetadata")?).ok()
     }
-    /// The error sent in the stream (the last one if there were several).
-    pub fn error(&self) -> Option<&Owned<GeminiError<'static>>> {
-        self.error.as_ref()
+    /// The error chunk's error, if one came (the first one: the stream
+    /// ends there).
+    pub fn error(&self) -> Option<Owned<GeminiError<'static>>> {
+        Owned::parse(self.head.extra(Dialect::Gemini, "error")?).ok()
     }
-    /// The number of `GenerateContentResponse` chunks accumulated.
-    pub fn chunks(&self) -> u64 {
-        self.chunks
-    }
-    /// The number of chunks of an unexpected shape, skipped.
-    pub fn unknown_chunks(&self) -> u64 {
-        self.unknown
-    }
-    /// Whether data was dropped at the memory limit.
+    /// Whether data was dropped at a limit.
     pub fn limit_exceeded(&self) -> bool {
         self.limit_hit
     }
@@ -497,16 +508,17 @@ impl GeminiResponse {
     }
 
     /// The response as compact JSON text, in the shape of the API's
-    /// `GenerateContentResponse`: `candidates` (when any arrived; each with
-    /// `content` {`parts`, `role`}, then `finishReason`, `finishMessage`,
+    /// `GenerateContentResponse`, as [`FinalTurn::write_json`] renders a
+    /// Gemini answer: `candidates` (when any arrived; each with `content`
+    /// {`parts`, `role`}, then `finishReason`, `finishMessage`,
     /// `safetyRatings`, `citationMetadata`, `groundingMetadata`,
     /// `groundingAttributions`, `urlContextMetadata`, `logprobsResult`,
     /// `avgLogprobs`, `tokenCount` when present, and `index`), then
     /// `promptFeedback`, `usageMetadata`, `modelVersion`, `responseId` and
-    /// `createTime` when present. Objects kept as they came (usage, feedback,
-    /// non-text parts) are written as they came, less the whitespace between
-    /// tokens. The stream's status and
-    /// error are not part of this object (see [`outcome`](Self::outcome) and
+    /// `createTime` when present. Members kept as they came (usage,
+    /// feedback, non-text parts) are written as they came, less the
+    /// whitespace between tokens. The stream's status and error are not
+    /// part of this object (see [`outcome`](Self::outcome) and
     /// [`error`](Self::error)).
     pub fn to_json(&self) -> String {
         let mut out = String::new();
@@ -516,28 +528,12 @@ impl GeminiResponse {
 
     /// Appends [`to_json`](Self::to_json)'s text to `out`.
     pub fn write_json(&self, out: &mut String) {
-        let mut w = ObjectWriter::new(out);
-        if !self.candidates.is_empty() {
-            let out = w.key("candidates");
-            out.push('[');
-            for (i, c) in self.candidates.values().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                c.write_json(out);
-            }
-            out.push(']');
-        }
-        if let Some(f) = &self.prompt_feedback {
-            compact(w.key("promptFeedback"), f.as_str());
-        }
-        if let Some(u) = &self.usage {
-            compact(w.key("usageMetadata"), u.as_str());
-        }
-        w.opt_str("modelVersion", self.model_version());
-        w.opt_str("responseId", self.response_id());
-        w.opt_str("createTime", self.create_time());
-        w.end();
+        // The head first: the response's own members come from it, and
+        // as it read no candidate, it is not one of `candidates`.
+        let mut turns = Vec::with_capacity(self.candidates.len() + 1);
+        turns.push(&self.head);
+        turns.extend(self.candidates.values());
+        write_choices_json(Dialect::Gemini, &turns, out);
     }
 }
 
@@ -549,426 +545,236 @@ impl serde::Serialize for GeminiResponse {
     }
 }
 
-/// One candidate of a [`GeminiResponse`], assembled from its chunks.
-#[derive(Debug, Clone)]
-pub struct Candidate {
+/// One candidate of a [`GeminiResponse`]: a view of its [`FinalTurn`].
+#[derive(Debug, Clone, Copy)]
+pub struct Candidate<'a> {
     index: u64,
-    role: Option<String>,
-    parts: Vec<Part>,
-    finish_reason: Option<String>,
-    finish_message: Option<String>,
-    safety_ratings: Option<String>,
-    citation_sources: Vec<Owned<CitationSource<'static>>>,
-    citations: Vec<Owned<CitationSource<'static>>>,
-    grounding_metadata: Option<Owned<GroundingMetadata<'static>>>,
-    grounding_attributions: Option<String>,
-    url_context_metadata: Option<String>,
-    logprobs_result: Option<String>,
-    avg_logprobs: Option<f64>,
-    token_count: Option<u64>,
-    /// The part of the function call whose arguments are streaming.
-    streaming: Option<usize>,
+    turn: &'a FinalTurn,
 }
 
-impl Candidate {
-    fn new(index: u64) -> Self {
-        Self {
-            index,
-            role: None,
-            parts: Vec::new(),
-            finish_reason: None,
-            finish_message: None,
-            safety_ratings: None,
-            citation_sources: Vec::new(),
-            citations: Vec::new(),
-            grounding_metadata: None,
-            grounding_attributions: None,
-            url_context_metadata: None,
-            logprobs_result: None,
-            avg_logprobs: None,
-            token_count: None,
-            streaming: None,
-        }
-    }
-
-    /// Adds one part of a function call whose arguments stream.
-    fn push_streamed(
-        &mut self,
-        b: &mut Budget,
-        part: &PartView<'_>,
-        call: &FunctionCall<'_>,
-    ) -> Result<(), AccumulateErrorKind> {
-        let at = match self.streaming {
-            Some(at) => at,
-            None => {
-                b.charge(size_of::<Part>() + size_of::<StreamedCall>())?;
-                let mut streamed = StreamedCall::default();
-                set_once(b, &mut streamed.id, call.id)?;
-                set_once(b, &mut streamed.name, call.name)?;
-                self.parts.push(Part {
-                    kind: PartKind::FunctionCall,
-                    thought: false,
-                    text: None,
-                    thought_signature: None,
-                    json: None,
-                    streamed: Some(alloc::boxed::Box::new(streamed)),
-                });
-                self.streaming = Some(self.parts.len() - 1);
-                self.parts.len() - 1
-            }
-        };
-        let Some(streamed) = self
-            .parts
-            .get_mut(at)
-            .and_then(|p| p.streamed.as_deref_mut())
-        else {
-            return Ok(());
-        };
-        let mut problem = Ok(());
-        let start = streamed.args.len();
-        if let Some(args) = call.args.filter(|_| !streamed.over_budget) {
-            streamed.text.seed(args.get(), &mut streamed.args);
-        }
-        let pieces = call.partial_args.filter(|_| !streamed.over_budget);
-        for piece in pieces.into_iter().flatten() {
-            let r = match piece {
-                Ok(piece) => streamed.text.push(&piece, &mut streamed.args).map_err(|_| {
-                    AccumulateErrorKind::InvalidInput {
-                        index: at as u64,
-                        error: JsonError::new(JsonErrorKind::ExpectedValue, streamed.args.len()),
-                    }
-                }),
-                Err(e) => Err(AccumulateErrorKind::Decode(e)),
-            };
-            if problem.is_ok() {
-                problem = r;
-            }
-        }
-        if let Err(e) = b.charge(streamed.args.len() - start) {
-            // Cut back to the start of this part, the text would no longer
-            // match the state of the pieces read: the arguments are dropped
-            // whole (closed as `{}`), with the error.
-            streamed.args.clear();
-            streamed.text = ArgsText::default();
-            streamed.over_budget = true;
-            problem = problem.and(Err(e));
-        }
-        let signed = set_once(b, &mut streamed.signature, part.thought_signature);
-        if call.will_continue != Some(true) {
-            self.end_streamed();
-        }
-        problem.and(signed)
-    }
-
-    /// Closes the function call whose arguments are streaming, if one is:
-    /// its part gets its JSON.
-    fn end_streamed(&mut self) {
-        let Some(at) = self.streaming.take() else {
-            return;
-        };
-        if let Some(part) = self.parts.get_mut(at) {
-            if let Some(streamed) = part.streamed.take() {
-                let mut json = String::new();
-                streamed.write_json(&mut json);
-                part.json = Some(json);
-            }
-        }
-    }
-
-    /// Adds one part (see [What it keeps](GeminiAccumulator#what-it-keeps)).
-    fn push_part(
-        &mut self,
-        b: &mut Budget,
-        part: &PartView<'_>,
-    ) -> Result<(), AccumulateErrorKind> {
-        if let Some(call) = &part.function_call {
-            if call.partial_args.is_some() || call.will_continue.is_some() {
-                return self.push_streamed(b, part, call);
-            }
-            let empty = call.name.is_none() && call.args.is_none() && call.id.is_none();
-            if empty && self.streaming.is_some() {
-                // An empty `functionCall` ends streamed arguments.
-                self.end_streamed();
-                return Ok(());
-            }
-            self.end_streamed();
-        }
-        let kind = part.kind();
-        let signature = part.thought_signature;
-        let open = self
-            .parts
-            .last_mut()
-            .filter(|last| last.text.is_some() && last.thought_signature.is_none());
-        match (kind, part.text) {
-            (PartKind::Text | PartKind::Thought, Some(text)) => {
-                let thought = kind == PartKind::Thought;
-                let last = match open {
-                    Some(last) if last.kind == kind => last,
-                    _ => {
-                        b.charge(size_of::<Part>())?;
-                        self.parts.push(Part::new_text(kind, thought));
-                        let at = self.parts.len() - 1;
-                        &mut self.parts[at]
-                    }
-                };
-                let slot = last.text.get_or_insert_with(String::new);
-                b.append(slot, text, 1)?;
-                set_once(b, &mut last.thought_signature, signature)
-            }
-            // Only a signature: it closes the text part before it.
-            (PartKind::Other, None) if signature.is_some() && open.is_some() && part.is_bare() => {
-                match open {
-                    Some(last) => set_once(b, &mut last.thought_signature, signature),
-                    None => Ok(()),
-                }
-            }
-            _ => {
-                let raw = part.raw().get();
-                b.charge(size_of::<Part>() + raw.len())?;
-                self.parts.push(Part {
-                    kind,
-                    thought: part.is_thought(),
-                    text: None,
-                    thought_signature: None,
-                    json: Some(String::from(raw)),
-                    streamed: None,
-                });
-                Ok(())
-            }
-        }
-    }
-
+impl<'a> Candidate<'a> {
     /// The candidate's index.
     pub fn index(&self) -> u64 {
         self.index
     }
-    /// The content's role (the first one sent).
-    pub fn role(&self) -> Option<&str> {
-        self.role.as_deref()
+    /// The candidate as the turn model holds it.
+    pub fn turn(&self) -> &'a FinalTurn {
+        self.turn
     }
-    /// The parts, in order.
-    pub fn parts(&self) -> &[Part] {
-        &self.parts
+    /// The content's role (the first one sent).
+    pub fn role(&self) -> Option<String> {
+        string(self.extra("role"))
+    }
+    /// The parts, in order, as items of the turn: a message (text parts
+    /// joined), reasoning (thought parts joined, with their signature), a
+    /// tool call (`functionCall`), or another part as it came
+    /// ([`FinalItemKind::Other`], its JSON in `raw`).
+    pub fn parts(&self) -> &'a [FinalItem] {
+        self.turn.items()
     }
     /// The answer's text: every text part that is not a thought,
     /// concatenated.
     pub fn text(&self) -> String {
-        self.joined(PartKind::Text)
+        self.parts()
+            .iter()
+            .filter(|p| p.kind() == &FinalItemKind::Message)
+            .map(FinalItem::text)
+            .collect()
     }
     /// The thoughts' text: every thought part, concatenated.
     pub fn thoughts(&self) -> String {
-        self.joined(PartKind::Thought)
-    }
-    fn joined(&self, kind: PartKind) -> String {
-        self.parts
+        self.parts()
             .iter()
-            .filter(|p| p.kind == kind)
-            .filter_map(Part::text)
+            .filter(|p| p.kind() == &FinalItemKind::Reasoning)
+            .flat_map(|p| p.reasoning_parts().map(|(_, t)| t))
             .collect()
     }
     /// The last `finishReason` sent; `None` while the candidate is unfinished.
-    pub fn finish_reason(&self) -> Option<&str> {
-        self.finish_reason.as_deref()
+    pub fn finish_reason(&self) -> Option<&'a str> {
+        self.turn.stop_raw()
     }
     /// The last `finishMessage` sent.
-    pub fn finish_message(&self) -> Option<&str> {
-        self.finish_message.as_deref()
+    pub fn finish_message(&self) -> Option<String> {
+        string(self.extra("finishMessage"))
     }
     /// The last `safetyRatings` sent, as JSON text (an array).
-    pub fn safety_ratings(&self) -> Option<&str> {
-        self.safety_ratings.as_deref()
+    pub fn safety_ratings(&self) -> Option<&'a str> {
+        self.extra("safetyRatings")
     }
-    /// The citation sources of every chunk, in order (`citationSources`,
-    /// then Vertex AI's `citations`).
-    pub fn citation_sources(&self) -> impl Iterator<Item = &Owned<CitationSource<'static>>> + '_ {
-        self.citation_sources.iter().chain(&self.citations)
-    }
-    /// The last `groundingMetadata` sent.
-    pub fn grounding_metadata(&self) -> Option<&Owned<GroundingMetadata<'static>>> {
-        self.grounding_metadata.as_ref()
+    /// The last `groundingMetadata` sent, as JSON text.
+    pub fn grounding_metadata(&self) -> Option<&'a str> {
+        self.extra("groundingMetadata")
     }
     /// The last `avgLogprobs` sent.
     pub fn avg_logprobs(&self) -> Option<f64> {
-        self.avg_logprobs
+        self.extra("avgLogprobs")?.parse().ok()
     }
     /// The last `tokenCount` sent.
     pub fn token_count(&self) -> Option<u64> {
-        self.token_count
+        self.extra("tokenCount")?.parse().ok()
+    }
+    /// Any other member of the candidate the API sent, as JSON text:
+    /// `citationSources` and `citations` (of `citationMetadata`, the lists
+    /// of every chunk joined), `groundingAttributions`,
+    /// `urlContextMetadata`, `logprobsResult`, …; the last one sent.
+    pub fn extra(&self, key: &str) -> Option<&'a str> {
+        self.turn.extra(Dialect::Gemini, key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accumulate::AccumulateErrorKind;
+    use alloc::format;
+
+    fn feed(acc: &mut GeminiAccumulator, data: &str) -> Result<(), AccumulateError> {
+        acc.feed(&Frame::new(data))
     }
 
-    fn write_json(&self, out: &mut String) {
-        let mut w = ObjectWriter::new(out);
-        let out = w.key("content");
-        let mut content = ObjectWriter::new(out);
-        let out = content.key("parts");
-        out.push('[');
-        for (i, part) in self.parts.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
+    /// Two candidates, the second first seen in the third chunk: each
+    /// renders as a reader of its own that read every chunk renders it.
+    #[test]
+    fn a_candidate_started_late_reads_as_one_read_from_the_start() {
+        let chunks = [
+            r#"{"candidates":[{"content":{"parts":[{"text":"A"}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":2},"modelVersion":"m","responseId":"r"}"#,
+            r#"{"candidates":[{"content":{"parts":[{"text":"B","thought":true}],"role":"model"},"index":0}],"modelVersion":"m","responseId":"r"}"#,
+            r#"{"candidates":[{"content":{"parts":[{"text":"x"},{"functionCall":{"name":"f","args":{"a":1}}}],"role":"model"},"index":1},{"content":{"parts":[{"text":"C"}],"role":"model"},"finishReason":"STOP","index":0}],"modelVersion":"m","responseId":"r"}"#,
+            r#"{"candidates":[{"content":{"parts":[{"text":"y"}],"role":"model"},"finishReason":"MAX_TOKENS","index":1,"tokenCount":3}],"usageMetadata":{"promptTokenCount":2,"candidatesTokenCount":5,"totalTokenCount":7},"modelVersion":"m","responseId":"r"}"#,
+        ];
+        let mut acc = GeminiAccumulator::new();
+        for c in chunks {
+            feed(&mut acc, c).unwrap();
+        }
+        let got = acc.finish();
+        assert_eq!(got.outcome(), Outcome::Completed);
+        // The reference: a reader per candidate, each reading every chunk.
+        let read = |reader: GeminiReader| {
+            let mut reader = reader;
+            let mut acc = TurnAccumulator::new().from_dialect(Dialect::Gemini);
+            for c in chunks {
+                acc.read(&mut reader, &Frame::new(c)).unwrap();
             }
-            part.write_json(out);
-        }
-        out.push(']');
-        content.opt_str("role", self.role());
-        content.end();
-        w.opt_str("finishReason", self.finish_reason());
-        w.opt_str("finishMessage", self.finish_message());
-        if let Some(s) = &self.safety_ratings {
-            compact(w.key("safetyRatings"), s);
-        }
-        if !self.citation_sources.is_empty() || !self.citations.is_empty() {
-            let out = w.key("citationMetadata");
-            let mut m = ObjectWriter::new(out);
-            for (key, list) in [
-                ("citationSources", &self.citation_sources),
-                ("citations", &self.citations),
-            ] {
-                if !list.is_empty() {
-                    let out = m.key(key);
-                    out.push('[');
-                    for (i, s) in list.iter().enumerate() {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        compact(out, s.as_str());
-                    }
-                    out.push(']');
-                }
+            acc.finish_reader(&mut reader).unwrap();
+            acc.into_turn()
+        };
+        let turns = [
+            read(GeminiReader::default()),
+            read(GeminiReader::default().candidate(1)),
+        ];
+        let mut want = String::new();
+        write_choices_json(Dialect::Gemini, &[&turns[0], &turns[1]], &mut want);
+        assert_eq!(got.to_json(), want);
+        // And by hand.
+        let v: serde_json::Value = serde_json::from_str(&got.to_json()).unwrap();
+        assert_eq!(
+            v["candidates"][1],
+            serde_json::json!({"content":{"parts":[{"text":"x"},{"functionCall":{"name":"f","args":{"a":1}}},{"text":"y"}],"role":"model"},"finishReason":"MAX_TOKENS","tokenCount":3,"index":1})
+        );
+        assert_eq!(v["usageMetadata"]["totalTokenCount"], 7);
+        assert_eq!(got.candidate(1).unwrap().text(), "xy");
+        assert_eq!(got.candidate(0).unwrap().thoughts(), "B");
+        assert_eq!(got.candidate(1).unwrap().token_count(), Some(3));
+    }
+
+    #[test]
+    fn errors_are_positioned_and_the_rest_of_the_event_kept() {
+        let mut acc = GeminiAccumulator::new();
+        feed(
+            &mut acc,
+            r#"{"candidates":[{"content":{"parts":[{"text":"a"}]}}]}"#,
+        )
+        .unwrap();
+        let e = acc.feed(&Frame::new("not json")).unwrap_err();
+        assert!(matches!(e.kind(), AccumulateErrorKind::Decode(_)));
+        assert_eq!(e.event_index(), 1);
+        // A bad candidate and a bad part: reported, the rest kept.
+        let e = feed(
+            &mut acc,
+            r#"{"candidates":[7,{"content":{"parts":[{"text":5},{"text":"b"}]},"index":0,"finishReason":"STOP"}]}"#,
+        )
+        .unwrap_err();
+        assert!(matches!(e.kind(), AccumulateErrorKind::Decode(_)));
+        assert_eq!(e.event_index(), 2);
+        assert_eq!(acc.snapshot().candidate(0).unwrap().text(), "ab");
+        assert_eq!(acc.snapshot().outcome(), Outcome::InProgress);
+        let done = acc.finish();
+        assert_eq!(done.outcome(), Outcome::Completed);
+    }
+
+    #[test]
+    fn content_after_an_error_chunk_is_reported_and_the_response_fails() {
+        let mut acc = GeminiAccumulator::new();
+        feed(
+            &mut acc,
+            r#"{"candidates":[{"content":{"parts":[{"text":"a"}]}}]}"#,
+        )
+        .unwrap();
+        feed(
+            &mut acc,
+            r#"{"error":{"code":503,"message":"busy","status":"UNAVAILABLE"}}"#,
+        )
+        .unwrap();
+        let e = feed(&mut acc, r#"{"usageMetadata":{"promptTokenCount":1}}"#).unwrap_err();
+        assert_eq!(
+            e.kind(),
+            AccumulateErrorKind::Stream(TurnErrorKind::ContentAfterFinish)
+        );
+        let done = acc.finish();
+        assert_eq!(done.outcome(), Outcome::Failed);
+        assert_eq!(done.error().unwrap().get().code, Some(503));
+        assert_eq!(done.candidate(0).unwrap().text(), "a");
+    }
+
+    /// A stream cut while a call's arguments stream: `finish` closes them.
+    #[test]
+    fn finish_on_a_cut_stream_closes_streamed_arguments() {
+        let mut acc = GeminiAccumulator::new();
+        feed(
+            &mut acc,
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","partialArgs":[{"jsonPath":"$.a","stringValue":"x","willContinue":true}],"willContinue":true}}],"role":"model"}}]}"#,
+        )
+        .unwrap();
+        let done = acc.finish();
+        assert_eq!(done.outcome(), Outcome::Truncated);
+        assert!(done.is_truncated());
+        let v: serde_json::Value = serde_json::from_str(&done.to_json()).unwrap();
+        assert_eq!(
+            v["candidates"][0]["content"]["parts"][0],
+            serde_json::json!({"functionCall":{"name":"f","args":{"a":"x"}}})
+        );
+    }
+
+    #[test]
+    fn the_limit_is_shared_by_the_candidates() {
+        let text = "z".repeat(600);
+        let mut acc =
+            GeminiAccumulator::with_config(GeminiAccumulatorConfig::DEFAULT.with_max_bytes(4000));
+        let mut failed = 0;
+        for index in 0..10 {
+            let c = format!(
+                r#"{{"candidates":[{{"content":{{"parts":[{{"text":"{text}"}}]}},"index":{index}}}]}}"#
+            );
+            if let Err(e) = feed(&mut acc, &c) {
+                assert!(
+                    matches!(e.kind(), AccumulateErrorKind::TooManyBytes { limit: 4000 }),
+                    "{e}"
+                );
+                failed += 1;
             }
-            m.end();
+            assert!(acc.used_bytes() <= 4000, "{}", acc.used_bytes());
         }
-        if let Some(g) = &self.grounding_metadata {
-            compact(w.key("groundingMetadata"), g.as_str());
-        }
-        for (key, value) in [
-            ("groundingAttributions", &self.grounding_attributions),
-            ("urlContextMetadata", &self.url_context_metadata),
-            ("logprobsResult", &self.logprobs_result),
-        ] {
-            if let Some(v) = value {
-                compact(w.key(key), v);
-            }
-        }
-        if let Some(x) = self.avg_logprobs {
-            use core::fmt::Write;
-            let _ = write!(w.key("avgLogprobs"), "{x:?}");
-        }
-        if let Some(n) = self.token_count {
-            w.u64("tokenCount", n);
-        }
-        w.u64("index", self.index);
-        w.end();
-    }
-}
-
-/// One part of a [`Candidate`]: a text or thought part assembled from the
-/// text parts of consecutive chunks, or any other part as it came.
-#[derive(Debug, Clone)]
-pub struct Part {
-    kind: PartKind,
-    thought: bool,
-    text: Option<String>,
-    thought_signature: Option<String>,
-    /// The part's JSON text, for the parts kept as they came.
-    json: Option<String>,
-    /// A function call whose arguments are still streaming.
-    streamed: Option<alloc::boxed::Box<StreamedCall>>,
-}
-
-/// A function call whose arguments are streaming: what its parts gave so
-/// far.
-#[derive(Debug, Clone, Default)]
-struct StreamedCall {
-    id: Option<String>,
-    name: Option<String>,
-    /// The arguments' text so far.
-    args: String,
-    text: ArgsText,
-    /// The arguments went over the byte budget: they are given as `{}`
-    /// and later pieces are not read.
-    over_budget: bool,
-    signature: Option<String>,
-}
-
-impl StreamedCall {
-    /// The part's JSON: the call, its arguments closed where they stand.
-    fn write_json(&self, out: &mut String) {
-        let mut w = ObjectWriter::new(out);
-        let call = w.key("functionCall");
-        let mut c = ObjectWriter::new(call);
-        c.opt_str("id", self.id.as_deref());
-        c.opt_str("name", self.name.as_deref());
-        let args = c.key("args");
-        args.push_str(&self.args);
-        self.text.closing(args);
-        c.end();
-        w.opt_str("thoughtSignature", self.signature.as_deref());
-        w.end();
-    }
-}
-
-impl Part {
-    fn new_text(kind: PartKind, thought: bool) -> Self {
-        Self {
-            kind,
-            thought,
-            text: None,
-            thought_signature: None,
-            json: None,
-            streamed: None,
-        }
-    }
-
-    /// What the part holds.
-    pub fn kind(&self) -> PartKind {
-        self.kind
-    }
-    /// Whether the part is a thought (`thought: true`).
-    pub fn is_thought(&self) -> bool {
-        self.thought
-    }
-    /// The text of a text or thought part, concatenated.
-    pub fn text(&self) -> Option<&str> {
-        self.text.as_deref()
-    }
-    /// The `thoughtSignature` of a text or thought part (parts kept as they
-    /// came have theirs in [`json`](Self::json)).
-    pub fn thought_signature(&self) -> Option<&str> {
-        self.thought_signature.as_deref()
-    }
-    /// A part kept as it came (function call, code, data, unknown kinds):
-    /// its JSON text, as sent; for a function call whose arguments
-    /// streamed, the call assembled from its parts (`None` while they
-    /// stream). `None` for text and thought parts.
-    pub fn json(&self) -> Option<&str> {
-        self.json.as_deref()
-    }
-    /// A part kept as it came, as a view (see [`json`](Self::json)).
-    pub fn view(&self) -> Option<PartView<'_>> {
-        let json = self.json.as_deref()?;
-        let value = crate::json::Value::parse(json).ok()?;
-        <PartView<'_> as crate::views::Field<'_>>::from_value(value, json).ok()
-    }
-
-    fn write_json(&self, out: &mut String) {
-        if let Some(json) = &self.json {
-            compact(out, json);
-            return;
-        }
-        if let Some(streamed) = &self.streamed {
-            let start = out.len();
-            streamed.write_json(out);
-            // Seeded `args` may hold whitespace between tokens.
-            let written = out.split_off(start);
-            compact(out, &written);
-            return;
-        }
-        let mut w = ObjectWriter::new(out);
-        w.str("text", self.text().unwrap_or(""));
-        if self.thought {
-            w.raw("thought", "true");
-        }
-        w.opt_str("thoughtSignature", self.thought_signature());
-        w.end();
+        assert!(failed > 0);
+        let done = acc.finish();
+        assert!(done.limit_exceeded());
+        assert_eq!(done.outcome(), Outcome::Truncated);
+        // Each chunk's text is kept whole or refused (the candidate may
+        // stay, empty, when its own cost fitted and its text did not).
+        let whole = done.candidates().filter(|c| c.text() == text).count();
+        assert!(done
+            .candidates()
+            .all(|c| c.text() == text || c.text().is_empty()));
+        assert!(whole > 0 && whole < 10, "{whole}");
+        assert_eq!(whole + failed, 10);
     }
 }

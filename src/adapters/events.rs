@@ -220,7 +220,7 @@ impl Dialect for GeminiDialect {
     ) -> Result<(), Error> {
         let event = GeminiEvent::from_frame(frame)?.strict()?;
         on_event(&event);
-        Ok(accumulator.feed(&event)?)
+        Ok(accumulator.feed(frame)?)
     }
 
     fn finish(accumulator: GeminiAccumulator) -> GeminiResponse {

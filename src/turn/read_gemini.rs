@@ -21,7 +21,7 @@ use crate::json::{JsonStr, RawJson};
 /// | the first chunk's `responseId`, `modelVersion` | start |
 /// | a `text` part | a message item, text |
 /// | a `text` part with `thought: true` | a reasoning item, reasoning text |
-/// | a `thoughtSignature` | a signature of the item of its part (a function call's, or the open text's) |
+/// | a `thoughtSignature` | a signature of the item of its part (a function call's, or the open text's); for a writer that keeps [`Extra`] members (a final answer), it also ends the text's item, so that it stays on its part |
 /// | a `functionCall` part (it arrives whole, one per chunk) | a tool call item of its own: start, its `args` as one arguments fragment, end |
 /// | a `functionCall` part with streamed arguments (`partialArgs`, `willContinue`; Vertex AI) | one tool call item over its parts: start at the first, each part's pieces as an arguments fragment (the text of the arguments object so far, see below), end at the part without `willContinue: true` or at an empty `functionCall` |
 /// | any other part (`executableCode`, `codeExecutionResult`, `inlineData`, `fileData`, `functionResponse`, a kind this version does not model) | an item of its own, [`ItemKind::Other`] with the part's member name and its JSON as it came: start, end |
@@ -42,8 +42,9 @@ use crate::json::{JsonStr, RawJson};
 /// What a `GenerateContentResponse` holds beyond the model is handed on as
 /// [`Extra`] members of the turn, for a Gemini rendering of the final
 /// answer: the response's `usageMetadata` and `promptFeedback` (each
-/// replacing the last) and its first `createTime`; candidate 0's `index`
-/// (once, when it first comes), `finishMessage`, `safetyRatings`,
+/// replacing the last), its first `createTime`, and an error chunk's
+/// `error` object; candidate 0's `index` (once, when it first comes), its
+/// content's first `role`, `finishMessage`, `safetyRatings`,
 /// `groundingMetadata`, `groundingAttributions`, `urlContextMetadata`,
 /// `logprobsResult`, `avgLogprobs` and `tokenCount` (each replacing the
 /// last), and its `citationMetadata` lists (`citationSources`,
@@ -62,7 +63,7 @@ use crate::json::{JsonStr, RawJson};
 /// prefix of a JSON object. A call still streaming when the body ends, or
 /// when a part naming a function starts the next call, is closed with what
 /// came.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct GeminiReader {
     max_items: usize,
     events: u64,
@@ -80,6 +81,8 @@ pub struct GeminiReader {
     create_time: bool,
     /// Candidate 0 came.
     candidate: bool,
+    /// Its `role` was handed on (the first one counts).
+    role: bool,
     /// A number written out for an [`Extra`].
     number: String,
     /// The candidate read, the others seen and their pieces skipped.
@@ -138,6 +141,7 @@ impl GeminiReader {
             args: String::new(),
             create_time: false,
             candidate: false,
+            role: false,
             number: String::new(),
             pick: super::Pick::default(),
         }
@@ -188,6 +192,9 @@ impl GeminiReader {
             GeminiEvent::Response(r) => self.response(r, out),
             GeminiEvent::Error(e) => {
                 self.ended = true;
+                // The error object as it came (its numeric `code` has no
+                // word in the model), for the Gemini accumulator.
+                put(out, None, "error", e.error.raw())?;
                 out.write(&TurnEvent::Error(UpstreamError {
                     code: e.error.status,
                     message: e.error.message,
@@ -204,6 +211,76 @@ impl GeminiReader {
         r: &GenerateContentResponse<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
+        self.head(r, out)?;
+        for candidate in r.candidates.into_iter().flatten() {
+            let candidate = match candidate {
+                Ok(c) => c,
+                Err(e) => {
+                    out.fault(self.error(TurnErrorKind::Decode(e)))?;
+                    continue;
+                }
+            };
+            let index = candidate.index_or_zero();
+            if !self.pick.is_own(index) {
+                continue;
+            }
+            self.candidate_body(&candidate, out)?;
+        }
+        Ok(())
+    }
+
+    /// Reads what one chunk says beside its candidates (start, usage,
+    /// prompt feedback, `createTime`), as [`read_event`](Self::read_event)
+    /// does, and none of its candidates: for a reader of a response's own
+    /// members, beside a reader per candidate fed by
+    /// [`read_candidate`](Self::read_candidate).
+    ///
+    /// # Errors
+    ///
+    /// As [`TurnReader::read`].
+    pub(crate) fn read_head<W: TurnWriter + ?Sized>(
+        &mut self,
+        r: &GenerateContentResponse<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        self.events += 1;
+        let at = self.events - 1;
+        if self.ended {
+            return Err(self.error(TurnErrorKind::ContentAfterFinish));
+        }
+        self.head(r, out).map_err(|e| e.at(at))
+    }
+
+    /// Reads one candidate of chunk `r` as if it were this reader's own
+    /// (its index is not checked), and nothing else of the chunk but its
+    /// start: each candidate of a response read by a reader of its own,
+    /// whatever chunk it first comes in, costs the candidate's size only.
+    ///
+    /// # Errors
+    ///
+    /// As [`TurnReader::read`].
+    pub(crate) fn read_candidate<W: TurnWriter + ?Sized>(
+        &mut self,
+        r: &GenerateContentResponse<'_>,
+        candidate: &Candidate<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        self.events += 1;
+        let at = self.events - 1;
+        if self.ended {
+            return Err(self.error(TurnErrorKind::ContentAfterFinish));
+        }
+        let r = self
+            .start(r, out)
+            .and_then(|()| self.candidate_body(candidate, out));
+        r.map_err(|e| e.at(at))
+    }
+
+    fn start<W: TurnWriter + ?Sized>(
+        &mut self,
+        r: &GenerateContentResponse<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
         if !self.started {
             self.started = true;
             out.write(&TurnEvent::Start(TurnStart {
@@ -212,6 +289,15 @@ impl GeminiReader {
                 created: None,
             }))?;
         }
+        Ok(())
+    }
+
+    fn head<W: TurnWriter + ?Sized>(
+        &mut self,
+        r: &GenerateContentResponse<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        self.start(r, out)?;
         if let Some(t) = r.create_time.filter(|_| !self.create_time) {
             self.create_time = true;
             put(out, None, "createTime", t.as_raw_json())?;
@@ -242,40 +328,48 @@ impl GeminiReader {
                 }))?;
             }
         }
-        for candidate in r.candidates.into_iter().flatten() {
-            let candidate = candidate.map_err(|e| self.error(TurnErrorKind::Decode(e)))?;
-            let index = candidate.index_or_zero();
-            if !self.pick.is_own(index) {
-                continue;
+        Ok(())
+    }
+
+    /// Reads the candidate this reader reads.
+    fn candidate_body<W: TurnWriter + ?Sized>(
+        &mut self,
+        candidate: &Candidate<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        if out.wants_extras() {
+            self.candidate_extras(candidate, out)?;
+        }
+        for part in candidate
+            .content
+            .as_ref()
+            .and_then(|c| c.parts)
+            .into_iter()
+            .flatten()
+        {
+            match part {
+                Ok(part) => self.part(&part, out)?,
+                // A part that does not decode: a fault, and the
+                // candidate's other parts are read on for a writer that
+                // goes on.
+                Err(e) => out.fault(self.error(TurnErrorKind::Decode(e)))?,
             }
-            if out.wants_extras() {
-                self.candidate_extras(&candidate, out)?;
-            }
-            for part in candidate
-                .content
-                .and_then(|c| c.parts)
-                .into_iter()
-                .flatten()
-            {
-                let part = part.map_err(|e| self.error(TurnErrorKind::Decode(e)))?;
-                self.part(&part, out)?;
-            }
-            if let Some(raw) = candidate.finish_reason {
-                self.stopped = true;
-                let reason = match raw.as_str() {
-                    Some("STOP") => StopReason::EndTurn,
-                    Some("MAX_TOKENS") => StopReason::MaxTokens,
-                    Some(
-                        "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII"
-                        | "IMAGE_SAFETY",
-                    ) => StopReason::ContentFilter,
-                    _ => StopReason::Error,
-                };
-                out.write(&TurnEvent::Stop(Stop {
-                    reason,
-                    raw: Some(raw),
-                }))?;
-            }
+        }
+        if let Some(raw) = candidate.finish_reason {
+            self.stopped = true;
+            let reason = match raw.as_str() {
+                Some("STOP") => StopReason::EndTurn,
+                Some("MAX_TOKENS") => StopReason::MaxTokens,
+                Some(
+                    "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII"
+                    | "IMAGE_SAFETY",
+                ) => StopReason::ContentFilter,
+                _ => StopReason::Error,
+            };
+            out.write(&TurnEvent::Stop(Stop {
+                reason,
+                raw: Some(raw),
+            }))?;
         }
         Ok(())
     }
@@ -292,6 +386,12 @@ impl GeminiReader {
             self.number.clear();
             let _ = write!(self.number, "{}", self.pick.own);
             put(out, None, "index", RawJson::new(&self.number))?;
+        }
+        if let Some(role) = c.content.as_ref().and_then(|c| c.role) {
+            if !self.role {
+                self.role = true;
+                put(out, None, "role", role.as_raw_json())?;
+            }
         }
         if let Some(m) = c.finish_message {
             put(out, None, "finishMessage", m.as_raw_json())?;
@@ -394,6 +494,13 @@ impl GeminiReader {
         if let Some(sig) = part.thought_signature.filter(|s| !s.is_empty()) {
             let index = self.prose(kind, out)?;
             out.write(&fragment(index, DeltaKind::Signature, sig))?;
+            if out.wants_extras() {
+                // For a final answer in Gemini's shape: the signature stays
+                // on the part it came with (the API asks for it back
+                // there), so the text after it is a part of its own. A
+                // writer of a stream gets one item per run of text.
+                self.end_prose(out)?;
+            }
         }
         Ok(())
     }
@@ -564,6 +671,9 @@ impl TurnReader for GeminiReader {
             return Ok(());
         }
         if !self.stopped {
+            // Cut: a call whose arguments were streaming is still closed
+            // with what came (its fragments then spell a JSON object).
+            self.end_streamed(out).map_err(|e| e.at(self.events))?;
             return Err(TurnError::new(TurnErrorKind::Truncated, self.events));
         }
         // A Gemini stream has no end event: the body's end is the end.
@@ -741,7 +851,8 @@ mod tests {
         let refs: alloc::vec::Vec<&super::super::FinalTurn> = turns.iter().collect();
         let mut out = String::new();
         super::super::write_choices_json(Dialect::Gemini, &refs, &mut out);
-        let part = |t: &str| json!({"parts": [{"text": t}], "role": "model"});
+        // No role came: none is written.
+        let part = |t: &str| json!({"parts": [{"text": t}]});
         assert_eq!(
             j(&out),
             json!({

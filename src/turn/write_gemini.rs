@@ -409,9 +409,9 @@ fn usage_json(u: &TurnUsage, j: &mut String) {
 ///
 /// | turn | response |
 /// | --- | --- |
-/// | a message or refusal item | `{"text"}` (left out when empty) |
+/// | a message or refusal item | `{"text"}` with its signature as `thoughtSignature` (left out when it has neither) |
 /// | a reasoning item | `{"text", "thought": true}` with its signature as `thoughtSignature` (left out when it has neither) |
-/// | a tool call | `{"functionCall": {"id", "name", "args"}}` with its signature as `thoughtSignature`; `args` left out when the arguments are not a JSON object |
+/// | a tool call | `{"functionCall": {"id", "name", "args"}}` with its signature as `thoughtSignature`; `args` left out when the arguments are not a JSON object (of a call not yet ended: the object they spell so far, closed) |
 /// | an item only Gemini has | its part as the upstream wrote it, when the turn was read from Gemini and the reader kept it; else left out |
 /// | stop | `finishReason`, as [`GeminiWriter`] writes it (the upstream's own string when the turn was read from Gemini); left out for a failed or cut turn that gave none |
 /// | usage | `usageMetadata`, when known |
@@ -419,8 +419,8 @@ fn usage_json(u: &TurnUsage, j: &mut String) {
 ///
 /// A turn read from Gemini keeps what its reader handed on as
 /// [`Extra`](super::Extra) members: the response's `promptFeedback`, its
-/// `usageMetadata` as it came, `createTime`; candidate 0's
-/// `finishMessage`, `safetyRatings`, `citationMetadata`,
+/// `usageMetadata` as it came, `createTime`; candidate 0's `role` (left
+/// out when it sent none), `finishMessage`, `safetyRatings`, `citationMetadata`,
 /// `groundingMetadata` and the rest, in the order the API gives them; no
 /// `candidates` when none came (a blocked prompt); no `modelVersion` or
 /// `responseId` the upstream did not give.
@@ -493,10 +493,13 @@ fn candidate(turn: &super::FinalTurn, j: &mut String) {
             FinalItemKind::Message | FinalItemKind::Refusal => {
                 let mut text = item.text();
                 text.push_str(&item.refusal);
-                if !text.is_empty() {
+                if !text.is_empty() || !item.signature.is_empty() {
                     sep(&mut parts);
                     let mut p = ObjectWriter::new(&mut parts);
                     p.str("text", &text);
+                    if !item.signature.is_empty() {
+                        p.str("thoughtSignature", &item.signature);
+                    }
                     p.end();
                 }
             }
@@ -525,6 +528,15 @@ fn candidate(turn: &super::FinalTurn, j: &mut String) {
                 if object_args(&item.arguments, &mut args) {
                     // Compact, as the API writes an object.
                     crate::json::push_compact(f.key("args"), &args);
+                } else if !item.is_done() {
+                    // Arguments still streaming (an answer so far): the
+                    // object they spell, closed where they stand.
+                    let closed = crate::json::partial::repair_partial_json(&item.arguments);
+                    if let Ok(Some(closed)) = closed {
+                        if object_args(&closed, &mut args) {
+                            crate::json::push_compact(f.key("args"), &args);
+                        }
+                    }
                 }
                 f.end();
                 if !item.signature.is_empty() {
@@ -546,7 +558,16 @@ fn candidate(turn: &super::FinalTurn, j: &mut String) {
     parts.push(']');
     j.push_str("{\"content\":{\"parts\":");
     j.push_str(&parts);
-    j.push_str(",\"role\":\"model\"}");
+    // A turn read from Gemini has the role its candidate gave, if any.
+    match extra("role") {
+        Some(role) => {
+            j.push_str(",\"role\":");
+            crate::json::push_compact(j, role);
+        }
+        None if turn.source() == Some(Gemini) => {}
+        None => j.push_str(",\"role\":\"model\""),
+    }
+    j.push('}');
     let stop = match turn.stop_reason() {
         Some(stop) => turn.own_stop(Gemini).or_else(|| finish_reason(stop)),
         None if turn.ending() == Ending::Completed => finish_reason(StopReason::EndTurn),

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use bytes::Bytes;
 use serde_json::{json, Map, Value as J};
 use ssekit::accumulate::{AccumulateErrorKind, GeminiAccumulator, Outcome};
-use ssekit::gemini::GeminiEvent;
+use ssekit::turn::{FinalItem, FinalItemKind};
 use ssekit::Frame;
 
 fn streams() -> Vec<(String, Vec<Frame>)> {
@@ -199,21 +199,16 @@ fn every_stream_assembles_as_the_reference_does() {
     for (name, frames) in &streams {
         let mut acc = GeminiAccumulator::new();
         for (i, frame) in frames.iter().enumerate() {
-            let event = GeminiEvent::from_frame(frame).unwrap();
-            acc.feed(&event)
+            acc.feed(frame)
                 .unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
         }
+        assert_eq!(acc.events() as usize, frames.len(), "{name}");
         let response = acc.finish();
         let got: J = serde_json::from_str(&response.to_json())
             .unwrap_or_else(|e| panic!("{name}: {e}: {}", response.to_json()));
         let (want, outcome) = reference(frames);
         assert_eq!(got, want, "{name}");
         assert_eq!(response.outcome().as_str(), outcome, "{name}");
-        assert_eq!(
-            response.chunks() as usize + usize::from(response.error().is_some()),
-            frames.len(),
-            "{name}"
-        );
     }
 }
 
@@ -225,7 +220,7 @@ fn candidate_text_is_the_concatenation_of_its_text_parts() {
         let mut acc = GeminiAccumulator::new();
         let mut texts: std::collections::BTreeMap<u64, (String, String)> = Default::default();
         for frame in &frames {
-            acc.feed(&GeminiEvent::from_frame(frame).unwrap()).unwrap();
+            acc.feed(frame).unwrap();
             let chunk: J = serde_json::from_str(frame.data()).unwrap();
             for c in chunk["candidates"].as_array().into_iter().flatten() {
                 let slot = texts.entry(c["index"].as_u64().unwrap_or(0)).or_default();
@@ -254,10 +249,7 @@ fn run(
     acc: &mut GeminiAccumulator,
     chunks: &[&str],
 ) -> Vec<Result<(), ssekit::accumulate::AccumulateError>> {
-    chunks
-        .iter()
-        .map(|c| acc.feed(&GeminiEvent::parse(c).unwrap()))
-        .collect()
+    chunks.iter().map(|c| acc.feed(&Frame::new(*c))).collect()
 }
 
 #[test]
@@ -267,7 +259,7 @@ fn the_corpus_stream_gives_paris_and_the_last_usage() {
     };
     let mut acc = GeminiAccumulator::new();
     for frame in &streams[0].1 {
-        acc.feed(&GeminiEvent::from_frame(frame).unwrap()).unwrap();
+        acc.feed(frame).unwrap();
     }
     let r = acc.finish();
     assert_eq!(r.outcome(), Outcome::Completed);
@@ -275,7 +267,8 @@ fn the_corpus_stream_gives_paris_and_the_last_usage() {
     assert_eq!(c.text(), "The capital of France is Paris.\n");
     assert_eq!(c.parts().len(), 1);
     assert_eq!(c.finish_reason(), Some("STOP"));
-    let usage = r.usage().unwrap().get();
+    let usage = r.usage().unwrap();
+    let usage = usage.get();
     assert_eq!(
         (usage.prompt_token_count, usage.total_token_count),
         (Some(13), Some(21))
@@ -296,41 +289,46 @@ fn function_calls_code_and_signatures_are_kept_in_place() {
     };
     let mut acc = GeminiAccumulator::new();
     for frame in &get("thinking-function-call.sse") {
-        acc.feed(&GeminiEvent::from_frame(frame).unwrap()).unwrap();
+        acc.feed(frame).unwrap();
     }
     let r = acc.finish();
     let parts = r.candidate(0).unwrap().parts();
     assert_eq!(parts.len(), 3);
-    assert!(parts[0].is_thought());
-    let call = parts[2].view().unwrap();
-    let f = call.function_call.unwrap();
-    assert_eq!(f.name.unwrap(), "get_weather");
+    assert_eq!(parts[0].kind(), &FinalItemKind::Reasoning);
+    let FinalItemKind::ToolCall { name, .. } = parts[2].kind() else {
+        panic!("{:?}", parts[2]);
+    };
+    assert_eq!(name.as_deref(), Some("get_weather"));
     assert_eq!(
-        f.args.unwrap().get(),
+        parts[2].arguments(),
         r#"{"city": "Paris","unit": "celsius"}"#
     );
-    assert_eq!(call.thought_signature.unwrap(), "CiQBcsjafD0Gf2vYbX==");
+    assert_eq!(parts[2].signature(), "CiQBcsjafD0Gf2vYbX==");
 
     let mut acc = GeminiAccumulator::new();
     for frame in &get("signatures.sse") {
-        acc.feed(&GeminiEvent::from_frame(frame).unwrap()).unwrap();
+        acc.feed(frame).unwrap();
     }
     let r = acc.finish();
     let parts = r.candidate(0).unwrap().parts();
-    let shape: Vec<(Option<&str>, Option<&str>)> = parts
-        .iter()
-        .map(|p| (p.text(), p.thought_signature()))
-        .collect();
+    let shape: Vec<(String, &str)> = parts.iter().map(|p| (text(p), p.signature())).collect();
     assert_eq!(
         shape,
         [
-            (Some("Thinking about it"), None),
-            (Some("Answer part one, part two"), Some("U2lnMQ==")),
-            (Some(" and more"), Some("U2lnMg==")),
-            (Some(""), Some("U2lnMw==")),
+            ("Thinking about it".to_owned(), ""),
+            ("Answer part one, part two".to_owned(), "U2lnMQ=="),
+            (" and more".to_owned(), "U2lnMg=="),
+            ("".to_owned(), "U2lnMw=="),
         ]
     );
     assert_eq!(r.outcome(), Outcome::Completed);
+}
+
+/// A part's text: its answer text, or its thoughts.
+fn text(p: &FinalItem) -> String {
+    let mut s = p.text();
+    s.extend(p.reasoning_parts().map(|(_, t)| t));
+    s
 }
 
 #[test]
@@ -385,26 +383,30 @@ fn unexpected_shapes_and_bad_elements_are_reported_and_the_rest_kept() {
         AccumulateErrorKind::Decode(_)
     ));
     let done = acc.finish();
-    assert_eq!(done.unknown_chunks(), 1);
     assert_eq!(done.candidate(2).unwrap().text(), "ok");
     assert_eq!(done.outcome(), Outcome::Completed);
 }
 
 #[test]
 fn the_memory_limit_drops_data_and_truncates() {
-    let mut acc = GeminiAccumulator::with_config(
-        ssekit::accumulate::GeminiAccumulatorConfig::DEFAULT.with_max_bytes(2000),
-    );
     let big = "x".repeat(1500);
     let chunk = format!(r#"{{"candidates":[{{"content":{{"parts":[{{"text":"{big}"}}]}}}}]}}"#);
     let last = r#"{"candidates":[{"content":{"parts":[{"text":"y"}]},"finishReason":"STOP"}]}"#;
+    // Room for the first chunk and 500 bytes more: not for the second.
+    let mut probe = GeminiAccumulator::new();
+    run(&mut probe, &[&chunk]);
+    let limit = probe.used_bytes() + 500;
+    let mut acc = GeminiAccumulator::with_config(
+        ssekit::accumulate::GeminiAccumulatorConfig::DEFAULT.with_max_bytes(limit),
+    );
     let r = run(&mut acc, &[&chunk, &chunk, last]);
     assert!(r[0].is_ok());
-    assert!(matches!(
+    assert_eq!(
         r[1].unwrap_err().kind(),
-        AccumulateErrorKind::TooManyBytes { limit: 2000 }
-    ));
-    assert!(acc.used_bytes() <= 2000);
+        AccumulateErrorKind::TooManyBytes { limit }
+    );
+    assert!(r[2].is_ok());
+    assert!(acc.used_bytes() <= limit);
     let done = acc.finish();
     assert!(done.limit_exceeded());
     assert_eq!(done.outcome(), Outcome::Truncated);
@@ -419,7 +421,7 @@ fn sparse_indexes_cost_memory_and_are_bounded() {
     let mut errors = 0;
     for i in 0..1000u64 {
         let c = format!(r#"{{"candidates":[{{"index":{}}}]}}"#, u64::MAX - i * 7919);
-        errors += usize::from(acc.feed(&GeminiEvent::parse(&c).unwrap()).is_err());
+        errors += usize::from(acc.feed(&Frame::new(c)).is_err());
     }
     let n = acc.snapshot().candidates().len();
     assert!(n > 0 && n < 100, "{n} candidates kept");
@@ -441,7 +443,7 @@ fn any_input_order_is_linear() {
             r#"{{"candidates":[{{"index":{i},"content":{{"parts":[{{"text":"a"}},{{"functionCall":{{"name":"f","args":{{}}}}}}]}}}},{{"index":{},"content":{{"parts":[{{"text":"b"}}]}},"finishReason":"STOP"}}]}}"#,
             n - 1 - i
         );
-        acc.feed(&GeminiEvent::parse(&c).unwrap()).unwrap();
+        acc.feed(&Frame::new(c)).unwrap();
     }
     let r = acc.finish();
     assert_eq!(r.candidates().len(), n as usize);
@@ -490,7 +492,7 @@ fn candidates_past_the_count_limit_are_dropped_and_the_response_is_truncated() {
         let data = format!(
             r#"{{"candidates":[{{"index":{index},"content":{{"parts":[{{"text":"c{index}"}}]}},"finishReason":"STOP"}}]}}"#
         );
-        results.push(acc.feed(&GeminiEvent::parse(&data).unwrap()));
+        results.push(acc.feed(&Frame::new(data)));
     }
     assert!(results[0].is_ok() && results[1].is_ok() && results[3].is_ok());
     let e = results[2].unwrap_err();
@@ -498,7 +500,7 @@ fn candidates_past_the_count_limit_are_dropped_and_the_response_is_truncated() {
     assert_eq!(e.event_index(), 2);
     let done = acc.finish();
     assert_eq!(done.outcome(), Outcome::Truncated);
-    let texts: Vec<String> = done.candidates().map(|c| c.text().to_owned()).collect();
+    let texts: Vec<String> = done.candidates().map(|c| c.text()).collect();
     assert_eq!(texts, ["c0", "c1c1"]);
 }
 
@@ -506,10 +508,7 @@ fn candidates_past_the_count_limit_are_dropped_and_the_response_is_truncated() {
 fn feed_all(acc: &mut GeminiAccumulator, chunks: &[&str]) -> Vec<Result<(), AccumulateErrorKind>> {
     chunks
         .iter()
-        .map(|d| {
-            acc.feed(&GeminiEvent::parse(d).unwrap())
-                .map_err(|e| e.kind())
-        })
+        .map(|d| acc.feed(&Frame::new(*d)).map_err(|e| e.kind()))
         .collect()
 }
 
@@ -527,15 +526,23 @@ fn streamed_function_call_arguments_make_one_call() {
     ];
     let mut acc = GeminiAccumulator::new();
     // While the first call streams, the snapshot shows it closed where it
-    // stands.
+    // stands (a number at the end of the text so far may yet grow: it is
+    // left out until the text goes on).
     let results = feed_all(&mut acc, &chunks[..3]);
     assert!(results.iter().all(Result::is_ok), "{results:?}");
     let v: J = serde_json::from_str(&acc.snapshot().to_json()).unwrap();
     assert_eq!(
         v["candidates"][0]["content"]["parts"][1],
-        json!({"functionCall": {"name": "get_weather", "args": {"location": "San Francisco, \"CA\"", "days": 3}}, "thoughtSignature": "c2ln"})
+        json!({"functionCall": {"name": "get_weather", "args": {"location": "San Francisco, \"CA\""}}, "thoughtSignature": "c2ln"})
     );
-    let results = feed_all(&mut acc, &chunks[3..]);
+    let results = feed_all(&mut acc, &chunks[3..4]);
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    let v: J = serde_json::from_str(&acc.snapshot().to_json()).unwrap();
+    assert_eq!(
+        v["candidates"][0]["content"]["parts"][1],
+        json!({"functionCall": {"name": "get_weather", "args": {"location": "San Francisco, \"CA\"", "days": 3, "units": ["C", "F"]}}, "thoughtSignature": "c2ln"})
+    );
+    let results = feed_all(&mut acc, &chunks[4..]);
     assert!(results.iter().all(Result::is_ok), "{results:?}");
     let r = acc.finish();
     assert_eq!(r.outcome(), Outcome::Completed);
@@ -551,13 +558,11 @@ fn streamed_function_call_arguments_make_one_call() {
     );
     let parts = r.candidate(0).unwrap().parts();
     assert_eq!(
-        parts[1].json(),
-        Some(
-            r#"{"functionCall":{"name":"get_weather","args":{"location":"San Francisco, \"CA\"","days":3,"units":["C","F"]}},"thoughtSignature":"c2ln"}"#
-        )
+        parts[1].arguments(),
+        r#"{"location":"San Francisco, \"CA\"","days":3,"units":["C","F"]}"#
     );
-    let call = parts[2].view().unwrap().function_call.unwrap();
-    assert_eq!(call.args.unwrap().get(), r#"{"ok":true}"#);
+    assert_eq!(parts[1].signature(), "c2ln");
+    assert_eq!(parts[2].arguments(), r#"{"ok":true}"#);
 }
 
 #[test]
@@ -568,23 +573,23 @@ fn streamed_function_call_arguments_cut_or_out_of_order() {
     let results = feed_all(&mut acc, &[start, skip]);
     assert!(results[0].is_ok());
     // Index 2 before 1: dropped and reported; index 1 is kept.
-    assert!(
-        matches!(
-            results[1],
-            Err(AccumulateErrorKind::InvalidInput { index: 0, .. })
-        ),
-        "{results:?}"
+    assert_eq!(
+        results[1],
+        Err(AccumulateErrorKind::Stream(
+            ssekit::turn::TurnErrorKind::InvalidArguments
+        )),
     );
     // The stream ends with the call still streaming: closed at finish.
     let r = acc.finish();
+    let v: J = serde_json::from_str(&r.to_json()).unwrap();
     assert_eq!(
-        r.candidate(0).unwrap().parts()[0].json(),
-        Some(r#"{"functionCall":{"id":"c1","name":"f","args":{"a":1,"b":[1,2]}}}"#)
+        v["candidates"][0]["content"]["parts"][0],
+        json!({"functionCall":{"id":"c1","name":"f","args":{"a":1,"b":[1,2]}}})
     );
 }
 
 #[test]
-fn streamed_function_call_arguments_over_the_memory_limit_are_dropped_whole() {
+fn streamed_function_call_arguments_over_the_memory_limit_are_left_out() {
     let first = r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","partialArgs":[{"jsonPath":"$.a","stringValue":"x","willContinue":true}],"willContinue":true}}],"role":"model"}}]}"#;
     let long = "y".repeat(200);
     let second = format!(
@@ -602,13 +607,16 @@ fn streamed_function_call_arguments_over_the_memory_limit_are_dropped_whole() {
     assert!(results[0].is_ok(), "{results:?}");
     assert_eq!(results[1], Err(AccumulateErrorKind::TooManyBytes { limit }));
     assert!(acc.used_bytes() <= limit);
-    // The call's arguments are dropped whole, not cut inside a string:
-    // `{}`, valid JSON, and the later piece is not read into them.
+    // The refused piece leaves the arguments' text no JSON object: the
+    // call is written without them, never with a value cut short.
     let r = acc.finish();
-    let json = r.candidate(0).unwrap().parts()[0]
-        .json()
-        .unwrap()
-        .to_string();
-    assert_eq!(json, r#"{"functionCall":{"name":"f","args":{}}}"#);
-    let _: J = serde_json::from_str(&json).unwrap();
+    assert_eq!(r.outcome(), Outcome::Truncated);
+    let v: J = serde_json::from_str(&r.to_json()).unwrap();
+    let part = &v["candidates"][0]["content"]["parts"][0];
+    assert_eq!(
+        part,
+        &json!({"functionCall":{"name":"f"}}),
+        "{}",
+        r.to_json()
+    );
 }

@@ -9,7 +9,6 @@ use ssekit::accumulate::{
 };
 use ssekit::anthropic::AnthropicEvent;
 use ssekit::chat::ChatEvent;
-use ssekit::gemini::GeminiEvent;
 use ssekit::responses::ResponsesEvent;
 use ssekit::{Bytes, Frame, Parser};
 
@@ -430,9 +429,7 @@ pub(crate) fn upstream(dialect: Dialect, bytes: &[u8]) -> Upstream {
         Dialect::Gemini => {
             let mut acc = GeminiAccumulator::new();
             for f in &frames {
-                if let Ok(e) = GeminiEvent::from_frame(f) {
-                    let _ = acc.feed(&e);
-                }
+                let _ = acc.feed(f);
             }
             let fin = acc.finish();
             (fin.to_json(), fin.outcome())

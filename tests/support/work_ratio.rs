@@ -831,10 +831,7 @@ fn gemini_streamed_upstream(n: usize) -> String {
 fn gemini(n: usize) -> usize {
     let config = ssekit::accumulate::GeminiAccumulatorConfig::DEFAULT.with_max_bytes(usize::MAX);
     let mut acc = ssekit::accumulate::GeminiAccumulator::with_config(config);
-    frames(gemini_streamed_upstream(n), |f| {
-        let event = ssekit::gemini::GeminiEvent::from_frame(f).unwrap();
-        acc.feed(&event).unwrap();
-    });
+    frames(gemini_streamed_upstream(n), |f| acc.feed(f).unwrap());
     acc.finish().to_json().len()
 }
 
