@@ -177,6 +177,12 @@ impl TurnAccumulator {
         self.first_error
     }
 
+    /// The bytes counted against
+    /// [`max_bytes`](TurnAccumulatorConfig::max_bytes) so far.
+    pub fn used_bytes(&self) -> usize {
+        self.used
+    }
+
     /// The turn so far.
     pub fn turn(&self) -> &FinalTurn {
         &self.turn
