@@ -873,8 +873,12 @@ mod tests {
             alloc::string::ToString::to_string(&e),
             "response has more than 2 output items at event 3"
         );
+        // The rest of the stream is whole: the message is still cut.
+        let r = run(&mut acc, &[DELTA, STOP]);
+        assert!(r.iter().all(Result::is_ok), "{r:?}");
         let m = acc.finish();
         assert_eq!(m.content().len(), 2);
+        assert!(m.limit_exceeded());
         assert_eq!(m.outcome(), Outcome::Truncated);
     }
 

@@ -166,6 +166,11 @@ impl TurnAccumulator {
 
     fn keep(&mut self, r: Result<(), TurnError>) -> Result<(), TurnError> {
         if let Err(e) = r {
+            // A reader's own limit dropped an item: the turn is cut, as
+            // when this accumulator's limit does.
+            if matches!(e.kind(), TurnErrorKind::TooManyItems { .. }) {
+                self.turn.cut = true;
+            }
             self.first_error.get_or_insert(e);
         }
         r
