@@ -219,31 +219,27 @@ fn tuple_status(status: &str, reason: Option<&str>) -> (String, Option<String>) 
 fn anthropic_expected(body: &[u8]) -> Answer {
     let mut acc = AnthropicAccumulator::new();
     for frame in frames(body) {
-        acc.feed(&AnthropicEvent::from_frame(&frame).unwrap())
-            .unwrap();
+        acc.feed(&frame).unwrap();
     }
     let m = acc.finish();
     let mut a = Answer::default();
     for block in m.content() {
         match block.ty() {
-            Some("text") => a.text += block.text().unwrap_or(""),
-            Some("thinking") => {
+            "text" => a.text += block.text().unwrap_or(""),
+            "thinking" => {
                 a.reasoning += block.thinking().unwrap_or("");
                 if let Some(sig) = block.signature().filter(|s| !s.is_empty()) {
                     a.encrypted.push(sig.to_owned());
                 }
             }
-            Some("redacted_thinking") => {
+            "redacted_thinking" => {
                 if let Some(d) = block.data() {
-                    a.encrypted.push(d.unescape().into_owned());
+                    a.encrypted.push(d.to_owned());
                 }
             }
-            Some("tool_use") => a.calls.push((
-                block.id().map(|s| s.unescape().into_owned()),
-                block
-                    .name()
-                    .map(|s| s.unescape().into_owned())
-                    .unwrap_or_default(),
+            "tool_use" => a.calls.push((
+                block.id().map(|s| s.into_owned()),
+                block.name().map(|s| s.into_owned()).unwrap_or_default(),
                 block
                     .input_json()
                     .or(block.input())
@@ -260,10 +256,13 @@ fn anthropic_expected(body: &[u8]) -> Answer {
         (input, u.output_tokens.unwrap_or(0), read, 0)
     });
     (a.status, a.reason) = match (m.outcome(), m.stop_reason()) {
-        (Outcome::Completed, Some("max_tokens" | "model_context_window_exceeded")) => {
+        // The accumulator says `Incomplete` for these stops itself.
+        (Outcome::Incomplete, Some("max_tokens" | "model_context_window_exceeded")) => {
             tuple_status("incomplete", Some("max_output_tokens"))
         }
-        (Outcome::Completed, Some("refusal")) => tuple_status("incomplete", Some("content_filter")),
+        (Outcome::Incomplete, Some("refusal")) => {
+            tuple_status("incomplete", Some("content_filter"))
+        }
         (Outcome::Completed, _) => tuple_status("completed", None),
         _ => tuple_status("failed", None),
     };

@@ -15,7 +15,6 @@ use ssekit::accumulate::{
     AnthropicAccumulator, ChatAccumulator, GeminiAccumulator, Outcome, ResponsesAccumulator,
     TurnAccumulator,
 };
-use ssekit::anthropic::AnthropicEvent;
 use ssekit::bridge::AnyReader;
 use ssekit::chat::ChatEvent;
 use ssekit::responses::ResponsesEvent;
@@ -105,13 +104,8 @@ impl Acc {
                 Err(e) => skipped(&e),
             },
             Acc::Anthropic(acc) => {
-                match AnthropicEvent::from_frame(frame).and_then(AnthropicEvent::strict) {
-                    Ok(event) => {
-                        if let Err(e) = acc.feed(&event) {
-                            eprintln!("ssekit: warning: event at byte {start}: {e}");
-                        }
-                    }
-                    Err(e) => skipped(&e),
+                if let Err(e) = acc.feed(frame) {
+                    eprintln!("ssekit: warning: event at byte {start}: {e}");
                 }
             }
             // The accumulator decodes the frame: an event that does not

@@ -20,7 +20,6 @@ use ssekit::accumulate::{
     ResponsesAccumulatorConfig,
 };
 use ssekit::accumulate::{TurnAccumulator, TurnAccumulatorConfig};
-use ssekit::anthropic::AnthropicEvent;
 use ssekit::bridge::AnyReader;
 use ssekit::chat::ChatEvent;
 use ssekit::responses::ResponsesEvent;
@@ -114,9 +113,11 @@ fuzz_target!(|data: &[u8]| {
                 ssekit::accumulate::AnthropicAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes),
             );
             for frame in &frames {
-                if let Ok(event) = AnthropicEvent::from_frame(frame) {
-                    let _ = acc.feed(&event);
-                    assert!(acc.used_bytes() <= max_bytes);
+                let _ = acc.feed(frame);
+                assert!(acc.used_bytes() <= max_bytes);
+                // Snapshots are readable after every frame.
+                for block in acc.snapshot().content() {
+                    let _ = (block.text(), block.partial_input());
                 }
             }
             valid_json(&acc.finish().to_json());

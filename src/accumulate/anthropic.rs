@@ -1,30 +1,25 @@
-//! The Anthropic Messages accumulator: [`AnthropicEvent`]s in, the final
-//! [`Message`] out.
+//! The Anthropic Messages accumulator: the frames of a Messages stream in,
+//! the final [`Message`] out.
 //!
-//! A Messages stream opens with `message_start` (the message's metadata,
-//! empty content, initial usage), then for each content block a
-//! `content_block_start` at its `index`, `content_block_delta`s (text,
-//! tool input JSON, thinking, signature, citations) and a
-//! `content_block_stop`, then a `message_delta` (stop reason, cumulative
-//! usage) and `message_stop`. [`AnthropicAccumulator`] joins the fragments by
-//! block index, whatever order they come in.
+//! A thin face over the crate's one accumulator: the stream is read by the
+//! dialect's reader ([`AnthropicReader`]) into a [`TurnAccumulator`], and
+//! the [`Message`] is that turn, rendered in Anthropic's shape. What a
+//! Messages stream holds beyond the turn model (the `message` of
+//! `message_start`, the merged `usage`, `stop_sequence`, `stop_details`,
+//! `container`, `context_management`, citations, compaction text) is kept
+//! by the reader as the turn's extras and written back by the render.
 //!
 //! See [`AnthropicAccumulator`] for an example.
 
-use alloc::collections::BTreeMap;
-use alloc::string::String;
-use alloc::vec::Vec;
+use alloc::borrow::Cow;
 
-use super::dialect::{
-    by_index, event_result, json_str, note, write_merged, Budget, IndexOrder, DEFAULT_MAX_BYTES,
-};
-use super::{AccumulateError, AccumulateErrorKind, Outcome};
-use crate::anthropic::{
-    AnthropicEvent, ApiError, BlockDelta, Citation, ContentBlock, MessageDelta, MessageStart,
-    Owned, Usage,
-};
+use super::turn::{TurnAccumulator, TurnAccumulatorConfig};
+use super::{AccumulateError, Outcome};
+use crate::anthropic::{Owned, Usage};
+use crate::frame::Frame;
 use crate::json::partial::PartialJson;
-use crate::json::{JsonError, JsonStr, RawJson, Value};
+use crate::json::{JsonError, Value};
+use crate::turn::{AnthropicReader, Dialect, FinalItem, FinalItemKind, FinalTurn, TurnConfig};
 
 /// The default limit on the content blocks of a message
 /// ([`AnthropicAccumulatorConfig::max_blocks`]): 4096, as
@@ -47,69 +42,83 @@ config! {
     /// ```
     pub struct AnthropicAccumulatorConfig {
         /// The bytes kept (see [Memory](AnthropicAccumulator#memory)). Default
-        /// 64 MiB.
-        max_bytes: usize = DEFAULT_MAX_BYTES, with_max_bytes;
-        /// Distinct content block indexes. Default [`DEFAULT_MAX_BLOCKS`].
+        /// 64 MiB ([`TurnAccumulatorConfig::max_bytes`]).
+        max_bytes: usize = super::dialect::DEFAULT_MAX_BYTES, with_max_bytes;
+        /// Content blocks. Default [`DEFAULT_MAX_BLOCKS`] (the reader's
+        /// [`TurnConfig::max_items`] and
+        /// [`TurnAccumulatorConfig::max_items`]).
         max_blocks: usize = DEFAULT_MAX_BLOCKS, with_max_blocks;
     }
 }
 
 /// Assembles an Anthropic Messages stream into the final [`Message`].
 ///
-/// Feed it every event with [`feed`](Self::feed); read the message so far at
+/// Feed it every frame with [`feed`](Self::feed); read the message so far at
 /// any time with [`snapshot`](Self::snapshot) (borrowed, nothing copied); at
 /// the end of the stream call [`finish`](Self::finish), which decides the
-/// [`Outcome`]: [`Completed`](Outcome::Completed) only when
-/// `message_start`, a stop reason and `message_stop` arrived and every block
-/// that started also stopped; [`Failed`](Outcome::Failed) when an
-/// `error` event arrived; otherwise [`Truncated`](Outcome::Truncated) —
-/// a cut stream is never reported as a success.
+/// [`Outcome`]: [`Failed`](Outcome::Failed) when an `error` event arrived;
+/// [`Truncated`](Outcome::Truncated) when `message_stop` never came or a
+/// limit dropped data — a cut stream is never reported as a success;
+/// [`Incomplete`](Outcome::Incomplete) when the model stopped at
+/// `max_tokens`, the context window or a refusal; else
+/// [`Completed`](Outcome::Completed).
+///
+/// Each frame is read by an [`AnthropicReader`] into a [`TurnAccumulator`]:
+/// the reader knows the stream's lifecycle (blocks started, their deltas,
+/// stopped; the stop reason; the usage) and reports what breaks it; the
+/// accumulator keeps the turn. The [`Message`] is that turn written in
+/// Anthropic's `message` shape ([`FinalTurn::write_json`]).
 ///
 /// # What it keeps
 ///
 /// * From `message_start`: the message object (id, type, role, model, and
 ///   any member this version does not know, kept verbatim) and its usage.
-/// * Per content block, by `index`: the block as `content_block_start`
-///   opened it, and what its deltas add: `text` (with `citations`, those of
-///   the start then those of each `citations_delta`), `thinking` with its
-///   `signature`, the `input` of `tool_use` / `server_tool_use` blocks
-///   (the `input_json_delta` fragments concatenated, shown live by
-///   [`partial_input`](Block::partial_input) and parsed at
-///   `content_block_stop`), and `compaction` content. Blocks that arrive
-///   complete (`redacted_thinking`, server tool results, unknown types) are
-///   kept as they came. A delta for a block that has not started yet is
-///   kept, and the start, when it comes, goes in front of it.
+/// * Per content block, in the order they started: text (with the
+///   `citations` of its start and of each `citations_delta`), `thinking`
+///   with its `signature`, `redacted_thinking` data, the `input` of a
+///   `tool_use` or `server_tool_use` block (its `input_json_delta`
+///   fragments joined; [`Block::partial_input`] repairs them while they
+///   stream), compaction content, and blocks only Anthropic has (server
+///   tool results, unknown types) as they came.
 /// * From `message_delta`: `stop_reason`, `stop_sequence`, `stop_details`,
-///   `container`, `context_management` (the last non-null of each), and the
-///   usage: each member it sends replaces the one of `message_start`.
-/// * An `error` event as [`error`](Message::error) (the last one; it is
-///   kept even past the memory limit, as it replaces the one before).
+///   `container`, `context_management` (the last of each), and the usage:
+///   each member it sends replaces the one kept.
+/// * An `error` event as [`error`](Message::error); the reading ends there.
+///
+/// # Errors
+///
+/// What the reader finds in the stream ([`AccumulateErrorKind::Stream`]:
+/// a delta of a block never started, a block started twice, content after
+/// `message_stop`, …) and the limits
+/// ([`AccumulateErrorKind::TooManyBytes`],
+/// [`AccumulateErrorKind::TooManyItems`]) come from `feed` with the
+/// event's index; the rest of the stream is read on. Faults the reader
+/// reads past (a block still open at `message_stop`, no stop reason, an
+/// unknown event type) are not errors.
 ///
 /// # Memory
 ///
 /// Everything kept counts against a limit (64 MiB by default;
-/// [`AnthropicAccumulatorConfig::max_bytes`]): the text and JSON kept, tool
-/// input twice (it is also repaired live), and a fixed amount per block. A
-/// fragment that does not fit is dropped with
-/// [`AccumulateErrorKind::TooManyBytes`] and the message ends
-/// [`Truncated`](Outcome::Truncated).
-///
-/// The number of content blocks is limited too ([`DEFAULT_MAX_BLOCKS`];
-/// [`AnthropicAccumulatorConfig::max_blocks`]): an event for one more block
-/// is dropped with [`AccumulateErrorKind::TooManyBlocks`], and the message
-/// ends [`Truncated`](Outcome::Truncated).
+/// [`AnthropicAccumulatorConfig::max_bytes`]): the text kept, the extras,
+/// and a fixed amount per block. A fragment that does not fit is dropped
+/// with [`AccumulateErrorKind::TooManyBytes`] and the message ends
+/// [`Truncated`](Outcome::Truncated). The number of content blocks is
+/// limited too ([`AnthropicAccumulatorConfig::max_blocks`]): a block past
+/// it is refused with [`AccumulateErrorKind::TooManyItems`].
 ///
 /// # Work
 ///
-/// Linear in the input: each event costs O(its size), plus O(log n) to
-/// find its block, whatever order the indexes come in (blocks are kept in
-/// a map keyed by index, so an insert never shifts the others).
+/// Linear in the input: each frame costs O(its size), plus O(log n) in the
+/// blocks held.
+///
+/// [`AccumulateErrorKind::Stream`]: super::AccumulateErrorKind::Stream
+/// [`AccumulateErrorKind::TooManyBytes`]: super::AccumulateErrorKind::TooManyBytes
+/// [`AccumulateErrorKind::TooManyItems`]: super::AccumulateErrorKind::TooManyItems
 ///
 /// # Example
 ///
 /// ```
 /// use ssekit::accumulate::{AnthropicAccumulator, Outcome};
-/// use ssekit::anthropic::AnthropicEvent;
 /// use ssekit::{Bytes, Parser};
 ///
 /// let body = concat!(
@@ -126,10 +135,10 @@ config! {
 /// let mut acc = AnthropicAccumulator::new();
 /// let mut live = Vec::new();
 /// while let Some(frame) = parser.next_frame()? {
-///     acc.feed(&AnthropicEvent::from_frame(&frame)?)?;
+///     acc.feed(&frame)?;
 ///     // A UI shows the tool input while it streams:
 ///     if let Some(block) = acc.snapshot().block(0) {
-///         live.push(block.partial_input().unwrap_or("…").to_owned());
+///         live.push(block.partial_input().unwrap_or_else(|| "…".into()));
 ///     }
 /// }
 /// assert_eq!(live[..3], ["…", r#"{"city": "Par"}"#, r#"{"city": "Paris"}"#]);
@@ -146,10 +155,9 @@ config! {
 /// ```
 #[derive(Debug, Clone)]
 pub struct AnthropicAccumulator {
-    message: Message,
-    budget: Budget,
+    reader: AnthropicReader,
+    acc: TurnAccumulator,
     config: AnthropicAccumulatorConfig,
-    events: u64,
 }
 
 impl Default for AnthropicAccumulator {
@@ -166,11 +174,17 @@ impl AnthropicAccumulator {
 
     /// An empty accumulator with the given limits.
     pub fn with_config(config: AnthropicAccumulatorConfig) -> Self {
+        let turn = TurnConfig {
+            max_items: config.max_blocks,
+            ..TurnConfig::default()
+        };
+        let acc = TurnAccumulatorConfig::DEFAULT
+            .with_max_items(config.max_blocks)
+            .with_max_bytes(config.max_bytes);
         Self {
-            message: Message::default(),
-            budget: Budget::new(config.max_bytes),
+            reader: AnthropicReader::new(&turn),
+            acc: TurnAccumulator::with_config(acc).from_dialect(Dialect::Anthropic),
             config,
-            events: 0,
         }
     }
 
@@ -181,395 +195,178 @@ impl AnthropicAccumulator {
 
     /// The bytes counted against the limit so far.
     pub fn used_bytes(&self) -> usize {
-        self.budget.used()
+        self.acc.used_bytes()
     }
 
-    /// The number of events pushed.
+    /// The number of frames read.
     pub fn events(&self) -> u64 {
-        self.events
+        crate::turn::TurnReader::events(&self.reader)
     }
 
-    /// Adds one event. `ping` and unknown event types change nothing.
+    /// Reads one frame of the stream. `ping` and unknown event types change
+    /// nothing.
     ///
-    /// Cost: O(size of the event), plus O(log n) to find the block by
-    /// index; each usage member a `message_start` or `message_delta` sends
-    /// costs O(log m) among the m members kept (the usage is written out
-    /// only when asked for: [`Message::usage`], [`Message::to_json`]).
+    /// Cost: O(size of the frame), plus O(log n) in the blocks held.
     ///
     /// # Errors
     ///
-    /// An [`AccumulateError`] when part of the event could not be kept: a
-    /// citation that does not decode ([`AccumulateErrorKind::Decode`]), a
-    /// fragment past the memory limit
-    /// ([`AccumulateErrorKind::TooManyBytes`]), a block past the count limit
-    /// ([`AccumulateErrorKind::TooManyBlocks`]), or, at
-    /// `content_block_stop`, tool input that is not valid JSON
-    /// ([`AccumulateErrorKind::InvalidInput`]; the fragments are kept as
-    /// sent). The rest of the event is applied and the accumulator stays
-    /// usable. An [`AccumulateErrorKind::Decode`] error too for an object
-    /// that does not fit its type (an [`Unknown`](AnthropicEvent::Unknown)
-    /// with an error, see [`AnthropicEvent::decode_error`]): that event is not
-    /// applied, nor counted, as if it had failed to decode before it was
-    /// fed.
-    pub fn feed(&mut self, event: &AnthropicEvent<'_>) -> Result<(), AccumulateError> {
-        if let Some(e) = event.decode_error() {
-            // As if it had failed to decode before it was fed: not applied,
-            // not counted (as `ResponsesAccumulator::feed` does).
-            let kind = AccumulateErrorKind::Decode(e);
-            return Err(AccumulateError::new(kind, self.events, None));
-        }
-        let number = self.events;
-        self.events += 1;
-        let b = &mut self.budget;
-        let max = self.config.max_blocks;
-        let m = &mut self.message;
-        let mut first = None;
-        match event {
-            AnthropicEvent::MessageStart(start) => m.start(b, max, start, &mut first),
-            AnthropicEvent::ContentBlockStart(s) => {
-                let index = s.index;
-                note(&mut first, m.block_start(b, max, index, &s.content_block));
-            }
-            AnthropicEvent::ContentBlockDelta(d) => {
-                let r = block_at(b, max, &mut m.blocks, d.index)
-                    .and_then(|block| block.delta(b, &d.delta));
-                note(&mut first, r);
-            }
-            AnthropicEvent::ContentBlockStop(s) => {
-                let r = block_at(b, max, &mut m.blocks, s.index).and_then(Block::stop);
-                note(&mut first, r);
-            }
-            AnthropicEvent::MessageDelta(d) => m.delta(b, d, &mut first),
-            AnthropicEvent::MessageStop(_) => m.stopped = true,
-            // Kept whatever the limit (it replaces the last one, so it is
-            // bounded by one event): a failure must never read as a cut.
-            AnthropicEvent::Error(e) => m.error = Some(e.error.to_owned()),
-            AnthropicEvent::Ping(_) | AnthropicEvent::Unknown { .. } => {}
-        }
-        event_result(first, number, &mut m.limit_hit)
+    /// An [`AccumulateError`] at this frame's index: the event does not
+    /// decode ([`Decode`](super::AccumulateErrorKind::Decode); nothing of
+    /// it is applied), breaks the stream's lifecycle
+    /// ([`Stream`](super::AccumulateErrorKind::Stream); the reader applies
+    /// nothing of it), or does not fit a limit
+    /// ([`TooManyBytes`](super::AccumulateErrorKind::TooManyBytes),
+    /// [`TooManyItems`](super::AccumulateErrorKind::TooManyItems); what did
+    /// not fit is dropped and the message ends truncated). The accumulator
+    /// stays usable: what was kept is kept, and later frames are read.
+    pub fn feed(&mut self, frame: &Frame) -> Result<(), AccumulateError> {
+        self.acc.read(&mut self.reader, frame).map_err(Into::into)
     }
 
-    /// The message so far. Borrowed: nothing is copied. Its
-    /// [`outcome`](Message::outcome) is
-    /// [`InProgress`](Outcome::InProgress).
-    pub fn snapshot(&self) -> &Message {
-        &self.message
+    /// The message so far, borrowed: nothing is copied. Its
+    /// [`outcome`](Message::outcome) is [`InProgress`](Outcome::InProgress).
+    pub fn snapshot(&self) -> Message<'_> {
+        Message {
+            turn: Cow::Borrowed(self.acc.turn()),
+            outcome: Outcome::InProgress,
+        }
     }
 
     /// Ends the stream and returns the message, with its
-    /// [`outcome`](Message::outcome) decided (see the [type docs](Self)).
-    /// The input of a tool use block that never stopped is parsed here if
-    /// it is complete.
+    /// [`outcome`](Message::outcome) decided (see the [type docs](Self)):
+    /// a stream that ended before `message_stop` is
+    /// [`Truncated`](Outcome::Truncated).
     #[must_use]
-    pub fn finish(self) -> Message {
-        let mut m = self.message;
-        for block in m.blocks.values_mut().filter(|b| !b.stopped) {
-            // Best effort; the message is truncated anyway.
-            let _ = block.finish_input();
+    pub fn finish(mut self) -> Message<'static> {
+        // The cut is the outcome; the error says no more.
+        let _ = self.acc.finish_reader(&mut self.reader);
+        let outcome = self.acc.outcome();
+        Message {
+            turn: Cow::Owned(self.acc.into_turn()),
+            outcome,
         }
-        m.status = if m.error.is_some() {
-            Outcome::Failed
-        } else if m.limit_hit
-            || !m.started
-            || !m.stopped
-            || m.stop_reason.is_none()
-            || m.blocks.values().any(|b| !b.stopped)
-        {
-            Outcome::Truncated
-        } else {
-            Outcome::Completed
-        };
-        m
     }
-}
-
-/// The block at `index`, inserted (and charged) if missing and fewer than
-/// `max` blocks are kept.
-fn block_at<'v>(
-    b: &mut Budget,
-    max: usize,
-    blocks: &'v mut BTreeMap<u64, Block>,
-    index: u64,
-) -> Result<&'v mut Block, AccumulateErrorKind> {
-    by_index(
-        b,
-        blocks,
-        index,
-        max,
-        |limit| AccumulateErrorKind::TooManyBlocks { limit },
-        || Block::new(index),
-    )
-}
-
-/// Appends `v` (unescaped) to `slot` (made `Some`); returns where it starts.
-fn append(
-    b: &mut Budget,
-    slot: &mut Option<String>,
-    v: JsonStr<'_>,
-    factor: usize,
-) -> Result<usize, AccumulateErrorKind> {
-    b.append(slot.get_or_insert_with(String::new), v, factor)
-}
-
-/// Puts `v` (unescaped) in front of `slot` (made `Some`).
-fn prepend(
-    b: &mut Budget,
-    slot: &mut Option<String>,
-    v: JsonStr<'_>,
-) -> Result<(), AccumulateErrorKind> {
-    let s = b.owned(v)?;
-    slot.get_or_insert_with(String::new).insert_str(0, &s);
-    Ok(())
 }
 
 /// A Message assembled from a stream: the `message` object the same request
 /// would have returned without streaming, plus how the stream ended.
 ///
-/// Made by [`AnthropicAccumulator`]. [`to_json`](Self::to_json) writes it in
-/// the API's shape; with the `serde` feature it implements
-/// `serde::Serialize` in the same shape.
-#[derive(Debug, Clone, Default)]
-pub struct Message {
-    /// The `message` of `message_start`, as JSON text.
-    start: Option<String>,
-    id: Option<String>,
-    model: Option<String>,
-    role: Option<String>,
-    blocks: BTreeMap<u64, Block>,
-    stop_reason: Option<String>,
-    stop_sequence: Option<String>,
-    stop_details: Option<String>,
-    container: Option<String>,
-    context_management: Option<String>,
-    /// The usage members so far, in the order they first came: key as a
-    /// JSON string literal, value as JSON text.
-    usage_members: Vec<(String, String)>,
-    /// Where each member of `usage_members` is, by unescaped key.
-    usage_at: BTreeMap<String, usize>,
-    /// Whether a usage object arrived.
-    has_usage: bool,
-    error: Option<Owned<ApiError<'static>>>,
-    started: bool,
-    stopped: bool,
-    limit_hit: bool,
-    status: Outcome,
+/// Made by [`AnthropicAccumulator`] (borrowed by
+/// [`snapshot`](AnthropicAccumulator::snapshot), owned by
+/// [`finish`](AnthropicAccumulator::finish)) over the [`FinalTurn`] it
+/// kept. [`to_json`](Self::to_json) writes it in the API's shape; with the
+/// `serde` feature it implements `serde::Serialize` in the same shape.
+#[derive(Debug, Clone)]
+pub struct Message<'a> {
+    turn: Cow<'a, FinalTurn>,
+    outcome: Outcome,
 }
 
-impl Message {
-    fn start(
-        &mut self,
-        b: &mut Budget,
-        max: usize,
-        start: &MessageStart<'_>,
-        first: &mut Option<AccumulateErrorKind>,
-    ) {
-        self.started = true;
-        let msg = &start.message;
-        if self.start.is_none() {
-            note(first, b.replace(&mut self.start, msg.raw().get()));
-        }
-        for (slot, v) in [
-            (&mut self.id, msg.id),
-            (&mut self.model, msg.model),
-            (&mut self.role, msg.role),
-        ] {
-            if let (None, Some(v)) = (&slot, v) {
-                match b.owned(v) {
-                    Ok(s) => *slot = Some(s),
-                    Err(e) => note(first, Err(e)),
-                }
-            }
-        }
-        if let Some(reason) = msg.stop_reason {
-            note(first, b.owned(reason).map(|s| self.stop_reason = Some(s)));
-        }
-        if let Some(seq) = msg.stop_sequence {
-            note(first, b.owned(seq).map(|s| self.stop_sequence = Some(s)));
-        }
-        if let Some(usage) = &msg.usage {
-            note(first, self.merge_usage(b, usage.raw()));
-        }
-        // Content sent whole in `message_start` (not done by the API, but
-        // allowed by the shape): each block started and stopped.
-        if let Some(content) = msg.content {
-            for (i, block) in content.iter().enumerate() {
-                match block {
-                    Ok(block) => {
-                        let index = i as u64;
-                        note(first, self.block_start(b, max, index, &block));
-                        note(
-                            first,
-                            block_at(b, max, &mut self.blocks, index).and_then(Block::stop),
-                        );
-                    }
-                    Err(e) => note(first, Err(AccumulateErrorKind::Decode(e))),
-                }
-            }
-        }
-    }
+/// The extra `key` of the turn, as Anthropic's reader kept it.
+fn extra<'t>(turn: &'t FinalTurn, key: &str) -> Option<&'t str> {
+    turn.extra(Dialect::Anthropic, key)
+}
 
-    fn block_start(
-        &mut self,
-        b: &mut Budget,
-        max: usize,
-        index: u64,
-        block: &ContentBlock<'_>,
-    ) -> Result<(), AccumulateErrorKind> {
-        block_at(b, max, &mut self.blocks, index)?.open(b, block)
-    }
+/// The string member `key` of the JSON object `object`, unescaped.
+fn member_str<'t>(object: &'t str, key: &str) -> Option<Cow<'t, str>> {
+    let value = Value::parse(object).ok()?.as_object()?.get(key)?;
+    Some(value.as_json_str()?.unescape())
+}
 
-    fn delta(
-        &mut self,
-        b: &mut Budget,
-        d: &MessageDelta<'_>,
-        first: &mut Option<AccumulateErrorKind>,
-    ) {
-        let body = &d.delta;
-        if let Some(reason) = body.stop_reason {
-            note(first, b.owned(reason).map(|s| self.stop_reason = Some(s)));
-        }
-        if let Some(seq) = body.stop_sequence {
-            note(first, b.owned(seq).map(|s| self.stop_sequence = Some(s)));
-        }
-        if let Some(details) = body.stop_details {
-            note(first, b.replace(&mut self.stop_details, details.get()));
-        }
-        if let Some(container) = &body.container {
-            note(first, b.replace(&mut self.container, container.raw().get()));
-        }
-        if let Some(cm) = d.context_management {
-            note(first, b.replace(&mut self.context_management, cm.get()));
-        }
-        if let Some(usage) = &d.usage {
-            note(first, self.merge_usage(b, usage.raw()));
-        }
-    }
+/// The JSON string literal `raw`, unescaped.
+fn literal(raw: &str) -> Option<Cow<'_, str>> {
+    Some(Value::parse(raw).ok()?.as_json_str()?.unescape())
+}
 
-    /// Replaces the usage members that `usage` sends (non-null) and adds
-    /// the new ones: O(log m) each, nothing rewritten.
-    fn merge_usage(
-        &mut self,
-        b: &mut Budget,
-        usage: RawJson<'_>,
-    ) -> Result<(), AccumulateErrorKind> {
-        let Some(object) = usage.value().as_object() else {
-            return Ok(());
-        };
-        self.has_usage = true;
-        for (key, value) in object.members() {
-            if value.is_null() {
-                continue;
-            }
-            let (k, v) = (key.as_raw_json().get(), value.as_raw_json().get());
-            // Keys compare unescaped.
-            let name = key.unescape();
-            match self.usage_at.get(&*name) {
-                Some(&at) => {
-                    let old = &mut self.usage_members[at].1;
-                    b.charge(v.len())?;
-                    b.release(old.len());
-                    *old = String::from(v);
-                }
-                None => {
-                    b.charge(k.len() + name.len() + v.len())?;
-                    self.usage_at
-                        .insert(name.into_owned(), self.usage_members.len());
-                    self.usage_members.push((String::from(k), String::from(v)));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The merged usage as JSON text (`None` before any usage arrived).
-    fn usage_text(&self) -> Option<String> {
-        if !self.has_usage {
-            return None;
-        }
-        let mut text = String::from("{");
-        for (i, (k, v)) in self.usage_members.iter().enumerate() {
-            if i > 0 {
-                text.push(',');
-            }
-            text.push_str(k);
-            text.push(':');
-            text.push_str(v);
-        }
-        text.push('}');
-        Some(text)
+impl<'a> Message<'a> {
+    /// The turn the message is written from.
+    pub fn turn(&self) -> &FinalTurn {
+        &self.turn
     }
 
     /// The message ID (`msg_…`).
     pub fn id(&self) -> Option<&str> {
-        self.id.as_deref()
+        self.turn.id()
     }
     /// The model that served the request.
     pub fn model(&self) -> Option<&str> {
-        self.model.as_deref()
+        self.turn.model()
     }
-    /// The role (`assistant`).
-    pub fn role(&self) -> Option<&str> {
-        self.role.as_deref()
+    /// The role (`assistant`), from `message_start`.
+    pub fn role(&self) -> Option<Cow<'_, str>> {
+        member_str(extra(&self.turn, "message")?, "role")
     }
-    /// The content blocks, in `index` order.
-    pub fn content(&self) -> IndexOrder<'_, Block> {
-        IndexOrder::new(&self.blocks)
+    /// The content blocks, in the order they started. O(1) each.
+    pub fn content(&self) -> impl ExactSizeIterator<Item = Block<'_>> + '_ {
+        let items = self.turn.items().iter().enumerate();
+        items.map(|(at, item)| Block {
+            item,
+            index: at as u64,
+        })
     }
-    /// The content block with this `index`. O(log n).
-    pub fn block(&self, index: u64) -> Option<&Block> {
-        self.blocks.get(&index)
+    /// The content block at this position (the stream's block `index` when
+    /// the stream numbers its blocks 0, 1, 2, … as the API does). O(1).
+    pub fn block(&self, index: u64) -> Option<Block<'_>> {
+        let at = usize::try_from(index).ok()?;
+        let item = self.turn.items().get(at)?;
+        Some(Block { item, index })
     }
     /// Why the model stopped (from `message_delta`).
     pub fn stop_reason(&self) -> Option<&str> {
-        self.stop_reason.as_deref()
+        self.turn.stop_raw()
     }
     /// The stop sequence that matched, if one did.
-    pub fn stop_sequence(&self) -> Option<&str> {
-        self.stop_sequence.as_deref()
+    pub fn stop_sequence(&self) -> Option<Cow<'_, str>> {
+        literal(extra(&self.turn, "stop_sequence")?)
     }
     /// Details of the stop (newer API versions), as JSON text.
     pub fn stop_details(&self) -> Option<&str> {
-        self.stop_details.as_deref()
+        extra(&self.turn, "stop_details")
     }
     /// The code execution container, as JSON text.
     pub fn container(&self) -> Option<&str> {
-        self.container.as_deref()
+        extra(&self.turn, "container")
     }
     /// The context management applied (beta), as JSON text.
     pub fn context_management(&self) -> Option<&str> {
-        self.context_management.as_deref()
+        extra(&self.turn, "context_management")
     }
     /// The usage: that of `message_start`, each member replaced by the one
-    /// the last `message_delta` sent. Written out on each call: O(size of
-    /// the usage).
-    pub fn usage(&self) -> Option<Owned<Usage<'static>>> {
-        Owned::parse(&self.usage_text()?).ok()
+    /// the last `message_delta` sent, as JSON text.
+    pub fn usage_json(&self) -> Option<&str> {
+        extra(&self.turn, "usage")
     }
-    /// The error of an `error` event.
-    pub fn error(&self) -> Option<&Owned<ApiError<'static>>> {
-        self.error.as_ref()
+    /// [`usage_json`](Self::usage_json) as a typed view. Parsed on each
+    /// call: O(size of the usage).
+    pub fn usage(&self) -> Option<Owned<Usage<'static>>> {
+        Owned::parse(self.usage_json()?).ok()
+    }
+    /// The error of an `error` event: its `type` and `message`.
+    pub fn error(&self) -> Option<(Option<&str>, Option<&str>)> {
+        self.turn.error()
     }
     /// Whether `message_start` arrived.
     pub fn saw_message_start(&self) -> bool {
-        self.started
+        extra(&self.turn, "message").is_some()
     }
     /// Whether `message_stop` arrived.
     pub fn saw_message_stop(&self) -> bool {
-        self.stopped
+        self.turn.ended()
     }
-    /// Whether a fragment was dropped at the memory limit or the block limit.
+    /// Whether a fragment was dropped at the memory limit or a block at the
+    /// block limit.
     pub fn limit_exceeded(&self) -> bool {
-        self.limit_hit
+        self.turn.cut
     }
 
     /// How the stream ended: [`InProgress`](Outcome::InProgress) until
     /// [`AnthropicAccumulator::finish`], then as its docs say.
     pub fn outcome(&self) -> Outcome {
-        self.status
+        self.outcome
     }
     /// Whether the stream ended early ([`Outcome::Truncated`]).
     pub fn is_truncated(&self) -> bool {
-        self.status == Outcome::Truncated
+        self.outcome == Outcome::Truncated
     }
 
     /// The message as compact JSON text, in the shape of the API's `message`
@@ -577,423 +374,214 @@ impl Message {
     /// members kept), with `content` the assembled blocks, `stop_reason`,
     /// `stop_sequence`, `stop_details` and `container` from `message_delta`
     /// when it sent them, and `usage` the merged usage; members it lacks
-    /// are added after (`context_management` only when sent). Without a
-    /// `message_start`, `id`, `type`, `role` and `model` come first, `null`
-    /// when unknown. The stream's status and error are not part of this
-    /// object (see [`outcome`](Self::outcome) and [`error`](Self::error)).
-    pub fn to_json(&self) -> String {
-        let mut out = String::new();
-        self.write_json(&mut out);
-        out
+    /// are added after (`context_management` only when sent). A thinking
+    /// block with neither text nor signature is left out. Without a
+    /// `message_start`, the message is written as
+    /// [`FinalTurn::write_json`] writes any turn. The stream's status and
+    /// error are not part of this object (see [`outcome`](Self::outcome)
+    /// and [`error`](Self::error)).
+    pub fn to_json(&self) -> alloc::string::String {
+        self.turn.to_json(Dialect::Anthropic)
     }
 
     /// Appends [`to_json`](Self::to_json)'s text to `out`.
-    pub fn write_json(&self, out: &mut String) {
-        let mut content = String::from("[");
-        for (i, block) in self.blocks.values().enumerate() {
-            if i > 0 {
-                content.push(',');
-            }
-            block.write_json(&mut content);
+    pub fn write_json(&self, out: &mut alloc::string::String) {
+        self.turn.write_json(Dialect::Anthropic, out);
+    }
+
+    /// The message, owned (a snapshot's turn is copied).
+    pub fn into_owned(self) -> Message<'static> {
+        Message {
+            turn: Cow::Owned(self.turn.into_owned()),
+            outcome: self.outcome,
         }
-        content.push(']');
-        let opt = |s: &Option<String>| s.as_deref().map(json_str);
-        let null_or = |s: Option<String>| Some(s.unwrap_or_else(|| String::from("null")));
-        let (id, role, model) = if self.start.is_some() {
-            (None, None, None)
-        } else {
-            (
-                null_or(opt(&self.id)),
-                null_or(opt(&self.role)),
-                null_or(opt(&self.model)),
-            )
-        };
-        let ty = self.start.is_none().then(|| String::from("\"message\""));
-        let usage = self.usage_text();
-        let stop_reason = null_or(opt(&self.stop_reason));
-        let stop_sequence = null_or(opt(&self.stop_sequence));
-        write_merged(
-            out,
-            self.start.as_deref(),
-            &[
-                ("id", id.as_deref()),
-                ("type", ty.as_deref()),
-                ("role", role.as_deref()),
-                ("model", model.as_deref()),
-                ("content", Some(&content)),
-                ("stop_reason", stop_reason.as_deref()),
-                ("stop_sequence", stop_sequence.as_deref()),
-                ("stop_details", self.stop_details.as_deref()),
-                ("container", self.container.as_deref()),
-                ("usage", usage.as_deref()),
-                ("context_management", self.context_management.as_deref()),
-            ],
-        );
     }
 }
 
 #[cfg(feature = "serde")]
-impl serde::Serialize for Message {
+impl serde::Serialize for Message<'_> {
     /// Serializes [`to_json`](Self::to_json)'s object.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         super::dialect::serialize_json_text(&self.to_json(), s)
     }
 }
 
-/// One content block of a [`Message`], assembled from its start and deltas.
-#[derive(Debug, Clone)]
-pub struct Block {
+/// One content block of a [`Message`]: a view of the turn's item.
+#[derive(Debug, Clone, Copy)]
+pub struct Block<'a> {
+    item: &'a FinalItem,
     index: u64,
-    /// From the start; before it, from the first delta's kind.
-    ty: Option<String>,
-    start: Option<Owned<ContentBlock<'static>>>,
-    text: Option<String>,
-    citations: Option<Vec<Owned<Citation<'static>>>>,
-    thinking: Option<String>,
-    signature: Option<String>,
-    input_json: Option<String>,
-    partial: PartialJson,
-    input: Option<String>,
-    input_error: Option<JsonError>,
-    content: Option<String>,
-    encrypted_content: Option<String>,
-    unknown_deltas: Vec<String>,
-    stopped: bool,
 }
 
-impl Block {
-    fn new(index: u64) -> Self {
-        Self {
-            index,
-            ty: None,
-            start: None,
-            text: None,
-            citations: None,
-            thinking: None,
-            signature: None,
-            input_json: None,
-            partial: PartialJson::new(),
-            input: None,
-            input_error: None,
-            content: None,
-            encrypted_content: None,
-            unknown_deltas: Vec::new(),
-            stopped: false,
-        }
-    }
-
-    fn open(
-        &mut self,
-        b: &mut Budget,
-        block: &ContentBlock<'_>,
-    ) -> Result<(), AccumulateErrorKind> {
-        if self.start.is_some() {
-            return Ok(()); // a repeated start: the first one stands
-        }
-        let owned = block.to_owned();
-        let ty = block.ty();
-        b.charge(owned.as_str().len() + ty.len())?;
-        self.start = Some(owned);
-        self.ty = Some(String::from(ty));
-        let mut problem = None;
-        match block {
-            ContentBlock::Text(t) => {
-                if let Some(text) = t.text {
-                    note(&mut problem, prepend(b, &mut self.text, text));
-                }
-                if let Some(list) = t.citations {
-                    let mut kept = Vec::new();
-                    for c in list {
-                        let r = c.map_err(AccumulateErrorKind::Decode).and_then(|c| {
-                            let owned = c.to_owned();
-                            b.charge(owned.as_str().len()).map(|()| kept.push(owned))
-                        });
-                        note(&mut problem, r);
-                    }
-                    let citations = self.citations.get_or_insert_with(Vec::new);
-                    kept.append(citations);
-                    *citations = kept;
-                }
-            }
-            ContentBlock::Thinking(t) => {
-                if let Some(thinking) = t.thinking {
-                    note(&mut problem, prepend(b, &mut self.thinking, thinking));
-                }
-                if let (None, Some(sig)) = (&self.signature, t.signature) {
-                    note(&mut problem, b.owned(sig).map(|s| self.signature = Some(s)));
-                }
-            }
-            ContentBlock::Compaction(c) => {
-                if let Some(content) = c.content {
-                    note(&mut problem, prepend(b, &mut self.content, content));
-                }
-                if let Some(enc) = c.encrypted_content {
-                    note(&mut problem, prepend(b, &mut self.encrypted_content, enc));
-                }
-            }
-            _ => {}
-        }
-        problem.map_or(Ok(()), Err)
-    }
-
-    fn infer(&mut self, ty: &str) {
-        if self.ty.is_none() {
-            self.ty = Some(String::from(ty));
-        }
-    }
-
-    fn delta(&mut self, b: &mut Budget, delta: &BlockDelta<'_>) -> Result<(), AccumulateErrorKind> {
-        match delta {
-            BlockDelta::Text(t) => {
-                self.infer("text");
-                append(b, &mut self.text, t.text, 1).map(drop)
-            }
-            BlockDelta::InputJson(j) => {
-                self.infer("tool_use");
-                // Counted twice: the text, and its live repair.
-                let start = append(b, &mut self.input_json, j.partial_json, 2)?;
-                if self.input_error.is_none() {
-                    let text = self.input_json.as_deref().unwrap_or_default();
-                    if let Err(e) = self.partial.feed(text.get(start..).unwrap_or_default()) {
-                        self.input_error = Some(e);
-                    }
-                }
-                Ok(())
-            }
-            BlockDelta::Thinking(t) => {
-                self.infer("thinking");
-                append(b, &mut self.thinking, t.thinking, 1).map(drop)
-            }
-            BlockDelta::Signature(s) => {
-                self.infer("thinking");
-                append(b, &mut self.signature, s.signature, 1).map(drop)
-            }
-            BlockDelta::Citations(c) => {
-                self.infer("text");
-                let owned = c.citation.to_owned();
-                b.charge(owned.as_str().len())?;
-                self.citations.get_or_insert_with(Vec::new).push(owned);
-                Ok(())
-            }
-            BlockDelta::Compaction(c) => {
-                self.infer("compaction");
-                if let Some(content) = c.content {
-                    append(b, &mut self.content, content, 1)?;
-                }
-                if let Some(enc) = c.encrypted_content {
-                    append(b, &mut self.encrypted_content, enc, 1)?;
-                }
-                Ok(())
-            }
-            BlockDelta::Other { raw, .. } => {
-                b.charge(raw.get().len())?;
-                self.unknown_deltas.push(String::from(raw.get()));
-                Ok(())
-            }
-        }
-    }
-
-    /// Whether `input_json_delta` fragments arrived that hold more than JSON
-    /// whitespace (whitespace alone leaves the start's `input` in force).
-    fn has_fragments(&self) -> bool {
-        self.input_json
-            .as_deref()
-            .is_some_and(|t| !t.trim_matches([' ', '\t', '\n', '\r']).is_empty())
-    }
-
-    fn stop(&mut self) -> Result<(), AccumulateErrorKind> {
-        self.stopped = true;
-        self.finish_input()
-    }
-
-    /// Parses the input fragments, if there are any and they were not
-    /// parsed yet.
-    fn finish_input(&mut self) -> Result<(), AccumulateErrorKind> {
-        if !self.has_fragments() || self.input.is_some() {
-            return Ok(());
-        }
-        match self.partial.finish() {
-            Ok(text) => {
-                self.input = Some(String::from(text));
-                Ok(())
-            }
-            Err(error) => {
-                self.input_error.get_or_insert(error);
-                Err(AccumulateErrorKind::InvalidInput {
-                    index: self.index,
-                    error,
-                })
-            }
-        }
-    }
-
-    /// The block's index.
+impl<'a> Block<'a> {
+    /// The block's position in the message's `content`.
     pub fn index(&self) -> u64 {
         self.index
     }
-    /// The block's type: from `content_block_start`, or, before it, from
-    /// the kind of the first delta (`text`, `tool_use`, `thinking`,
-    /// `compaction`).
-    pub fn ty(&self) -> Option<&str> {
-        self.ty.as_deref()
+    /// The turn's item behind the block.
+    pub fn item(&self) -> &'a FinalItem {
+        self.item
     }
-    /// The block as `content_block_start` opened it, as a view.
-    pub fn start(&self) -> Option<ContentBlock<'_>> {
-        self.start.as_ref().map(Owned::get)
+    /// The block's type: `text`, `thinking`, `redacted_thinking` (a
+    /// reasoning block with only encrypted data), `tool_use`, or the type of
+    /// a block only Anthropic has (`server_tool_use`, …).
+    pub fn ty(&self) -> &'a str {
+        match &self.item.kind {
+            FinalItemKind::Message | FinalItemKind::Refusal => "text",
+            FinalItemKind::Reasoning if self.is_redacted() => "redacted_thinking",
+            FinalItemKind::Reasoning => "thinking",
+            FinalItemKind::ToolCall { .. } => "tool_use",
+            FinalItemKind::Other { ty, .. } => ty,
+        }
+    }
+    fn is_redacted(&self) -> bool {
+        let i = self.item;
+        i.reasoning.is_empty() && i.signature.is_empty() && !i.encrypted.is_empty()
+    }
+    fn is_thinking(&self) -> bool {
+        matches!(self.item.kind, FinalItemKind::Reasoning) && !self.is_redacted()
+    }
+    /// The block's JSON as the stream gave it, for a block only Anthropic
+    /// has (a server tool's use or result, a compaction block, an unknown
+    /// type): its `content_block_start`'s.
+    pub fn raw(&self) -> Option<&'a str> {
+        match &self.item.kind {
+            FinalItemKind::Other { raw, .. } => raw.as_deref(),
+            _ => None,
+        }
     }
     /// The text of a text block: the start's, then the deltas'.
-    pub fn text(&self) -> Option<&str> {
-        self.text.as_deref()
+    pub fn text(&self) -> Option<&'a str> {
+        match self.item.kind {
+            FinalItemKind::Message => Some(self.item.text.get(&0).map_or("", |s| s.as_str())),
+            _ => None,
+        }
     }
-    /// The citations of a text block: the start's, then the deltas'.
-    pub fn citations(&self) -> &[Owned<Citation<'static>>] {
-        self.citations.as_deref().unwrap_or_default()
+    /// The citations of a text block, as a JSON array: the start's, then
+    /// the deltas'. `None` when neither gave any.
+    pub fn citations(&self) -> Option<&'a str> {
+        self.item.extra(Dialect::Anthropic, "citations")
     }
     /// The thinking text of a thinking block.
-    pub fn thinking(&self) -> Option<&str> {
-        self.thinking.as_deref()
+    pub fn thinking(&self) -> Option<&'a str> {
+        self.is_thinking()
+            .then(|| self.item.reasoning.get(&0).map_or("", |s| s.as_str()))
     }
     /// The signature of a thinking block.
-    pub fn signature(&self) -> Option<&str> {
-        self.signature.as_deref()
+    pub fn signature(&self) -> Option<&'a str> {
+        self.is_thinking().then_some(self.item.signature.as_str())
     }
-    /// The ID of a `tool_use` / `server_tool_use` block (from its start).
-    pub fn id(&self) -> Option<JsonStr<'_>> {
-        match self.start()? {
-            ContentBlock::ToolUse(t) | ContentBlock::ServerToolUse(t) => t.id,
+    /// The encrypted data of a `redacted_thinking` block.
+    pub fn data(&self) -> Option<&'a str> {
+        self.is_redacted().then_some(self.item.encrypted.as_str())
+    }
+    /// The ID of a `tool_use` / `server_tool_use` block.
+    pub fn id(&self) -> Option<Cow<'a, str>> {
+        match &self.item.kind {
+            FinalItemKind::ToolCall { call_id, .. } => call_id.as_deref().map(Cow::Borrowed),
+            FinalItemKind::Other { raw: Some(raw), .. } => member_str(raw, "id"),
             _ => None,
         }
     }
     /// The tool's name of a `tool_use` / `server_tool_use` block.
-    pub fn name(&self) -> Option<JsonStr<'_>> {
-        match self.start()? {
-            ContentBlock::ToolUse(t) | ContentBlock::ServerToolUse(t) => t.name,
+    pub fn name(&self) -> Option<Cow<'a, str>> {
+        match &self.item.kind {
+            FinalItemKind::ToolCall { name, .. } => name.as_deref().map(Cow::Borrowed),
+            FinalItemKind::Other { raw: Some(raw), .. } => member_str(raw, "name"),
             _ => None,
         }
     }
-    /// The encrypted data of a `redacted_thinking` block.
-    pub fn data(&self) -> Option<JsonStr<'_>> {
-        match self.start()? {
-            ContentBlock::RedactedThinking(r) => r.data,
+    /// The `input_json_delta` fragments so far, concatenated as sent
+    /// (for a `tool_use` block whose start gave the input whole, that
+    /// input once the block stopped).
+    pub fn input_json(&self) -> Option<&'a str> {
+        match self.item.kind {
+            FinalItemKind::ToolCall { .. } => Some(&self.item.arguments),
+            FinalItemKind::Other { .. } if !self.item.arguments.is_empty() => {
+                Some(&self.item.arguments)
+            }
             _ => None,
         }
-    }
-    /// The `input_json_delta` fragments so far, concatenated as sent.
-    pub fn input_json(&self) -> Option<&str> {
-        self.input_json.as_deref()
     }
     /// The best-effort value of the input so far, as complete JSON text
     /// (see [`PartialJson`]): `{"city": "Par` → `{"city": "Par"}`. `None`
-    /// while no value has started. O(1). If the input stopped being valid
-    /// JSON, the repair of the text before the error.
-    pub fn partial_input(&self) -> Option<&str> {
-        self.partial.current()
+    /// while no value has started. If the input stopped being valid JSON,
+    /// the repair of the text before the error. Repaired on each call:
+    /// O(size of the input).
+    pub fn partial_input(&self) -> Option<alloc::string::String> {
+        let mut p = PartialJson::new();
+        let _ = p.feed(self.input_json()?);
+        p.current().map(alloc::string::String::from)
     }
     /// The complete input, as JSON text: once the block stopped, the
-    /// fragments parsed (without surrounding whitespace), or, with no
-    /// fragments, the `input` of the start (`{}`). `None` before the stop,
-    /// for blocks with no input, and for input that is not valid JSON (see
-    /// [`input_error`](Self::input_error)).
-    pub fn input(&self) -> Option<&str> {
-        if let Some(input) = &self.input {
-            return Some(input);
-        }
-        if !self.stopped || self.input_error.is_some() {
+    /// fragments (without surrounding whitespace) when they are valid JSON,
+    /// or, with no fragments, the `input` of the start (`{}`). `None` before
+    /// the stop, for blocks with no input, and for input that is not valid
+    /// JSON (see [`input_error`](Self::input_error)). O(size of the input).
+    pub fn input(&self) -> Option<&'a str> {
+        if !self.item.done {
             return None;
         }
-        if self.has_fragments() {
-            return None;
+        let text = self.input_json().unwrap_or_default().trim_matches(JSON_WS);
+        if !text.is_empty() {
+            return Value::parse(text).is_ok().then_some(text);
         }
-        self.start_input()
+        match &self.item.kind {
+            FinalItemKind::ToolCall { .. } => Some("{}"),
+            FinalItemKind::Other { raw: Some(raw), .. } => {
+                let input = Value::parse(raw).ok()?.as_object()?.get("input")?;
+                Some(input.as_raw_json().get())
+            }
+            _ => None,
+        }
     }
-
-    /// The first JSON error in the input fragments, if they are not valid JSON.
+    /// The first JSON error in the input fragments of a stopped block, if
+    /// they are not valid JSON. O(size of the input).
     pub fn input_error(&self) -> Option<JsonError> {
-        self.input_error
+        let text = self.input_json()?;
+        if !self.item.done || text.trim_matches(JSON_WS).is_empty() {
+            return None;
+        }
+        let mut p = PartialJson::new();
+        p.feed(text).and_then(|()| p.finish().map(drop)).err()
     }
     /// The content of a compaction block: the start's, then the deltas'.
-    pub fn compaction_content(&self) -> Option<&str> {
-        self.content.as_deref()
+    pub fn compaction_content(&self) -> Option<Cow<'a, str>> {
+        literal(self.item.extra(Dialect::Anthropic, "content")?)
     }
     /// The encrypted content of a compaction block.
-    pub fn encrypted_content(&self) -> Option<&str> {
-        self.encrypted_content.as_deref()
+    pub fn encrypted_content(&self) -> Option<Cow<'a, str>> {
+        literal(self.item.extra(Dialect::Anthropic, "encrypted_content")?)
     }
-    /// Deltas of a type this version does not model, as JSON text (not
-    /// applied to the block).
-    pub fn unknown_deltas(&self) -> &[String] {
-        &self.unknown_deltas
-    }
-    /// Whether `content_block_stop` arrived.
+    /// Whether `content_block_stop` arrived (or `message_stop` ended the
+    /// block).
     pub fn is_stopped(&self) -> bool {
-        self.stopped
-    }
-
-    fn start_input(&self) -> Option<&str> {
-        let start = self.start.as_ref()?;
-        let object = Value::parse(start.as_str()).ok()?.as_object()?;
-        object.get("input").map(|v| v.as_raw_json().get())
-    }
-
-    /// The block in the API's shape: the start member by member, with the
-    /// assembled fields in place of the start's and added after it.
-    fn write_json(&self, out: &mut String) {
-        let text = self.text.as_deref().map(json_str);
-        let citations = self.citations.as_ref().map(|list| {
-            let mut s = String::from("[");
-            for (i, c) in list.iter().enumerate() {
-                if i > 0 {
-                    s.push(',');
-                }
-                s.push_str(c.as_str());
-            }
-            s.push(']');
-            s
-        });
-        let thinking = self.thinking.as_deref().map(json_str);
-        let signature = self.signature.as_deref().map(json_str);
-        // Never invalid JSON: the parsed input, else its best repair.
-        let input = if self.input_json.as_deref().is_some_and(|t| !t.is_empty()) {
-            self.input.as_deref().or(self.partial.current())
-        } else {
-            None
-        };
-        let content = self.content.as_deref().map(json_str);
-        let encrypted = self.encrypted_content.as_deref().map(json_str);
-        let ty = match (&self.start, &self.ty) {
-            (None, Some(ty)) => Some(json_str(ty)),
-            (None, None) => Some(String::from("null")),
-            _ => None,
-        };
-        let start = self.start.as_ref().map(Owned::as_str);
-        write_merged(
-            out,
-            start,
-            &[
-                ("type", ty.as_deref()),
-                ("text", text.as_deref()),
-                ("citations", citations.as_deref()),
-                ("thinking", thinking.as_deref()),
-                ("signature", signature.as_deref()),
-                ("input", input),
-                ("content", content.as_deref()),
-                ("encrypted_content", encrypted.as_deref()),
-            ],
-        );
+        self.item.done
     }
 }
+
+/// JSON's whitespace.
+const JSON_WS: [char; 4] = [' ', '\t', '\n', '\r'];
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::accumulate::AccumulateErrorKind;
+    use crate::turn::TurnErrorKind;
+    use crate::Parser;
     use alloc::format;
-    use core::mem::size_of;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+    use bytes::Bytes;
+
+    fn frame(data: &str) -> Frame {
+        let mut p = Parser::new();
+        p.feed(Bytes::from(format!("data: {data}\n\n")));
+        p.next_frame().unwrap().unwrap()
+    }
 
     fn run(acc: &mut AnthropicAccumulator, events: &[&str]) -> Vec<Result<(), AccumulateError>> {
-        events
-            .iter()
-            .map(|e| acc.feed(&AnthropicEvent::parse(e).expect("test event decodes")))
-            .collect()
+        events.iter().map(|e| acc.feed(&frame(e))).collect()
     }
 
     const START: &str = r#"{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"c","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1,"service_tier":"standard"}}}"#;
@@ -1004,8 +592,10 @@ mod tests {
         format!(r#"{{"type":"content_block_delta","index":{index},"delta":{delta}}}"#)
     }
 
+    /// A delta before its block started is a fault of the stream: refused
+    /// at its event, not kept; the blocks are in the order they started.
     #[test]
-    fn deltas_before_their_start_are_kept_behind_it() {
+    fn deltas_before_their_start_are_refused() {
         let mut acc = AnthropicAccumulator::new();
         let events = [
             START.into(),
@@ -1020,20 +610,28 @@ mod tests {
             STOP.into(),
         ];
         let refs: Vec<&str> = events.iter().map(String::as_str).collect();
-        assert!(run(&mut acc, &refs).iter().all(Result::is_ok));
+        let r = run(&mut acc, &refs);
+        let e = r[1].unwrap_err();
+        assert_eq!(
+            e.kind(),
+            AccumulateErrorKind::Stream(TurnErrorKind::UnknownIndex { index: 1 })
+        );
+        assert_eq!(e.event_index(), 1);
+        assert!(r[2..].iter().all(Result::is_ok), "{r:?}");
+        assert_eq!(acc.events(), 10);
         let m = acc.finish();
         assert_eq!(m.outcome(), Outcome::Completed);
-        assert_eq!(m.block(0).unwrap().thinking(), Some("hm"));
-        assert_eq!(m.block(0).unwrap().signature(), Some("sig"));
-        assert_eq!(m.block(1).unwrap().text(), Some("hello world"));
+        assert_eq!(m.block(0).unwrap().text(), Some("hello"));
+        assert_eq!(m.block(1).unwrap().thinking(), Some("hm"));
+        assert_eq!(m.block(1).unwrap().signature(), Some("sig"));
         assert_eq!(
             m.to_json(),
-            r#"{"id":"m","type":"message","role":"assistant","model":"c","content":[{"type":"thinking","thinking":"hm","signature":"sig"},{"type":"text","text":"hello world"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":9,"service_tier":"standard"}}"#
+            r#"{"id":"m","type":"message","role":"assistant","model":"c","content":[{"type":"text","text":"hello"},{"type":"thinking","thinking":"hm","signature":"sig"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":9,"service_tier":"standard"}}"#
         );
     }
 
-    /// An event of a known type that does not fit (an `Unknown` with an
-    /// error) is reported, not passed over, and changes nothing.
+    /// An event of a known type that does not fit is reported, not passed
+    /// over, and changes nothing; the reading goes on.
     #[test]
     fn events_that_do_not_fit_are_reported_and_not_applied() {
         let mut acc = AnthropicAccumulator::new();
@@ -1049,7 +647,7 @@ mod tests {
                 &block_delta(0, r#"{"type":"text_delta","text":"b"}"#),
             ],
         );
-        let expected = AnthropicEvent::parse(unfit)
+        let expected = crate::anthropic::AnthropicEvent::parse(unfit)
             .unwrap()
             .decode_error()
             .unwrap();
@@ -1065,38 +663,100 @@ mod tests {
     }
 
     #[test]
-    fn no_message_stop_or_unstopped_block_is_truncated() {
-        let mut acc = AnthropicAccumulator::new();
-        run(&mut acc, &[START, DELTA]);
-        assert_eq!(acc.finish().outcome(), Outcome::Truncated);
+    fn the_snapshot_is_in_progress_and_borrows() {
         let mut acc = AnthropicAccumulator::new();
         let open =
             r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#;
-        run(&mut acc, &[START, open, DELTA, STOP]);
-        assert_eq!(acc.snapshot().outcome(), Outcome::InProgress);
-        assert_eq!(acc.finish().outcome(), Outcome::Truncated);
-        let mut acc = AnthropicAccumulator::new();
-        run(&mut acc, &[START, STOP]);
-        assert_eq!(acc.finish().outcome(), Outcome::Truncated, "no stop reason");
+        run(&mut acc, &[START, open]);
+        let snap = acc.snapshot();
+        assert!(matches!(snap.turn, Cow::Borrowed(_)));
+        assert_eq!(snap.outcome(), Outcome::InProgress);
+        assert_eq!(snap.block(0).unwrap().text(), Some(""));
+        assert!(!snap.block(0).unwrap().is_stopped());
+        assert_eq!(snap.id(), Some("m"));
+        assert_eq!(snap.role().as_deref(), Some("assistant"));
+        let owned = snap.into_owned();
+        run(
+            &mut acc,
+            &[&block_delta(0, r#"{"type":"text_delta","text":"x"}"#)],
+        );
+        assert_eq!(acc.snapshot().block(0).unwrap().text(), Some("x"));
+        assert_eq!(owned.block(0).unwrap().text(), Some(""), "a copy");
     }
 
     #[test]
-    fn error_event_fails_the_stream() {
+    fn a_cut_stream_is_truncated_at_finish() {
         let mut acc = AnthropicAccumulator::new();
-        run(
+        run(&mut acc, &[START, DELTA]);
+        let m = acc.finish();
+        assert_eq!(m.outcome(), Outcome::Truncated);
+        assert!(m.is_truncated());
+        assert!(m.saw_message_start() && !m.saw_message_stop());
+        // Nothing at all: cut too.
+        assert_eq!(
+            AnthropicAccumulator::new().finish().outcome(),
+            Outcome::Truncated
+        );
+    }
+
+    /// Read past, as the reader reads past them: `message_stop` with a
+    /// block open (the block ends with the message) or without a stop
+    /// reason.
+    #[test]
+    fn an_open_block_or_no_stop_reason_at_message_stop_is_read_past() {
+        let mut acc = AnthropicAccumulator::new();
+        let open =
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#;
+        let r = run(&mut acc, &[START, open, DELTA, STOP]);
+        assert!(r.iter().all(Result::is_ok), "{r:?}");
+        let m = acc.finish();
+        assert_eq!(m.outcome(), Outcome::Completed);
+        assert!(m.block(0).unwrap().is_stopped());
+        let mut acc = AnthropicAccumulator::new();
+        run(&mut acc, &[START, STOP]);
+        let m = acc.finish();
+        assert_eq!(m.outcome(), Outcome::Completed);
+        assert_eq!(m.stop_reason(), None);
+    }
+
+    #[test]
+    fn max_tokens_is_incomplete() {
+        let mut acc = AnthropicAccumulator::new();
+        let delta = r#"{"type":"message_delta","delta":{"stop_reason":"max_tokens"}}"#;
+        run(&mut acc, &[START, delta, STOP]);
+        let m = acc.finish();
+        assert_eq!(m.outcome(), Outcome::Incomplete);
+        assert_eq!(m.stop_reason(), Some("max_tokens"));
+    }
+
+    #[test]
+    fn error_event_fails_the_stream_and_ends_the_reading() {
+        let mut acc = AnthropicAccumulator::new();
+        let r = run(
             &mut acc,
             &[
                 START,
                 r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+                r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"late"}}"#,
             ],
+        );
+        assert!(r[1].is_ok());
+        assert_eq!(
+            r[2].unwrap_err().kind(),
+            AccumulateErrorKind::Stream(TurnErrorKind::ContentAfterFinish)
         );
         let m = acc.finish();
         assert_eq!(m.outcome(), Outcome::Failed);
-        assert_eq!(m.error().unwrap().get().ty.unwrap(), "overloaded_error");
+        assert_eq!(
+            m.error(),
+            Some((Some("overloaded_error"), Some("Overloaded")))
+        );
     }
 
+    /// Tool input that is not valid JSON: no error at the stop (the reader
+    /// does not parse it), kept as sent; the accessors say what it is.
     #[test]
-    fn invalid_tool_input_is_an_error_at_stop_and_kept() {
+    fn invalid_tool_input_is_kept_and_reported_by_the_block() {
         let mut acc = AnthropicAccumulator::new();
         let r = run(
             &mut acc,
@@ -1105,90 +765,89 @@ mod tests {
                 r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
                 &block_delta(
                     0,
-                    r#"{"type":"input_json_delta","partial_json":"{\"a\": 1"}"#,
+                    r#"{"type":"input_json_delta","partial_json":"{\"a\": \"x"}"#,
                 ),
                 r#"{"type":"content_block_stop","index":0}"#,
             ],
         );
-        let e = r[3].unwrap_err();
-        assert!(matches!(
-            e.kind(),
-            AccumulateErrorKind::InvalidInput { index: 0, error } if error.is_eof()
-        ));
-        let block = acc.snapshot().block(0).unwrap();
-        assert_eq!(block.input(), None);
-        assert_eq!(block.input_json(), Some(r#"{"a": 1"#));
-        assert_eq!(block.id().unwrap(), "t");
-        assert!(acc.snapshot().to_json().contains(r#""input":{}"#));
-    }
-
-    #[test]
-    fn empty_input_fragments_fall_back_to_the_start_input() {
-        let mut acc = AnthropicAccumulator::new();
-        run(
-            &mut acc,
-            &[
-                r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
-                &block_delta(0, r#"{"type":"input_json_delta","partial_json":""}"#),
-                r#"{"type":"content_block_stop","index":0}"#,
-            ],
-        );
-        assert_eq!(acc.snapshot().block(0).unwrap().input(), Some("{}"));
-    }
-
-    #[test]
-    fn whitespace_only_input_fragments_fall_back_to_the_start_input() {
-        // `finish_input` did not parse them (nothing but whitespace) while
-        // `input()` counted them as fragments, so it returned `None`.
-        let mut acc = AnthropicAccumulator::new();
-        let r = run(
-            &mut acc,
-            &[
-                r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
-                &block_delta(0, r#"{"type":"input_json_delta","partial_json":" \n"}"#),
-                r#"{"type":"content_block_stop","index":0}"#,
-            ],
-        );
         assert!(r.iter().all(Result::is_ok), "{r:?}");
-        let block = acc.snapshot().block(0).unwrap();
-        assert_eq!(block.input(), Some("{}"));
-        assert_eq!(block.input_error(), None);
+        let snap = acc.snapshot();
+        let block = snap.block(0).unwrap();
+        assert_eq!(block.input(), None);
+        let error = block.input_error().unwrap();
+        assert!(error.is_eof());
+        assert_eq!(error.offset(), 8, "the end of the text");
+        assert_eq!(block.input_json(), Some(r#"{"a": "x"#));
+        assert_eq!(block.partial_input().as_deref(), Some(r#"{"a": "x"}"#));
+        assert_eq!(block.id().as_deref(), Some("t"));
+        assert_eq!(block.name().as_deref(), Some("f"));
+        assert_eq!(block.ty(), "tool_use");
+        // Never invalid JSON out: the repair of the input.
+        let json = snap.to_json();
+        assert!(json.contains(r#""input":{"a": "x"}"#), "{json}");
+    }
+
+    #[test]
+    fn blank_input_fragments_fall_back_to_the_start_input() {
+        for fragment in ["", " \n"] {
+            let mut acc = AnthropicAccumulator::new();
+            let delta = block_delta(
+                0,
+                &format!(r#"{{"type":"input_json_delta","partial_json":{fragment:?}}}"#),
+            );
+            let r = run(
+                &mut acc,
+                &[
+                    START,
+                    r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
+                    &delta,
+                    r#"{"type":"content_block_stop","index":0}"#,
+                ],
+            );
+            assert!(r.iter().all(Result::is_ok), "{r:?}");
+            let snap = acc.snapshot();
+            let block = snap.block(0).unwrap();
+            assert_eq!(block.input(), Some("{}"), "{fragment:?}");
+            assert_eq!(block.input_error(), None);
+        }
     }
 
     #[test]
     fn limit_is_enforced() {
+        // What the start, the block and one byte of text cost, measured;
+        // then room for two more bytes.
+        let mut probe = AnthropicAccumulator::new();
+        let open =
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#;
+        let one = block_delta(0, r#"{"type":"text_delta","text":"a"}"#);
+        run(&mut probe, &[START, open, &one]);
+        let max = probe.used_bytes() + 2;
         let mut acc = AnthropicAccumulator::with_config(
-            AnthropicAccumulatorConfig::DEFAULT.with_max_bytes(size_of::<(u64, Block)>() + 3),
+            AnthropicAccumulatorConfig::DEFAULT.with_max_bytes(max),
         );
         let r = run(
             &mut acc,
             &[
+                START,
+                open,
                 &block_delta(0, r#"{"type":"text_delta","text":"abc"}"#),
                 &block_delta(0, r#"{"type":"text_delta","text":"d"}"#),
             ],
         );
-        assert!(r[0].is_ok());
-        assert!(matches!(
-            r[1].unwrap_err().kind(),
-            AccumulateErrorKind::TooManyBytes { .. }
-        ));
+        assert!(r[..3].iter().all(Result::is_ok), "{r:?}");
+        assert_eq!(
+            r[3].unwrap_err().kind(),
+            AccumulateErrorKind::TooManyBytes { limit: max }
+        );
+        assert_eq!(acc.used_bytes(), max);
+        run(
+            &mut acc,
+            &[r#"{"type":"content_block_stop","index":0}"#, DELTA, STOP],
+        );
         let m = acc.finish();
         assert!(m.limit_exceeded());
         assert_eq!(m.block(0).unwrap().text(), Some("abc"));
         assert_eq!(m.outcome(), Outcome::Truncated);
-    }
-
-    #[test]
-    fn without_message_start_the_shape_is_still_a_message() {
-        let mut acc = AnthropicAccumulator::new();
-        run(
-            &mut acc,
-            &[&block_delta(2, r#"{"type":"text_delta","text":"x"}"#)],
-        );
-        assert_eq!(
-            acc.finish().to_json(),
-            r#"{"id":null,"type":"message","role":null,"model":null,"content":[{"type":"text","text":"x"}],"stop_reason":null,"stop_sequence":null}"#
-        );
     }
 
     #[test]
@@ -1200,31 +859,25 @@ mod tests {
         let config = AnthropicAccumulatorConfig::DEFAULT.with_max_blocks(2);
         let mut acc = AnthropicAccumulator::with_config(config);
         assert_eq!(acc.config().max_blocks, 2);
-        let text = |i: u64| block_delta(i, r#"{"type":"text_delta","text":"x"}"#);
-        let r = run(
-            &mut acc,
-            &[
-                &text(7),
-                &text(3),
-                &text(5),
-                &text(7),
-                r#"{"type":"content_block_stop","index":1}"#,
-            ],
-        );
-        assert!(r[0].is_ok() && r[1].is_ok() && r[3].is_ok());
-        let e = r[2].unwrap_err();
-        assert_eq!(e.kind(), AccumulateErrorKind::TooManyBlocks { limit: 2 });
+        let start = |i: u64| {
+            format!(
+                r#"{{"type":"content_block_start","index":{i},"content_block":{{"type":"text","text":"x"}}}}"#
+            )
+        };
+        let r = run(&mut acc, &[START, &start(0), &start(1), &start(2)]);
+        assert!(r[..3].iter().all(Result::is_ok), "{r:?}");
+        let e = r[3].unwrap_err();
+        assert_eq!(e.kind(), AccumulateErrorKind::TooManyItems { limit: 2 });
+        assert_eq!(e.event_index(), 3);
         assert_eq!(
             alloc::string::ToString::to_string(&e),
-            "message has more than 2 content blocks at event 2"
+            "response has more than 2 output items at event 3"
         );
-        assert_eq!(
-            r[4].unwrap_err().kind(),
-            AccumulateErrorKind::TooManyBlocks { limit: 2 }
-        );
+        // The rest of the stream is whole: the message is still cut.
+        let r = run(&mut acc, &[DELTA, STOP]);
+        assert!(r.iter().all(Result::is_ok), "{r:?}");
         let m = acc.finish();
-        let kept: Vec<(u64, Option<&str>)> = m.content().map(|b| (b.index(), b.text())).collect();
-        assert_eq!(kept, [(3, Some("x")), (7, Some("xx"))]);
+        assert_eq!(m.content().len(), 2);
         assert!(m.limit_exceeded());
         assert_eq!(m.outcome(), Outcome::Truncated);
     }
@@ -1240,13 +893,13 @@ mod tests {
                 r#"{"type":"message_delta","delta":{},"usage":{"x":2,"input_tokens":null}}"#,
             ],
         );
-        assert!(r.iter().all(Result::is_ok));
-        let usage = acc.snapshot().usage().unwrap();
+        assert!(r.iter().all(Result::is_ok), "{r:?}");
+        let snap = acc.snapshot();
         assert_eq!(
-            usage.as_str(),
-            r#"{"input_tokens":5,"output_tokens":7,"service_tier":"standard","x":2}"#
+            snap.usage_json(),
+            Some(r#"{"input_tokens":5,"output_tokens":7,"service_tier":"standard","x":2}"#)
         );
-        assert_eq!(usage.get().output_tokens, Some(7));
+        assert_eq!(snap.usage().unwrap().get().output_tokens, Some(7));
         assert!(AnthropicAccumulator::new().snapshot().usage().is_none());
     }
 }

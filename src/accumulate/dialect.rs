@@ -4,8 +4,7 @@
 //! serializer).
 
 use super::{AccumulateError, AccumulateErrorKind};
-pub(crate) use crate::json::write_merged;
-use crate::json::{push_json_str, JsonStr};
+use crate::json::JsonStr;
 use crate::views::{Owned, ViewFamily};
 use alloc::collections::btree_map::{self, BTreeMap, Entry};
 use alloc::string::String;
@@ -96,7 +95,7 @@ pub(crate) fn note(first: &mut Option<AccumulateErrorKind>, r: Result<(), Accumu
 
 /// The result of the push of event `number` whose first problem was
 /// `first`: a limit that dropped data (bytes, or a count of choices, tool
-/// calls or blocks) also sets `limit_hit`, so the result ends truncated.
+/// calls) also sets `limit_hit`, so the result ends truncated.
 pub(crate) fn event_result(
     first: Option<AccumulateErrorKind>,
     number: u64,
@@ -110,7 +109,6 @@ pub(crate) fn event_result(
                 AccumulateErrorKind::TooManyBytes { .. }
                     | AccumulateErrorKind::TooManyChoices { .. }
                     | AccumulateErrorKind::TooManyToolCalls { .. }
-                    | AccumulateErrorKind::TooManyBlocks { .. }
             ) {
                 *limit_hit = true;
             }
@@ -181,15 +179,13 @@ pub(crate) fn by_index<'v, T>(
 }
 
 /// The elements of an index-keyed list of an accumulated result (the
-/// choices or tool calls of a Chat completion, the content blocks of an
-/// Anthropic message), in index order.
+/// choices or tool calls of a Chat completion), in index order.
 ///
 /// An [`ExactSizeIterator`] and [`DoubleEndedIterator`]: `len()`,
 /// `next()`, `next_back()` and `nth(i)` (O(i)) work as on a slice's
 /// iterator. To find an element by its index, use the owner's by-index
 /// accessor ([`ChatCompletion::choice`](super::chat::ChatCompletion::choice),
-/// [`Choice::tool_call`](super::chat::Choice::tool_call),
-/// [`Message::block`](super::anthropic::Message::block)), which is O(log n).
+/// [`Choice::tool_call`](super::chat::Choice::tool_call)), which is O(log n).
 #[derive(Debug)]
 pub struct IndexOrder<'a, T>(btree_map::Values<'a, u64, T>);
 
@@ -235,20 +231,13 @@ impl<T> ExactSizeIterator for IndexOrder<'_, T> {
 
 impl<T> core::iter::FusedIterator for IndexOrder<'_, T> {}
 
-/// `s` as a JSON string literal.
-pub(crate) fn json_str(s: &str) -> String {
-    let mut out = String::new();
-    push_json_str(&mut out, s);
-    out
-}
-
 #[cfg(feature = "serde")]
 pub(crate) use crate::json::serialize_json_text;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::{ObjectWriter, Value};
+    use crate::json::{push_json_str, write_merged, ObjectWriter, Value};
     use alloc::string::ToString;
 
     #[test]
@@ -315,7 +304,7 @@ mod tests {
         check::<super::super::ChatAccumulator>();
         check::<super::super::chat::ChatCompletion>();
         check::<super::super::AnthropicAccumulator>();
-        check::<super::super::anthropic::Message>();
+        check::<super::super::anthropic::Message<'static>>();
         check::<super::super::AccumulateError>();
     }
 }

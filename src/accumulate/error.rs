@@ -62,34 +62,22 @@ pub enum AccumulateErrorKind {
         /// The limit.
         limit: usize,
     },
-    /// An Anthropic event named a content block `index` past
-    /// [`AnthropicAccumulatorConfig::max_blocks`](super::AnthropicAccumulatorConfig::max_blocks)
-    /// distinct blocks (default
-    /// [`DEFAULT_MAX_BLOCKS`](super::anthropic::DEFAULT_MAX_BLOCKS)). The
-    /// event was not kept, and the message is marked
-    /// [`Outcome::Truncated`].
-    TooManyBlocks {
-        /// The limit.
-        limit: usize,
-    },
     /// The event, or a part of it, does not decode. The offset is in the
     /// event's data.
     ///
     /// * A part decoded lazily (an element of `choices`, of `tool_calls`, of
-    ///   a log probability list, a citation): the rest of the event was
-    ///   still applied (Chat, Anthropic).
+    ///   a log probability list): the rest of the event was still applied
+    ///   (Chat).
     /// * A whole event that does not fit its type (the dialect's `Unknown`
     ///   with an error), or a Responses event whose lazy payload does not
     ///   decode: nothing of it was applied.
     Decode(DecodeError),
-    /// A tool use block's input, assembled from its `input_json_delta`
-    /// fragments, is not valid JSON at `content_block_stop` (Anthropic;
-    /// the fragments are kept as they came); or a piece of a Gemini call's
+    /// A piece of a Gemini call's
     /// streamed arguments (`partialArgs`) that does not continue them (an
     /// array index out of order, a path it cannot read: the piece is
     /// dropped, `index` is the part's, the offset the arguments' length).
     InvalidInput {
-        /// The content block's index.
+        /// The part's index.
         index: u64,
         /// The JSON error; its offset is in the assembled input text.
         error: JsonError,
@@ -165,9 +153,6 @@ impl fmt::Display for AccumulateError {
             }
             AccumulateErrorKind::TooManyToolCalls { limit } => {
                 write!(f, "a choice has more than {limit} tool calls")?
-            }
-            AccumulateErrorKind::TooManyBlocks { limit } => {
-                write!(f, "message has more than {limit} content blocks")?
             }
             AccumulateErrorKind::Decode(e) => write!(f, "{e}")?,
             AccumulateErrorKind::InvalidInput { index, error } => write!(

@@ -177,6 +177,11 @@ impl TurnAccumulator {
 
     fn keep(&mut self, r: Result<(), TurnError>) -> Result<(), TurnError> {
         if let Err(e) = r {
+            // A reader's own limit dropped an item: the turn is cut, as
+            // when this accumulator's limit does.
+            if matches!(e.kind(), TurnErrorKind::TooManyItems { .. }) {
+                self.turn.cut = true;
+            }
             self.first_error.get_or_insert(e);
         }
         r
@@ -186,6 +191,12 @@ impl TurnAccumulator {
     /// [`finish_reader`](Self::finish_reader) returned.
     pub fn error(&self) -> Option<TurnError> {
         self.first_error
+    }
+
+    /// The bytes counted against
+    /// [`max_bytes`](TurnAccumulatorConfig::max_bytes) so far.
+    pub fn used_bytes(&self) -> usize {
+        self.used
     }
 
     /// The turn so far.

@@ -177,7 +177,7 @@ impl Dialect for AnthropicDialect {
     type View<'a> = AnthropicEvent<'a>;
     type Event = OwnedAnthropicEvent;
     type Accumulator = AnthropicAccumulator;
-    type Output = Message;
+    type Output = Message<'static>;
 
     fn decode(frame: &Frame) -> Result<OwnedAnthropicEvent, DecodeError> {
         OwnedAnthropicEvent::from_frame(frame)
@@ -190,14 +190,16 @@ impl Dialect for AnthropicDialect {
     ) -> Result<(), Error> {
         let event = AnthropicEvent::from_frame(frame)?.strict()?;
         on_event(&event);
-        Ok(accumulator.feed(&event)?)
+        // The accumulator's reader decodes the frame again (it keeps the
+        // JSON of blocks only Anthropic has from the frame's data).
+        Ok(accumulator.feed(frame)?)
     }
 
-    fn finish(accumulator: AnthropicAccumulator) -> Message {
+    fn finish(accumulator: AnthropicAccumulator) -> Message<'static> {
         accumulator.finish()
     }
 
-    fn outcome(output: &Message) -> Outcome {
+    fn outcome(output: &Message<'static>) -> Outcome {
         output.outcome()
     }
 }

@@ -508,14 +508,29 @@ pub(crate) fn object_args(args: &str, out: &mut String) -> bool {
 /// spaces.
 pub(crate) fn push_one_line(json: &str, out: &mut String) {
     out.reserve(json.len());
-    for c in json.chars() {
-        out.push(if c == '\n' || c == '\r' { ' ' } else { c });
+    // Runs without a line break copied whole: most JSON has none.
+    let mut rest = json;
+    while let Some(at) = memchr::memchr2(b'\n', b'\r', rest.as_bytes()) {
+        out.push_str(&rest[..at]);
+        out.push(' ');
+        rest = &rest[at + 1..];
     }
+    out.push_str(rest);
 }
 
 #[cfg(test)]
 mod extras_tests {
     use super::*;
+
+    #[test]
+    fn one_line_makes_each_line_break_a_space() {
+        let mut out = String::from(">");
+        push_one_line("{\r\n\"a\":\n1,\r\"b\":\"\\n\"}\n", &mut out);
+        assert_eq!(out, ">{  \"a\": 1, \"b\":\"\\n\"} ");
+        out.clear();
+        push_one_line("[1,2]", &mut out);
+        assert_eq!(out, "[1,2]");
+    }
 
     #[test]
     fn replaces_appends_and_bounds() {

@@ -497,7 +497,7 @@ fn usage_json(u: &TurnUsage, j: &mut String, with_input: bool) {
 /// | a message or refusal item | a `text` block (its parts joined) |
 /// | a reasoning item with text or a signature | a `thinking` block with its `signature` (empty when none came) |
 /// | a reasoning item with only encrypted content | a `redacted_thinking` block |
-/// | a tool call | a `tool_use` block; `input` the arguments parsed (`{}` when they are not a JSON object) |
+/// | a tool call | a `tool_use` block; `input` the arguments parsed (when they are not a JSON object: their repair as far as they are valid, as [`PartialJson`](crate::json::partial::PartialJson) repairs a cut text, when that is an object; else `{}`) |
 /// | an item only Anthropic has | its block as the upstream wrote it, when the turn was read from Anthropic and the reader kept it; else left out |
 /// | stop | `stop_reason`, as [`AnthropicWriter`] writes it (the upstream's own string when the turn was read from Anthropic); `null` for a failed or cut turn that gave none |
 /// | usage | `usage` (cache reads apart from `input_tokens`) |
@@ -650,7 +650,14 @@ fn content(turn: &super::FinalTurn) -> (String, bool) {
                 b.str("name", name.as_deref().unwrap_or(""));
                 let j = b.key("input");
                 if !object_args(&item.arguments, j) {
-                    j.push_str("{}");
+                    // Cut or broken: the best repair of what came, never
+                    // invalid JSON.
+                    let mut p = crate::json::partial::PartialJson::new();
+                    let _ = p.feed(&item.arguments);
+                    match p.current().filter(|r| r.starts_with('{')) {
+                        Some(repaired) => push_one_line(repaired, j),
+                        None => j.push_str("{}"),
+                    }
                 }
                 b.end();
             }

@@ -6,6 +6,10 @@
 //! checked against the stream's own final object and hand-written
 //! references in this binary's other modules.
 //!
+//! `AnthropicAccumulator` is left out: it reads through the turn reader
+//! and renders through the turn, so the comparison would be of the code
+//! with itself; `anthropic.rs` checks it against a reference of its own.
+//!
 //! A stream whose two answers differ for a reason understood is one row of
 //! [`KNOWN`] with that reason; a row that no longer differs fails the test,
 //! so the table only shrinks.
@@ -14,9 +18,8 @@ use std::path::Path;
 
 use bytes::Bytes;
 use ssekit::accumulate::{
-    AnthropicAccumulator, ChatAccumulator, GeminiAccumulator, ResponsesAccumulator, TurnAccumulator,
+    ChatAccumulator, GeminiAccumulator, ResponsesAccumulator, TurnAccumulator,
 };
-use ssekit::anthropic::AnthropicEvent;
 use ssekit::bridge::AnyReader;
 use ssekit::chat::ChatEvent;
 use ssekit::responses::ResponsesEvent;
@@ -51,9 +54,10 @@ fn streams() -> Vec<(String, Vec<u8>)> {
     out
 }
 
-/// The dialect accumulator's answer, fed as `ssekit assemble` feeds it.
-fn by_dialect(d: Dialect, frames: &[Frame]) -> String {
-    match d {
+/// The dialect accumulator's answer, fed as `ssekit assemble` feeds it;
+/// `None` for a dialect whose accumulator is the turn's.
+fn by_dialect(d: Dialect, frames: &[Frame]) -> Option<String> {
+    Some(match d {
         Dialect::Responses => {
             let mut acc = ResponsesAccumulator::new();
             for f in frames {
@@ -74,15 +78,7 @@ fn by_dialect(d: Dialect, frames: &[Frame]) -> String {
             }
             acc.finish().to_json()
         }
-        Dialect::Anthropic => {
-            let mut acc = AnthropicAccumulator::new();
-            for f in frames {
-                if let Ok(e) = AnthropicEvent::from_frame(f).and_then(AnthropicEvent::strict) {
-                    let _ = acc.feed(&e);
-                }
-            }
-            acc.finish().to_json()
-        }
+        Dialect::Anthropic => return None,
         Dialect::Gemini => {
             let mut acc = GeminiAccumulator::new();
             for f in frames {
@@ -90,7 +86,7 @@ fn by_dialect(d: Dialect, frames: &[Frame]) -> String {
             }
             acc.finish().to_json()
         }
-    }
+    })
 }
 
 /// The turn accumulator's answer in the stream's own dialect: Gemini's
@@ -159,7 +155,10 @@ fn each_stream_renders_in_its_dialect_as_its_accumulator_does() {
         let Some(d) = frames.iter().find_map(Dialect::detect) else {
             continue;
         };
-        let (want, got) = (by_dialect(d, &frames), by_turn(d, &frames));
+        let Some(want) = by_dialect(d, &frames) else {
+            continue;
+        };
+        let got = by_turn(d, &frames);
         let known = KNOWN.iter().any(|(n, _)| *n == name);
         match (want == got, known) {
             (true, false) => same += 1,
@@ -171,7 +170,8 @@ fn each_stream_renders_in_its_dialect_as_its_accumulator_does() {
         }
     }
     if corpus::corpus_dir().is_some() {
-        assert!(same >= 72, "only {same} streams compared the same");
+        // 74 streams, 9 of them Anthropic's, 2 known to differ.
+        assert!(same >= 63, "only {same} streams compared the same");
     }
     assert!(
         differ.is_empty(),

@@ -252,7 +252,7 @@ fn anthropic(n: usize) -> usize {
         ssekit::accumulate::AnthropicAccumulatorConfig::DEFAULT.with_max_blocks(usize::MAX);
     let mut acc = AnthropicAccumulator::with_config(config);
     frames(body, |f| {
-        acc.feed(&AnthropicEvent::from_frame(f).unwrap()).unwrap();
+        acc.feed(f).unwrap();
     });
     acc.finish().to_json().len()
 }
