@@ -141,11 +141,6 @@ impl TurnAccumulator {
         &self.config
     }
 
-    /// The bytes counted against `max_bytes` so far.
-    pub fn used_bytes(&self) -> usize {
-        self.used
-    }
-
     /// Sets `max_bytes`: for a face that shares one limit among several
     /// accumulators (what the others hold is left for this one).
     pub(crate) fn set_max_bytes(&mut self, max_bytes: usize) {
