@@ -17,7 +17,6 @@ use ssekit::accumulate::{
 };
 use ssekit::anthropic::AnthropicEvent;
 use ssekit::bridge::AnyReader;
-use ssekit::chat::ChatEvent;
 use ssekit::gemini::GeminiEvent;
 use ssekit::responses::ResponsesEvent;
 use ssekit::turn::{self, TurnConfig};
@@ -97,14 +96,11 @@ impl Acc {
                     Err(e) => skipped(&e),
                 }
             }
-            Acc::Chat(acc) => match ChatEvent::from_frame(frame) {
-                Ok(event) => {
-                    if let Err(e) = acc.feed(&event) {
-                        eprintln!("ssekit: warning: event at byte {start}: {e}");
-                    }
+            Acc::Chat(acc) => {
+                if let Err(e) = acc.feed(frame) {
+                    eprintln!("ssekit: warning: event at byte {start}: {e}");
                 }
-                Err(e) => skipped(&e),
-            },
+            }
             Acc::Anthropic(acc) => {
                 match AnthropicEvent::from_frame(frame).and_then(AnthropicEvent::strict) {
                     Ok(event) => {

@@ -171,6 +171,18 @@ impl TurnAccumulator {
         r
     }
 
+    /// The bytes counted against [`max_bytes`](TurnAccumulatorConfig::max_bytes)
+    /// so far.
+    pub fn used_bytes(&self) -> usize {
+        self.used
+    }
+
+    /// Moves the byte limit (a face that shares one budget among several
+    /// turns gives each what the others left).
+    pub(crate) fn set_max_bytes(&mut self, max_bytes: usize) {
+        self.config.max_bytes = max_bytes;
+    }
+
     /// The first error [`read`](Self::read) or
     /// [`finish_reader`](Self::finish_reader) returned.
     pub fn error(&self) -> Option<TurnError> {

@@ -160,7 +160,7 @@ impl Dialect for ChatDialect {
     ) -> Result<(), Error> {
         let event = ChatEvent::from_frame(frame)?.strict()?;
         on_event(&event);
-        Ok(accumulator.feed(&event)?)
+        Ok(accumulator.feed_event(&event)?)
     }
 
     fn finish(accumulator: ChatAccumulator) -> ChatCompletion {

@@ -39,6 +39,9 @@ pub(crate) mod keys {
     pub(crate) const ONCE: [&str; 3] = ["service_tier", "system_fingerprint", "provider"];
     /// The completion's `usage`, as the upstream wrote it (the last one).
     pub(crate) const USAGE: &str = "usage";
+    /// The `error` object of an error chunk, as sent (the last one; not
+    /// part of a `chat.completion`).
+    pub(crate) const ERROR: &str = "error";
     /// The completion's `moderation` (the last one).
     pub(crate) const MODERATION: &str = "moderation";
     /// The choice's `logprobs` is an object (`{}`; its lists are kept
@@ -57,6 +60,10 @@ pub(crate) mod keys {
     /// Of a tool call item (`true`): the deprecated `delta.function_call`,
     /// rendered as the message's `function_call`.
     pub(crate) const FUNCTION_CALL: &str = "function_call";
+    /// Of a tool call item: the call's upstream `index`, when it is not
+    /// the number of calls opened before it (the calls are rendered in
+    /// index order, as a client that sets them by index lists them).
+    pub(crate) const CALL_INDEX: &str = "index";
 }
 
 use keys::{CONTENT, REASONING, REASONING_CONTENT, REFUSAL};
@@ -118,7 +125,7 @@ fn put<W: TurnWriter + ?Sized>(
 /// does not decode, `[DONE]` before any `finish_reason`, a body that ends
 /// before a `finish_reason`; read past: a second `[DONE]`, a body that
 /// ends without `[DONE]`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ChatReader {
     max_items: usize,
     events: u64,
@@ -156,6 +163,12 @@ pub struct ChatReader {
     others: BTreeSet<u64>,
     /// The choice's index written out.
     number: String,
+    /// A tool call's index written out.
+    call_number: String,
+    /// Reads the completion's own members only, no choice: the head
+    /// reader of an accumulator that gives each choice to a reader of its
+    /// own ([`read_routed`](Self::read_routed)).
+    head: bool,
 }
 
 impl Default for ChatReader {
@@ -187,7 +200,61 @@ impl ChatReader {
             own: 0,
             others: BTreeSet::new(),
             number: String::new(),
+            call_number: String::new(),
+            head: false,
         }
+    }
+
+    /// A reader of the completion's own members (start, tier, fingerprint,
+    /// provider, moderation, usage, error, `[DONE]`) that reads no choice:
+    /// `[DONE]` ends it whatever the choices said. With a reader per
+    /// choice fed by [`read_routed`](Self::read_routed), each chunk is
+    /// read once, whatever the number of choices.
+    pub(crate) fn head_only(mut self) -> Self {
+        self.head = true;
+        self
+    }
+
+    /// Reads event `at` for a reader of one choice
+    /// ([`choice`](Self::choice)) when the caller routes choices: `choice`
+    /// is this reader's choice of the chunk `event` (then only it is
+    /// read, with the chunk's start when it is the first), `None` for an
+    /// event that is not a chunk (read whole).
+    ///
+    /// # Errors
+    ///
+    /// As [`TurnReader::read`].
+    pub(crate) fn read_routed<W: TurnWriter + ?Sized>(
+        &mut self,
+        at: u64,
+        event: &ChatEvent<'_>,
+        choice: Option<&ChoiceDelta<'_>>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        self.events = at + 1;
+        let r = match (event, choice) {
+            (ChatEvent::Chunk(chunk), Some(choice)) if !self.ended => {
+                self.start(chunk, out).and_then(|()| self.read_choice(choice, out))
+            }
+            _ => self.event(event, out),
+        };
+        r.map_err(|e| e.at(at))
+    }
+
+    fn start<W: TurnWriter + ?Sized>(
+        &mut self,
+        chunk: &ChatChunk<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        if self.started {
+            return Ok(());
+        }
+        self.started = true;
+        out.write(&TurnEvent::Start(TurnStart {
+            id: chunk.id,
+            model: chunk.model,
+            created: chunk.created,
+        }))
     }
 
     /// Reads choice `index` instead of choice 0 (with `n > 1`). A reader
@@ -275,6 +342,7 @@ impl ChatReader {
                         put(out, None, keys::USAGE, u.as_raw_json())?;
                     }
                 }
+                put(out, None, keys::ERROR, e.error.raw())?;
                 let code = e.error.code.and_then(|c| match c.value() {
                     crate::json::Value::String(s) => Some(s),
                     _ => None,
@@ -285,7 +353,7 @@ impl ChatReader {
                 }))
             }
             ChatEvent::Done => {
-                if !self.stopped && self.every.is_none() {
+                if !self.stopped && self.every.is_none() && !self.head {
                     return Err(self.error(TurnErrorKind::Truncated));
                 }
                 self.ended = true;
@@ -300,14 +368,7 @@ impl ChatReader {
         chunk: &ChatChunk<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
-        if !self.started {
-            self.started = true;
-            out.write(&TurnEvent::Start(TurnStart {
-                id: chunk.id,
-                model: chunk.model,
-                created: chunk.created,
-            }))?;
-        }
+        self.start(chunk, out)?;
         self.chunks += 1;
         let once = [chunk.service_tier, chunk.system_fingerprint, chunk.provider];
         for ((value, bit), key) in once.into_iter().zip(ONCE_BITS).zip(keys::ONCE) {
@@ -321,13 +382,15 @@ impl ChatReader {
         if let Some(m) = chunk.moderation {
             put(out, None, keys::MODERATION, m)?;
         }
-        if let Some(choice) = chunk.choices.head() {
-            self.read_choice(choice, out)?;
-        }
-        for choice in chunk.choices.rest() {
-            match choice {
-                Ok(choice) => self.read_choice(&choice, out)?,
-                Err(e) => out.fault(self.error(TurnErrorKind::Decode(e)))?,
+        if !self.head {
+            if let Some(choice) = chunk.choices.head() {
+                self.read_choice(choice, out)?;
+            }
+            for choice in chunk.choices.rest() {
+                match choice {
+                    Ok(choice) => self.read_choice(&choice, out)?,
+                    Err(e) => out.fault(self.error(TurnErrorKind::Decode(e)))?,
+                }
             }
         }
         if let Some(u) = &chunk.usage {
@@ -556,7 +619,7 @@ impl ChatReader {
                 let every = self.every.is_some();
                 if call_id.is_none() && name.is_none() && !every {
                     return Err(self.error(TurnErrorKind::CallWithoutId {
-                        choice: 0,
+                        choice: self.own,
                         call: shown,
                         no_id: true,
                         no_name: true,
@@ -572,6 +635,8 @@ impl ChatReader {
                 if let Some((index, _)) = self.prose.take() {
                     out.write(&TurnEvent::ItemEnd { index, whole: None })?;
                 }
+                // The tool calls opened before this one.
+                let before = self.calls.len() - usize::from(self.calls.contains_key(&u64::MAX));
                 let index = self.items;
                 self.items += 1;
                 self.calls.insert(key, index);
@@ -585,6 +650,11 @@ impl ChatReader {
                 }
                 if key == u64::MAX {
                     put(out, Some(index), keys::FUNCTION_CALL, TRUE)?;
+                } else if usize::try_from(key).map_or(true, |k| k != before) && out.wants_extras() {
+                    use core::fmt::Write;
+                    self.call_number.clear();
+                    let _ = write!(self.call_number, "{key}");
+                    put(out, Some(index), keys::CALL_INDEX, RawJson::new(&self.call_number))?;
                 }
                 index
             }
