@@ -266,10 +266,7 @@ mod tests {
         let mut acc =
             ChatAccumulator::with_config(ChatAccumulatorConfig::DEFAULT.with_max_bytes(1));
         let chunk = r#"{"id":"c","choices":[{"index":0,"delta":{"content":"too long"}}]}"#;
-        let accumulate: Error = acc
-            .feed(&Frame::new(chunk))
-            .unwrap_err()
-            .into();
+        let accumulate: Error = acc.feed(&Frame::new(chunk)).unwrap_err().into();
         assert!(matches!(
             accumulate,
             Error::Accumulate(e) if matches!(e.kind(), AccumulateErrorKind::TooManyBytes { .. })

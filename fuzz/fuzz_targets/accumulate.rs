@@ -22,7 +22,6 @@ use ssekit::accumulate::{
 use ssekit::accumulate::{TurnAccumulator, TurnAccumulatorConfig};
 use ssekit::anthropic::AnthropicEvent;
 use ssekit::bridge::AnyReader;
-use ssekit::chat::ChatEvent;
 use ssekit::gemini::GeminiEvent;
 use ssekit::responses::ResponsesEvent;
 use ssekit::turn::{write_choices_json, ChatReader, Dialect, GeminiReader, TurnConfig};
@@ -93,9 +92,13 @@ fuzz_target!(|data: &[u8]| {
                 ssekit::accumulate::ChatAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes),
             );
             for frame in &frames {
-                if let Ok(event) = ChatEvent::from_frame(frame) {
-                    let _ = acc.feed(&event);
-                    assert!(acc.used_bytes() <= max_bytes);
+                let _ = acc.feed(frame);
+                assert!(acc.used_bytes() <= max_bytes);
+                if let Some(choice) = acc.snapshot().choices().next() {
+                    let _ = choice.content();
+                    for call in choice.tool_calls() {
+                        let _ = call.partial_arguments();
+                    }
                 }
             }
             valid_json(&acc.finish().to_json());

@@ -233,9 +233,9 @@ impl ChatReader {
     ) -> Result<(), TurnError> {
         self.events = at + 1;
         let r = match (event, choice) {
-            (ChatEvent::Chunk(chunk), Some(choice)) if !self.ended => {
-                self.start(chunk, out).and_then(|()| self.read_choice(choice, out))
-            }
+            (ChatEvent::Chunk(chunk), Some(choice)) if !self.ended => self
+                .start(chunk, out)
+                .and_then(|()| self.read_choice(choice, out)),
             _ => self.event(event, out),
         };
         r.map_err(|e| e.at(at))
@@ -329,7 +329,10 @@ impl ChatReader {
                 } else {
                     self.ended = true;
                 }
-                // OpenRouter sends the usage in the error chunk.
+                // OpenRouter sends the usage in the error chunk. What of it
+                // a writer refuses (a limit) does not keep the error out:
+                // the first refusal is returned after it.
+                let mut kept = Ok(());
                 let usage_json = crate::json::ObjectView::parse(e.raw().get())
                     .ok()
                     .and_then(|o| o.get("usage"))
@@ -338,11 +341,12 @@ impl ChatReader {
                     if let Ok(owned) =
                         crate::chat::Owned::<ChatUsage<'static>>::parse(u.as_raw_json().get())
                     {
-                        out.write(&TurnEvent::Usage(usage(&owned.get())))?;
-                        put(out, None, keys::USAGE, u.as_raw_json())?;
+                        kept = out
+                            .write(&TurnEvent::Usage(usage(&owned.get())))
+                            .and_then(|()| put(out, None, keys::USAGE, u.as_raw_json()));
                     }
                 }
-                put(out, None, keys::ERROR, e.error.raw())?;
+                kept = kept.and(put(out, None, keys::ERROR, e.error.raw()));
                 let code = e.error.code.and_then(|c| match c.value() {
                     crate::json::Value::String(s) => Some(s),
                     _ => None,
@@ -351,6 +355,7 @@ impl ChatReader {
                     code: code.or(e.error.ty),
                     message: e.error.message,
                 }))
+                .and(kept)
             }
             ChatEvent::Done => {
                 if !self.stopped && self.every.is_none() && !self.head {
@@ -650,11 +655,16 @@ impl ChatReader {
                 }
                 if key == u64::MAX {
                     put(out, Some(index), keys::FUNCTION_CALL, TRUE)?;
-                } else if usize::try_from(key).map_or(true, |k| k != before) && out.wants_extras() {
+                } else if usize::try_from(key) != Ok(before) && out.wants_extras() {
                     use core::fmt::Write;
                     self.call_number.clear();
                     let _ = write!(self.call_number, "{key}");
-                    put(out, Some(index), keys::CALL_INDEX, RawJson::new(&self.call_number))?;
+                    put(
+                        out,
+                        Some(index),
+                        keys::CALL_INDEX,
+                        RawJson::new(&self.call_number),
+                    )?;
                 }
                 index
             }

@@ -8,7 +8,6 @@ use ssekit::accumulate::{
     AnthropicAccumulator, ChatAccumulator, GeminiAccumulator, Outcome, ResponsesAccumulator,
 };
 use ssekit::anthropic::AnthropicEvent;
-use ssekit::chat::ChatEvent;
 use ssekit::gemini::GeminiEvent;
 use ssekit::responses::ResponsesEvent;
 use ssekit::{Bytes, Frame, Parser};
@@ -410,9 +409,7 @@ pub(crate) fn upstream(dialect: Dialect, bytes: &[u8]) -> Upstream {
         Dialect::Chat => {
             let mut acc = ChatAccumulator::new();
             for f in &frames {
-                if let Ok(e) = ChatEvent::from_frame(f) {
-                    let _ = acc.feed(&e);
-                }
+                let _ = acc.feed(f);
             }
             let fin = acc.finish();
             (fin.to_json(), fin.outcome())

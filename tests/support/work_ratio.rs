@@ -194,7 +194,7 @@ fn chat(n: usize) -> usize {
         .with_max_tool_calls(usize::MAX);
     let mut acc = ChatAccumulator::with_config(config);
     frames(body, |f| {
-        acc.feed(&ChatEvent::from_frame(f).unwrap()).unwrap();
+        acc.feed(f).unwrap();
     });
     acc.finish().to_json().len()
 }
