@@ -257,6 +257,7 @@ impl ChatAccumulator {
         match event {
             ChatEvent::Chunk(_) => c.chunks += 1,
             ChatEvent::Unknown { .. } => c.unknown += 1,
+            ChatEvent::Done => c.done = true,
             _ => {}
         }
         let head = &mut self.head;
@@ -371,7 +372,6 @@ impl ChatAccumulator {
     #[must_use]
     pub fn finish(self) -> ChatCompletion {
         let mut c = self.completion;
-        c.done = c.head.turn().ended();
         let mut head = self.head;
         // A cut stream is told so; the outcome below says it.
         let _ = c.write(None, |acc| head.finish(acc));
@@ -522,7 +522,7 @@ impl ChatCompletion {
     }
     /// Whether `[DONE]` arrived.
     pub fn saw_done(&self) -> bool {
-        self.done || self.head.turn().ended()
+        self.done
     }
     /// The number of `chat.completion.chunk`s fed.
     pub fn chunks(&self) -> u64 {

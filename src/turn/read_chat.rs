@@ -207,7 +207,8 @@ impl ChatReader {
 
     /// A reader of the completion's own members (start, tier, fingerprint,
     /// provider, moderation, usage, error, `[DONE]`) that reads no choice:
-    /// `[DONE]` ends it whatever the choices said. With a reader per
+    /// `[DONE]` ends it whatever the choices said, and an error chunk does
+    /// not (a later one replaces it). With a reader per
     /// choice fed by [`read_routed`](Self::read_routed), each chunk is
     /// read once, whatever the number of choices.
     pub(crate) fn head_only(mut self) -> Self {
@@ -324,7 +325,9 @@ impl ChatReader {
         match event {
             ChatEvent::Chunk(chunk) => self.chunk(chunk, out),
             ChatEvent::Error(e) => {
-                if self.every.is_some() {
+                // The head of a routing accumulator reads on, as a client
+                // does: a later error replaces this one.
+                if self.every.is_some() || self.head {
                     self.failed = true;
                 } else {
                     self.ended = true;

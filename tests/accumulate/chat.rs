@@ -692,11 +692,10 @@ mod hostile {
             let mut acc = ChatAccumulator::with_config(ssekit::accumulate::ChatAccumulatorConfig::DEFAULT.with_max_bytes(max));
             let (mut saw_error, mut ended) = (false, false);
             for c in &chunks {
-                // An error chunk after `[DONE]` or another error comes
-                // after the end: refused.
+                // An error chunk after `[DONE]` comes after the end: refused.
                 if let Ok(event) = ChatEvent::parse(c) {
                     saw_error |= matches!(event, ChatEvent::Error(_)) && !ended;
-                    ended |= matches!(event, ChatEvent::Error(_) | ChatEvent::Done);
+                    ended |= matches!(event, ChatEvent::Done);
                 }
                 let _ = acc.feed(&Frame::new(c.as_str()));
                 prop_assert!(acc.used_bytes() <= max);
