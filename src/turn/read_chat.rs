@@ -109,9 +109,10 @@ fn put<W: TurnWriter + ?Sized>(
 /// | a text member's first fragment, when empty | an extra of the turn (`""` under the member's name): the member is present |
 /// | `delta.reasoning` opening a reasoning item | the item's extra `reasoning: true` (rendered as `reasoning`, not `reasoning_content`) |
 /// | a tool call's `type`; `function_call` | the item's extra `type`; `function_call: true` |
+/// | a tool call's `index`, when it is not the number of calls opened before it | the item's extra `index` (the rendering lists calls by index) |
 /// | `finish_reason` | every open item ends; stop (`stop` → end of turn, `length` → max tokens, `tool_calls`/`function_call` → tool use, `content_filter`) |
 /// | `data: [DONE]`, or the end of the body after a `finish_reason` | end |
-/// | an error chunk | error |
+/// | an error chunk | error (and its `error` object whole as an extra of the turn) |
 ///
 /// A change between text, reasoning and refusal ends the one open and
 /// opens the next; a tool call's start ends the open text. Choices other
