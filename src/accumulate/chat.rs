@@ -956,6 +956,26 @@ mod tests {
     }
 
     #[test]
+    fn log_probability_tokens_are_kept_as_sent_and_joined_compactly() {
+        let mut acc = ChatAccumulator::new();
+        run(
+            &mut acc,
+            &[
+                r#"{"choices":[{"index":0,"delta":{"content":"ab"},"logprobs":{"content":[ {"token":"a", "logprob":-1} , {"token":"b","logprob":-2} ],"refusal":[ ]}}]}"#,
+                r#"{"choices":[{"index":0,"delta":{},"logprobs":{"content":[{"token":"c","logprob":-3}]},"finish_reason":"stop"}]}"#,
+            ],
+        );
+        let c = acc.finish();
+        let lp = c.choice(0).unwrap().logprobs().unwrap();
+        let want = r#"[{"token":"a", "logprob":-1},{"token":"b","logprob":-2},{"token":"c","logprob":-3}]"#;
+        assert_eq!(lp.content(), Some(want));
+        assert_eq!(lp.refusal(), Some("[]"));
+        assert!(c.to_json().contains(&alloc::format!(
+            r#""logprobs":{{"content":{want},"refusal":[]}}"#
+        )));
+    }
+
+    #[test]
     fn partial_arguments_track_fragments_and_keep_bad_json_as_sent() {
         let mut acc = ChatAccumulator::new();
         run(

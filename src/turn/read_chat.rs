@@ -8,7 +8,10 @@ use super::{
     DeltaKind, Dialect, Extra, ItemKind, Stop, StopReason, TurnConfig, TurnError, TurnErrorKind,
     TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
 };
-use crate::chat::{ChatChunk, ChatContent, ChatEvent, ChatUsage, ChoiceDelta, ContentPart, Delta};
+use crate::chat::{
+    ChatChunk, ChatContent, ChatEvent, ChatUsage, ChoiceDelta, ContentPart, Delta, List,
+    TokenLogprob,
+};
 use crate::frame::Frame;
 use crate::json::{JsonStr, RawJson};
 
@@ -78,6 +81,7 @@ const INDEX_BIT: u16 = 1 << 9;
 const EMPTY_STRING: RawJson<'static> = RawJson::new("\"\"");
 const TRUE: RawJson<'static> = RawJson::new("true");
 const EMPTY_OBJECT: RawJson<'static> = RawJson::new("{}");
+const EMPTY_ARRAY: RawJson<'static> = RawJson::new("[]");
 
 /// Hands on a member of Chat's answer, to a writer that keeps them.
 fn put<W: TurnWriter + ?Sized>(
@@ -105,7 +109,7 @@ fn put<W: TurnWriter + ?Sized>(
 /// | `usage` | usage (cached and reasoning tokens from the details, DeepSeek's `prompt_cache_hit_tokens`); the object whole as an extra |
 /// | `service_tier`, `system_fingerprint`, `provider`, `delta.role` | extras of the turn, from the first chunk that has each |
 /// | `moderation` | an extra of the turn (the last one) |
-/// | `logprobs` of choice 0 | extras of the turn: `logprobs` (`{}`), the lists appended under `logprobs.content` and `logprobs.refusal` |
+/// | `logprobs` of choice 0 | extras of the turn: `logprobs` (`{}`), each token pushed onto `logprobs.content` or `logprobs.refusal` (an empty list appended) |
 /// | a text member's first fragment, when empty | an extra of the turn (`""` under the member's name): the member is present |
 /// | `delta.reasoning` opening a reasoning item | the item's extra `reasoning: true` (rendered as `reasoning`, not `reasoning_content`) |
 /// | a tool call's `type`; `function_call` | the item's extra `type`; `function_call: true` |
@@ -464,27 +468,35 @@ impl ChatReader {
                 put(out, None, keys::LOGPROBS, EMPTY_OBJECT)?;
             }
             if let Some(list) = lp.content {
-                let e = Extra::new(
-                    Dialect::Chat,
-                    None,
-                    keys::LOGPROBS_CONTENT,
-                    list.as_raw_json(),
-                );
-                if out.wants_extras() {
-                    out.write(&TurnEvent::Extra(e.appended()))?;
-                }
+                self.tokens(keys::LOGPROBS_CONTENT, list, out)?;
             }
             if let Some(list) = lp.refusal {
-                let e = Extra::new(
-                    Dialect::Chat,
-                    None,
-                    keys::LOGPROBS_REFUSAL,
-                    list.as_raw_json(),
-                );
-                if out.wants_extras() {
-                    out.write(&TurnEvent::Extra(e.appended()))?;
-                }
+                self.tokens(keys::LOGPROBS_REFUSAL, list, out)?;
             }
+        }
+        Ok(())
+    }
+
+    /// Hands on a list of token log probabilities under `key`: each token
+    /// pushed as sent (the list's own spacing between tokens is not kept),
+    /// an empty list appended (the member is then `[]`, not `null`).
+    fn tokens<W: TurnWriter + ?Sized>(
+        &self,
+        key: &str,
+        list: List<'_, TokenLogprob<'_>>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        if !out.wants_extras() {
+            return Ok(());
+        }
+        if list.is_empty() {
+            let e = Extra::new(Dialect::Chat, None, key, EMPTY_ARRAY);
+            return out.write(&TurnEvent::Extra(e.appended()));
+        }
+        for token in list {
+            let token = token.map_err(|e| self.error(TurnErrorKind::Decode(e)))?;
+            let e = Extra::new(Dialect::Chat, None, key, token.raw());
+            out.write(&TurnEvent::Extra(e.pushed()))?;
         }
         Ok(())
     }
@@ -960,8 +972,8 @@ mod tests {
             vec![kept(
                 None,
                 "logprobs.content",
-                r#"[{"token":"Hi","logprob":-0.5}]"#,
-                true,
+                r#"{"token":"Hi","logprob":-0.5}"#,
+                false,
             )],
             // Item 0 is the text; the reasoning is item 1.
             vec![kept(Some(1), "reasoning", "true", false)],
@@ -997,7 +1009,10 @@ mod tests {
         let want: Vec<Vec<Kept>> = vec![
             vec![kept(Some(0), "function_call", "true", false)],
             vec![kept(None, "refusal", "\"\"", false)],
-            vec![kept(None, "usage", r#"{"prompt_tokens":2}"#, false)],
+            vec![
+                kept(None, "usage", r#"{"prompt_tokens":2}"#, false),
+                kept(None, "error", r#"{"message":"m","code":"c"}"#, false),
+            ],
         ];
         assert_eq!(got, want);
     }
