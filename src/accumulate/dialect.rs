@@ -181,14 +181,13 @@ pub(crate) fn by_index<'v, T>(
 }
 
 /// The elements of an index-keyed list of an accumulated result (the
-/// choices or tool calls of a Chat completion, the content blocks of an
-/// Anthropic message), in index order.
+/// choices of a Chat completion, the content blocks of an Anthropic
+/// message), in index order.
 ///
 /// An [`ExactSizeIterator`] and [`DoubleEndedIterator`]: `len()`,
 /// `next()`, `next_back()` and `nth(i)` (O(i)) work as on a slice's
 /// iterator. To find an element by its index, use the owner's by-index
 /// accessor ([`ChatCompletion::choice`](super::chat::ChatCompletion::choice),
-/// [`Choice::tool_call`](super::chat::Choice::tool_call),
 /// [`Message::block`](super::anthropic::Message::block)), which is O(log n).
 #[derive(Debug)]
 pub struct IndexOrder<'a, T>(btree_map::Values<'a, u64, T>);

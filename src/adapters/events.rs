@@ -400,7 +400,7 @@ where
     /// ));
     /// assert_eq!(live, "Hi");
     /// assert_eq!(collected.outcome, Outcome::Completed);
-    /// assert_eq!(collected.response.choice(0).unwrap().content(), Some("Hi"));
+    /// assert_eq!(collected.response.choice(0).unwrap().content().as_deref(), Some("Hi"));
     /// ```
     pub async fn accumulate_with<F>(
         self,
