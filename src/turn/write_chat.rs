@@ -357,7 +357,7 @@ fn usage_json(u: &TurnUsage, j: &mut String) {
 /// | refusals | `message.refusal` (`null` when none) |
 /// | reasoning, summaries | `message.reasoning_content` (left out when empty; a blank line between summary parts, as [`ChatWriter`] streams them) |
 /// | tool calls | `message.tool_calls` (`id`, `type: function`, `function: {name, arguments}`), left out when none |
-/// | stop | `finish_reason`, as [`ChatWriter`] writes it (the upstream's own string when the turn was read from Chat); a failed or cut turn, which Chat cannot say in a completion, says `stop` (or `tool_calls`) |
+/// | stop | `finish_reason`, as [`ChatWriter`] writes it; a failed or cut turn, which Chat cannot say in a completion, says `stop` (or `tool_calls`) (read from Chat: see below) |
 /// | usage | `usage` with the cached and reasoning details, when known |
 ///
 /// Signatures, encrypted reasoning and items only other dialects have are
@@ -371,9 +371,12 @@ fn usage_json(u: &TurnUsage, j: &mut String) {
 /// `reasoning_content` and `reasoning` each with the text sent under its
 /// name, the deprecated `function_call` as itself, and `usage`,
 /// `service_tier`, `system_fingerprint`, `provider` and `moderation` as
-/// the upstream wrote them. A turn that failed or was cut before any
-/// `finish_reason` still says one, as above: official clients reject a
-/// completion whose `finish_reason` is `null`.
+/// the upstream wrote them, the tool calls in the order of their `index`.
+/// The answer is what the upstream sent: a choice that failed or was cut
+/// before its `finish_reason` says `null` (which openai-python's
+/// `ChatCompletion` model refuses; rendered in another dialect's shape,
+/// such a turn says what that dialect's clients accept), and a choice the
+/// stream never sent is not written (`"choices":[]`).
 pub(crate) fn render(turn: &FinalTurn, out: &mut String) {
     if turn.source() == Some(Dialect::Chat) || turn.extras(Dialect::Chat).next().is_some() {
         return render_own(turn, out);
@@ -575,9 +578,27 @@ pub(crate) fn render_choices(turns: &[&FinalTurn], out: &mut String) {
 
 fn render_own_choices(turns: &[&FinalTurn], out: &mut String) {
     match turns.first() {
-        Some(head) => render_completion(head, turns, out),
+        Some(head) => {
+            // A choice the stream never sent is not made up.
+            let came: alloc::vec::Vec<&FinalTurn> =
+                turns.iter().copied().filter(|t| choice_came(t)).collect();
+            render_completion(head, &came, out);
+        }
         None => out.push_str("{}"),
     }
+}
+
+/// Whether the choice a turn read from Chat was read left a trace: an
+/// item, a stop, its role, index or log probabilities, an empty text
+/// member. (A choice sent only with an empty delta leaves none.)
+fn choice_came(turn: &FinalTurn) -> bool {
+    let kept = |key: &str| turn.extra(Dialect::Chat, key).is_some();
+    !turn.items().is_empty()
+        || turn.stop.is_some()
+        || kept(keys::ROLE)
+        || kept(keys::INDEX)
+        || kept(keys::LOGPROBS)
+        || keys::TEXTS.iter().any(|key| kept(key))
 }
 
 /// Writes a `chat.completion` read from Chat whose own members (id,
@@ -698,6 +719,30 @@ mod tests {
     use crate::turn::{ChatReader, Dialect};
     use crate::Parser;
     use bytes::Bytes;
+
+    /// A turn read from Chat whose choice never came: no choice is made
+    /// up (as the Chat accumulator writes it).
+    #[test]
+    fn a_choice_never_sent_is_not_rendered() {
+        let body = concat!(
+            r#"data: {"id":"x","choices":[],"usage":{"prompt_tokens":1}}"#,
+            "\n\n",
+            "data: [DONE]\n\n",
+        );
+        let mut p = Parser::new();
+        p.feed(Bytes::from_static(body.as_bytes()));
+        let mut reader = ChatReader::default();
+        let mut turn = TurnAccumulator::new().from_dialect(Dialect::Chat);
+        let mut chat = ChatAccumulator::new();
+        while let Ok(Some(frame)) = p.next_frame() {
+            let _ = turn.read(&mut reader, &frame);
+            chat.feed(&frame).unwrap();
+        }
+        let _ = turn.finish_reader(&mut reader);
+        let want = r#"{"id":"x","object":"chat.completion","created":null,"model":null,"choices":[],"usage":{"prompt_tokens":1}}"#;
+        assert_eq!(turn.into_turn().to_json(Dialect::Chat), want);
+        assert_eq!(chat.finish().to_json(), want);
+    }
 
     /// A turn read from Chat, rendered in Chat, against a completion
     /// written by hand (and the Chat accumulator's, written apart).
