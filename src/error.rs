@@ -266,10 +266,7 @@ mod tests {
         let mut acc =
             ChatAccumulator::with_config(ChatAccumulatorConfig::DEFAULT.with_max_bytes(1));
         let chunk = r#"{"id":"c","choices":[{"index":0,"delta":{"content":"too long"}}]}"#;
-        let accumulate: Error = acc
-            .feed(&ChatEvent::parse(chunk).unwrap())
-            .unwrap_err()
-            .into();
+        let accumulate: Error = acc.feed(&Frame::new(chunk)).unwrap_err().into();
         assert!(matches!(
             accumulate,
             Error::Accumulate(e) if matches!(e.kind(), AccumulateErrorKind::TooManyBytes { .. })
@@ -326,7 +323,9 @@ mod tests {
             parser.feed(crate::Bytes::from(wire));
             let mut acc = ChatAccumulator::new();
             while let Some(frame) = parser.next_frame()? {
-                acc.feed(&ChatEvent::from_frame(&frame)?)?;
+                // The decode layer's error first, then the accumulator's.
+                ChatEvent::from_frame(&frame)?;
+                acc.feed(&frame)?;
             }
             parser.finish()?;
             Ok(acc.events())

@@ -157,18 +157,18 @@ fn responses_answer(out: &[u8], keep_call_ids: &[bool]) -> Answer {
 fn chat_expected(body: &[u8]) -> Answer {
     let mut acc = ChatAccumulator::new();
     for frame in frames(body) {
-        acc.feed(&ChatEvent::from_frame(&frame).unwrap()).unwrap();
+        acc.feed(&frame).unwrap();
     }
     let c = acc.finish();
     let mut a = Answer::default();
     let choice = c.choice(0);
     if let Some(ch) = choice {
-        a.text = ch.content().unwrap_or("").to_owned();
-        a.refusal = ch.refusal().unwrap_or("").to_owned();
+        a.text = ch.content().unwrap_or_default().into_owned();
+        a.refusal = ch.refusal().unwrap_or_default().into_owned();
         a.reasoning = format!(
             "{}{}",
-            ch.reasoning_content().unwrap_or(""),
-            ch.reasoning().unwrap_or("")
+            ch.reasoning_content().unwrap_or_default(),
+            ch.reasoning().unwrap_or_default()
         );
         for call in ch.tool_calls() {
             a.calls.push((
@@ -178,20 +178,17 @@ fn chat_expected(body: &[u8]) -> Answer {
             ));
         }
     }
-    a.usage = c.usage().map(|u| {
-        let u = u.get();
-        let cached = u
-            .prompt_tokens_details
-            .and_then(|d| d.cached_tokens)
-            .or(u.prompt_cache_hit_tokens)
+    a.usage = c.usage_json().map(|u| {
+        // Read here with serde_json: the mapping is checked, not reused.
+        let u: serde_json::Value = serde_json::from_str(u).unwrap();
+        let n = |v: &serde_json::Value| v.as_u64();
+        let cached = n(&u["prompt_tokens_details"]["cached_tokens"])
+            .or(n(&u["prompt_cache_hit_tokens"]))
             .unwrap_or(0);
-        let reasoning = u
-            .completion_tokens_details
-            .and_then(|d| d.reasoning_tokens)
-            .unwrap_or(0);
+        let reasoning = n(&u["completion_tokens_details"]["reasoning_tokens"]).unwrap_or(0);
         (
-            u.prompt_tokens.unwrap_or(0),
-            u.completion_tokens.unwrap_or(0),
+            n(&u["prompt_tokens"]).unwrap_or(0),
+            n(&u["completion_tokens"]).unwrap_or(0),
             cached,
             reasoning,
         )
@@ -533,13 +530,15 @@ fn corpus_responses_to_chat() {
             let (out, _) = bridge(ResponsesToChat::new(), body, chunk);
             let mut chat = ChatAccumulator::new();
             for frame in frames(&out) {
-                chat.feed(&ChatEvent::from_frame(&frame).expect("bridged chunks decode"))
-                    .expect("bridged chunks accumulate");
+                chat.feed(&frame).expect("bridged chunks accumulate");
             }
             let c = chat.finish();
             assert!(c.saw_done(), "{name}: ends with [DONE]");
             let choice = c.choice(0);
-            let got_text = choice.and_then(|c| c.content()).unwrap_or("").to_owned();
+            let got_text = choice
+                .and_then(|c| c.content())
+                .unwrap_or_default()
+                .into_owned();
             let got_calls: Vec<_> = choice
                 .into_iter()
                 .flat_map(|c| c.tool_calls())
@@ -1135,11 +1134,11 @@ fn responses_to_chat_hostile_upstreams() {
     assert_eq!(err, Some(BridgeErrorKind::Truncated));
     let mut acc = ChatAccumulator::new();
     for f in frames(&out) {
-        acc.feed(&ChatEvent::from_frame(&f).unwrap()).unwrap();
+        acc.feed(&f).unwrap();
     }
     let c = acc.finish();
     assert_eq!(c.outcome(), Outcome::Failed);
-    assert_eq!(c.choice(0).and_then(|c| c.content()), Some("a"));
+    assert_eq!(c.choice(0).and_then(|c| c.content()).as_deref(), Some("a"));
 }
 
 // ---------------------------------------------------------------- latency
@@ -1377,7 +1376,7 @@ fn responses_to_chat_interleaved_calls() {
     assert_eq!(err, None);
     let mut acc = ChatAccumulator::new();
     for f in frames(&out) {
-        acc.feed(&ChatEvent::from_frame(&f).unwrap()).unwrap();
+        acc.feed(&f).unwrap();
     }
     let c = acc.finish();
     assert_eq!(c.outcome(), Outcome::Completed);

@@ -16,7 +16,6 @@ use ssekit::accumulate::{
     TurnAccumulator,
 };
 use ssekit::bridge::AnyReader;
-use ssekit::chat::ChatEvent;
 use ssekit::responses::ResponsesEvent;
 use ssekit::turn::{self, TurnConfig};
 use ssekit::Frame;
@@ -95,14 +94,11 @@ impl Acc {
                     Err(e) => skipped(&e),
                 }
             }
-            Acc::Chat(acc) => match ChatEvent::from_frame(frame) {
-                Ok(event) => {
-                    if let Err(e) = acc.feed(&event) {
-                        eprintln!("ssekit: warning: event at byte {start}: {e}");
-                    }
+            Acc::Chat(acc) => {
+                if let Err(e) = acc.feed(frame) {
+                    eprintln!("ssekit: warning: event at byte {start}: {e}");
                 }
-                Err(e) => skipped(&e),
-            },
+            }
             Acc::Anthropic(acc) => {
                 if let Err(e) = acc.feed(frame) {
                     eprintln!("ssekit: warning: event at byte {start}: {e}");

@@ -21,7 +21,6 @@ use ssekit::accumulate::{
 };
 use ssekit::accumulate::{TurnAccumulator, TurnAccumulatorConfig};
 use ssekit::bridge::AnyReader;
-use ssekit::chat::ChatEvent;
 use ssekit::responses::ResponsesEvent;
 use ssekit::turn::{write_choices_json, ChatReader, Dialect, GeminiReader, TurnConfig};
 use ssekit::{Frame, Parser, ParserConfig};
@@ -91,9 +90,13 @@ fuzz_target!(|data: &[u8]| {
                 ssekit::accumulate::ChatAccumulatorConfig::DEFAULT.with_max_bytes(max_bytes),
             );
             for frame in &frames {
-                if let Ok(event) = ChatEvent::from_frame(frame) {
-                    let _ = acc.feed(&event);
-                    assert!(acc.used_bytes() <= max_bytes);
+                let _ = acc.feed(frame);
+                assert!(acc.used_bytes() <= max_bytes);
+                if let Some(choice) = acc.snapshot().choices().next() {
+                    let _ = choice.content();
+                    for call in choice.tool_calls() {
+                        let _ = call.partial_arguments();
+                    }
                 }
             }
             valid_json(&acc.finish().to_json());

@@ -1,31 +1,34 @@
-//! The Chat Completions accumulator: [`ChatEvent`]s in, the final
-//! [`ChatCompletion`] out.
+//! The Chat Completions accumulator: the frames of a Chat Completions
+//! stream in, the final [`ChatCompletion`] out.
 //!
 //! A Chat Completions stream sends each choice's message in fragments keyed
 //! by the choice's `index` (and each tool call's arguments in fragments keyed
 //! by the call's `index`), then, when `stream_options.include_usage` is set,
 //! a chunk with empty `choices` and the usage, then `[DONE]`.
-//! [`ChatAccumulator`] joins the fragments by index, whatever order they come
-//! in, and keeps what the chunks repeat (id, model, creation time, system
-//! fingerprint, service tier) from the first chunk that has it.
+//! [`ChatAccumulator`] is a face over the turn model: the Chat reader
+//! ([`ChatReader`]) reads each choice into a [`TurnAccumulator`] of its own,
+//! and the completion is rendered by the Chat rendering of a
+//! [`FinalTurn`] (the one [`FinalTurn::write_json`] uses).
 //!
 //! See [`ChatAccumulator`] for an example.
 
+use alloc::borrow::Cow;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::dialect::DEFAULT_MAX_BYTES;
-use super::dialect::{
-    by_index, event_result, note, push_owned, replace_owned, set_once, Budget, IndexOrder,
+use super::dialect::{IndexOrder, DEFAULT_MAX_BYTES};
+use super::{
+    AccumulateError, AccumulateErrorKind, Outcome, TurnAccumulator, TurnAccumulatorConfig,
 };
-use super::{AccumulateError, AccumulateErrorKind, Outcome};
-use crate::chat::{
-    ChatChunk, ChatContent, ChatError, ChatErrorChunk, ChatEvent, ChatUsage, ChoiceDelta,
-    ContentPart, List, Owned, TokenLogprob,
-};
+use crate::chat::{ChatEvent, ChoiceDelta};
+use crate::frame::Frame;
 use crate::json::partial::PartialJson;
-use crate::json::{JsonError, JsonStr, ObjectView, ObjectWriter};
+use crate::json::JsonError;
+use crate::turn::answer::{FinalItem, FinalItemKind, FinalTurn};
+use crate::turn::read_chat::keys;
+use crate::turn::write_chat::{kept_str, own_calls, own_member, render_completion};
+use crate::turn::{ChatReader, Dialect, TurnConfig, TurnError, TurnReader, TurnUsage};
 
 /// The default limit on the choices of a completion
 /// ([`ChatAccumulatorConfig::max_choices`]): 1024 (the API allows `n` up to 128).
@@ -55,15 +58,15 @@ config! {
         max_bytes: usize = DEFAULT_MAX_BYTES, with_max_bytes;
         /// Distinct choice indexes. Default [`DEFAULT_MAX_CHOICES`].
         max_choices: usize = DEFAULT_MAX_CHOICES, with_max_choices;
-        /// Distinct tool call indexes per choice. Default
-        /// [`DEFAULT_MAX_TOOL_CALLS`].
+        /// Distinct tool call indexes per choice (the reader's
+        /// [`TurnConfig::max_items`]). Default [`DEFAULT_MAX_TOOL_CALLS`].
         max_tool_calls: usize = DEFAULT_MAX_TOOL_CALLS, with_max_tool_calls;
     }
 }
 
 /// Assembles a Chat Completions stream into the final [`ChatCompletion`].
 ///
-/// Feed it every event with [`feed`](Self::feed); read the completion so
+/// Feed it every frame with [`feed`](Self::feed); read the completion so
 /// far at any time with [`snapshot`](Self::snapshot) (borrowed, nothing
 /// copied); at the end of the stream call [`finish`](Self::finish), which
 /// decides the [`Outcome`]: [`Completed`](Outcome::Completed) only
@@ -72,40 +75,28 @@ config! {
 /// [`Truncated`](Outcome::Truncated) — a cut stream is never reported as
 /// a success.
 ///
-/// # What it keeps
+/// # How it reads
 ///
-/// * From the chunks: `id`, `model`, `created`, `system_fingerprint`,
-///   `service_tier`, `provider` (each from the first chunk that has it), the
-///   last `moderation` and the last non-null `usage` (normally the extra usage
-///   chunk).
-/// * Per choice, by `index`: `role` (the first one sent); `content`,
-///   `refusal`, `reasoning_content` and `reasoning` (concatenated; `None` if
-///   no fragment was a string; of a Mistral list-valued `content`, the
-///   `text` parts go to `content` and the `thinking` parts' text to
-///   `reasoning_content`); tool calls by their `index` (`id`, `type` and
-///   function `name` from the first fragment that has them, `arguments`
-///   concatenated, with a live [`partial_arguments`](ToolCall::partial_arguments));
-///   the deprecated `function_call`; the last non-null `finish_reason`; and
-///   the log probabilities, each list concatenated.
-/// * An error chunk (`{"error": {…}}`) as [`error`](ChatCompletion::error)
-///   (the last one; it is kept even past the memory limit, as it replaces
-///   the one before), and its `usage` if it has one (OpenRouter sends it
-///   there).
-/// * Whether `[DONE]` arrived.
-///
-/// A chunk of an unexpected shape ([`ChatEvent::Unknown`]) is counted
-/// ([`unknown_chunks`](ChatCompletion::unknown_chunks)) and reported as an
-/// [`AccumulateErrorKind::Decode`] error; nothing of it is kept.
+/// One [`ChatReader`] reads the completion's own members (id, model,
+/// creation time, tier, fingerprint, provider, moderation, usage, error,
+/// `[DONE]`), and each choice, the first time its `index` appears, gets a
+/// reader and a [`TurnAccumulator`] of its own, which read only that
+/// choice's deltas from then on: each chunk is decoded once, and each of
+/// its choices read once. What the reader keeps, and the faults it
+/// reports, are [`ChatReader`]'s: in particular, content after a choice's
+/// `finish_reason`, a tool call whose first fragment has neither `id` nor
+/// name, and anything after `[DONE]` are refused
+/// ([`AccumulateErrorKind::Stream`]), and a tool call's arguments are
+/// kept as sent.
 ///
 /// # Memory
 ///
-/// Everything kept counts against a limit (64 MiB by default;
-/// [`ChatAccumulatorConfig::max_bytes`]): the text and JSON kept, tool
-/// call arguments twice (they are also repaired live), and a fixed amount per
-/// choice and tool call, so a stream of sparse indexes cannot exhaust memory
-/// either. A fragment that does not fit is dropped with
-/// [`AccumulateErrorKind::TooManyBytes`] and the completion ends
-/// [`Truncated`](Outcome::Truncated).
+/// Everything kept counts against one limit (64 MiB by default;
+/// [`ChatAccumulatorConfig::max_bytes`]), shared by the choices: the text
+/// and JSON kept, and a fixed amount per choice, item and part, so a
+/// stream of sparse indexes cannot exhaust memory either. A fragment that
+/// does not fit is dropped with [`AccumulateErrorKind::TooManyBytes`] and
+/// the completion ends [`Truncated`](Outcome::Truncated).
 ///
 /// The number of choices and of tool calls per choice is limited too
 /// ([`DEFAULT_MAX_CHOICES`], [`DEFAULT_MAX_TOOL_CALLS`];
@@ -116,16 +107,14 @@ config! {
 ///
 /// # Work
 ///
-/// Linear in the input: each event costs O(its size), plus O(log n) per
-/// choice and tool call it names, whatever order the indexes come in
-/// (choices and tool calls are kept in maps keyed by index, so an insert
-/// never shifts the others).
+/// Linear in the input: each frame costs O(its size), plus O(log n) per
+/// choice and tool call it names, whatever order the indexes come in.
+/// `[DONE]` is read by every choice's reader (O(choices), once).
 ///
 /// # Example
 ///
 /// ```
 /// use ssekit::accumulate::{ChatAccumulator, Outcome};
-/// use ssekit::chat::ChatEvent;
 /// use ssekit::{Bytes, Parser};
 ///
 /// let body = concat!(
@@ -140,17 +129,17 @@ config! {
 /// let mut acc = ChatAccumulator::new();
 /// let mut live = Vec::new();
 /// while let Some(frame) = parser.next_frame()? {
-///     acc.feed(&ChatEvent::from_frame(&frame)?)?;
+///     acc.feed(&frame)?;
 ///     // A UI shows the arguments while they stream:
 ///     if let Some(call) = acc.snapshot().choice(0).and_then(|c| c.tool_call(0)) {
-///         live.push(call.partial_arguments().unwrap_or("…").to_owned());
+///         live.push(call.partial_arguments().unwrap_or_else(|| "…".into()));
 ///     }
 /// }
 /// assert_eq!(live, ["…", r#"{"city": "Par"}"#, r#"{"city": "Paris"}"#, r#"{"city": "Paris"}"#, r#"{"city": "Paris"}"#]);
 ///
 /// let completion = acc.finish();
 /// assert_eq!(completion.outcome(), Outcome::Completed);
-/// assert_eq!(completion.usage().unwrap().get().total_tokens, Some(14));
+/// assert_eq!(completion.usage().unwrap().output, Some(5));
 /// assert_eq!(
 ///     completion.to_json(),
 ///     r#"{"id":"chatcmpl-1","object":"chat.completion","created":7,"model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"weather","arguments":"{\"city\": \"Paris\"}"}}]},"logprobs":null,"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":9,"completion_tokens":5,"total_tokens":14}}"#
@@ -159,9 +148,12 @@ config! {
 /// ```
 #[derive(Debug, Clone)]
 pub struct ChatAccumulator {
-    completion: ChatCompletion,
-    budget: Budget,
     config: ChatAccumulatorConfig,
+    /// Reads the completion's own members.
+    head: ChatReader,
+    /// A reader per choice, by the choice's index.
+    readers: BTreeMap<u64, ChatReader>,
+    completion: ChatCompletion,
     events: u64,
 }
 
@@ -169,6 +161,15 @@ impl Default for ChatAccumulator {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// A turn accumulator for one choice, or the completion's own members.
+fn turn_accumulator(max_bytes: usize) -> TurnAccumulator {
+    // Items are bounded by the bytes each costs; tool calls by the reader.
+    let config = TurnAccumulatorConfig::DEFAULT
+        .with_max_items(usize::MAX)
+        .with_max_bytes(max_bytes);
+    TurnAccumulator::with_config(config).from_dialect(Dialect::Chat)
 }
 
 impl ChatAccumulator {
@@ -180,9 +181,20 @@ impl ChatAccumulator {
     /// An empty accumulator with the given limits.
     pub fn with_config(config: ChatAccumulatorConfig) -> Self {
         Self {
-            completion: ChatCompletion::default(),
-            budget: Budget::new(config.max_bytes),
             config,
+            head: ChatReader::default().head_only(),
+            readers: BTreeMap::new(),
+            completion: ChatCompletion {
+                head: turn_accumulator(config.max_bytes),
+                choices: BTreeMap::new(),
+                used: 0,
+                max_bytes: config.max_bytes,
+                chunks: 0,
+                unknown: 0,
+                limit_hit: false,
+                done: false,
+                status: Outcome::InProgress,
+            },
             events: 0,
         }
     }
@@ -194,43 +206,157 @@ impl ChatAccumulator {
 
     /// The bytes counted against the limit so far.
     pub fn used_bytes(&self) -> usize {
-        self.budget.used()
+        self.completion.used
     }
 
-    /// The number of events pushed.
+    /// The number of frames fed.
     pub fn events(&self) -> u64 {
         self.events
     }
 
-    /// Adds one event.
+    /// Adds one frame of the stream.
     ///
-    /// Cost: O(size of the event), plus O(log n) to find each choice and
+    /// Cost: O(size of the frame), plus O(log n) to find each choice and
     /// tool call by index.
     ///
     /// # Errors
     ///
-    /// An [`AccumulateError`] when part of the event could not be kept: an
-    /// element that does not decode ([`AccumulateErrorKind::Decode`]) or a
-    /// fragment past the memory limit
+    /// An [`AccumulateError`] when part of the frame could not be kept: a
+    /// frame or an element that does not decode
+    /// ([`AccumulateErrorKind::Decode`]), a fragment past the memory limit
     /// ([`AccumulateErrorKind::TooManyBytes`]) or for a choice or tool call
     /// past the count limits ([`AccumulateErrorKind::TooManyChoices`],
-    /// [`AccumulateErrorKind::TooManyToolCalls`]). The rest of the event is
-    /// applied, the accumulator stays usable, and the first such problem of
-    /// the event is returned.
-    pub fn feed(&mut self, event: &ChatEvent<'_>) -> Result<(), AccumulateError> {
-        let number = self.events;
-        self.events += 1;
-        let mut first = None;
-        match event {
-            ChatEvent::Chunk(chunk) => self.chunk(chunk, &mut first),
-            ChatEvent::Error(error) => self.error(error, &mut first),
-            ChatEvent::Done => self.completion.done = true,
-            ChatEvent::Unknown { error, .. } => {
-                self.completion.unknown += 1;
-                first = Some(AccumulateErrorKind::Decode(*error));
+    /// [`AccumulateErrorKind::TooManyToolCalls`]), or a fault of the stream
+    /// the reader refuses ([`AccumulateErrorKind::Stream`]: content after a
+    /// choice's `finish_reason` or after `[DONE]`, a tool call without `id`
+    /// and name, `[DONE]` before a choice's `finish_reason`). The rest of
+    /// the frame is applied, the accumulator stays usable, and the first
+    /// such problem of the frame is returned.
+    pub fn feed(&mut self, frame: &Frame) -> Result<(), AccumulateError> {
+        match ChatEvent::from_frame(frame) {
+            Ok(event) => self.feed_event(&event),
+            Err(e) => {
+                let at = self.events;
+                self.events += 1;
+                Err(AccumulateError::new(
+                    AccumulateErrorKind::Decode(e),
+                    at,
+                    None,
+                ))
             }
         }
-        event_result(first, number, &mut self.completion.limit_hit)
+    }
+
+    /// [`feed`](Self::feed) of a frame already decoded (the adapters
+    /// decode once for their callback and for this).
+    pub(crate) fn feed_event(&mut self, event: &ChatEvent<'_>) -> Result<(), AccumulateError> {
+        let at = self.events;
+        self.events += 1;
+        let mut first = None;
+        let c = &mut self.completion;
+        match event {
+            ChatEvent::Chunk(_) => c.chunks += 1,
+            ChatEvent::Unknown { .. } => c.unknown += 1,
+            ChatEvent::Done => c.done = true,
+            _ => {}
+        }
+        let head = &mut self.head;
+        let r = c.write(None, |acc| head.read_routed(at, event, None, acc));
+        note(&mut first, r);
+        match event {
+            ChatEvent::Chunk(chunk) => {
+                if let Some(choice) = chunk.choices.head() {
+                    self.route(at, event, choice, &mut first);
+                }
+                for choice in chunk.choices.rest() {
+                    match choice {
+                        Ok(choice) => self.route(at, event, &choice, &mut first),
+                        Err(e) => {
+                            let kind = AccumulateErrorKind::Decode(e);
+                            first.get_or_insert(AccumulateError::new(kind, at, None));
+                        }
+                    }
+                }
+            }
+            // Each choice ends (or hears it was cut) with the stream; after
+            // an error chunk, the stream failed: the choices are left as
+            // they are.
+            ChatEvent::Done if self.completion.head.turn().error().is_none() => {
+                let c = &mut self.completion;
+                for (index, reader) in &mut self.readers {
+                    let r = c.write(Some(*index), |acc| reader.read_routed(at, event, None, acc));
+                    note(&mut first, r);
+                }
+            }
+            _ => {}
+        }
+        first.map_or(Ok(()), Err)
+    }
+
+    /// Gives `choice` of the chunk `event` to its reader, started here if
+    /// it is the choice's first appearance.
+    fn route(
+        &mut self,
+        at: u64,
+        event: &ChatEvent<'_>,
+        choice: &ChoiceDelta<'_>,
+        first: &mut Option<AccumulateError>,
+    ) {
+        let index = choice.index;
+        let c = &mut self.completion;
+        if !self.readers.contains_key(&index) {
+            if self.readers.len() >= self.config.max_choices {
+                c.limit_hit = true;
+                let limit = self.config.max_choices;
+                let kind = AccumulateErrorKind::TooManyChoices { limit };
+                first.get_or_insert(AccumulateError::new(kind, at, None));
+                return;
+            }
+            let cost =
+                core::mem::size_of::<(u64, ChatReader)>() + core::mem::size_of::<(u64, Choice)>();
+            if c.used.saturating_add(cost) > c.max_bytes {
+                c.limit_hit = true;
+                let limit = c.max_bytes;
+                first.get_or_insert(AccumulateError::new(
+                    AccumulateErrorKind::TooManyBytes { limit },
+                    at,
+                    None,
+                ));
+                return;
+            }
+            c.used += cost;
+            let turn = TurnConfig {
+                max_items: self.config.max_tool_calls,
+                ..TurnConfig::default()
+            };
+            self.readers
+                .insert(index, ChatReader::new(&turn).choice(index));
+            c.choices.insert(
+                index,
+                Choice {
+                    index,
+                    acc: turn_accumulator(0),
+                },
+            );
+        }
+        let Some(reader) = self.readers.get_mut(&index) else {
+            return;
+        };
+        let r = c.write(Some(index), |acc| {
+            reader.read_routed(at, event, Some(choice), acc)
+        });
+        if let Err(e) = r {
+            let e = match e.kind() {
+                // The reader's item limit counts tool calls only.
+                AccumulateErrorKind::TooManyItems { .. } => {
+                    c.limit_hit = true;
+                    let limit = self.config.max_tool_calls;
+                    AccumulateError::new(AccumulateErrorKind::TooManyToolCalls { limit }, at, None)
+                }
+                _ => e,
+            };
+            first.get_or_insert(e);
+        }
     }
 
     /// The completion so far. Borrowed: nothing is copied. Its
@@ -240,18 +366,24 @@ impl ChatAccumulator {
         &self.completion
     }
 
-    /// Ends the stream and returns the completion, with its
-    /// [`outcome`](ChatCompletion::outcome) decided (see the
-    /// [type docs](Self)).
+    /// Ends the stream: tells each reader the upstream ended, and returns
+    /// the completion with its [`outcome`](ChatCompletion::outcome)
+    /// decided (see the [type docs](Self)).
     #[must_use]
     pub fn finish(self) -> ChatCompletion {
         let mut c = self.completion;
-        c.status = if c.error.is_some() {
+        let mut head = self.head;
+        // A cut stream is told so; the outcome below says it.
+        let _ = c.write(None, |acc| head.finish(acc));
+        for (index, mut reader) in self.readers {
+            let _ = c.write(Some(index), |acc| reader.finish(acc));
+        }
+        c.status = if c.head.turn().error().is_some() {
             Outcome::Failed
         } else if c.limit_hit
             || !c.done
             || c.choices.is_empty()
-            || c.choices.values().any(|ch| ch.finish_reason.is_none())
+            || c.choices.values().any(|ch| ch.finish_reason().is_none())
         {
             Outcome::Truncated
         } else {
@@ -259,276 +391,108 @@ impl ChatAccumulator {
         };
         c
     }
-
-    fn chunk(&mut self, chunk: &ChatChunk<'_>, first: &mut Option<AccumulateErrorKind>) {
-        let b = &mut self.budget;
-        let limits = self.config;
-        let c = &mut self.completion;
-        c.chunks += 1;
-        note(first, set_once(b, &mut c.id, chunk.id));
-        note(first, set_once(b, &mut c.model, chunk.model));
-        if c.created.is_none() {
-            c.created = chunk.created;
-        }
-        note(
-            first,
-            set_once(b, &mut c.system_fingerprint, chunk.system_fingerprint),
-        );
-        note(first, set_once(b, &mut c.service_tier, chunk.service_tier));
-        note(first, set_once(b, &mut c.provider, chunk.provider));
-        if let Some(m) = chunk.moderation {
-            note(first, b.replace(&mut c.moderation, m.get()));
-        }
-        if let Some(usage) = &chunk.usage {
-            note(first, replace_owned(b, &mut c.usage, usage.to_owned()));
-        }
-        // The first choice lent (it is large), then the others decoded.
-        if let Some(choice) = chunk.choices.head() {
-            apply_choice(b, limits, &mut c.choices, choice, first);
-        }
-        for choice in chunk.choices.rest() {
-            match choice {
-                Ok(choice) => apply_choice(b, limits, &mut c.choices, &choice, first),
-                Err(e) => note(first, Err(AccumulateErrorKind::Decode(e))),
-            }
-        }
-    }
-
-    fn error(&mut self, error: &ChatErrorChunk<'_>, first: &mut Option<AccumulateErrorKind>) {
-        let b = &mut self.budget;
-        let c = &mut self.completion;
-        // Kept whatever the limit (it replaces the last one, so it is
-        // bounded by one event): a failure must never read as a cut.
-        c.error = Some(error.error.to_owned());
-        // OpenRouter sends the usage in the error chunk.
-        let usage = ObjectView::parse(error.raw().get())
-            .ok()
-            .and_then(|o| o.get("usage"))
-            .and_then(|u| u.as_object());
-        if let Some(u) = usage {
-            match Owned::<ChatUsage<'static>>::parse(u.as_raw_json().get()) {
-                Ok(owned) => note(first, replace_owned(b, &mut c.usage, owned)),
-                Err(e) => note(first, Err(AccumulateErrorKind::Decode(e))),
-            }
-        }
-    }
 }
 
-/// Appends `value` (unescaped) to `slot`, making it `Some` even for an empty
-/// fragment.
-fn append(
-    b: &mut Budget,
-    slot: &mut Option<String>,
-    value: Option<JsonStr<'_>>,
-) -> Result<(), AccumulateErrorKind> {
-    let Some(v) = value else { return Ok(()) };
-    let text = slot.get_or_insert_with(String::new);
-    b.append(text, v, 1).map(drop)
-}
-
-/// Appends a `delta.content`: a text fragment to `content`; of a list of
-/// parts (Mistral), the `text` parts to `content` and the text inside the
-/// `thinking` parts to `reasoning_content`. Returns the first problem; the
-/// other parts are still applied.
-fn append_content(
-    b: &mut Budget,
-    choice: &mut Choice,
-    content: ChatContent<'_>,
-) -> Result<(), AccumulateErrorKind> {
-    let parts = match content {
-        ChatContent::Parts(parts) => parts,
-        other => return append(b, &mut choice.content, other.as_text()),
-    };
-    let mut first = None;
-    for part in parts {
-        match part {
-            Ok(ContentPart::Text(t)) => note(&mut first, append(b, &mut choice.content, t.text)),
-            Ok(ContentPart::Thinking(t)) => {
-                for inner in t.thinking.into_iter().flatten() {
-                    match inner {
-                        Ok(ContentPart::Text(t)) => {
-                            note(&mut first, append(b, &mut choice.reasoning_content, t.text))
-                        }
-                        Ok(_) => {}
-                        Err(e) => note(&mut first, Err(AccumulateErrorKind::Decode(e))),
-                    }
-                }
-            }
-            Ok(_) => {}
-            Err(e) => note(&mut first, Err(AccumulateErrorKind::Decode(e))),
-        }
-    }
-    first.map_or(Ok(()), Err)
-}
-
-fn apply_choice(
-    b: &mut Budget,
-    limits: ChatAccumulatorConfig,
-    choices: &mut BTreeMap<u64, Choice>,
-    delta: &ChoiceDelta<'_>,
-    first: &mut Option<AccumulateErrorKind>,
-) {
-    let choice = match by_index(
-        b,
-        choices,
-        delta.index,
-        limits.max_choices,
-        |limit| AccumulateErrorKind::TooManyChoices { limit },
-        || Choice::new(delta.index),
-    ) {
-        Ok(choice) => choice,
-        Err(e) => return note(first, Err(e)),
-    };
-    if let Some(d) = &delta.delta {
-        note(first, set_once(b, &mut choice.role, d.role));
-        if let Some(content) = d.content {
-            note(first, append_content(b, choice, content));
-        }
-        note(first, append(b, &mut choice.refusal, d.refusal));
-        note(
-            first,
-            append(b, &mut choice.reasoning_content, d.reasoning_content),
-        );
-        note(first, append(b, &mut choice.reasoning, d.reasoning));
-        if let Some(f) = &d.function_call {
-            let call = choice
-                .function_call
-                .get_or_insert_with(FunctionCall::default);
-            note(first, set_once(b, &mut call.name, f.name));
-            if let Some(args) = f.arguments {
-                note(first, b.append(&mut call.arguments, args, 1).map(drop));
-            }
-        }
-        if let Some(calls) = d.tool_calls {
-            for call in calls {
-                let call = match call {
-                    Ok(call) => call,
-                    Err(e) => {
-                        note(first, Err(AccumulateErrorKind::Decode(e)));
-                        continue;
-                    }
-                };
-                let slot = match by_index(
-                    b,
-                    &mut choice.tool_calls,
-                    call.index,
-                    limits.max_tool_calls,
-                    |limit| AccumulateErrorKind::TooManyToolCalls { limit },
-                    || ToolCall::new(call.index),
-                ) {
-                    Ok(slot) => slot,
-                    Err(e) => {
-                        note(first, Err(e));
-                        continue;
-                    }
-                };
-                note(first, set_once(b, &mut slot.id, call.id));
-                note(first, set_once(b, &mut slot.ty, call.ty));
-                if let Some(f) = &call.function {
-                    note(first, set_once(b, &mut slot.name, f.name));
-                    if let Some(args) = f.arguments {
-                        note(first, slot.push_arguments(b, args));
-                    }
-                }
-            }
-        }
-    }
-    if let Some(reason) = delta.finish_reason {
-        let s = reason.unescape();
-        note(first, b.replace(&mut choice.finish_reason, &s));
-    }
-    if let Some(lp) = &delta.logprobs {
-        let kept = choice.logprobs.get_or_insert_with(Logprobs::default);
-        if let Some(list) = lp.content {
-            note_all(first, extend_tokens(b, &mut kept.content, list));
-        }
-        if let Some(list) = lp.refusal {
-            note_all(first, extend_tokens(b, &mut kept.refusal, list));
-        }
-    }
-}
-
-fn note_all(first: &mut Option<AccumulateErrorKind>, r: Option<AccumulateErrorKind>) {
-    if let Some(e) = r {
+/// Keeps the first error.
+fn note(first: &mut Option<AccumulateError>, r: Result<(), AccumulateError>) {
+    if let Err(e) = r {
         first.get_or_insert(e);
     }
-}
-
-/// Appends the tokens of `list` to `slot` (made `Some` even if empty);
-/// returns the first problem.
-fn extend_tokens(
-    b: &mut Budget,
-    slot: &mut Option<Vec<Owned<TokenLogprob<'static>>>>,
-    list: List<'_, TokenLogprob<'_>>,
-) -> Option<AccumulateErrorKind> {
-    let tokens = slot.get_or_insert_with(Vec::new);
-    let mut problem = None;
-    for token in list {
-        let r = match token {
-            Ok(t) => push_owned(b, tokens, t.to_owned()),
-            Err(e) => Err(AccumulateErrorKind::Decode(e)),
-        };
-        if let Err(e) = r {
-            problem.get_or_insert(e);
-        }
-    }
-    problem
 }
 
 /// A Chat Completion assembled from a stream: the `chat.completion` object
 /// the same request would have returned without streaming, plus how the
 /// stream ended.
 ///
-/// Made by [`ChatAccumulator`]. [`to_json`](Self::to_json) writes it in the
-/// API's shape; with the `serde` feature it implements `serde::Serialize`
-/// in the same shape.
-#[derive(Debug, Clone, Default)]
+/// Made by [`ChatAccumulator`]; each choice is a [`FinalTurn`]
+/// ([`Choice::turn`]), which renders in any dialect's shape.
+/// [`to_json`](Self::to_json) writes the completion in the API's shape;
+/// with the `serde` feature it implements `serde::Serialize` in the same
+/// shape.
+#[derive(Debug, Clone)]
 pub struct ChatCompletion {
-    id: Option<String>,
-    model: Option<String>,
-    created: Option<u64>,
-    system_fingerprint: Option<String>,
-    service_tier: Option<String>,
-    provider: Option<String>,
-    moderation: Option<String>,
+    /// The completion's own members.
+    head: TurnAccumulator,
     choices: BTreeMap<u64, Choice>,
-    usage: Option<Owned<ChatUsage<'static>>>,
-    error: Option<Owned<ChatError<'static>>>,
-    done: bool,
+    /// The bytes kept, over the head and every choice.
+    used: usize,
+    max_bytes: usize,
     chunks: u64,
     unknown: u64,
     limit_hit: bool,
+    done: bool,
     status: Outcome,
 }
 
 impl ChatCompletion {
-    /// The completion ID, from the first chunk that has one.
+    /// Writes with `write` into the head's accumulator (`None`) or choice
+    /// `index`'s, giving it what the shared byte budget has left; its
+    /// errors as the accumulator's.
+    fn write(
+        &mut self,
+        index: Option<u64>,
+        write: impl FnOnce(&mut TurnAccumulator) -> Result<(), TurnError>,
+    ) -> Result<(), AccumulateError> {
+        let acc = match index {
+            None => &mut self.head,
+            Some(i) => match self.choices.get_mut(&i) {
+                Some(choice) => &mut choice.acc,
+                None => return Ok(()),
+            },
+        };
+        let before = acc.used_bytes();
+        acc.set_max_bytes(before.saturating_add(self.max_bytes.saturating_sub(self.used)));
+        let r = write(acc);
+        self.used = (self.used - before).saturating_add(acc.used_bytes());
+        r.map_err(|e| {
+            let e = AccumulateError::from(e);
+            match e.kind() {
+                AccumulateErrorKind::TooManyBytes { .. } => {
+                    self.limit_hit = true;
+                    let limit = self.max_bytes;
+                    AccumulateError::new(
+                        AccumulateErrorKind::TooManyBytes { limit },
+                        e.event_index(),
+                        None,
+                    )
+                }
+                _ => e,
+            }
+        })
+    }
+
+    fn kept(&self, key: &str) -> Option<&str> {
+        self.head.turn().extra(Dialect::Chat, key)
+    }
+
+    /// The completion ID, from the first chunk.
     pub fn id(&self) -> Option<&str> {
-        self.id.as_deref()
+        self.head.turn().id()
     }
-    /// The model, from the first chunk that names it.
+    /// The model, from the first chunk.
     pub fn model(&self) -> Option<&str> {
-        self.model.as_deref()
+        self.head.turn().model()
     }
-    /// Unix time (seconds) of creation, from the first chunk that has it.
+    /// Unix time (seconds) of creation, from the first chunk.
     pub fn created(&self) -> Option<u64> {
-        self.created
+        self.head.turn().created()
     }
-    /// The backend configuration fingerprint, if a chunk had one.
-    pub fn system_fingerprint(&self) -> Option<&str> {
-        self.system_fingerprint.as_deref()
+    /// The backend configuration fingerprint, if a chunk had one (the
+    /// first).
+    pub fn system_fingerprint(&self) -> Option<Cow<'_, str>> {
+        kept_str(self.kept(keys::ONCE[1]))
     }
-    /// The service tier, if a chunk had one.
-    pub fn service_tier(&self) -> Option<&str> {
-        self.service_tier.as_deref()
+    /// The service tier, if a chunk had one (the first).
+    pub fn service_tier(&self) -> Option<Cow<'_, str>> {
+        kept_str(self.kept(keys::ONCE[0]))
     }
-    /// The upstream provider (OpenRouter), if a chunk had one.
-    pub fn provider(&self) -> Option<&str> {
-        self.provider.as_deref()
+    /// The upstream provider (OpenRouter), if a chunk had one (the first).
+    pub fn provider(&self) -> Option<Cow<'_, str>> {
+        kept_str(self.kept(keys::ONCE[2]))
     }
     /// The last `moderation` member of a chunk, as JSON text.
     pub fn moderation(&self) -> Option<&str> {
-        self.moderation.as_deref()
+        self.kept(keys::MODERATION)
     }
     /// The choices, in `index` order.
     pub fn choices(&self) -> IndexOrder<'_, Choice> {
@@ -538,27 +502,35 @@ impl ChatCompletion {
     pub fn choice(&self, index: u64) -> Option<&Choice> {
         self.choices.get(&index)
     }
-    /// The last usage sent (normally on the extra usage chunk), as a view.
-    pub fn usage(&self) -> Option<&Owned<ChatUsage<'static>>> {
-        self.usage.as_ref()
+    /// The token counts of the last usage sent (normally on the extra
+    /// usage chunk, or an error chunk's), `None` when none came.
+    pub fn usage(&self) -> Option<TurnUsage> {
+        self.usage_json().map(|_| self.head.turn().usage())
     }
-    /// The error sent in the stream (the `error` member of an error chunk;
-    /// the last one if there were several).
-    pub fn error(&self) -> Option<&Owned<ChatError<'static>>> {
-        self.error.as_ref()
+    /// The last usage sent, as the upstream wrote it (JSON text).
+    pub fn usage_json(&self) -> Option<&str> {
+        self.kept(keys::USAGE)
+    }
+    /// The error sent in the stream, as its code (the `code` when a
+    /// string, else the `type`) and message.
+    pub fn error(&self) -> Option<(Option<&str>, Option<&str>)> {
+        self.head.turn().error()
+    }
+    /// The `error` member of the error chunk, as sent (JSON text).
+    pub fn error_json(&self) -> Option<&str> {
+        self.kept(keys::ERROR)
     }
     /// Whether `[DONE]` arrived.
     pub fn saw_done(&self) -> bool {
         self.done
     }
-    /// The number of `chat.completion.chunk`s accumulated.
+    /// The number of `chat.completion.chunk`s fed.
     pub fn chunks(&self) -> u64 {
         self.chunks
     }
     /// The number of chunks of an unexpected shape
     /// ([`ChatEvent::Unknown`]), skipped (each was reported as an
-    /// [`AccumulateErrorKind::Decode`] error). Always 0 behind the
-    /// adapters' `accumulate`, which reads strictly and does not feed them.
+    /// [`AccumulateErrorKind::Decode`] error).
     pub fn unknown_chunks(&self) -> u64 {
         self.unknown
     }
@@ -583,11 +555,12 @@ impl ChatCompletion {
     /// `finish_reason`), then `usage`, `service_tier`,
     /// `system_fingerprint`, `provider` and `moderation` when present.
     /// Fields the API always has are `null` when the stream did not send
-    /// them; the others are left out. The message has `role`, `content`
+    /// them (a choice cut or failed before its `finish_reason` says
+    /// `null`); the others are left out. The message has `role`, `content`
     /// and `refusal` (`null` when absent), then `reasoning_content`,
-    /// `reasoning`, `tool_calls` and `function_call` when present. The
-    /// stream's status and error are not part of this object (see
-    /// [`outcome`](Self::outcome) and [`error`](Self::error)).
+    /// `reasoning`, `tool_calls` (in `index` order) and `function_call`
+    /// when present. The stream's status and error are not part of this
+    /// object (see [`outcome`](Self::outcome) and [`error`](Self::error)).
     pub fn to_json(&self) -> String {
         let mut out = String::new();
         self.write_json(&mut out);
@@ -596,33 +569,8 @@ impl ChatCompletion {
 
     /// Appends [`to_json`](Self::to_json)'s text to `out`.
     pub fn write_json(&self, out: &mut String) {
-        let mut w = ObjectWriter::new(out);
-        w.str_or_null("id", self.id());
-        w.str("object", "chat.completion");
-        match self.created {
-            Some(t) => w.u64("created", t),
-            None => w.raw("created", "null"),
-        }
-        w.str_or_null("model", self.model());
-        let out = w.key("choices");
-        out.push('[');
-        for (i, choice) in self.choices.values().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            choice.write_json(out);
-        }
-        out.push(']');
-        if let Some(u) = &self.usage {
-            w.raw("usage", u.as_str());
-        }
-        w.opt_str("service_tier", self.service_tier());
-        w.opt_str("system_fingerprint", self.system_fingerprint());
-        w.opt_str("provider", self.provider());
-        if let Some(m) = &self.moderation {
-            w.raw("moderation", m);
-        }
-        w.end();
+        let choices: Vec<&FinalTurn> = self.choices.values().map(Choice::turn).collect();
+        render_completion(self.head.turn(), &choices, out);
     }
 }
 
@@ -634,263 +582,171 @@ impl serde::Serialize for ChatCompletion {
     }
 }
 
-/// One choice of a [`ChatCompletion`], assembled from its deltas.
+/// One choice of a [`ChatCompletion`]: the turn its reader read.
 #[derive(Debug, Clone)]
 pub struct Choice {
     index: u64,
-    role: Option<String>,
-    content: Option<String>,
-    refusal: Option<String>,
-    reasoning_content: Option<String>,
-    reasoning: Option<String>,
-    tool_calls: BTreeMap<u64, ToolCall>,
-    function_call: Option<FunctionCall>,
-    finish_reason: Option<String>,
-    logprobs: Option<Logprobs>,
+    acc: TurnAccumulator,
 }
 
 impl Choice {
-    fn new(index: u64) -> Self {
-        Self {
-            index,
-            role: None,
-            content: None,
-            refusal: None,
-            reasoning_content: None,
-            reasoning: None,
-            tool_calls: BTreeMap::new(),
-            function_call: None,
-            finish_reason: None,
-            logprobs: None,
-        }
-    }
-
     /// The choice's index.
     pub fn index(&self) -> u64 {
         self.index
     }
+    /// The choice read as a turn (render it in another dialect with
+    /// [`FinalTurn::write_json`]).
+    pub fn turn(&self) -> &FinalTurn {
+        self.acc.turn()
+    }
     /// The message's role (the first one sent).
-    pub fn role(&self) -> Option<&str> {
-        self.role.as_deref()
+    pub fn role(&self) -> Option<Cow<'_, str>> {
+        kept_str(self.turn().extra(Dialect::Chat, keys::ROLE))
     }
-    /// The content fragments, concatenated; `None` if none was a string.
-    pub fn content(&self) -> Option<&str> {
-        self.content.as_deref()
+    /// The message text (`delta.content`, and the `text` parts of a
+    /// list-valued content), `None` if no fragment was a string. Borrowed
+    /// when the text is one piece.
+    pub fn content(&self) -> Option<Cow<'_, str>> {
+        own_member(self.turn(), keys::CONTENT)
     }
-    /// The refusal fragments, concatenated.
-    pub fn refusal(&self) -> Option<&str> {
-        self.refusal.as_deref()
+    /// The refusal text.
+    pub fn refusal(&self) -> Option<Cow<'_, str>> {
+        own_member(self.turn(), keys::REFUSAL)
     }
-    /// The `reasoning_content` fragments (DeepSeek, older vLLM), concatenated.
-    pub fn reasoning_content(&self) -> Option<&str> {
-        self.reasoning_content.as_deref()
+    /// The reasoning sent as `reasoning_content` (DeepSeek), and the
+    /// `thinking` parts of a list-valued content (Mistral).
+    pub fn reasoning_content(&self) -> Option<Cow<'_, str>> {
+        own_member(self.turn(), keys::REASONING_CONTENT)
     }
-    /// The `reasoning` fragments (newer vLLM, OpenRouter), concatenated.
-    pub fn reasoning(&self) -> Option<&str> {
-        self.reasoning.as_deref()
+    /// The reasoning sent as `reasoning` (OpenRouter).
+    pub fn reasoning(&self) -> Option<Cow<'_, str>> {
+        own_member(self.turn(), keys::REASONING)
     }
-    /// The tool calls, in `index` order.
-    pub fn tool_calls(&self) -> IndexOrder<'_, ToolCall> {
-        IndexOrder::new(&self.tool_calls)
+    /// The tool calls, in `index` order. O(k log k) for k calls.
+    pub fn tool_calls(&self) -> alloc::vec::IntoIter<ToolCall<'_>> {
+        own_calls(self.turn())
+            .into_iter()
+            .map(|(index, item)| ToolCall { index, item })
+            .collect::<Vec<_>>()
+            .into_iter()
     }
-    /// The tool call with this `index`. O(log n).
-    pub fn tool_call(&self, index: u64) -> Option<&ToolCall> {
-        self.tool_calls.get(&index)
+    /// The tool call with this `index`. O(k log k) for k calls.
+    pub fn tool_call(&self, index: u64) -> Option<ToolCall<'_>> {
+        self.tool_calls().find(|c| c.index == index)
     }
-    /// The deprecated `function_call`, if one was sent.
-    pub fn function_call(&self) -> Option<&FunctionCall> {
-        self.function_call.as_ref()
+    /// The deprecated `function_call`, assembled.
+    pub fn function_call(&self) -> Option<FunctionCall<'_>> {
+        self.turn()
+            .items()
+            .iter()
+            .find(|i| i.extra(Dialect::Chat, keys::FUNCTION_CALL).is_some())
+            .map(|item| FunctionCall { item })
     }
-    /// The last `finish_reason` sent; `None` while the choice is unfinished.
+    /// The `finish_reason` (the last one sent), as sent.
     pub fn finish_reason(&self) -> Option<&str> {
-        self.finish_reason.as_deref()
+        self.turn().stop_raw()
     }
-    /// The log probabilities, if any chunk of the choice had them.
-    pub fn logprobs(&self) -> Option<&Logprobs> {
-        self.logprobs.as_ref()
+    /// The log probabilities, when a chunk of the choice had them.
+    pub fn logprobs(&self) -> Option<Logprobs<'_>> {
+        let turn = self.turn();
+        turn.extra(Dialect::Chat, keys::LOGPROBS)
+            .map(|_| Logprobs { turn })
     }
-
-    fn write_json(&self, out: &mut String) {
-        let mut w = ObjectWriter::new(out);
-        w.u64("index", self.index);
-        let out = w.key("message");
-        let mut m = ObjectWriter::new(out);
-        m.str_or_null("role", self.role());
-        m.str_or_null("content", self.content());
-        m.str_or_null("refusal", self.refusal());
-        m.opt_str("reasoning_content", self.reasoning_content());
-        m.opt_str("reasoning", self.reasoning());
-        if !self.tool_calls.is_empty() {
-            let out = m.key("tool_calls");
-            out.push('[');
-            for (i, call) in self.tool_calls.values().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                let mut t = ObjectWriter::new(out);
-                t.str_or_null("id", call.id());
-                t.str_or_null("type", call.ty());
-                let out = t.key("function");
-                let mut f = ObjectWriter::new(out);
-                f.str_or_null("name", call.name());
-                f.str("arguments", call.arguments());
-                f.end();
-                t.end();
-            }
-            out.push(']');
-        }
-        if let Some(call) = &self.function_call {
-            let out = m.key("function_call");
-            let mut f = ObjectWriter::new(out);
-            f.str_or_null("name", call.name());
-            f.str("arguments", call.arguments());
-            f.end();
-        }
-        m.end();
-        match &self.logprobs {
-            Some(lp) => {
-                let out = w.key("logprobs");
-                let mut l = ObjectWriter::new(out);
-                write_tokens(l.key("content"), lp.content.as_deref());
-                write_tokens(l.key("refusal"), lp.refusal.as_deref());
-                l.end();
-            }
-            None => w.raw("logprobs", "null"),
-        }
-        w.str_or_null("finish_reason", self.finish_reason());
-        w.end();
-    }
-}
-
-fn write_tokens(out: &mut String, tokens: Option<&[Owned<TokenLogprob<'static>>]>) {
-    let Some(tokens) = tokens else {
-        out.push_str("null");
-        return;
-    };
-    out.push('[');
-    for (i, t) in tokens.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(t.as_str());
-    }
-    out.push(']');
 }
 
 /// One tool call of a [`Choice`], assembled from its fragments.
-#[derive(Debug, Clone)]
-pub struct ToolCall {
+#[derive(Debug, Clone, Copy)]
+pub struct ToolCall<'a> {
     index: u64,
-    id: Option<String>,
-    ty: Option<String>,
-    name: Option<String>,
-    arguments: String,
-    partial: PartialJson,
-    partial_error: Option<JsonError>,
+    item: &'a FinalItem,
 }
 
-impl ToolCall {
-    fn new(index: u64) -> Self {
-        Self {
-            index,
-            id: None,
-            ty: None,
-            name: None,
-            arguments: String::new(),
-            partial: PartialJson::new(),
-            partial_error: None,
-        }
-    }
-
-    fn push_arguments(
-        &mut self,
-        b: &mut Budget,
-        args: JsonStr<'_>,
-    ) -> Result<(), AccumulateErrorKind> {
-        // Counted twice: the text, and its live repair.
-        let start = b.append(&mut self.arguments, args, 2)?;
-        if self.partial_error.is_none() {
-            if let Err(e) = self.partial.feed(&self.arguments[start..]) {
-                self.partial_error = Some(e);
-            }
-        }
-        Ok(())
-    }
-
+impl<'a> ToolCall<'a> {
     /// The call's index.
     pub fn index(&self) -> u64 {
         self.index
     }
     /// The call ID (`call_…`).
-    pub fn id(&self) -> Option<&str> {
-        self.id.as_deref()
+    pub fn id(&self) -> Option<&'a str> {
+        match &self.item.kind {
+            FinalItemKind::ToolCall { call_id, .. } => call_id.as_deref(),
+            _ => None,
+        }
     }
     /// The call's type (`function`).
-    pub fn ty(&self) -> Option<&str> {
-        self.ty.as_deref()
+    pub fn ty(&self) -> Option<Cow<'a, str>> {
+        kept_str(self.item.extra(Dialect::Chat, keys::CALL_TYPE))
     }
     /// The function's name.
-    pub fn name(&self) -> Option<&str> {
-        self.name.as_deref()
+    pub fn name(&self) -> Option<&'a str> {
+        match &self.item.kind {
+            FinalItemKind::ToolCall { name, .. } => name.as_deref(),
+            _ => None,
+        }
     }
     /// The arguments' JSON text so far: the fragments concatenated, as sent.
-    pub fn arguments(&self) -> &str {
-        &self.arguments
+    pub fn arguments(&self) -> &'a str {
+        self.item.arguments()
     }
     /// The best-effort value of the arguments so far, as complete JSON text
     /// (see [`PartialJson`]): `{"city": "Par` → `{"city": "Par"}`. `None`
-    /// while no value has started. O(1): kept up to date as fragments
-    /// arrive. If the arguments stopped being valid JSON, the repair of the
-    /// text before the error (see [`arguments_error`](Self::arguments_error)).
-    pub fn partial_arguments(&self) -> Option<&str> {
-        self.partial.current()
+    /// while no value has started. If the arguments stopped being valid
+    /// JSON, the repair of the text before the error (see
+    /// [`arguments_error`](Self::arguments_error)). O(length of the
+    /// arguments): repaired on each call.
+    pub fn partial_arguments(&self) -> Option<String> {
+        let mut p = PartialJson::new();
+        let _ = p.feed(self.arguments());
+        p.current().map(String::from)
     }
     /// The first JSON error in the arguments, if they are not a valid JSON
-    /// prefix (the arguments are kept as sent regardless).
+    /// prefix (the arguments are kept as sent regardless). O(length).
     pub fn arguments_error(&self) -> Option<JsonError> {
-        self.partial_error
+        PartialJson::new().feed(self.arguments()).err()
     }
-    /// Whether the arguments are one complete, valid JSON value. O(1): the
-    /// live repair already knows.
+    /// Whether the arguments are one complete, valid JSON value.
+    /// O(length).
     pub fn arguments_complete(&self) -> bool {
-        self.partial.is_complete()
+        let mut p = PartialJson::new();
+        p.feed(self.arguments()).is_ok() && p.is_complete()
     }
 }
 
 /// The deprecated `function_call` of a [`Choice`], assembled.
-#[derive(Debug, Clone, Default)]
-pub struct FunctionCall {
-    name: Option<String>,
-    arguments: String,
+#[derive(Debug, Clone, Copy)]
+pub struct FunctionCall<'a> {
+    item: &'a FinalItem,
 }
 
-impl FunctionCall {
+impl<'a> FunctionCall<'a> {
     /// The function's name.
-    pub fn name(&self) -> Option<&str> {
-        self.name.as_deref()
+    pub fn name(&self) -> Option<&'a str> {
+        match &self.item.kind {
+            FinalItemKind::ToolCall { name, .. } => name.as_deref(),
+            _ => None,
+        }
     }
     /// The arguments' JSON text: the fragments concatenated.
-    pub fn arguments(&self) -> &str {
-        &self.arguments
+    pub fn arguments(&self) -> &'a str {
+        self.item.arguments()
     }
 }
 
 /// The log probabilities of a [`Choice`]: each list is the concatenation of
-/// the chunks' lists, `None` if no chunk had it.
-#[derive(Debug, Clone, Default)]
-pub struct Logprobs {
-    content: Option<Vec<Owned<TokenLogprob<'static>>>>,
-    refusal: Option<Vec<Owned<TokenLogprob<'static>>>>,
+/// the chunks' lists (JSON text), `None` if no chunk had it.
+#[derive(Debug, Clone, Copy)]
+pub struct Logprobs<'a> {
+    turn: &'a FinalTurn,
 }
 
-impl Logprobs {
-    /// The content tokens' log probabilities.
-    pub fn content(&self) -> Option<&[Owned<TokenLogprob<'static>>]> {
-        self.content.as_deref()
+impl<'a> Logprobs<'a> {
+    /// The content tokens' log probabilities: a JSON array.
+    pub fn content(&self) -> Option<&'a str> {
+        self.turn.extra(Dialect::Chat, keys::LOGPROBS_CONTENT)
     }
-    /// The refusal tokens' log probabilities.
-    pub fn refusal(&self) -> Option<&[Owned<TokenLogprob<'static>>]> {
-        self.refusal.as_deref()
+    /// The refusal tokens' log probabilities: a JSON array.
+    pub fn refusal(&self) -> Option<&'a str> {
+        self.turn.extra(Dialect::Chat, keys::LOGPROBS_REFUSAL)
     }
 }
 
@@ -898,12 +754,14 @@ impl Logprobs {
 mod tests {
     use super::*;
     use crate::json::Value;
+    use crate::turn::write_choices_json;
 
     fn run(acc: &mut ChatAccumulator, events: &[&str]) -> Vec<Result<(), AccumulateError>> {
-        events
-            .iter()
-            .map(|e| acc.feed(&ChatEvent::parse(e).expect("test event decodes")))
-            .collect()
+        events.iter().map(|e| acc.feed(&Frame::new(*e))).collect()
+    }
+
+    fn content(c: &ChatCompletion, index: u64) -> Option<String> {
+        c.choice(index)?.content().map(Cow::into_owned)
     }
 
     #[test]
@@ -913,23 +771,31 @@ mod tests {
             &mut acc,
             &[
                 r#"{"choices":[{"index":1,"delta":{"content":"b1"}}]}"#,
-                r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"[2"}}]}}]}"#,
-                r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c0","function":{"name":"f","arguments":"[1]"}},{"index":1,"id":"c1","function":{"name":"g","arguments":"]"}}]}}]}"#,
+                r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"c1","function":{"name":"g","arguments":"[2"}}]}}]}"#,
+                r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c0","function":{"name":"f","arguments":"[1]"}},{"index":1,"function":{"arguments":"]"}}]}}]}"#,
                 r#"{"choices":[{"index":1,"delta":{"content":"b2"},"finish_reason":"stop"},{"index":0,"finish_reason":"tool_calls"}]}"#,
                 "[DONE]",
             ],
         );
-        assert!(r.iter().all(Result::is_ok));
+        assert!(r.iter().all(Result::is_ok), "{r:?}");
         let c = acc.finish();
         assert_eq!(c.outcome(), Outcome::Completed);
         assert_eq!(c.choices().map(Choice::index).collect::<Vec<_>>(), [0, 1]);
-        assert_eq!(c.choice(1).unwrap().content(), Some("b1b2"));
-        let calls: Vec<&ToolCall> = c.choice(0).unwrap().tool_calls().collect();
+        assert_eq!(content(&c, 1).as_deref(), Some("b1b2"));
+        let calls: Vec<ToolCall<'_>> = c.choice(0).unwrap().tool_calls().collect();
+        assert_eq!(
+            calls.iter().map(ToolCall::index).collect::<Vec<_>>(),
+            [0, 1]
+        );
         assert_eq!(calls[0].arguments(), "[1]");
         assert_eq!(calls[1].arguments(), "[2]");
         assert_eq!(calls[1].id(), Some("c1"));
         assert_eq!(calls[1].name(), Some("g"));
         assert!(calls[1].arguments_complete());
+        // Rendered in index order too, though call 1 opened first.
+        let json: serde_json::Value = serde_json::from_str(&c.to_json()).unwrap();
+        let ids = &json["choices"][0]["message"]["tool_calls"];
+        assert_eq!((&ids[0]["id"], &ids[1]["id"]), (&"c0".into(), &"c1".into()));
     }
 
     #[test]
@@ -940,14 +806,28 @@ mod tests {
         run(&mut no_done, &[chunk]);
         assert_eq!(no_done.finish().outcome(), Outcome::Truncated);
         let mut unfinished = ChatAccumulator::new();
-        run(&mut unfinished, &[chunk, open, "[DONE]"]);
-        assert_eq!(unfinished.finish().outcome(), Outcome::Truncated);
+        let r = run(&mut unfinished, &[chunk, open, "[DONE]"]);
+        // `[DONE]` before choice 1's finish_reason: the reader says so.
+        let e = r[2].unwrap_err();
+        assert_eq!(
+            e.kind(),
+            AccumulateErrorKind::Stream(crate::turn::TurnErrorKind::Truncated)
+        );
+        assert_eq!(e.event_index(), 2);
+        let c = unfinished.finish();
+        assert_eq!(c.outcome(), Outcome::Truncated);
+        assert!(
+            c.to_json().ends_with(r#""finish_reason":null}]}"#),
+            "{}",
+            c.to_json()
+        );
         let mut empty = ChatAccumulator::new();
         run(&mut empty, &["[DONE]"]);
         assert_eq!(empty.finish().outcome(), Outcome::Truncated);
         let mut ok = ChatAccumulator::new();
         run(&mut ok, &[chunk, "[DONE]"]);
         assert_eq!(ok.snapshot().outcome(), Outcome::InProgress);
+        assert!(ok.snapshot().saw_done());
         assert_eq!(ok.finish().outcome(), Outcome::Completed);
     }
 
@@ -958,56 +838,90 @@ mod tests {
             &mut acc,
             &[
                 r#"{"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":"stop"}]}"#,
-                r#"{"error":{"message":"boom","code":400},"choices":[],"usage":{"total_tokens":3}}"#,
+                r#"{"error":{"message":"boom","code":400},"choices":[],"usage":{"prompt_tokens":1,"total_tokens":3}}"#,
                 "[DONE]",
             ],
         );
         let c = acc.finish();
         assert_eq!(c.outcome(), Outcome::Failed);
-        assert_eq!(c.error().unwrap().get().message.unwrap(), "boom");
-        assert_eq!(c.usage().unwrap().get().total_tokens, Some(3));
+        assert_eq!(c.error(), Some((None, Some("boom"))));
+        assert_eq!(c.error_json(), Some(r#"{"message":"boom","code":400}"#));
+        assert_eq!(c.usage().unwrap().input, Some(1));
+        assert_eq!(
+            c.usage_json(),
+            Some(r#"{"prompt_tokens":1,"total_tokens":3}"#)
+        );
+    }
+
+    #[test]
+    fn an_undecodable_frame_is_an_error_and_the_face_goes_on() {
+        let mut acc = ChatAccumulator::new();
+        let r = run(
+            &mut acc,
+            &[
+                r#"{"choices":[{"index":0,"delta":{"content":"a"}}]}"#,
+                "{\"choices\":",
+                r#"{"choices":[{"index":0,"delta":{"content":"b"},"finish_reason":"stop"}]}"#,
+                "[DONE]",
+            ],
+        );
+        let e = r[1].unwrap_err();
+        assert!(matches!(e.kind(), AccumulateErrorKind::Decode(_)), "{e}");
+        assert_eq!(e.event_index(), 1);
+        assert!(r[2].is_ok() && r[3].is_ok());
+        assert_eq!(acc.events(), 4);
+        let c = acc.finish();
+        assert_eq!(content(&c, 0).as_deref(), Some("ab"));
+        assert_eq!(c.outcome(), Outcome::Completed);
     }
 
     #[test]
     fn limit_drops_the_fragment_and_truncates() {
-        let mut acc = ChatAccumulator::with_config(
-            ChatAccumulatorConfig::DEFAULT.with_max_bytes(size_of::<(u64, Choice)>() + 4),
-        );
+        let first = r#"{"choices":[{"index":0,"delta":{"content":"abc"}}]}"#;
+        // What the first chunk costs, from an accumulator without a limit.
+        let mut probe = ChatAccumulator::new();
+        run(&mut probe, &[first]);
+        let limit = probe.used_bytes() + 1;
+        let mut acc =
+            ChatAccumulator::with_config(ChatAccumulatorConfig::DEFAULT.with_max_bytes(limit));
         let r = run(
             &mut acc,
             &[
-                r#"{"choices":[{"index":0,"delta":{"content":"abc"}}]}"#,
+                first,
+                // Two bytes: past the limit by one.
                 r#"{"choices":[{"index":0,"delta":{"content":"de"}}]}"#,
+                // One byte fits; the finish reason's byte does not.
                 r#"{"choices":[{"index":0,"delta":{"content":"f"},"finish_reason":"x"}]}"#,
                 "[DONE]",
             ],
         );
         assert!(r[0].is_ok());
         let e = r[1].unwrap_err();
-        assert_eq!(
-            e.kind(),
-            AccumulateErrorKind::TooManyBytes {
-                limit: size_of::<(u64, Choice)>() + 4
-            }
-        );
+        assert_eq!(e.kind(), AccumulateErrorKind::TooManyBytes { limit });
         assert_eq!(e.event_index(), 1);
-        assert!(r[2].is_err(), "the finish reason does not fit either");
-        assert_eq!(acc.snapshot().choice(0).unwrap().content(), Some("abcf"));
+        assert!(r[2].is_err(), "the finish reason does not fit");
+        assert_eq!(acc.used_bytes(), limit);
+        assert_eq!(content(acc.snapshot(), 0).as_deref(), Some("abcf"));
         assert_eq!(acc.finish().outcome(), Outcome::Truncated);
     }
 
     #[test]
     fn sparse_indexes_cost_memory_and_are_bounded() {
-        let mut acc = ChatAccumulator::with_config(
-            ChatAccumulatorConfig::DEFAULT.with_max_bytes(3 * size_of::<(u64, Choice)>()),
-        );
+        let cost = size_of::<(u64, ChatReader)>() + size_of::<(u64, Choice)>();
+        // Choices 1 and 2 (from 0) also keep their index, 19 digits each,
+        // under the key `index`: 5 + 19 bytes; the turn accumulator wants
+        // room for 2 more before it keeps an extra (an array's brackets).
+        let max = 3 * cost + 2 * (5 + 19) + 2;
+        let mut acc =
+            ChatAccumulator::with_config(ChatAccumulatorConfig::DEFAULT.with_max_bytes(max));
         let mut errors = 0;
         for i in 0..10u64 {
             let e = alloc::format!(r#"{{"choices":[{{"index":{}}}]}}"#, i * (u64::MAX / 10));
-            errors += usize::from(acc.feed(&ChatEvent::parse(&e).unwrap()).is_err());
+            errors += usize::from(acc.feed(&Frame::new(e)).is_err());
         }
         assert_eq!(acc.snapshot().choices().len(), 3);
         assert_eq!(errors, 7);
+        assert_eq!(acc.used_bytes(), max - 2);
     }
 
     #[test]
@@ -1021,7 +935,7 @@ mod tests {
             r[0].unwrap_err().kind(),
             AccumulateErrorKind::Decode(_)
         ));
-        assert_eq!(acc.snapshot().choice(2).unwrap().content(), Some("ok"));
+        assert_eq!(content(acc.snapshot(), 2).as_deref(), Some("ok"));
     }
 
     #[test]
@@ -1042,16 +956,37 @@ mod tests {
     }
 
     #[test]
+    fn log_probability_tokens_are_kept_as_sent_and_joined_compactly() {
+        let mut acc = ChatAccumulator::new();
+        run(
+            &mut acc,
+            &[
+                r#"{"choices":[{"index":0,"delta":{"content":"ab"},"logprobs":{"content":[ {"token":"a", "logprob":-1} , {"token":"b","logprob":-2} ],"refusal":[ ]}}]}"#,
+                r#"{"choices":[{"index":0,"delta":{},"logprobs":{"content":[{"token":"c","logprob":-3}]},"finish_reason":"stop"}]}"#,
+            ],
+        );
+        let c = acc.finish();
+        let lp = c.choice(0).unwrap().logprobs().unwrap();
+        let want = r#"[{"token":"a", "logprob":-1},{"token":"b","logprob":-2},{"token":"c","logprob":-3}]"#;
+        assert_eq!(lp.content(), Some(want));
+        assert_eq!(lp.refusal(), Some("[]"));
+        assert!(c.to_json().contains(&alloc::format!(
+            r#""logprobs":{{"content":{want},"refusal":[]}}"#
+        )));
+    }
+
+    #[test]
     fn partial_arguments_track_fragments_and_keep_bad_json_as_sent() {
         let mut acc = ChatAccumulator::new();
         run(
             &mut acc,
             &[
-                r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\": [1, "}}]}}]}"#,
+                r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","function":{"arguments":"{\"a\": [1, "}}]}}]}"#,
             ],
         );
-        let call = acc.snapshot().choice(0).unwrap().tool_call(0).unwrap();
-        assert_eq!(call.partial_arguments(), Some(r#"{"a": [1]}"#));
+        let snap = acc.snapshot();
+        let call = snap.choice(0).unwrap().tool_call(0).unwrap();
+        assert_eq!(call.partial_arguments().as_deref(), Some(r#"{"a": [1]}"#));
         assert!(!call.arguments_complete());
         run(
             &mut acc,
@@ -1059,10 +994,11 @@ mod tests {
                 r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"}"}}]}}]}"#,
             ],
         );
-        let call = acc.snapshot().choice(0).unwrap().tool_call(0).unwrap();
+        let snap = acc.snapshot();
+        let call = snap.choice(0).unwrap().tool_call(0).unwrap();
         assert_eq!(call.arguments(), r#"{"a": [1, }"#);
         assert!(call.arguments_error().is_some());
-        assert_eq!(call.partial_arguments(), Some(r#"{"a": [1]}"#));
+        assert_eq!(call.partial_arguments().as_deref(), Some(r#"{"a": [1]}"#));
     }
 
     #[test]
@@ -1091,7 +1027,7 @@ mod tests {
         ];
         let r: Vec<_> = events
             .iter()
-            .map(|e| acc.feed(&ChatEvent::parse(e).unwrap()))
+            .map(|e| acc.feed(&Frame::new(e.as_str())))
             .collect();
         assert!(r[0].is_ok());
         let e = r[1].unwrap_err();
@@ -1110,11 +1046,11 @@ mod tests {
             .choice(9)
             .unwrap()
             .tool_calls()
-            .map(ToolCall::index)
+            .map(|t| t.index())
             .collect();
         assert_eq!(kept, [2, 3, 4]);
         assert_eq!(c.choices().map(Choice::index).collect::<Vec<_>>(), [4, 9]);
-        assert_eq!(c.choice(4).unwrap().content(), Some("bd"));
+        assert_eq!(content(c, 4).as_deref(), Some("bd"));
         assert!(c.choice(1).is_none());
         let c = acc.finish();
         assert!(c.limit_exceeded());
@@ -1126,10 +1062,10 @@ mod tests {
         let mut acc = ChatAccumulator::new();
         for i in (0..100u64).rev() {
             let e = alloc::format!(
-                r#"{{"choices":[{{"index":{},"delta":{{"tool_calls":[{{"index":{i},"function":{{"arguments":"{i}"}}}}]}}}}]}}"#,
+                r#"{{"choices":[{{"index":{},"delta":{{"tool_calls":[{{"index":{i},"id":"c","function":{{"arguments":"{i}"}}}}]}}}}]}}"#,
                 i % 3
             );
-            acc.feed(&ChatEvent::parse(&e).unwrap()).unwrap();
+            acc.feed(&Frame::new(e)).unwrap();
         }
         let c = acc.snapshot();
         let choices = c.choices();
@@ -1140,11 +1076,65 @@ mod tests {
         );
         let calls = c.choice(1).unwrap().tool_calls();
         assert_eq!(calls.len(), 33);
-        let args: Vec<&str> = calls.map(ToolCall::arguments).take(3).collect();
+        let args: Vec<&str> = calls.map(|t| t.arguments()).take(3).collect();
         assert_eq!(args, ["1", "4", "7"]);
         assert_eq!(
             c.choice(1).unwrap().tool_call(97).unwrap().arguments(),
             "97"
+        );
+    }
+
+    /// A choice's reader starts at the chunk where the choice first
+    /// appears; what it reads equals what a reader of that choice reading
+    /// every chunk from the start reads.
+    #[test]
+    fn a_reader_started_late_reads_as_one_started_first() {
+        let datas = [
+            r#"{"id":"c","created":3,"model":"m","service_tier":"flex","choices":[{"index":0,"delta":{"role":"assistant","content":"A"}}]}"#,
+            r#"{"id":"c","choices":[{"index":0,"delta":{"content":"a"}}]}"#,
+            r#"{"id":"c","choices":[{"index":1,"delta":{"role":"assistant","reasoning_content":"hm"}},{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
+            r#"{"id":"c","choices":[{"index":1,"delta":{"tool_calls":[{"index":0,"id":"k","type":"function","function":{"name":"f","arguments":"{}"}}]},"logprobs":{"content":[],"refusal":null}}]}"#,
+            r#"{"id":"c","choices":[{"index":1,"delta":{},"finish_reason":"tool_calls"}]}"#,
+            r#"{"id":"c","choices":[],"usage":{"prompt_tokens":2,"completion_tokens":3,"total_tokens":5}}"#,
+            "[DONE]",
+        ];
+        let mut acc = ChatAccumulator::new();
+        for d in datas {
+            acc.feed(&Frame::new(d)).unwrap();
+        }
+        let face = acc.finish();
+        assert_eq!(face.outcome(), Outcome::Completed);
+        // Each choice read from the first chunk by a reader of its own.
+        let whole = |reader: ChatReader| {
+            let mut reader = reader;
+            let mut t = TurnAccumulator::new().from_dialect(Dialect::Chat);
+            for d in datas {
+                t.read(&mut reader, &Frame::new(d)).unwrap();
+            }
+            t.finish_reader(&mut reader).unwrap();
+            t.into_turn()
+        };
+        let (zero, one) = (
+            whole(ChatReader::default()),
+            whole(ChatReader::default().choice(1)),
+        );
+        assert_eq!(face.choice(1).unwrap().turn().items(), one.items());
+        assert_eq!(face.choice(0).unwrap().turn().items(), zero.items());
+        assert_eq!(face.choice(1).unwrap().finish_reason(), one.stop_raw());
+        let mut want = String::new();
+        write_choices_json(Dialect::Chat, &[&zero, &one], &mut want);
+        assert_eq!(face.to_json(), want);
+        // And both against the completion written by hand.
+        assert_eq!(
+            want,
+            concat!(
+                r#"{"id":"c","object":"chat.completion","created":3,"model":"m","choices":["#,
+                r#"{"index":0,"message":{"role":"assistant","content":"Aa","refusal":null},"logprobs":null,"finish_reason":"stop"},"#,
+                r#"{"index":1,"message":{"role":"assistant","content":null,"refusal":null,"reasoning_content":"hm","#,
+                r#""tool_calls":[{"id":"k","type":"function","function":{"name":"f","arguments":"{}"}}]},"#,
+                r#""logprobs":{"content":[],"refusal":null},"finish_reason":"tool_calls"}],"#,
+                r#""usage":{"prompt_tokens":2,"completion_tokens":3,"total_tokens":5},"service_tier":"flex"}"#,
+            )
         );
     }
 }

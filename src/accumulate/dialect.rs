@@ -1,191 +1,20 @@
-//! What the Chat Completions, Anthropic Messages and Gemini accumulators
-//! share: the memory budget, the end of each push, and writing the final
-//! value as JSON text (and, with the `serde` feature, through any serde
-//! serializer).
+//! What the dialect accumulators share: the default memory limit, the
+//! iterator over an index-keyed list, and writing the final value as JSON
+//! text (and, with the `serde` feature, through any serde serializer).
 
-use super::{AccumulateError, AccumulateErrorKind};
-use crate::json::JsonStr;
-use crate::views::{Owned, ViewFamily};
-use alloc::collections::btree_map::{self, BTreeMap, Entry};
-use alloc::string::String;
-use alloc::vec::Vec;
+use alloc::collections::btree_map::{self, BTreeMap};
 
 /// The default memory limit of an accumulator: 64 MiB of assembled text.
 pub(crate) const DEFAULT_MAX_BYTES: usize = 64 << 20;
 
-/// A memory budget: the bytes kept so far and the limit.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Budget {
-    used: usize,
-    max: usize,
-}
-
-impl Budget {
-    pub(crate) const fn new(max: usize) -> Self {
-        Self { used: 0, max }
-    }
-
-    pub(crate) fn used(&self) -> usize {
-        self.used
-    }
-
-    /// Gives back `n` bytes (of something replaced).
-    pub(crate) fn release(&mut self, n: usize) {
-        self.used = self.used.saturating_sub(n);
-    }
-
-    /// Takes `n` more bytes, or fails leaving the budget as it was.
-    pub(crate) fn charge(&mut self, n: usize) -> Result<(), AccumulateErrorKind> {
-        match self.used.checked_add(n) {
-            Some(next) if next <= self.max => {
-                self.used = next;
-                Ok(())
-            }
-            _ => Err(AccumulateErrorKind::TooManyBytes { limit: self.max }),
-        }
-    }
-
-    /// `v` unescaped, charged.
-    pub(crate) fn owned(&mut self, v: JsonStr<'_>) -> Result<String, AccumulateErrorKind> {
-        let s = v.unescape();
-        self.charge(s.len())?;
-        Ok(s.into_owned())
-    }
-
-    /// Appends `v` (unescaped) to `text` if the budget allows `factor` times
-    /// its length (else `text` is left as it was); returns where it starts.
-    pub(crate) fn append(
-        &mut self,
-        text: &mut String,
-        v: JsonStr<'_>,
-        factor: usize,
-    ) -> Result<usize, AccumulateErrorKind> {
-        let start = text.len();
-        v.unescape_into(text);
-        let added = text.len() - start;
-        match self.charge(added.saturating_mul(factor)) {
-            Ok(()) => Ok(start),
-            Err(e) => {
-                text.truncate(start);
-                Err(e)
-            }
-        }
-    }
-
-    /// Puts a charged copy of `text` in `slot`, giving back the old one's bytes.
-    pub(crate) fn replace(
-        &mut self,
-        slot: &mut Option<String>,
-        text: &str,
-    ) -> Result<(), AccumulateErrorKind> {
-        self.charge(text.len())?;
-        if let Some(old) = slot.replace(String::from(text)) {
-            self.release(old.len());
-        }
-        Ok(())
-    }
-}
-
-/// Keeps the first problem of an event.
-pub(crate) fn note(first: &mut Option<AccumulateErrorKind>, r: Result<(), AccumulateErrorKind>) {
-    if let Err(e) = r {
-        first.get_or_insert(e);
-    }
-}
-
-/// The result of the push of event `number` whose first problem was
-/// `first`: a limit that dropped data (bytes, or a count of choices, tool
-/// calls) also sets `limit_hit`, so the result ends truncated.
-pub(crate) fn event_result(
-    first: Option<AccumulateErrorKind>,
-    number: u64,
-    limit_hit: &mut bool,
-) -> Result<(), AccumulateError> {
-    match first {
-        None => Ok(()),
-        Some(kind) => {
-            if matches!(
-                kind,
-                AccumulateErrorKind::TooManyBytes { .. }
-                    | AccumulateErrorKind::TooManyChoices { .. }
-                    | AccumulateErrorKind::TooManyToolCalls { .. }
-            ) {
-                *limit_hit = true;
-            }
-            Err(AccumulateError::new(kind, number, None))
-        }
-    }
-}
-
-/// Sets `slot` to `value` (unescaped) unless it is set already.
-pub(crate) fn set_once(
-    b: &mut Budget,
-    slot: &mut Option<String>,
-    value: Option<JsonStr<'_>>,
-) -> Result<(), AccumulateErrorKind> {
-    if let (None, Some(v)) = (&slot, value) {
-        *slot = Some(b.owned(v)?);
-    }
-    Ok(())
-}
-
-/// Puts `value` in `slot`, charged its text, giving back the old one's bytes.
-pub(crate) fn replace_owned<F: ViewFamily>(
-    b: &mut Budget,
-    slot: &mut Option<Owned<F>>,
-    value: Owned<F>,
-) -> Result<(), AccumulateErrorKind> {
-    b.charge(value.as_str().len())?;
-    if let Some(old) = slot.replace(value) {
-        b.release(old.as_str().len());
-    }
-    Ok(())
-}
-
-/// Appends `value` to `kept`, charged its text and its place in the list
-/// (else `kept` is left as it was).
-pub(crate) fn push_owned<F: ViewFamily>(
-    b: &mut Budget,
-    kept: &mut Vec<Owned<F>>,
-    value: Owned<F>,
-) -> Result<(), AccumulateErrorKind> {
-    b.charge(value.as_str().len() + core::mem::size_of::<Owned<F>>())
-        .map(|()| kept.push(value))
-}
-
-/// The element of `items` with `index`, inserted (and charged its size) if
-/// missing, unless `items` already holds `max` elements (then `too_many`
-/// of the limit). O(log n): nothing shifts, whatever order the indexes
-/// come in.
-pub(crate) fn by_index<'v, T>(
-    b: &mut Budget,
-    items: &'v mut BTreeMap<u64, T>,
-    index: u64,
-    max: usize,
-    too_many: impl FnOnce(usize) -> AccumulateErrorKind,
-    make: impl FnOnce() -> T,
-) -> Result<&'v mut T, AccumulateErrorKind> {
-    let len = items.len();
-    match items.entry(index) {
-        Entry::Occupied(e) => Ok(e.into_mut()),
-        Entry::Vacant(e) => {
-            if len >= max {
-                return Err(too_many(max));
-            }
-            b.charge(core::mem::size_of::<(u64, T)>())?;
-            Ok(e.insert(make()))
-        }
-    }
-}
-
 /// The elements of an index-keyed list of an accumulated result (the
-/// choices or tool calls of a Chat completion), in index order.
+/// choices of a Chat completion), in index order.
 ///
 /// An [`ExactSizeIterator`] and [`DoubleEndedIterator`]: `len()`,
 /// `next()`, `next_back()` and `nth(i)` (O(i)) work as on a slice's
 /// iterator. To find an element by its index, use the owner's by-index
-/// accessor ([`ChatCompletion::choice`](super::chat::ChatCompletion::choice),
-/// [`Choice::tool_call`](super::chat::Choice::tool_call)), which is O(log n).
+/// accessor ([`ChatCompletion::choice`](super::chat::ChatCompletion::choice)),
+/// which is O(log n).
 #[derive(Debug)]
 pub struct IndexOrder<'a, T>(btree_map::Values<'a, u64, T>);
 
@@ -236,9 +65,8 @@ pub(crate) use crate::json::serialize_json_text;
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::json::{push_json_str, write_merged, ObjectWriter, Value};
-    use alloc::string::ToString;
+    use alloc::string::{String, ToString};
 
     #[test]
     fn json_strings_escape_quotes_backslashes_and_controls() {
@@ -250,20 +78,6 @@ mod tests {
             v.as_json_str().unwrap().unescape(),
             "a\"b\\c\nd\u{1}e\u{7f}é\t"
         );
-    }
-
-    #[test]
-    fn budget_refuses_past_the_limit_and_keeps_its_count() {
-        let mut b = Budget::new(10);
-        assert!(b.charge(6).is_ok());
-        assert_eq!(
-            b.charge(5),
-            Err(AccumulateErrorKind::TooManyBytes { limit: 10 })
-        );
-        assert_eq!(b.used(), 6);
-        assert!(b.charge(4).is_ok());
-        assert!(b.charge(usize::MAX).is_err());
-        assert_eq!(b.used(), 10);
     }
 
     #[test]

@@ -141,12 +141,6 @@ impl TurnAccumulator {
         &self.config
     }
 
-    /// Sets `max_bytes`: for a face that shares one limit among several
-    /// accumulators (what the others hold is left for this one).
-    pub(crate) fn set_max_bytes(&mut self, max_bytes: usize) {
-        self.config.max_bytes = max_bytes;
-    }
-
     /// Reads one upstream frame with `reader` into this accumulator.
     ///
     /// # Errors
@@ -182,16 +176,22 @@ impl TurnAccumulator {
         r
     }
 
+    /// The bytes counted against [`max_bytes`](TurnAccumulatorConfig::max_bytes)
+    /// so far.
+    pub fn used_bytes(&self) -> usize {
+        self.used
+    }
+
+    /// Moves the byte limit (a face that shares one budget among several
+    /// turns gives each what the others left).
+    pub(crate) fn set_max_bytes(&mut self, max_bytes: usize) {
+        self.config.max_bytes = max_bytes;
+    }
+
     /// The first error [`read`](Self::read) or
     /// [`finish_reader`](Self::finish_reader) returned.
     pub fn error(&self) -> Option<TurnError> {
         self.first_error
-    }
-
-    /// The bytes counted against
-    /// [`max_bytes`](TurnAccumulatorConfig::max_bytes) so far.
-    pub fn used_bytes(&self) -> usize {
-        self.used
     }
 
     /// The turn so far.

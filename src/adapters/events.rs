@@ -160,7 +160,7 @@ impl Dialect for ChatDialect {
     ) -> Result<(), Error> {
         let event = ChatEvent::from_frame(frame)?.strict()?;
         on_event(&event);
-        Ok(accumulator.feed(&event)?)
+        Ok(accumulator.feed_event(&event)?)
     }
 
     fn finish(accumulator: ChatAccumulator) -> ChatCompletion {
@@ -402,7 +402,7 @@ where
     /// ));
     /// assert_eq!(live, "Hi");
     /// assert_eq!(collected.outcome, Outcome::Completed);
-    /// assert_eq!(collected.response.choice(0).unwrap().content(), Some("Hi"));
+    /// assert_eq!(collected.response.choice(0).unwrap().content().as_deref(), Some("Hi"));
     /// ```
     pub async fn accumulate_with<F>(
         self,

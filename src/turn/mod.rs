@@ -31,13 +31,13 @@
 pub(crate) mod answer;
 mod hold;
 mod read_anthropic;
-mod read_chat;
+pub(crate) mod read_chat;
 mod read_gemini;
 mod read_responses;
 #[cfg(test)]
 mod testing;
 mod write_anthropic;
-mod write_chat;
+pub(crate) mod write_chat;
 mod write_gemini;
 mod write_responses;
 

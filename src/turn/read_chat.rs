@@ -8,7 +8,10 @@ use super::{
     DeltaKind, Dialect, Extra, ItemKind, Stop, StopReason, TurnConfig, TurnError, TurnErrorKind,
     TurnEvent, TurnReader, TurnStart, TurnUsage, TurnWriter, UpstreamError,
 };
-use crate::chat::{ChatChunk, ChatContent, ChatEvent, ChatUsage, ChoiceDelta, ContentPart, Delta};
+use crate::chat::{
+    ChatChunk, ChatContent, ChatEvent, ChatUsage, ChoiceDelta, ContentPart, Delta, List,
+    TokenLogprob,
+};
 use crate::frame::Frame;
 use crate::json::{JsonStr, RawJson};
 
@@ -39,6 +42,9 @@ pub(crate) mod keys {
     pub(crate) const ONCE: [&str; 3] = ["service_tier", "system_fingerprint", "provider"];
     /// The completion's `usage`, as the upstream wrote it (the last one).
     pub(crate) const USAGE: &str = "usage";
+    /// The `error` object of an error chunk, as sent (the last one; not
+    /// part of a `chat.completion`).
+    pub(crate) const ERROR: &str = "error";
     /// The completion's `moderation` (the last one).
     pub(crate) const MODERATION: &str = "moderation";
     /// The choice's `logprobs` is an object (`{}`; its lists are kept
@@ -57,6 +63,10 @@ pub(crate) mod keys {
     /// Of a tool call item (`true`): the deprecated `delta.function_call`,
     /// rendered as the message's `function_call`.
     pub(crate) const FUNCTION_CALL: &str = "function_call";
+    /// Of a tool call item: the call's upstream `index`, when it is not
+    /// the number of calls opened before it (the calls are rendered in
+    /// index order, as a client that sets them by index lists them).
+    pub(crate) const CALL_INDEX: &str = "index";
 }
 
 use keys::{CONTENT, REASONING, REASONING_CONTENT, REFUSAL};
@@ -71,6 +81,7 @@ const INDEX_BIT: u16 = 1 << 9;
 const EMPTY_STRING: RawJson<'static> = RawJson::new("\"\"");
 const TRUE: RawJson<'static> = RawJson::new("true");
 const EMPTY_OBJECT: RawJson<'static> = RawJson::new("{}");
+const EMPTY_ARRAY: RawJson<'static> = RawJson::new("[]");
 
 /// Hands on a member of Chat's answer, to a writer that keeps them.
 fn put<W: TurnWriter + ?Sized>(
@@ -98,13 +109,14 @@ fn put<W: TurnWriter + ?Sized>(
 /// | `usage` | usage (cached and reasoning tokens from the details, DeepSeek's `prompt_cache_hit_tokens`); the object whole as an extra |
 /// | `service_tier`, `system_fingerprint`, `provider`, `delta.role` | extras of the turn, from the first chunk that has each |
 /// | `moderation` | an extra of the turn (the last one) |
-/// | `logprobs` of choice 0 | extras of the turn: `logprobs` (`{}`), the lists appended under `logprobs.content` and `logprobs.refusal` |
+/// | `logprobs` of choice 0 | extras of the turn: `logprobs` (`{}`), each token pushed onto `logprobs.content` or `logprobs.refusal` (an empty list appended) |
 /// | a text member's first fragment, when empty | an extra of the turn (`""` under the member's name): the member is present |
 /// | `delta.reasoning` opening a reasoning item | the item's extra `reasoning: true` (rendered as `reasoning`, not `reasoning_content`) |
 /// | a tool call's `type`; `function_call` | the item's extra `type`; `function_call: true` |
+/// | a tool call's `index`, when it is not the number of calls opened before it | the item's extra `index` (the rendering lists calls by index) |
 /// | `finish_reason` | every open item ends; stop (`stop` → end of turn, `length` → max tokens, `tool_calls`/`function_call` → tool use, `content_filter`) |
 /// | `data: [DONE]`, or the end of the body after a `finish_reason` | end |
-/// | an error chunk | error |
+/// | an error chunk | error (and its `error` object whole as an extra of the turn) |
 ///
 /// A change between text, reasoning and refusal ends the one open and
 /// opens the next; a tool call's start ends the open text. Choices other
@@ -118,7 +130,7 @@ fn put<W: TurnWriter + ?Sized>(
 /// does not decode, `[DONE]` before any `finish_reason`, a body that ends
 /// before a `finish_reason`; read past: a second `[DONE]`, a body that
 /// ends without `[DONE]`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ChatReader {
     max_items: usize,
     events: u64,
@@ -152,6 +164,12 @@ pub struct ChatReader {
     pick: super::Pick,
     /// The choice's index written out.
     number: String,
+    /// A tool call's index written out.
+    call_number: String,
+    /// Reads the completion's own members only, no choice: the head
+    /// reader of an accumulator that gives each choice to a reader of its
+    /// own ([`read_routed`](Self::read_routed)).
+    head: bool,
 }
 
 impl Default for ChatReader {
@@ -181,7 +199,62 @@ impl ChatReader {
             said: 0,
             pick: super::Pick::default(),
             number: String::new(),
+            call_number: String::new(),
+            head: false,
         }
+    }
+
+    /// A reader of the completion's own members (start, tier, fingerprint,
+    /// provider, moderation, usage, error, `[DONE]`) that reads no choice:
+    /// `[DONE]` ends it whatever the choices said, and an error chunk does
+    /// not (a later one replaces it). With a reader per
+    /// choice fed by [`read_routed`](Self::read_routed), each chunk is
+    /// read once, whatever the number of choices.
+    pub(crate) fn head_only(mut self) -> Self {
+        self.head = true;
+        self
+    }
+
+    /// Reads event `at` for a reader of one choice
+    /// ([`choice`](Self::choice)) when the caller routes choices: `choice`
+    /// is this reader's choice of the chunk `event` (then only it is
+    /// read, with the chunk's start when it is the first), `None` for an
+    /// event that is not a chunk (read whole).
+    ///
+    /// # Errors
+    ///
+    /// As [`TurnReader::read`].
+    pub(crate) fn read_routed<W: TurnWriter + ?Sized>(
+        &mut self,
+        at: u64,
+        event: &ChatEvent<'_>,
+        choice: Option<&ChoiceDelta<'_>>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        self.events = at + 1;
+        let r = match (event, choice) {
+            (ChatEvent::Chunk(chunk), Some(choice)) if !self.ended => self
+                .start(chunk, out)
+                .and_then(|()| self.read_choice(choice, out)),
+            _ => self.event(event, out),
+        };
+        r.map_err(|e| e.at(at))
+    }
+
+    fn start<W: TurnWriter + ?Sized>(
+        &mut self,
+        chunk: &ChatChunk<'_>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        if self.started {
+            return Ok(());
+        }
+        self.started = true;
+        out.write(&TurnEvent::Start(TurnStart {
+            id: chunk.id,
+            model: chunk.model,
+            created: chunk.created,
+        }))
     }
 
     /// Reads choice `index` instead of choice 0 (with `n > 1`). A reader
@@ -251,12 +324,17 @@ impl ChatReader {
         match event {
             ChatEvent::Chunk(chunk) => self.chunk(chunk, out),
             ChatEvent::Error(e) => {
-                if self.every.is_some() {
+                // The head of a routing accumulator reads on, as a client
+                // does: a later error replaces this one.
+                if self.every.is_some() || self.head {
                     self.failed = true;
                 } else {
                     self.ended = true;
                 }
-                // OpenRouter sends the usage in the error chunk.
+                // OpenRouter sends the usage in the error chunk. What of it
+                // a writer refuses (a limit) does not keep the error out:
+                // the first refusal is returned after it.
+                let mut kept = Ok(());
                 let usage_json = crate::json::ObjectView::parse(e.raw().get())
                     .ok()
                     .and_then(|o| o.get("usage"))
@@ -265,10 +343,12 @@ impl ChatReader {
                     if let Ok(owned) =
                         crate::chat::Owned::<ChatUsage<'static>>::parse(u.as_raw_json().get())
                     {
-                        out.write(&TurnEvent::Usage(usage(&owned.get())))?;
-                        put(out, None, keys::USAGE, u.as_raw_json())?;
+                        kept = out
+                            .write(&TurnEvent::Usage(usage(&owned.get())))
+                            .and_then(|()| put(out, None, keys::USAGE, u.as_raw_json()));
                     }
                 }
+                kept = kept.and(put(out, None, keys::ERROR, e.error.raw()));
                 let code = e.error.code.and_then(|c| match c.value() {
                     crate::json::Value::String(s) => Some(s),
                     _ => None,
@@ -277,9 +357,10 @@ impl ChatReader {
                     code: code.or(e.error.ty),
                     message: e.error.message,
                 }))
+                .and(kept)
             }
             ChatEvent::Done => {
-                if !self.stopped && self.every.is_none() {
+                if !self.stopped && self.every.is_none() && !self.head {
                     return Err(self.error(TurnErrorKind::Truncated));
                 }
                 self.ended = true;
@@ -294,14 +375,7 @@ impl ChatReader {
         chunk: &ChatChunk<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
-        if !self.started {
-            self.started = true;
-            out.write(&TurnEvent::Start(TurnStart {
-                id: chunk.id,
-                model: chunk.model,
-                created: chunk.created,
-            }))?;
-        }
+        self.start(chunk, out)?;
         self.chunks += 1;
         let once = [chunk.service_tier, chunk.system_fingerprint, chunk.provider];
         for ((value, bit), key) in once.into_iter().zip(ONCE_BITS).zip(keys::ONCE) {
@@ -315,13 +389,15 @@ impl ChatReader {
         if let Some(m) = chunk.moderation {
             put(out, None, keys::MODERATION, m)?;
         }
-        if let Some(choice) = chunk.choices.head() {
-            self.read_choice(choice, out)?;
-        }
-        for choice in chunk.choices.rest() {
-            match choice {
-                Ok(choice) => self.read_choice(&choice, out)?,
-                Err(e) => out.fault(self.error(TurnErrorKind::Decode(e)))?,
+        if !self.head {
+            if let Some(choice) = chunk.choices.head() {
+                self.read_choice(choice, out)?;
+            }
+            for choice in chunk.choices.rest() {
+                match choice {
+                    Ok(choice) => self.read_choice(&choice, out)?,
+                    Err(e) => out.fault(self.error(TurnErrorKind::Decode(e)))?,
+                }
             }
         }
         if let Some(u) = &chunk.usage {
@@ -382,27 +458,35 @@ impl ChatReader {
                 put(out, None, keys::LOGPROBS, EMPTY_OBJECT)?;
             }
             if let Some(list) = lp.content {
-                let e = Extra::new(
-                    Dialect::Chat,
-                    None,
-                    keys::LOGPROBS_CONTENT,
-                    list.as_raw_json(),
-                );
-                if out.wants_extras() {
-                    out.write(&TurnEvent::Extra(e.appended()))?;
-                }
+                self.tokens(keys::LOGPROBS_CONTENT, list, out)?;
             }
             if let Some(list) = lp.refusal {
-                let e = Extra::new(
-                    Dialect::Chat,
-                    None,
-                    keys::LOGPROBS_REFUSAL,
-                    list.as_raw_json(),
-                );
-                if out.wants_extras() {
-                    out.write(&TurnEvent::Extra(e.appended()))?;
-                }
+                self.tokens(keys::LOGPROBS_REFUSAL, list, out)?;
             }
+        }
+        Ok(())
+    }
+
+    /// Hands on a list of token log probabilities under `key`: each token
+    /// pushed as sent (the list's own spacing between tokens is not kept),
+    /// an empty list appended (the member is then `[]`, not `null`).
+    fn tokens<W: TurnWriter + ?Sized>(
+        &self,
+        key: &str,
+        list: List<'_, TokenLogprob<'_>>,
+        out: &mut W,
+    ) -> Result<(), TurnError> {
+        if !out.wants_extras() {
+            return Ok(());
+        }
+        if list.is_empty() {
+            let e = Extra::new(Dialect::Chat, None, key, EMPTY_ARRAY);
+            return out.write(&TurnEvent::Extra(e.appended()));
+        }
+        for token in list {
+            let token = token.map_err(|e| self.error(TurnErrorKind::Decode(e)))?;
+            let e = Extra::new(Dialect::Chat, None, key, token.raw());
+            out.write(&TurnEvent::Extra(e.pushed()))?;
         }
         Ok(())
     }
@@ -546,7 +630,7 @@ impl ChatReader {
                 let every = self.every.is_some();
                 if call_id.is_none() && name.is_none() && !every {
                     return Err(self.error(TurnErrorKind::CallWithoutId {
-                        choice: 0,
+                        choice: self.pick.own,
                         call: shown,
                         no_id: true,
                         no_name: true,
@@ -562,6 +646,8 @@ impl ChatReader {
                 if let Some((index, _)) = self.prose.take() {
                     out.write(&TurnEvent::ItemEnd { index, whole: None })?;
                 }
+                // The tool calls opened before this one.
+                let before = self.calls.len() - usize::from(self.calls.contains_key(&u64::MAX));
                 let index = self.items;
                 self.items += 1;
                 self.calls.insert(key, index);
@@ -575,6 +661,16 @@ impl ChatReader {
                 }
                 if key == u64::MAX {
                     put(out, Some(index), keys::FUNCTION_CALL, TRUE)?;
+                } else if usize::try_from(key) != Ok(before) && out.wants_extras() {
+                    use core::fmt::Write;
+                    self.call_number.clear();
+                    let _ = write!(self.call_number, "{key}");
+                    put(
+                        out,
+                        Some(index),
+                        keys::CALL_INDEX,
+                        RawJson::new(&self.call_number),
+                    )?;
                 }
                 index
             }
@@ -825,8 +921,8 @@ mod tests {
             vec![kept(
                 None,
                 "logprobs.content",
-                r#"[{"token":"Hi","logprob":-0.5}]"#,
-                true,
+                r#"{"token":"Hi","logprob":-0.5}"#,
+                false,
             )],
             // Item 0 is the text; the reasoning is item 1.
             vec![kept(Some(1), "reasoning", "true", false)],
@@ -862,7 +958,10 @@ mod tests {
         let want: Vec<Vec<Kept>> = vec![
             vec![kept(Some(0), "function_call", "true", false)],
             vec![kept(None, "refusal", "\"\"", false)],
-            vec![kept(None, "usage", r#"{"prompt_tokens":2}"#, false)],
+            vec![
+                kept(None, "usage", r#"{"prompt_tokens":2}"#, false),
+                kept(None, "error", r#"{"message":"m","code":"c"}"#, false),
+            ],
         ];
         assert_eq!(got, want);
     }

@@ -1,6 +1,7 @@
 //! The Chat Completions writer: `chat.completion.chunk`s, then
 //! `data: [DONE]`.
 
+use alloc::borrow::Cow;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use bytes::{BufMut, Bytes, BytesMut};
@@ -356,7 +357,7 @@ fn usage_json(u: &TurnUsage, j: &mut String) {
 /// | refusals | `message.refusal` (`null` when none) |
 /// | reasoning, summaries | `message.reasoning_content` (left out when empty; a blank line between summary parts, as [`ChatWriter`] streams them) |
 /// | tool calls | `message.tool_calls` (`id`, `type: function`, `function: {name, arguments}`), left out when none |
-/// | stop | `finish_reason`, as [`ChatWriter`] writes it (the upstream's own string when the turn was read from Chat); a failed or cut turn, which Chat cannot say in a completion, says `stop` (or `tool_calls`) |
+/// | stop | `finish_reason`, as [`ChatWriter`] writes it; a failed or cut turn, which Chat cannot say in a completion, says `stop` (or `tool_calls`) (read from Chat: see below) |
 /// | usage | `usage` with the cached and reasoning details, when known |
 ///
 /// Signatures, encrypted reasoning and items only other dialects have are
@@ -370,9 +371,12 @@ fn usage_json(u: &TurnUsage, j: &mut String) {
 /// `reasoning_content` and `reasoning` each with the text sent under its
 /// name, the deprecated `function_call` as itself, and `usage`,
 /// `service_tier`, `system_fingerprint`, `provider` and `moderation` as
-/// the upstream wrote them. A turn that failed or was cut before any
-/// `finish_reason` still says one, as above: official clients reject a
-/// completion whose `finish_reason` is `null`.
+/// the upstream wrote them, the tool calls in the order of their `index`.
+/// The answer is what the upstream sent: a choice that failed or was cut
+/// before its `finish_reason` says `null` (which openai-python's
+/// `ChatCompletion` model refuses; rendered in another dialect's shape,
+/// such a turn says what that dialect's clients accept), and a choice the
+/// stream never sent is not written (`"choices":[]`).
 pub(crate) fn render(turn: &FinalTurn, out: &mut String) {
     if turn.source() == Some(Dialect::Chat) || turn.extras(Dialect::Chat).next().is_some() {
         return render_own(turn, out);
@@ -481,42 +485,76 @@ pub(crate) fn render(turn: &FinalTurn, out: &mut String) {
 
 /// The JSON string kept as an extra, unescaped; `None` when absent or not
 /// a string.
-fn kept_str<'t>(kept: Option<&'t str>) -> Option<alloc::borrow::Cow<'t, str>> {
+pub(crate) fn kept_str<'t>(kept: Option<&'t str>) -> Option<alloc::borrow::Cow<'t, str>> {
     match crate::json::RawJson::parse(kept?).ok()?.value() {
         crate::json::Value::String(s) => Some(s.unescape()),
         _ => None,
     }
 }
 
-/// Appends `item`'s text for the message member `member` (an index in
-/// [`keys::TEXTS`]); whether the item carries that member.
-fn member_text(item: &FinalItem, member: usize, out: &mut String) -> bool {
+/// Whether `item` carries the message member `member` (an index in
+/// [`keys::TEXTS`]).
+fn carries(item: &FinalItem, member: usize) -> bool {
     let reasoning = || item.extra(Dialect::Chat, keys::REASONING_ITEM).is_some();
     match (member, &item.kind) {
-        (keys::CONTENT, FinalItemKind::Message) => {
-            for t in item.text.values() {
-                out.push_str(t);
-            }
-            true
-        }
-        (keys::REFUSAL, FinalItemKind::Refusal) => {
-            out.push_str(&item.refusal);
-            true
-        }
-        (keys::REASONING_CONTENT, FinalItemKind::Reasoning) if !reasoning() => {
-            for t in item.reasoning.values() {
-                out.push_str(t);
-            }
-            true
-        }
-        (keys::REASONING, FinalItemKind::Reasoning) if reasoning() => {
-            for t in item.reasoning.values() {
-                out.push_str(t);
-            }
-            true
-        }
+        (keys::CONTENT, FinalItemKind::Message) | (keys::REFUSAL, FinalItemKind::Refusal) => true,
+        (keys::REASONING_CONTENT, FinalItemKind::Reasoning) => !reasoning(),
+        (keys::REASONING, FinalItemKind::Reasoning) => reasoning(),
         _ => false,
     }
+}
+
+/// The text of `item` for the member `member` it carries, by part.
+fn parts(item: &FinalItem, member: usize) -> impl Iterator<Item = &str> + '_ {
+    let (single, map) = match member {
+        keys::REFUSAL => (Some(item.refusal.as_str()), None),
+        keys::CONTENT => (None, Some(&item.text)),
+        _ => (None, Some(&item.reasoning)),
+    };
+    let map = map.into_iter().flat_map(|m| m.values().map(String::as_str));
+    single.into_iter().chain(map)
+}
+
+/// The message member `member` (an index in [`keys::TEXTS`]) of a turn
+/// read from Chat: the text of the items that carry it, joined (borrowed
+/// when one item holds it whole); else `""` when the member's first
+/// fragment was empty; else `None` (the member never came).
+pub(crate) fn own_member(turn: &FinalTurn, member: usize) -> Option<Cow<'_, str>> {
+    let mut found: Option<Cow<'_, str>> = None;
+    for item in turn.items().iter().filter(|i| carries(i, member)) {
+        for part in parts(item, member) {
+            found = Some(match found {
+                None => Cow::Borrowed(part),
+                Some(mut text) => {
+                    text.to_mut().push_str(part);
+                    text
+                }
+            });
+        }
+        found.get_or_insert(Cow::Borrowed(""));
+    }
+    found.or_else(|| kept_str(turn.extra(Dialect::Chat, keys::TEXTS.get(member)?)))
+}
+
+/// The tool calls of a turn read from Chat (not the deprecated
+/// `function_call`), in the order of their upstream `index`.
+pub(crate) fn own_calls(turn: &FinalTurn) -> alloc::vec::Vec<(u64, &FinalItem)> {
+    let mut calls = alloc::vec::Vec::new();
+    for item in turn.items() {
+        if !matches!(item.kind, FinalItemKind::ToolCall { .. })
+            || item.extra(Dialect::Chat, keys::FUNCTION_CALL).is_some()
+        {
+            continue;
+        }
+        let index = item
+            .extra(Dialect::Chat, keys::CALL_INDEX)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(calls.len() as u64);
+        calls.push((index, item));
+    }
+    // Stable: calls of one index (none from one reader) keep their order.
+    calls.sort_by_key(|&(index, _)| index);
+    calls
 }
 
 /// [`render`] of a turn read from Chat: the completion the upstream's own
@@ -539,10 +577,35 @@ pub(crate) fn render_choices(turns: &[&FinalTurn], out: &mut String) {
 }
 
 fn render_own_choices(turns: &[&FinalTurn], out: &mut String) {
-    let Some(turn) = turns.first() else {
-        out.push_str("{}");
-        return;
-    };
+    match turns.first() {
+        Some(head) => {
+            // A choice the stream never sent is not made up.
+            let came: alloc::vec::Vec<&FinalTurn> =
+                turns.iter().copied().filter(|t| choice_came(t)).collect();
+            render_completion(head, &came, out);
+        }
+        None => out.push_str("{}"),
+    }
+}
+
+/// Whether the choice a turn read from Chat was read left a trace: an
+/// item, a stop, its role, index or log probabilities, an empty text
+/// member. (A choice sent only with an empty delta leaves none.)
+fn choice_came(turn: &FinalTurn) -> bool {
+    let kept = |key: &str| turn.extra(Dialect::Chat, key).is_some();
+    !turn.items().is_empty()
+        || turn.stop.is_some()
+        || kept(keys::ROLE)
+        || kept(keys::INDEX)
+        || kept(keys::LOGPROBS)
+        || keys::TEXTS.iter().any(|key| kept(key))
+}
+
+/// Writes a `chat.completion` read from Chat whose own members (id,
+/// model, creation time, usage, tier, fingerprint, provider, moderation)
+/// come from `turn` and whose choices are `choices`, each read by a reader
+/// of its own (none: `"choices":[]`).
+pub(crate) fn render_completion(turn: &FinalTurn, choices: &[&FinalTurn], out: &mut String) {
     let kept = |key: &str| turn.extra(Dialect::Chat, key);
     let mut w = ObjectWriter::new(out);
     w.str_or_null("id", turn.id());
@@ -554,7 +617,7 @@ fn render_own_choices(turns: &[&FinalTurn], out: &mut String) {
     w.str_or_null("model", turn.model());
     let j = w.key("choices");
     j.push('[');
-    for (i, choice) in turns.iter().enumerate() {
+    for (i, choice) in choices.iter().enumerate() {
         if i > 0 {
             j.push(',');
         }
@@ -581,18 +644,8 @@ fn own_choice(turn: &FinalTurn, j: &mut String) {
     j.push_str(",\"message\":");
     let mut m = ObjectWriter::new(j);
     m.str_or_null("role", kept_str(kept(keys::ROLE)).as_deref());
-    let mut text = String::new();
     for (member, key) in keys::TEXTS.into_iter().enumerate() {
-        text.clear();
-        let mut present = false;
-        for item in turn.items() {
-            present |= member_text(item, member, &mut text);
-        }
-        let value = if present {
-            Some(alloc::borrow::Cow::Borrowed(text.as_str()))
-        } else {
-            kept_str(kept(key))
-        };
+        let value = own_member(turn, member);
         // `content` and `refusal` are always there; the reasoning members
         // only when sent.
         if member == keys::CONTENT || member == keys::REFUSAL {
@@ -605,13 +658,10 @@ fn own_choice(turn: &FinalTurn, j: &mut String) {
         |item: &FinalItem| item.extra(Dialect::Chat, keys::FUNCTION_CALL).is_some();
     let mut calls = 0u64;
     let mut arr = String::from("[");
-    for item in turn.items() {
+    for (_, item) in own_calls(turn) {
         let FinalItemKind::ToolCall { call_id, name } = &item.kind else {
             continue;
         };
-        if is_function_call(item) {
-            continue;
-        }
         if calls > 0 {
             arr.push(',');
         }
@@ -653,30 +703,46 @@ fn own_choice(turn: &FinalTurn, j: &mut String) {
     } else {
         j.push_str("null");
     }
+    // Read from Chat: the answer is what the upstream sent, `null` for a
+    // choice that never said why it stopped (failed or cut before it).
     j.push_str(",\"finish_reason\":");
-    // Read from Chat: the stop string is the upstream's own. A turn that
-    // failed or was cut before one says what the other renderings say:
-    // `null` is not a finish reason the clients accept.
-    let any_call = turn
-        .items()
-        .iter()
-        .any(|i| matches!(i.kind, FinalItemKind::ToolCall { .. }));
-    let stop = turn.stop_reason().unwrap_or(StopReason::EndTurn);
-    let reason = turn
-        .stop_raw()
-        .or_else(|| finish_reason(stop, any_call))
-        .unwrap_or(if any_call { "tool_calls" } else { "stop" });
-    push_json_str(j, reason);
+    match turn.stop_raw() {
+        Some(reason) => push_json_str(j, reason),
+        None => j.push_str("null"),
+    }
     j.push('}');
 }
 
 #[cfg(test)]
 mod tests {
     use crate::accumulate::{ChatAccumulator, TurnAccumulator};
-    use crate::chat::ChatEvent;
     use crate::turn::{ChatReader, Dialect};
     use crate::Parser;
     use bytes::Bytes;
+
+    /// A turn read from Chat whose choice never came: no choice is made
+    /// up (as the Chat accumulator writes it).
+    #[test]
+    fn a_choice_never_sent_is_not_rendered() {
+        let body = concat!(
+            r#"data: {"id":"x","choices":[],"usage":{"prompt_tokens":1}}"#,
+            "\n\n",
+            "data: [DONE]\n\n",
+        );
+        let mut p = Parser::new();
+        p.feed(Bytes::from_static(body.as_bytes()));
+        let mut reader = ChatReader::default();
+        let mut turn = TurnAccumulator::new().from_dialect(Dialect::Chat);
+        let mut chat = ChatAccumulator::new();
+        while let Ok(Some(frame)) = p.next_frame() {
+            let _ = turn.read(&mut reader, &frame);
+            chat.feed(&frame).unwrap();
+        }
+        let _ = turn.finish_reader(&mut reader);
+        let want = r#"{"id":"x","object":"chat.completion","created":null,"model":null,"choices":[],"usage":{"prompt_tokens":1}}"#;
+        assert_eq!(turn.into_turn().to_json(Dialect::Chat), want);
+        assert_eq!(chat.finish().to_json(), want);
+    }
 
     /// A turn read from Chat, rendered in Chat, against a completion
     /// written by hand (and the Chat accumulator's, written apart).
@@ -708,7 +774,7 @@ mod tests {
         let mut chat = ChatAccumulator::new();
         while let Ok(Some(frame)) = p.next_frame() {
             turn.read(&mut reader, &frame).unwrap();
-            chat.feed(&ChatEvent::from_frame(&frame).unwrap()).unwrap();
+            chat.feed(&frame).unwrap();
         }
         turn.finish_reader(&mut reader).unwrap();
         let got = turn.into_turn().to_json(Dialect::Chat);

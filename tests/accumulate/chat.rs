@@ -1,5 +1,11 @@
 //! `ChatAccumulator` against an independent reference.
 //!
+//! The reference keeps what a Chat client keeps; where the accumulator's
+//! reader refuses a fault of the stream (a tool call whose first fragment
+//! has neither `id` nor name, content after a choice's `finish_reason` or
+//! after `[DONE]`), the hand-written streams here do not commit it, and
+//! the tests that do check the refusal itself.
+//!
 //! The reference (below, [`reference`]) reads each frame's data with
 //! `serde_json::Value` and concatenates the deltas itself, keyed by choice
 //! and tool call index; it then builds the `chat.completion` object the
@@ -20,6 +26,8 @@ use proptest::prelude::*;
 use serde_json::{json, Map, Value as J};
 use ssekit::accumulate::{AccumulateErrorKind, ChatAccumulator, Outcome};
 use ssekit::chat::ChatEvent;
+use ssekit::turn::TurnErrorKind;
+use ssekit::Frame;
 
 #[derive(Default)]
 struct RefCall {
@@ -249,15 +257,15 @@ fn check(name: &str, datas: &[&str], failures: &mut Vec<String>) -> usize {
     let expected = reference(datas);
     let mut acc = ChatAccumulator::new();
     for (i, data) in datas.iter().enumerate() {
-        let event = ChatEvent::parse(data).unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
-        if let Err(e) = acc.feed(&event) {
+        ChatEvent::parse(data).unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
+        if let Err(e) = acc.feed(&Frame::new(*data)) {
             failures.push(format!("{name} #{i}: {e}"));
         }
         // Snapshots only grow towards the final text.
         for choice in acc.snapshot().choices() {
             let fin = expected.contents.get(&choice.index()).cloned().flatten();
             if let Some(now) = choice.content() {
-                if !fin.as_deref().unwrap_or_default().starts_with(now) {
+                if !fin.as_deref().unwrap_or_default().starts_with(&*now) {
                     failures.push(format!("{name} #{i}: snapshot content is not a prefix"));
                 }
             }
@@ -272,8 +280,8 @@ fn check(name: &str, datas: &[&str], failures: &mut Vec<String>) -> usize {
         ));
     }
     let got_error = completion
-        .error()
-        .map(|e| serde_json::from_str::<J>(e.as_str()).unwrap());
+        .error_json()
+        .map(|e| serde_json::from_str::<J>(e).unwrap());
     if got_error != expected.error {
         failures.push(format!(
             "{name}: error {:?} expected, got {got_error:?}",
@@ -296,7 +304,7 @@ fn check(name: &str, datas: &[&str], failures: &mut Vec<String>) -> usize {
                 if value.is_object() || value.is_array() {
                     let partial: Option<J> = call
                         .partial_arguments()
-                        .and_then(|p| serde_json::from_str(p).ok());
+                        .and_then(|p| serde_json::from_str(&p).ok());
                     if partial.as_ref() != Some(&value) {
                         failures.push(format!("{name}: partial arguments {partial:?} != {value}"));
                     }
@@ -359,7 +367,7 @@ fn accumulate(
     let mut acc = ChatAccumulator::new();
     let mut errors = Vec::new();
     for frame in frames(body) {
-        if let Err(e) = acc.feed(&ChatEvent::from_frame(&frame).unwrap()) {
+        if let Err(e) = acc.feed(&frame) {
             errors.push(e.kind());
         }
     }
@@ -376,9 +384,9 @@ fn check_ok(name: &str, datas: &[&str]) {
 fn out_of_order_choice_and_tool_call_indexes() {
     let datas = [
         r#"{"id":"c","choices":[{"index":2,"delta":{"role":"assistant","content":"tw"}}]}"#,
-        r#"{"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"{\"b\":"}}]}}]}"#,
+        r#"{"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"a1","type":"function","function":{"name":"g","arguments":"{\"b\":"}}]}}]}"#,
         r#"{"id":"c","choices":[{"index":1,"delta":{"content":"one"},"finish_reason":"stop"},{"index":2,"delta":{"content":"o"}}]}"#,
-        r#"{"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a0","type":"function","function":{"name":"f","arguments":"[]"}},{"index":1,"id":"a1","type":"function","function":{"name":"g","arguments":" 2}"}}]},"finish_reason":"tool_calls"}]}"#,
+        r#"{"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a0","type":"function","function":{"name":"f","arguments":"[]"}},{"index":1,"function":{"arguments":" 2}"}}]},"finish_reason":"tool_calls"}]}"#,
         r#"{"id":"c","choices":[{"index":2,"finish_reason":"length"}]}"#,
         "[DONE]",
     ];
@@ -388,7 +396,7 @@ fn out_of_order_choice_and_tool_call_indexes() {
     assert_eq!(c.outcome(), Outcome::Completed);
     let indexes: Vec<u64> = c.choices().map(|c| c.index()).collect();
     assert_eq!(indexes, [0, 1, 2]);
-    assert_eq!(c.choice(2).unwrap().content(), Some("two"));
+    assert_eq!(c.choice(2).unwrap().content().as_deref(), Some("two"));
     let calls: Vec<_> = c.choice(0).unwrap().tool_calls().collect();
     assert_eq!((calls[0].id(), calls[0].arguments()), (Some("a0"), "[]"));
     assert_eq!(
@@ -410,12 +418,22 @@ fn multiple_choices_and_parallel_tool_calls() {
     check_ok("parallel", &datas);
     let (c, _) = accumulate(&sse(&datas));
     assert_eq!(c.outcome(), Outcome::Completed);
-    assert_eq!(c.choice(0).unwrap().content(), Some("Hé \"q\"\n"));
+    assert_eq!(
+        c.choice(0).unwrap().content().as_deref(),
+        Some("Hé \"q\"\n")
+    );
     let calls: Vec<_> = c.choice(1).unwrap().tool_calls().collect();
     assert_eq!(calls[0].arguments(), r#"{"k": "\u00e9"}"#);
-    assert_eq!(calls[0].partial_arguments(), Some(r#"{"k": "\u00e9"}"#));
+    assert_eq!(
+        calls[0].partial_arguments().as_deref(),
+        Some(r#"{"k": "\u00e9"}"#)
+    );
     assert_eq!(calls[1].arguments(), "[1, 2]");
-    assert_eq!(c.usage().unwrap().get().total_tokens, Some(3));
+    assert_eq!(c.usage().unwrap().output, Some(2));
+    assert_eq!(
+        c.usage_json(),
+        Some(r#"{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}"#)
+    );
 }
 
 #[test]
@@ -448,10 +466,12 @@ fn error_chunk_is_recorded_and_fails_the_stream() {
     check_ok("error", &datas);
     let (c, _) = accumulate(&sse(&datas));
     assert_eq!(c.outcome(), Outcome::Failed);
-    let e = c.error().unwrap().get();
-    assert_eq!(e.message.unwrap(), "The server had an error");
-    assert_eq!(e.ty.unwrap(), "server_error");
-    assert_eq!(c.choice(0).unwrap().content(), Some("par"));
+    // The code is null: the type stands for it.
+    assert_eq!(
+        c.error(),
+        Some((Some("server_error"), Some("The server had an error")))
+    );
+    assert_eq!(c.choice(0).unwrap().content().as_deref(), Some("par"));
 }
 
 #[test]
@@ -463,7 +483,7 @@ fn memory_limit_is_a_typed_error_and_truncates() {
     );
     let mut limited = 0;
     for _ in 0..10 {
-        if let Err(e) = acc.feed(&ChatEvent::parse(&chunk).unwrap()) {
+        if let Err(e) = acc.feed(&Frame::new(chunk.as_str())) {
             assert!(matches!(
                 e.kind(),
                 AccumulateErrorKind::TooManyBytes { limit: 4096 }
@@ -478,21 +498,25 @@ fn memory_limit_is_a_typed_error_and_truncates() {
         content_len <= 4096 && content_len % 1000 == 0,
         "{content_len}"
     );
-    acc.feed(&ChatEvent::Done).unwrap();
+    // `[DONE]` before the choice's finish_reason: the reader says so.
+    let e = acc.feed(&Frame::new("[DONE]")).unwrap_err();
+    assert_eq!(
+        e.kind(),
+        AccumulateErrorKind::Stream(TurnErrorKind::Truncated)
+    );
     let c = acc.finish();
     assert!(c.limit_exceeded());
     assert_eq!(c.outcome(), Outcome::Truncated);
-    // Tool call arguments count twice (text and live repair); sparse
-    // indexes cost memory too.
+    // Sparse indexes cost memory too.
     let mut acc = ChatAccumulator::with_config(
         ssekit::accumulate::ChatAccumulatorConfig::DEFAULT.with_max_bytes(100_000),
     );
     let mut refused = 0;
     for i in 0..10_000u64 {
         let e = format!(
-            r#"{{"choices":[{{"index":{i},"delta":{{"tool_calls":[{{"index":{i}}}]}}}}]}}"#
+            r#"{{"choices":[{{"index":{i},"delta":{{"tool_calls":[{{"index":{i},"id":"c"}}]}}}}]}}"#
         );
-        refused += usize::from(acc.feed(&ChatEvent::parse(&e).unwrap()).is_err());
+        refused += usize::from(acc.feed(&Frame::new(e)).is_err());
     }
     assert!(refused > 9000, "{refused}");
     assert!(acc.used_bytes() <= 100_000);
@@ -666,12 +690,14 @@ mod hostile {
             max in prop_oneof![Just(usize::MAX), 0usize..3000],
         ) {
             let mut acc = ChatAccumulator::with_config(ssekit::accumulate::ChatAccumulatorConfig::DEFAULT.with_max_bytes(max));
-            let mut saw_error = false;
+            let (mut saw_error, mut ended) = (false, false);
             for c in &chunks {
-                // Wrongly typed fields make a chunk undecodable: skipped, as a caller would.
-                let Ok(event) = ChatEvent::parse(c) else { continue };
-                saw_error |= matches!(event, ChatEvent::Error(_));
-                let _ = acc.feed(&event);
+                // An error chunk after `[DONE]` comes after the end: refused.
+                if let Ok(event) = ChatEvent::parse(c) {
+                    saw_error |= matches!(event, ChatEvent::Error(_)) && !ended;
+                    ended |= matches!(event, ChatEvent::Done);
+                }
+                let _ = acc.feed(&Frame::new(c.as_str()));
                 prop_assert!(acc.used_bytes() <= max);
             }
             let c = acc.finish();
@@ -694,15 +720,15 @@ fn a_chunk_of_an_unexpected_shape_is_counted_and_reported() {
     let good = r#"{"id":"c","choices":[{"index":0,"delta":{"content":"Hi"}}]}"#;
     let odd =
         r#"{"id":"c","created":"yesterday","choices":[{"index":0,"delta":{"content":"lost"}}]}"#;
-    acc.feed(&ChatEvent::parse(good).unwrap()).unwrap();
+    acc.feed(&Frame::new(good)).unwrap();
     let event = ChatEvent::parse(odd).unwrap();
     assert!(matches!(event, ChatEvent::Unknown { .. }), "{event:?}");
-    let e = acc.feed(&event).unwrap_err();
+    let e = acc.feed(&Frame::new(odd)).unwrap_err();
     assert!(matches!(e.kind(), AccumulateErrorKind::Decode(_)), "{e}");
     assert_eq!(e.event_index(), 1);
-    acc.feed(&ChatEvent::parse(good).unwrap()).unwrap();
+    acc.feed(&Frame::new(good)).unwrap();
     let c = acc.finish();
     assert_eq!(c.unknown_chunks(), 1);
     assert_eq!(c.chunks(), 2);
-    assert_eq!(c.choice(0).unwrap().content(), Some("HiHi"));
+    assert_eq!(c.choice(0).unwrap().content().as_deref(), Some("HiHi"));
 }

@@ -7,7 +7,6 @@ use serde_json::Value as J;
 use ssekit::accumulate::{
     AnthropicAccumulator, ChatAccumulator, GeminiAccumulator, Outcome, ResponsesAccumulator,
 };
-use ssekit::chat::ChatEvent;
 use ssekit::responses::ResponsesEvent;
 use ssekit::{Bytes, Frame, Parser};
 
@@ -408,9 +407,7 @@ pub(crate) fn upstream(dialect: Dialect, bytes: &[u8]) -> Upstream {
         Dialect::Chat => {
             let mut acc = ChatAccumulator::new();
             for f in &frames {
-                if let Ok(e) = ChatEvent::from_frame(f) {
-                    let _ = acc.feed(&e);
-                }
+                let _ = acc.feed(f);
             }
             let fin = acc.finish();
             (fin.to_json(), fin.outcome())

@@ -9,7 +9,10 @@
 //! call (`responses.create()`, `chat.completions.create()`,
 //! `messages.create()`, `generate_content()`, and the Vercel AI SDK's
 //! `generateText`, which validates the body against its provider's schema;
-//! the Python judges also validate it with the SDK's pydantic model).
+//! the Python judges also validate it with the SDK's pydantic model; the
+//! Chat judge lets a `finish_reason` be `null`, which the model refuses,
+//! only in a stream that failed before the choice said why it stopped:
+//! the completion then says what the upstream sent).
 //! What each client read (text, reasoning, tool calls with their arguments
 //! as JSON values, usage, stop) must equal the upstream's answer as the
 //! crate's accumulator of the upstream dialect assembles it: an
@@ -505,6 +508,14 @@ fn official_clients_read_every_final_answer() {
         };
         let verdict = match results.get(id) {
             Some(r) if r.ok => {
+                // The Python judge accepts a null finish_reason for a
+                // stream that failed before the choice said why it
+                // stopped, and says when it did.
+                if r.value.get("null_finish_reason").is_some() && up.outcome != Outcome::Failed {
+                    failures.push(format!(
+                        "{label}: null finish_reason, and the stream did not fail"
+                    ));
+                }
                 let reason = |field| {
                     known(field).map(|k| {
                         used[k] = true;

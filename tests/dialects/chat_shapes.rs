@@ -190,8 +190,7 @@ fn the_accumulator_rebuilds_content_and_reasoning() {
     for (name, frames) in streams() {
         let mut acc = ChatAccumulator::new();
         for frame in &frames {
-            acc.feed(&ChatEvent::from_frame(frame).unwrap())
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            acc.feed(frame).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
         let done = acc.finish();
         let want = reference(&frames);
@@ -201,9 +200,9 @@ fn the_accumulator_rebuilds_content_and_reasoning() {
                 (
                     c.index(),
                     Texts {
-                        content: c.content().map(str::to_owned),
-                        reasoning_content: c.reasoning_content().map(str::to_owned),
-                        reasoning: c.reasoning().map(str::to_owned),
+                        content: c.content().map(|s| s.into_owned()),
+                        reasoning_content: c.reasoning_content().map(|s| s.into_owned()),
+                        reasoning: c.reasoning().map(|s| s.into_owned()),
                     },
                 )
             })
@@ -231,13 +230,13 @@ fn the_accumulator_rebuilds_content_and_reasoning() {
     let frames = &s.iter().find(|(n, _)| n.starts_with("mistral")).unwrap().1;
     let mut acc = ChatAccumulator::new();
     for f in frames {
-        acc.feed(&ChatEvent::from_frame(f).unwrap()).unwrap();
+        acc.feed(f).unwrap();
     }
     let done = acc.finish();
     let c = done.choice(0).unwrap();
-    assert_eq!(c.content(), Some("2 + 2 = 4."));
+    assert_eq!(c.content().as_deref(), Some("2 + 2 = 4."));
     assert_eq!(
-        c.reasoning_content(),
+        c.reasoning_content().as_deref(),
         Some("Okay, the user asks for 2+2. That is \"4\".\n")
     );
 }
