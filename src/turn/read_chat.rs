@@ -867,7 +867,8 @@ mod tests {
     use alloc::vec;
     use bytes::Bytes;
 
-    use crate::turn::testing::{kept_appended as kept, KeepExtras, Kept};
+    use crate::turn::testing::{self, kept_appended as kept, KeepExtras, Kept};
+    use crate::turn::Combine;
 
     /// The extras of each frame of `body`, read in order.
     fn extras_by_frame(body: &str) -> Vec<Vec<Kept>> {
@@ -918,11 +919,12 @@ mod tests {
                 kept(None, "logprobs", "{}", false),
                 kept(None, "logprobs.content", "[]", true),
             ],
-            vec![kept(
+            // Each token pushed as it came, so the list keeps its text.
+            vec![testing::kept(
                 None,
                 "logprobs.content",
                 r#"{"token":"Hi","logprob":-0.5}"#,
-                false,
+                Combine::Push,
             )],
             // Item 0 is the text; the reasoning is item 1.
             vec![kept(Some(1), "reasoning", "true", false)],
