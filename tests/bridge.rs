@@ -195,10 +195,10 @@ fn chat_expected(body: &[u8]) -> Answer {
     });
     let finish = choice.and_then(|c| c.finish_reason());
     (a.status, a.reason) = match (c.outcome(), finish) {
-        (Outcome::Completed, Some("length")) => {
+        (Outcome::Incomplete, Some("length")) => {
             tuple_status("incomplete", Some("max_output_tokens"))
         }
-        (Outcome::Completed, Some("content_filter")) => {
+        (Outcome::Incomplete, Some("content_filter")) => {
             tuple_status("incomplete", Some("content_filter"))
         }
         (Outcome::Completed, _) => tuple_status("completed", None),
@@ -306,10 +306,10 @@ fn gemini_expected(body: &[u8]) -> (Answer, Vec<bool>) {
     (a.status, a.reason) = match (g.outcome(), candidate.and_then(|c| c.finish_reason())) {
         (Outcome::Completed, _) if blocked => tuple_status("incomplete", Some("content_filter")),
         (Outcome::Completed, Some("STOP")) => tuple_status("completed", None),
-        (Outcome::Completed, Some("MAX_TOKENS")) => {
+        (Outcome::Incomplete, Some("MAX_TOKENS")) => {
             tuple_status("incomplete", Some("max_output_tokens"))
         }
-        (Outcome::Completed, Some("SAFETY" | "RECITATION")) => {
+        (Outcome::Incomplete, Some("SAFETY" | "RECITATION")) => {
             tuple_status("incomplete", Some("content_filter"))
         }
         _ => tuple_status("failed", None),

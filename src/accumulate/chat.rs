@@ -25,7 +25,7 @@ use crate::chat::{ChatEvent, ChoiceDelta};
 use crate::frame::Frame;
 use crate::json::partial::PartialJson;
 use crate::json::JsonError;
-use crate::turn::answer::{FinalItem, FinalItemKind, FinalTurn};
+use crate::turn::answer::{Ending, FinalItem, FinalItemKind, FinalTurn};
 use crate::turn::read_chat::keys;
 use crate::turn::write_chat::{kept_str, own_calls, own_member, render_completion};
 use crate::turn::{ChatReader, Dialect, TurnConfig, TurnError, TurnReader, TurnUsage};
@@ -386,6 +386,14 @@ impl ChatAccumulator {
             || c.choices.values().any(|ch| ch.finish_reason().is_none())
         {
             Outcome::Truncated
+        } else if c
+            .choices
+            .values()
+            .any(|ch| ch.turn().ending() == Ending::Incomplete)
+        {
+            // A choice stopped by a limit of the model (`length`,
+            // `content_filter`), as the turn accumulator says.
+            Outcome::Incomplete
         } else {
             Outcome::Completed
         };

@@ -19,6 +19,7 @@ use super::{AccumulateError, Outcome, TurnAccumulator, TurnAccumulatorConfig};
 use crate::frame::Frame;
 use crate::gemini::{GeminiError, GeminiEvent, Owned, PromptFeedback, UsageMetadata};
 use crate::json::JsonStr;
+use crate::turn::answer::Ending;
 use crate::turn::{
     write_choices_json, Dialect, FinalItem, FinalItemKind, FinalTurn, GeminiReader, TurnConfig,
     TurnError, TurnErrorKind, TurnEvent, TurnReader, TurnWriter,
@@ -409,7 +410,17 @@ impl GeminiAccumulator {
         } else if blocked
             || (!candidates.is_empty() && candidates.values().all(|t| t.stop_raw().is_some()))
         {
-            Outcome::Completed
+            // A candidate stopped by a limit of the model (`MAX_TOKENS`, a
+            // safety filter) is incomplete, as the turn accumulator says; a
+            // blocked prompt is a complete answer.
+            if candidates
+                .values()
+                .any(|t| t.ending() == Ending::Incomplete)
+            {
+                Outcome::Incomplete
+            } else {
+                Outcome::Completed
+            }
         } else {
             Outcome::Truncated
         };
@@ -647,7 +658,8 @@ mod tests {
             feed(&mut acc, c).unwrap();
         }
         let got = acc.finish();
-        assert_eq!(got.outcome(), Outcome::Completed);
+        // Candidate 1 stopped at MAX_TOKENS.
+        assert_eq!(got.outcome(), Outcome::Incomplete);
         // The reference: a reader per candidate, each reading every chunk.
         let read = |reader: GeminiReader| {
             let mut reader = reader;

@@ -171,6 +171,14 @@ fn reference(datas: &[&str]) -> Expected {
         Outcome::Failed
     } else if !done || choices.is_empty() || choices.values().any(|c| c.finish_reason.is_none()) {
         Outcome::Truncated
+    } else if choices.values().any(|c| {
+        matches!(
+            c.finish_reason.as_deref(),
+            Some("length" | "content_filter")
+        )
+    }) {
+        // Stopped by a limit of the model.
+        Outcome::Incomplete
     } else {
         Outcome::Completed
     };
@@ -393,7 +401,7 @@ fn out_of_order_choice_and_tool_call_indexes() {
     check_ok("out-of-order", &datas);
     let (c, errors) = accumulate(&sse(&datas));
     assert!(errors.is_empty());
-    assert_eq!(c.outcome(), Outcome::Completed);
+    assert_eq!(c.outcome(), Outcome::Incomplete); // choice 2: `length`
     let indexes: Vec<u64> = c.choices().map(|c| c.index()).collect();
     assert_eq!(indexes, [0, 1, 2]);
     assert_eq!(c.choice(2).unwrap().content().as_deref(), Some("two"));

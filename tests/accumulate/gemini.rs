@@ -149,8 +149,25 @@ fn reference(frames: &[Frame]) -> (J, &'static str) {
         && candidates
             .values()
             .all(|c| c.last.contains_key("finishReason"));
+    // Stopped by a limit of the model: at max tokens or by a filter.
+    let limited = candidates.values().any(|c| {
+        matches!(
+            c.last.get("finishReason").and_then(J::as_str),
+            Some(
+                "MAX_TOKENS"
+                    | "SAFETY"
+                    | "RECITATION"
+                    | "BLOCKLIST"
+                    | "PROHIBITED_CONTENT"
+                    | "SPII"
+                    | "IMAGE_SAFETY"
+            )
+        )
+    });
     let outcome = if error {
         "failed"
+    } else if finished && limited {
+        "incomplete"
     } else if blocked || finished {
         "completed"
     } else {
@@ -321,7 +338,7 @@ fn function_calls_code_and_signatures_are_kept_in_place() {
             ("".to_owned(), "U2lnMw=="),
         ]
     );
-    assert_eq!(r.outcome(), Outcome::Completed);
+    assert_eq!(r.outcome(), Outcome::Incomplete); // `MAX_TOKENS`
 }
 
 /// A part's text: its answer text, or its thoughts.

@@ -359,26 +359,11 @@ const KNOWN: &[Known] = &[
     // The clients' own rules, seen on the recorded streams as well.
     Known {
         direction: "*",
-        stream: "stop=length",
-        client: "openai-py.responses.stream",
-        field: "accepted",
-        reason: "get_final_response() raises unless the stream ends with response.completed; \
-                 an answer cut at max tokens ends with response.incomplete, as the API sends it",
-    },
-    Known {
-        direction: "*",
         stream: "stop=content-filter",
         client: "openai-py.responses.stream",
         field: "accepted",
         reason: "get_final_response() raises unless the stream ends with response.completed; \
                  a blocked answer ends with response.incomplete (content_filter)",
-    },
-    Known {
-        direction: "*",
-        stream: "stop=length",
-        client: "openai-py.chat.stream",
-        field: "accepted",
-        reason: "get_final_completion() raises LengthFinishReasonError on finish_reason length",
     },
     Known {
         direction: "*",
