@@ -486,9 +486,8 @@ impl<'a> Block<'a> {
     /// The tool's name of a `tool_use` / `server_tool_use` block.
     pub fn name(&self) -> Option<Cow<'a, str>> {
         match &self.item.kind {
-            FinalItemKind::ToolCall { name, .. } => name.as_deref().map(Cow::Borrowed),
             FinalItemKind::Other { raw: Some(raw), .. } => member_str(raw, "name"),
-            _ => None,
+            _ => self.item.name().map(Cow::Borrowed),
         }
     }
     /// The `input_json_delta` fragments so far, concatenated as sent

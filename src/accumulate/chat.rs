@@ -687,10 +687,7 @@ impl<'a> ToolCall<'a> {
     }
     /// The function's name.
     pub fn name(&self) -> Option<&'a str> {
-        match &self.item.kind {
-            FinalItemKind::ToolCall { name, .. } => name.as_deref(),
-            _ => None,
-        }
+        self.item.name()
     }
     /// The arguments' JSON text so far: the fragments concatenated, as sent.
     pub fn arguments(&self) -> &'a str {
@@ -729,10 +726,7 @@ pub struct FunctionCall<'a> {
 impl<'a> FunctionCall<'a> {
     /// The function's name.
     pub fn name(&self) -> Option<&'a str> {
-        match &self.item.kind {
-            FinalItemKind::ToolCall { name, .. } => name.as_deref(),
-            _ => None,
-        }
+        self.item.name()
     }
     /// The arguments' JSON text: the fragments concatenated.
     pub fn arguments(&self) -> &'a str {

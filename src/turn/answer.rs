@@ -273,6 +273,15 @@ impl FinalItem {
         &self.refusal
     }
 
+    /// A tool call's function name (`None` for other items, or when the
+    /// upstream never named the call).
+    pub fn name(&self) -> Option<&str> {
+        match &self.kind {
+            FinalItemKind::ToolCall { name, .. } => name.as_deref(),
+            _ => None,
+        }
+    }
+
     /// A tool call's arguments (JSON text as the upstream spelled it).
     pub fn arguments(&self) -> &str {
         &self.arguments
