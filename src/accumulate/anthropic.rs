@@ -109,7 +109,9 @@ config! {
 /// # Work
 ///
 /// Linear in the input: each frame costs O(its size), plus O(log n) in the
-/// blocks held.
+/// blocks held. Reading a snapshot is not free: [`Block::partial_input`]
+/// repairs the input so far on each call (O(its length)), so calling it
+/// after every frame costs O(n²) in the length of one block's input.
 ///
 /// [`AccumulateErrorKind::Stream`]: super::AccumulateErrorKind::Stream
 /// [`AccumulateErrorKind::TooManyBytes`]: super::AccumulateErrorKind::TooManyBytes

@@ -69,11 +69,12 @@ config! {
 /// Feed it every frame with [`feed`](Self::feed); read the completion so
 /// far at any time with [`snapshot`](Self::snapshot) (borrowed, nothing
 /// copied); at the end of the stream call [`finish`](Self::finish), which
-/// decides the [`Outcome`]: [`Completed`](Outcome::Completed) only
-/// when `[DONE]` arrived and every choice has a `finish_reason`;
-/// [`Failed`](Outcome::Failed) when an error chunk arrived; otherwise
-/// [`Truncated`](Outcome::Truncated) — a cut stream is never reported as
-/// a success.
+/// decides the [`Outcome`]: [`Failed`](Outcome::Failed) when an error
+/// chunk arrived; [`Truncated`](Outcome::Truncated) unless `[DONE]`
+/// arrived and every choice has a `finish_reason` (a cut stream is never
+/// reported as a success); then [`Incomplete`](Outcome::Incomplete) when
+/// a choice stopped at `length` or `content_filter`, else
+/// [`Completed`](Outcome::Completed).
 ///
 /// # How it reads
 ///
@@ -109,7 +110,11 @@ config! {
 ///
 /// Linear in the input: each frame costs O(its size), plus O(log n) per
 /// choice and tool call it names, whatever order the indexes come in.
-/// `[DONE]` is read by every choice's reader (O(choices), once).
+/// The first `[DONE]` is read by every choice's reader (O(choices), once);
+/// later ones by the completion's own reader only. Reading a snapshot is
+/// not free: [`ToolCall::partial_arguments`] repairs the arguments so far
+/// on each call (O(their length)), so calling it after every frame costs
+/// O(n²) in the length of one call's arguments.
 ///
 /// # Example
 ///
@@ -254,6 +259,9 @@ impl ChatAccumulator {
         self.events += 1;
         let mut first = None;
         let c = &mut self.completion;
+        // What comes after the first `[DONE]` is the head's to refuse; the
+        // choices hear neither it nor a second `[DONE]`.
+        let after_done = c.done;
         match event {
             ChatEvent::Chunk(_) => c.chunks += 1,
             ChatEvent::Unknown { .. } => c.unknown += 1,
@@ -264,6 +272,7 @@ impl ChatAccumulator {
         let r = c.write(None, |acc| head.read_routed(at, event, None, acc));
         note(&mut first, r);
         match event {
+            _ if after_done => {}
             ChatEvent::Chunk(chunk) => {
                 if let Some(choice) = chunk.choices.head() {
                     self.route(at, event, choice, &mut first);
@@ -764,6 +773,42 @@ mod tests {
 
     fn content(c: &ChatCompletion, index: u64) -> Option<String> {
         c.choice(index)?.content().map(Cow::into_owned)
+    }
+
+    /// A `[DONE]` before a choice's `finish_reason` cuts the stream: what
+    /// comes after it, for that choice or a new one, is refused and not
+    /// kept, and a second `[DONE]` changes nothing.
+    #[test]
+    fn nothing_after_an_early_done_is_kept() {
+        let mut acc = ChatAccumulator::new();
+        let r = run(
+            &mut acc,
+            &[
+                r#"{"id":"c","choices":[{"index":0,"delta":{"content":"a"}}]}"#,
+                "[DONE]",
+                r#"{"id":"c","choices":[{"index":0,"delta":{"content":"b"},"finish_reason":"stop"}]}"#,
+                r#"{"id":"c","choices":[{"index":1,"delta":{"content":"x"},"finish_reason":"stop"}]}"#,
+                "[DONE]",
+            ],
+        );
+        assert!(r[0].is_ok());
+        assert_eq!(
+            r[1].unwrap_err().kind(),
+            AccumulateErrorKind::Stream(crate::turn::TurnErrorKind::Truncated)
+        );
+        for i in [2, 3] {
+            assert_eq!(
+                r[i].unwrap_err().kind(),
+                AccumulateErrorKind::Stream(crate::turn::TurnErrorKind::ContentAfterFinish),
+                "event {i}"
+            );
+        }
+        assert!(r[4].is_ok(), "{:?}", r[4]);
+        let c = acc.finish();
+        assert_eq!(c.outcome(), Outcome::Truncated);
+        assert_eq!(content(&c, 0).as_deref(), Some("a"));
+        assert_eq!(c.choice(0).unwrap().finish_reason(), None);
+        assert!(c.choice(1).is_none());
     }
 
     #[test]

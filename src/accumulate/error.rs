@@ -174,7 +174,6 @@ impl core::error::Error for AccumulateError {
         match &self.kind {
             AccumulateErrorKind::Decode(e) => Some(e),
             AccumulateErrorKind::InvalidInput { error, .. } => Some(error),
-            AccumulateErrorKind::Stream(TurnErrorKind::Decode(e)) => Some(e),
             _ => None,
         }
     }

@@ -31,11 +31,12 @@ use crate::turn::{
 /// Feed it every frame with [`feed`](Self::feed); read the response so far
 /// with [`snapshot`](Self::snapshot); at the end of the stream call
 /// [`finish`](Self::finish), which decides the [`Outcome`]:
-/// [`Failed`](Outcome::Failed) when an error chunk arrived;
-/// [`Completed`](Outcome::Completed) when at least one candidate arrived and
-/// every candidate has a `finishReason`, or when the prompt was blocked
-/// (`promptFeedback.blockReason`, and no candidate); otherwise
-/// [`Truncated`](Outcome::Truncated). Gemini streams have no end marker, so
+/// [`Failed`](Outcome::Failed) when an error chunk arrived (what comes
+/// after it is refused); [`Completed`](Outcome::Completed) when at least
+/// one candidate arrived and every candidate has a `finishReason`, or when
+/// the prompt was blocked (`promptFeedback.blockReason`, and no candidate),
+/// but [`Incomplete`](Outcome::Incomplete) when a candidate stopped at
+/// `MAX_TOKENS` or for safety; otherwise [`Truncated`](Outcome::Truncated). Gemini streams have no end marker, so
 /// a stream cut after the chunk with the finish reason (or one whose server
 /// repeats the finish reason on every chunk) cannot be told from a complete
 /// one.
@@ -267,8 +268,12 @@ impl GeminiAccumulator {
         match GeminiEvent::from_frame(frame) {
             Err(e) => first = Some(TurnError::new(TurnErrorKind::Decode(e), number)),
             Ok(GeminiEvent::Response(r)) => {
+                // After an error chunk the stream has failed: the head
+                // refuses what comes, and the candidates do not read it.
+                let failed = self.head.acc.turn().error().is_some();
                 self.read(None, &mut first, |reader, out| reader.read_head(&r, out));
-                for candidate in r.candidates.into_iter().flatten() {
+                let candidates = if failed { None } else { r.candidates };
+                for candidate in candidates.into_iter().flatten() {
                     let candidate = match candidate {
                         Ok(c) => c,
                         Err(e) => {
@@ -298,6 +303,7 @@ impl GeminiAccumulator {
                     TurnErrorKind::TooManyBytes { .. }
                         | TurnErrorKind::TooManyItems { .. }
                         | TurnErrorKind::TooManyChoices { .. }
+                        | TurnErrorKind::TooManyExtras { .. }
                 ) {
                     self.limit_hit = true;
                 }
@@ -732,10 +738,21 @@ mod tests {
             e.kind(),
             AccumulateErrorKind::Stream(TurnErrorKind::ContentAfterFinish)
         );
+        // A candidate's content after the error is refused too, not kept.
+        let e = feed(
+            &mut acc,
+            r#"{"candidates":[{"content":{"parts":[{"text":"LATE"}]},"finishReason":"STOP"}]}"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.kind(),
+            AccumulateErrorKind::Stream(TurnErrorKind::ContentAfterFinish)
+        );
         let done = acc.finish();
         assert_eq!(done.outcome(), Outcome::Failed);
         assert_eq!(done.error().unwrap().get().code, Some(503));
         assert_eq!(done.candidate(0).unwrap().text(), "a");
+        assert_eq!(done.candidate(0).unwrap().finish_reason(), None);
     }
 
     /// A stream cut while a call's arguments stream: `finish` closes them.

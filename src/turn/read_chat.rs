@@ -145,6 +145,9 @@ pub struct ChatReader {
     items: u64,
     stopped: bool,
     ended: bool,
+    /// A `[DONE]` came, even one before the choice's `finish_reason` (the
+    /// stream then did not end well, but nothing after it is read).
+    done: bool,
     /// Reading every choice's lifecycle: at most this many choices.
     every: Option<usize>,
     /// Every choice's lifecycle: whether it said why it stopped, by the
@@ -191,6 +194,7 @@ impl ChatReader {
             items: 0,
             stopped: false,
             ended: false,
+            done: false,
             every: None,
             lives: BTreeMap::new(),
             call_keys: BTreeSet::new(),
@@ -233,7 +237,7 @@ impl ChatReader {
     ) -> Result<(), TurnError> {
         self.events = at + 1;
         let r = match (event, choice) {
-            (ChatEvent::Chunk(chunk), Some(choice)) if !self.ended => self
+            (ChatEvent::Chunk(chunk), Some(choice)) if !self.ended && !self.done => self
                 .start(chunk, out)
                 .and_then(|()| self.read_choice(choice, out)),
             _ => self.event(event, out),
@@ -315,7 +319,7 @@ impl ChatReader {
         event: &ChatEvent<'_>,
         out: &mut W,
     ) -> Result<(), TurnError> {
-        if self.ended {
+        if self.ended || self.done {
             return match event {
                 ChatEvent::Done => out.fault(self.error(TurnErrorKind::SecondEnd)),
                 _ => Err(self.error(TurnErrorKind::ContentAfterFinish)),
@@ -360,6 +364,7 @@ impl ChatReader {
                 .and(kept)
             }
             ChatEvent::Done => {
+                self.done = true;
                 if !self.stopped && self.every.is_none() && !self.head {
                     return Err(self.error(TurnErrorKind::Truncated));
                 }
