@@ -17,7 +17,7 @@ use super::turn::{TurnAccumulator, TurnAccumulatorConfig};
 use super::{AccumulateError, Outcome};
 use crate::anthropic::{Owned, Usage};
 use crate::frame::Frame;
-use crate::json::partial::PartialJson;
+use crate::json::partial::{repair_valid_prefix, PartialJson};
 use crate::json::{JsonError, Value};
 use crate::turn::{AnthropicReader, Dialect, FinalItem, FinalItemKind, FinalTurn, TurnConfig};
 
@@ -510,9 +510,7 @@ impl<'a> Block<'a> {
     /// the repair of the text before the error. Repaired on each call:
     /// O(size of the input).
     pub fn partial_input(&self) -> Option<alloc::string::String> {
-        let mut p = PartialJson::new();
-        let _ = p.feed(self.input_json()?);
-        p.current().map(alloc::string::String::from)
+        repair_valid_prefix(self.input_json()?)
     }
     /// The complete input, as JSON text: once the block stopped, the
     /// fragments (without surrounding whitespace) when they are valid JSON,

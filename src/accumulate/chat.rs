@@ -23,11 +23,12 @@ use super::{
 };
 use crate::chat::{ChatEvent, ChoiceDelta};
 use crate::frame::Frame;
-use crate::json::partial::PartialJson;
+use crate::json::partial::{repair_valid_prefix, PartialJson};
 use crate::json::JsonError;
+use crate::turn::answer::kept_str;
 use crate::turn::answer::{Ending, FinalItem, FinalItemKind, FinalTurn};
 use crate::turn::read_chat::keys;
-use crate::turn::write_chat::{kept_str, own_calls, own_member, render_completion};
+use crate::turn::write_chat::{own_calls, own_member, render_completion};
 use crate::turn::{ChatReader, Dialect, TurnConfig, TurnError, TurnReader, TurnUsage};
 
 /// The default limit on the choices of a completion
@@ -709,9 +710,7 @@ impl<'a> ToolCall<'a> {
     /// [`arguments_error`](Self::arguments_error)). O(length of the
     /// arguments): repaired on each call.
     pub fn partial_arguments(&self) -> Option<String> {
-        let mut p = PartialJson::new();
-        let _ = p.feed(self.arguments());
-        p.current().map(String::from)
+        repair_valid_prefix(self.arguments())
     }
     /// The first JSON error in the arguments, if they are not a valid JSON
     /// prefix (the arguments are kept as sent regardless). O(length).

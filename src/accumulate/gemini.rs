@@ -18,12 +18,12 @@ use super::dialect::DEFAULT_MAX_BYTES;
 use super::{AccumulateError, Outcome, TurnAccumulator, TurnAccumulatorConfig};
 use crate::frame::Frame;
 use crate::gemini::{GeminiError, GeminiEvent, Owned, PromptFeedback, UsageMetadata};
-use crate::json::JsonStr;
-use crate::turn::answer::Ending;
+use crate::turn::answer::{kept_str, Ending};
 use crate::turn::{
     write_choices_json, Dialect, FinalItem, FinalItemKind, FinalTurn, GeminiReader, TurnConfig,
     TurnError, TurnErrorKind, TurnEvent, TurnReader, TurnWriter,
 };
+use alloc::borrow::Cow;
 
 /// Assembles a Gemini `streamGenerateContent` stream into the final
 /// [`GeminiResponse`].
@@ -439,12 +439,6 @@ impl GeminiAccumulator {
     }
 }
 
-/// The text of a kept JSON string, unescaped.
-fn string(raw: Option<&str>) -> Option<String> {
-    let s = JsonStr::parse(raw?).ok()?;
-    Some(s.unescape().into_owned())
-}
-
 /// A Gemini response assembled from a stream: the `GenerateContentResponse`
 /// the same request would have returned from `generateContent`, plus how
 /// the stream ended.
@@ -473,7 +467,7 @@ impl GeminiResponse {
     /// When the request was received (Vertex AI), from the first chunk that
     /// has it.
     pub fn create_time(&self) -> Option<String> {
-        string(self.head.extra(Dialect::Gemini, "createTime"))
+        kept_str(self.head.extra(Dialect::Gemini, "createTime")).map(Cow::into_owned)
     }
     /// The candidates, in `index` order.
     pub fn candidates(&self) -> impl ExactSizeIterator<Item = Candidate<'_>> + '_ {
@@ -580,7 +574,7 @@ impl<'a> Candidate<'a> {
     }
     /// The content's role (the first one sent).
     pub fn role(&self) -> Option<String> {
-        string(self.extra("role"))
+        kept_str(self.extra("role")).map(Cow::into_owned)
     }
     /// The parts, in order, as items of the turn: a message (text parts
     /// joined), reasoning (thought parts joined, with their signature), a
@@ -612,7 +606,7 @@ impl<'a> Candidate<'a> {
     }
     /// The last `finishMessage` sent.
     pub fn finish_message(&self) -> Option<String> {
-        string(self.extra("finishMessage"))
+        kept_str(self.extra("finishMessage")).map(Cow::into_owned)
     }
     /// The last `safetyRatings` sent, as JSON text (an array).
     pub fn safety_ratings(&self) -> Option<&'a str> {

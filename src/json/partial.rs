@@ -859,6 +859,16 @@ pub fn repair_partial_json(prefix: &str) -> Result<Option<String>, JsonError> {
     Ok(repairer.repair(prefix)?.map(String::from))
 }
 
+/// The repair of `text` as far as it is a valid JSON prefix: the whole
+/// text's when it is one, else that of the text before the first error
+/// (what a live view of streamed tool arguments shows); `None` while no
+/// value has started.
+pub(crate) fn repair_valid_prefix(text: &str) -> Option<String> {
+    let mut p = PartialJson::new();
+    let _ = p.feed(text);
+    p.current().map(String::from)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -661,3 +661,12 @@ mod extras_tests {
         assert_eq!(e.put(d, "t", "7", c), Some((1, 8)));
     }
 }
+
+/// The JSON string kept as an extra, unescaped; `None` when absent or not
+/// a string.
+pub(crate) fn kept_str<'t>(kept: Option<&'t str>) -> Option<alloc::borrow::Cow<'t, str>> {
+    match crate::json::RawJson::parse(kept?).ok()?.value() {
+        crate::json::Value::String(s) => Some(s.unescape()),
+        _ => None,
+    }
+}

@@ -7,7 +7,7 @@ use alloc::string::String;
 use bytes::{BufMut, Bytes, BytesMut};
 use core::fmt::Write;
 
-use super::answer::{FinalItem, FinalItemKind, FinalTurn};
+use super::answer::{kept_str, FinalItem, FinalItemKind, FinalTurn};
 use super::read_chat::keys;
 use super::{
     DeltaKind, Dialect, ItemKind, StopReason, TurnConfig, TurnError, TurnErrorKind, TurnEvent,
@@ -481,15 +481,6 @@ pub(crate) fn render(turn: &FinalTurn, out: &mut String) {
         usage_json(&u, w.key("usage"));
     }
     w.end();
-}
-
-/// The JSON string kept as an extra, unescaped; `None` when absent or not
-/// a string.
-pub(crate) fn kept_str<'t>(kept: Option<&'t str>) -> Option<alloc::borrow::Cow<'t, str>> {
-    match crate::json::RawJson::parse(kept?).ok()?.value() {
-        crate::json::Value::String(s) => Some(s.unescape()),
-        _ => None,
-    }
 }
 
 /// Whether `item` carries the message member `member` (an index in
