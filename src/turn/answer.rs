@@ -527,6 +527,15 @@ pub(crate) fn push_one_line(json: &str, out: &mut String) {
     out.push_str(rest);
 }
 
+/// The JSON string kept as an extra, unescaped; `None` when absent or not
+/// a string.
+pub(crate) fn kept_str<'t>(kept: Option<&'t str>) -> Option<alloc::borrow::Cow<'t, str>> {
+    match crate::json::RawJson::parse(kept?).ok()?.value() {
+        crate::json::Value::String(s) => Some(s.unescape()),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod extras_tests {
     use super::*;
@@ -659,14 +668,5 @@ mod extras_tests {
         assert_eq!(v, serde_json::json!("a\n\"b"));
         // Not a string: it replaces.
         assert_eq!(e.put(d, "t", "7", c), Some((1, 8)));
-    }
-}
-
-/// The JSON string kept as an extra, unescaped; `None` when absent or not
-/// a string.
-pub(crate) fn kept_str<'t>(kept: Option<&'t str>) -> Option<alloc::borrow::Cow<'t, str>> {
-    match crate::json::RawJson::parse(kept?).ok()?.value() {
-        crate::json::Value::String(s) => Some(s.unescape()),
-        _ => None,
     }
 }
